@@ -1,0 +1,70 @@
+import type { ReferenceOptions } from './options.ts';
+
+/** What a route hands back; server.ts serialises it with options.contentType. */
+export interface JsonResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** 7.1 example messages, one per documented status of listContainerFiles. */
+export const FILES_MESSAGES = {
+  400: 'Invalid request parameters',
+  401: 'Missing Authentication header',
+  403: 'Only management keys can perform this operation',
+  429: 'Rate limit exceeded',
+  500: 'Internal Server Error',
+  503: 'Service temporarily unavailable',
+} as const;
+export type FilesErrorStatus = keyof typeof FILES_MESSAGES;
+
+/** 7 + 7.1: `error.code` equals the HTTP status; metadata, service_metadata and user_id are present (null). */
+export function filesError(status: FilesErrorStatus): JsonResponse {
+  return {
+    status,
+    body: { error: { code: status, message: FILES_MESSAGES[status], metadata: null }, service_metadata: null, user_id: null },
+  };
+}
+
+/**
+ * 7.2 example messages. 401 is not in the 7.2 table but section 5 rule 2 requires it for every
+ * operation; the reference reuses the 7.1 wording for it.
+ */
+export const MODELS_MESSAGES = {
+  401: 'Missing Authentication header',
+  403: 'Only management keys can perform this operation',
+  404: 'Resource not found',
+  500: 'Internal Server Error',
+} as const;
+export type ModelsErrorStatus = keyof typeof MODELS_MESSAGES;
+
+/** 7.2: `{error:{code:<int>, message}}` (metadata is optional and left out). */
+export function modelsError(status: ModelsErrorStatus): JsonResponse {
+  return { status, body: { error: { code: status, message: MODELS_MESSAGES[status] } } };
+}
+
+/** 7.3 rows: integer codes are also the HTTP status; string codes use options.stringErrorStatus (status not shown). */
+export const INTERNS_ERRORS = {
+  invalid_body: 'Invalid list query',
+  401: 'Invalid or missing API key',
+  403: 'Forbidden',
+  not_found: 'Intern not found',
+  408: 'Request timed out',
+  internal_error: 'The request could not be completed',
+} as const;
+export type InternsErrorCode = keyof typeof INTERNS_ERRORS;
+
+export function internsError(code: InternsErrorCode, opts: ReferenceOptions): JsonResponse {
+  const status = typeof code === 'number' ? code : opts.stringErrorStatus[code];
+  return { status, body: { error: { code, message: INTERNS_ERRORS[code] } } };
+}
+
+/** Any path outside the three documented ones (section 4): 404 in the 7.x shape. */
+export function routeNotFound(): JsonResponse {
+  return { status: 404, body: { error: { code: 404, message: 'Resource not found' } } };
+}
+
+/** Section 4: all three operations are GET; another method on a documented path gets 405 + Allow. */
+export function methodNotAllowed(): JsonResponse {
+  return { status: 405, body: { error: { code: 405, message: 'Method not allowed' } }, headers: { allow: 'GET' } };
+}

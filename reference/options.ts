@@ -1,0 +1,66 @@
+import type { Operation } from '../core/operations.ts';
+
+/**
+ * Knobs of the reference implementation. Defaults are the reference's own choices where the
+ * service document is silent; conformant variants (reference/variants.ts) change them to other
+ * legal choices; faults (reference/faults.ts) break exactly one requirement each.
+ */
+export interface ReferenceOptions {
+  /** Names of faults from reference/faults.ts to switch on (normally zero or one). */
+  faults: readonly string[];
+  /** 2.1: ids keep their `=` padding (RFC 4648 section 5 leaves padding to the user). */
+  paddedIds: boolean;
+  /** 4.1 rule 5: `first_id` may be null; when true the reference always sends null. */
+  firstIdNull: boolean;
+  /** 8 rule 1: hidden bookkeeping objects examined per request before a page ends (value not shown). */
+  scanBound: number;
+  /** Extra unknown fields on every object (the document never forbids them). */
+  extraFields: boolean;
+  /** 2.4: endpoint fields whose presence/nullability is not shown are sent as null or left out. */
+  sparseEndpoints: boolean;
+  /** 7.3: HTTP status of the string-coded interns errors (not shown). */
+  stringErrorStatus: { invalid_body: number; not_found: number; internal_error: number };
+  /** 4.3: names of the interns query parameters (not shown). */
+  internsParams: { limit: string; status: string; workspace: string };
+  /** 8 rule 2: default interns page size (not shown). */
+  internsDefaultPageSize: number;
+  /** 5 rule 3: operations that accept the restricted key (which key kind each needs is not shown). */
+  restrictedKeyAcceptedBy: readonly Operation[];
+  /** Content-Type of every JSON response. */
+  contentType: string;
+}
+
+export const DEFAULT_REFERENCE_OPTIONS: ReferenceOptions = {
+  faults: [],
+  paddedIds: false,
+  firstIdNull: false,
+  scanBound: 64,
+  extraFields: false,
+  sparseEndpoints: false,
+  stringErrorStatus: { invalid_body: 400, not_found: 404, internal_error: 500 },
+  internsParams: { limit: 'limit', status: 'status', workspace: 'workspace_id' },
+  internsDefaultPageSize: 50,
+  restrictedKeyAcceptedBy: [],
+  contentType: 'application/json',
+};
+
+/** What a started reference hands back: where it listens and the fixtures a target file names. */
+export interface ReferenceServer {
+  /** e.g. http://127.0.0.1:41234/v1 (section 9 rule 1: base_url includes /v1). */
+  baseUrl: string;
+  keys: { management: string; restricted: string };
+  fixtures: {
+    containerId: string;
+    restartedContainerId: string;
+    sessionContainerId: string;
+    emptyContainerId: string;
+    model: string;
+    missingModel: string;
+    workspaceId: string;
+    otherWorkspaceId: string;
+  };
+  options: ReferenceOptions;
+  /** Every request received: method and URL (path + query), in order. */
+  readonly received: ReadonlyArray<{ method: string; url: string }>;
+  close(): Promise<void>;
+}
