@@ -1,0 +1,60 @@
+import type { Client } from './client.ts';
+import type { Counterexample } from './errors.ts';
+import type { Exchange } from './evidence.ts';
+import type { Operation } from './operations.ts';
+import type { RunSettings } from './run-settings.ts';
+import type { TargetView } from './target.ts';
+
+/** What a probe gets: the client (the only way to the target), the target without its keys, the run. */
+export interface ProbeContext {
+  api: Client;
+  target: TargetView;
+  settings: Readonly<RunSettings>;
+  /** This check's own seed, derived from the run seed and the check id (so --grep replays it alone). */
+  seed: number;
+  /** Records what the target chose on a point the document leaves open (or any point worth showing). */
+  observe(requirementId: string, value: unknown): void;
+  /** Ends the check as skipped: it cannot be run against this target. */
+  skip(reason: string): never;
+}
+
+export type CheckKind = 'check' | 'observation' | 'property';
+
+/** One check is one declared thing; the Playwright tests, report rows and traceability derive from it. */
+export interface CheckDeclaration {
+  /** Stable id, e.g. `files.limit.bounds`. */
+  id: string;
+  title: string;
+  operation: Operation;
+  /** Requirement ids of spec/requirements.yaml this check proves (or observes). Its level derives from them. */
+  requirements: readonly string[];
+  kind?: CheckKind;
+  /** The reason the check cannot run against this target (an optional target field is absent), or undefined. */
+  needs?(target: TargetView): string | undefined;
+  probe(ctx: ProbeContext): Promise<void>;
+}
+
+/** What one check run produced; attached to its Playwright test result and read by the reporter. */
+export interface CheckOutcome {
+  checkId: string;
+  status: 'pass' | 'fail' | 'error' | 'skip';
+  reason?: string;
+  failures: Array<{ requirementId: string; message: string; exchanges: Exchange[]; curl?: string; counterexample?: Counterexample }>;
+  observations: Array<{ requirementId: string; value: unknown }>;
+  requests: number;
+  seed: number;
+}
+
+export const OUTCOME_ATTACHMENT = 'conformance-outcome';
+
+/** Declares a group of checks (one file per operation or cross-cutting concern). */
+export function defineChecks(checks: readonly CheckDeclaration[]): readonly CheckDeclaration[] {
+  return checks;
+}
+
+/** 32-bit FNV-1a of the run seed and the check id: each check's seed is independent of run order. */
+export function checkSeed(runSeed: number, checkId: string): number {
+  let h = 0x811c9dc5 ^ runSeed;
+  for (const c of `${runSeed}:${checkId}`) h = Math.imul(h ^ c.codePointAt(0)!, 0x01000193) >>> 0;
+  return h >>> 0;
+}

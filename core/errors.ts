@@ -1,0 +1,45 @@
+import type { Exchange } from './evidence.ts';
+
+/** A fast-check counterexample, with what it takes to replay it. */
+export interface Counterexample {
+  value: unknown;
+  seed: number;
+  path?: string;
+  numRuns?: number;
+}
+
+/**
+ * The target broke a requirement. Anything else thrown by a probe is a suite error (graphql-http's
+ * split between "the target failed" and "the suite broke"): reported as `error`, never as `fail`.
+ */
+export class ConformanceFailure extends Error {
+  override readonly name = 'ConformanceFailure';
+  constructor(
+    readonly requirementId: string,
+    message: string,
+    readonly exchanges: readonly Exchange[] = [],
+    readonly counterexample?: Counterexample,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The requirement could not be judged because of the target or the run's limits (time-out, refused
+ * connection, rate limit after retries, budget spent). Reported as `error` (or `skip` for the budget).
+ */
+export class CannotJudge extends Error {
+  override readonly name = 'CannotJudge';
+  constructor(
+    readonly reason: 'transport' | 'rate-limited' | 'budget',
+    message: string,
+    readonly exchanges: readonly Exchange[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** A check that cannot run against this target (an optional target field is absent). */
+export class SkipCheck extends Error {
+  override readonly name = 'SkipCheck';
+}

@@ -1,0 +1,124 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { APIRequestContext } from '@playwright/test';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** A request that got no usable answer: time-out, refused or reset connection, or a body over the cap. */
+export class TransportError extends Error {
+  override readonly name = 'TransportError';
+}
+
+export interface TransportLimits {
+  timeoutMs: number;
+  bodyCapBytes: number;
+}
+
+/** Sends one GET and never follows a redirect (a redirect is reported, and the key never leaves the origin). */
+export interface Transport {
+  get(url: URL, headers: Record<string, string>): Promise<RawResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * node:http transport: streams the body and aborts past the cap, so a target that answers hundreds of
+ * megabytes (or never stops) cannot exhaust the suite's memory; APIRequestContext buffers whole bodies.
+ */
+export class NodeTransport implements Transport {
+  private readonly agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 4 }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 4 }),
+  };
+
+  constructor(private readonly limits: TransportLimits) {}
+
+  get(url: URL, headers: Record<string, string>): Promise<RawResponse> {
+    const { timeoutMs, bodyCapBytes } = this.limits;
+    const lib = url.protocol === 'https:' ? https : http;
+    const agent = url.protocol === 'https:' ? this.agents['https:'] : this.agents['http:'];
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = (err: Error | null, value?: RawResponse) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (err) reject(err);
+        else resolve(value!);
+      };
+      const req = lib.request(url, { method: 'GET', headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > bodyCapBytes) {
+            res.destroy();
+            req.destroy();
+            finish(new TransportError(`response body larger than the cap of ${bodyCapBytes} bytes; reading stopped`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => {
+          const flat: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+          finish(null, { status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
+        });
+        res.on('error', (e) => finish(new TransportError(`connection broken while reading the response (${describe(e)})`)));
+        res.on('aborted', () => finish(new TransportError('connection reset while reading the response')));
+      });
+      const timer = setTimeout(() => {
+        req.destroy();
+        finish(new TransportError(`no complete answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      req.on('error', (e) => finish(new TransportError(describe(e))));
+      req.end();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.agents['http:'].destroy();
+    this.agents['https:'].destroy();
+  }
+}
+
+/** Playwright's APIRequestContext (the `request` fixture): same contract, but bodies are not capped. */
+export class PlaywrightTransport implements Transport {
+  constructor(
+    private readonly request: APIRequestContext,
+    private readonly limits: TransportLimits,
+  ) {}
+
+  async get(url: URL, headers: Record<string, string>): Promise<RawResponse> {
+    try {
+      const res = await this.request.get(url.toString(), { headers, maxRedirects: 0, timeout: this.limits.timeoutMs, failOnStatusCode: false });
+      const body = await res.body();
+      if (body.length > this.limits.bodyCapBytes) throw new TransportError(`response body larger than the cap of ${this.limits.bodyCapBytes} bytes`);
+      return { status: res.status(), headers: res.headers(), body };
+    } catch (e) {
+      if (e instanceof TransportError) throw e;
+      throw new TransportError((e as Error).message.split('\n')[0] ?? 'request failed');
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+function describe(e: Error & { code?: string }): string {
+  switch (e.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset by the target';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name does not resolve';
+    case 'ETIMEDOUT':
+      return 'connection timed out';
+    default:
+      return e.code ? `${e.code}: ${e.message}` : e.message;
+  }
+}

@@ -1,0 +1,43 @@
+// 2.1: a container file id is `cfile_` + base64url(path). The suite's own codec, written apart from the
+// reference's, so that one shared mistake cannot make the reference and the suite agree.
+
+export const FILE_ID_PREFIX = 'cfile_';
+
+/** base64url (RFC 4648 section 5) of the UTF-8 path, without padding unless asked. */
+export function encodeFileId(path: string, padded = false): string {
+  const b64 = Buffer.from(path, 'utf8').toString('base64url');
+  return FILE_ID_PREFIX + (padded ? b64 + '='.repeat((4 - (b64.length % 4)) % 4) : b64);
+}
+
+export type DecodedFileId =
+  | { ok: true; path: string; padded: boolean }
+  | { ok: false; reason: string };
+
+const URL_SAFE = /^[A-Za-z0-9_-]*={0,2}$/;
+
+/** Decodes strictly: prefix, URL-safe alphabet, canonical length, valid UTF-8. */
+export function decodeFileId(id: string): DecodedFileId {
+  if (!id.startsWith(FILE_ID_PREFIX)) return { ok: false, reason: `does not start with ${FILE_ID_PREFIX}` };
+  const body = id.slice(FILE_ID_PREFIX.length);
+  if (/[+/]/.test(body)) return { ok: false, reason: 'uses the standard base64 alphabet (+ or /), not base64url' };
+  if (!URL_SAFE.test(body)) return { ok: false, reason: 'has characters outside the base64url alphabet' };
+  const bare = body.replace(/=+$/, '');
+  const padded = bare.length !== body.length;
+  if (bare.length % 4 === 1) return { ok: false, reason: 'has an impossible base64 length' };
+  if (padded && body.length % 4 !== 0) return { ok: false, reason: 'has wrong padding' };
+  const bytes = Buffer.from(bare, 'base64url');
+  // Non-canonical trailing bits would decode to the same bytes: require the canonical form.
+  if (bytes.toString('base64url') !== bare) return { ok: false, reason: 'is not canonical base64url' };
+  let path: string;
+  try {
+    path = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { ok: false, reason: 'does not decode to UTF-8' };
+  }
+  return { ok: true, path, padded };
+}
+
+/** 2.2/4.1: lexicographic path order, read as the order of UTF-8 bytes (= code point order). */
+export function comparePaths(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}

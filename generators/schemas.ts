@@ -1,0 +1,163 @@
+/**
+ * The one place where response bodies are checked against spec/openapi.yaml.
+ *
+ * A single Ajv instance holds the whole `components/schemas` section, so every `$ref` resolves
+ * against exactly the document the suites cite, and every caller shares one set of compiled
+ * validators (compiling per call would both cost time and risk two callers disagreeing).
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import Ajv2020 from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+/**
+ * Component names other modules look schemas up by. Kept as a literal tuple so a rename in the
+ * YAML is caught at load time (see below) rather than by a confusing "no schema" at test time.
+ */
+export const schemaNames = [
+  'ContainerFile',
+  'ContainerFileList',
+  'ModelEndpointsResponse',
+  'Model',
+  'ModelArchitecture',
+  'Endpoint',
+  'Pricing',
+  'DecimalString',
+  'Percentiles',
+  'Intern',
+  'InternList',
+  'InternStatus',
+  'Error',
+  'ContainerFilesError',
+  'ModelEndpointsError',
+  'InternsError',
+] as const;
+
+export type SchemaName = (typeof schemaNames)[number];
+
+export interface SchemaViolation {
+  /** JSON Pointer into the validated value (Ajv's instancePath), e.g. `/data/3/id`; '' is the root. */
+  path: string;
+  message: string;
+  /** The JSON Schema keyword that failed (`required`, `pattern`, `const`, ...). */
+  keyword: string;
+}
+
+/** `$id` under which the document is registered; `#/components/schemas/X` refs resolve against it. */
+const DOCUMENT_ID = 'openapi.json';
+
+export type OpenApiDocument = {
+  openapi: string;
+  info: { version: string; [key: string]: unknown };
+  components: { schemas: Record<string, unknown>; [key: string]: unknown };
+  [key: string]: unknown;
+};
+
+const specUrl = new URL('../spec/openapi.yaml', import.meta.url);
+const document = parse(readFileSync(specUrl, 'utf8')) as OpenApiDocument;
+
+/** The parsed spec/openapi.yaml (shared object: callers must not mutate it). */
+export function openApiDocument(): OpenApiDocument {
+  return document;
+}
+
+const ajv = new Ajv2020({
+  // Strict mode stays on so a typo in the YAML (an unknown keyword, a `required` naming a
+  // property that is not defined) fails loudly instead of silently accepting everything — a
+  // schema that checks nothing would let faulty servers pass.
+  strict: true,
+  // Report every violation of a body, not just the first, so one failing test names all the
+  // requirements a response breaks.
+  allErrors: true,
+  // No `allowUnionTypes`: the only union types the document needs are "X or null" (2.2, 2.4, 7),
+  // which strict mode already permits; the integer-or-string `error.code` of 7 / 7.3 is spelled
+  // with `anyOf` instead.
+});
+
+// 2.5 (UUID format, ISO 8601 timestamps) and 4.3 (workspace filter, UUID format) rely on
+// `format`; with strict mode an unknown format would otherwise be a compile error.
+addFormats(ajv);
+
+// `x-not-shown` marks places where the service document says "not shown" (e.g. 2.3/2.4 field
+// presence, 2.5 non-null types). It is an annotation only: it must never reject a value, because
+// a conformant server may do anything the document leaves open. Declared (not ignored) so that
+// strict mode keeps rejecting every other unknown keyword. The document uses no `example`,
+// `discriminator`, `xml` or `externalDocs` inside schemas, so none of those is declared.
+ajv.addKeyword({ keyword: 'x-not-shown', schemaType: 'boolean' });
+
+// The component schemas' `$ref`s are written as `#/components/schemas/X` (OpenAPI style), so
+// they must be resolved inside an object shaped like the OpenAPI document. Only the schemas
+// section is registered: paths, info, ... are not JSON Schema. Ajv compiles that wrapper
+// object itself before resolving a pointer into it, so its one non-schema member, `components`,
+// is declared as an inert container (it validates nothing) rather than switching strict mode off.
+ajv.addKeyword({ keyword: 'components', schemaType: 'object' });
+ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: document.components.schemas } });
+
+/**
+ * Compiled eagerly, at module load: there are only a handful of schemas, and compiling them up
+ * front means a broken spec/openapi.yaml (a strict-mode error, a dangling `$ref`, a missing
+ * component name) aborts the run before any request is made, instead of surfacing half-way
+ * through as an error that looks like a server fault.
+ */
+const validators = new Map<SchemaName, ValidateFunction>();
+for (const name of schemaNames) {
+  if (!(name in document.components.schemas)) {
+    throw new Error(`spec/openapi.yaml: components.schemas.${name} is missing`);
+  }
+  // The meta-schema does not descend into the `components` container, so each component is
+  // checked against JSON Schema 2020-12 here (throws on e.g. `minimum: "1"`).
+  ajv.validateSchema(document.components.schemas[name] as object, true);
+  const validator = ajv.getSchema(`${DOCUMENT_ID}#/components/schemas/${name}`);
+  if (!validator) throw new Error(`spec/openapi.yaml: components.schemas.${name} did not compile`);
+  validators.set(name, validator);
+}
+
+/** The shared compiled validator of a component (see above for why it is compiled eagerly). */
+export function validatorFor(name: SchemaName): ValidateFunction {
+  const validator = validators.get(name);
+  if (!validator) throw new Error(`unknown schema ${String(name)}`);
+  return validator;
+}
+
+/** Violations of `value` against component `name`; an empty array means the value conforms. */
+export function validate(name: SchemaName, value: unknown): SchemaViolation[] {
+  const validator = validatorFor(name);
+  if (validator(value)) return [];
+  return (validator.errors ?? []).map(toViolation);
+}
+
+function toViolation(error: ErrorObject): SchemaViolation {
+  return { path: error.instancePath, message: describe(error), keyword: error.keyword };
+}
+
+/**
+ * Ajv's own messages omit the expected value for `const`/`enum`; a conformance report is read
+ * by someone comparing a server's output with the service document, so name it.
+ */
+function describe(error: ErrorObject): string {
+  const message = error.message ?? `failed ${error.keyword}`;
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'const') return `${message} ${JSON.stringify(params.allowedValue)}`;
+  if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+    return `${message}: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return message;
+}
+
+/**
+ * Compiles a schema the suite itself owns (e.g. core/target.schema.json for the target file),
+ * not one from the service document. It goes through the same strict instance so the suite's
+ * own schemas are held to the same rules (no undeclared keywords, formats available). Cached by
+ * object and by `$id`, because Ajv refuses to register the same `$id` twice and modules may be
+ * evaluated more than once under a test runner.
+ */
+const ownValidators = new WeakMap<object, ValidateFunction>();
+export function compileOwnSchema<T>(schema: object): ValidateFunction<T> {
+  const cached = ownValidators.get(schema);
+  if (cached) return cached as ValidateFunction<T>;
+  const id = (schema as { $id?: unknown }).$id;
+  const validator = (typeof id === 'string' && ajv.getSchema(id)) || ajv.compile(schema);
+  ownValidators.set(schema, validator);
+  return validator as ValidateFunction<T>;
+}

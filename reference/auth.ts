@@ -1,0 +1,40 @@
+/** Section 5: bearer API keys; 401 for a missing/invalid key, 403 for a valid key lacking permission. */
+import type { Operation } from '../core/operations.ts';
+import { MANAGEMENT_KEY, RESTRICTED_KEY, WORKSPACE_A } from './data.ts';
+import type { ReferenceOptions } from './options.ts';
+
+export type KeyKind = 'management' | 'restricted';
+
+export interface Caller {
+  kind: KeyKind;
+  /** 4.3: the key determines the caller's workspace (no default-workspace fallback). */
+  workspaceId: string;
+}
+
+const KEYS: ReadonlyMap<string, Caller> = new Map([
+  [MANAGEMENT_KEY, { kind: 'management', workspaceId: WORKSPACE_A }],
+  [RESTRICTED_KEY, { kind: 'restricted', workspaceId: WORKSPACE_A }],
+]);
+
+/**
+ * The caller named by an Authorization header value, or null (-> 401).
+ * 5 rule 1 shows `Bearer <API_KEY>`. The auth-scheme is matched case-insensitively (RFC 7235
+ * section 2.1 / RFC 9110 section 11.1), so `bearer <key>` is accepted; one or more spaces may
+ * separate scheme and token (RFC 7235 `1*SP`). A missing header, an empty token (`Bearer `),
+ * another scheme (`Basic`, `Token`) or an unknown key is unauthenticated.
+ */
+export function authenticate(header: string | undefined): Caller | null {
+  if (header === undefined) return null;
+  const m = /^([A-Za-z]+) +(\S+)$/.exec(header);
+  if (!m || m[1]?.toLowerCase() !== 'bearer') return null;
+  return KEYS.get(m[2] ?? '') ?? null;
+}
+
+/**
+ * 5 rule 3. Which key kind each operation needs is not shown: the management key may call all
+ * three; the restricted key is valid but refused (403) unless the operation is listed in
+ * options.restrictedKeyAcceptedBy.
+ */
+export function permitted(caller: Caller, op: Operation, opts: ReferenceOptions): boolean {
+  return caller.kind === 'management' || opts.restrictedKeyAcceptedBy.includes(op);
+}

@@ -1,0 +1,151 @@
+/** The reference implementation of the service (node:http only). */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Operation } from '../core/operations.ts';
+import { authenticate, permitted } from './auth.ts';
+import type { RouteContext } from './context.ts';
+import {
+  CONTAINER_EMPTY, CONTAINER_MAIN, CONTAINER_RESTARTED, CONTAINER_SESSION, MANAGEMENT_KEY,
+  MISSING_MODEL_FIXTURE, MODEL_FIXTURE, RESTRICTED_KEY, WORKSPACE_A, WORKSPACE_B,
+} from './data.ts';
+import { filesError, internsError, methodNotAllowed, modelsError, routeNotFound, type JsonResponse } from './errors.ts';
+import { unknownFaults } from './faults.ts';
+import { DEFAULT_REFERENCE_OPTIONS, type ReferenceOptions, type ReferenceServer } from './options.ts';
+import { listContainerFiles } from './routes/container-files.ts';
+import { listInterns } from './routes/interns.ts';
+import { listModelEndpoints } from './routes/model-endpoints.ts';
+
+/** Section 9 rule 1: base_url includes /v1. */
+const BASE_PATH = '/v1';
+
+interface Route {
+  op: Operation;
+  /** Path segments after /v1; `:name` captures one raw (still percent-encoded) non-empty segment. */
+  pattern: readonly string[];
+  handle(ctx: RouteContext): JsonResponse;
+  unauthorized(opts: ReferenceOptions): JsonResponse;
+  forbidden(opts: ReferenceOptions): JsonResponse;
+  internal(opts: ReferenceOptions): JsonResponse;
+}
+
+/** The three documented paths (section 4); each operation answers errors in its own 7.x shape. */
+const ROUTES: readonly Route[] = [
+  {
+    op: 'listContainerFiles',
+    pattern: ['containers', ':container_id', 'files'],
+    handle: listContainerFiles,
+    unauthorized: () => filesError(401),
+    forbidden: () => filesError(403),
+    internal: () => filesError(500),
+  },
+  {
+    op: 'listModelEndpoints',
+    pattern: ['models', ':author', ':slug', 'endpoints'],
+    handle: listModelEndpoints,
+    unauthorized: () => modelsError(401),
+    forbidden: () => modelsError(403),
+    internal: () => modelsError(500),
+  },
+  {
+    op: 'listInterns',
+    pattern: ['interns'],
+    handle: listInterns,
+    unauthorized: (o) => internsError(401, o),
+    forbidden: (o) => internsError(403, o),
+    internal: (o) => internsError('internal_error', o),
+  },
+];
+
+function match(pathname: string): { route: Route; rawParams: Record<string, string> } | null {
+  if (!pathname.startsWith(BASE_PATH + '/')) return null;
+  // Split the raw path: no URL normalisation (a `%2F` or `%2e%2e` inside a segment stays in it).
+  const segments = pathname.slice(BASE_PATH.length + 1).split('/');
+  for (const route of ROUTES) {
+    if (route.pattern.length !== segments.length) continue;
+    const rawParams: Record<string, string> = {};
+    const ok = route.pattern.every((p, i) => {
+      const s = segments[i] ?? '';
+      if (p.startsWith(':')) {
+        rawParams[p.slice(1)] = s;
+        return s.length > 0;
+      }
+      return p === s;
+    });
+    if (ok) return { route, rawParams };
+  }
+  return null;
+}
+
+/**
+ * Order of checks for a documented path: method (405), authentication (401, section 5 rule 2),
+ * permission (403, rule 3), then the operation's own parameter validation (400 / invalid_body).
+ * Unknown paths are 404 before any authentication: there is no operation whose rules apply.
+ */
+function respond(opts: ReferenceOptions, req: IncomingMessage): JsonResponse {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const pathname = q < 0 ? url : url.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  const m = match(pathname);
+  if (!m) return routeNotFound();
+  const { route, rawParams } = m;
+  if (req.method !== 'GET') return methodNotAllowed(); // section 4: all three operations are GET
+  const caller = authenticate(req.headers.authorization);
+  if (!caller) return route.unauthorized(opts);
+  if (!permitted(caller, route.op, opts)) return route.forbidden(opts);
+  try {
+    return route.handle({ opts, caller, query, rawParams });
+  } catch (err) {
+    console.error('reference: internal error', err);
+    return route.internal(opts);
+  }
+}
+
+function send(res: ServerResponse, opts: ReferenceOptions, r: JsonResponse): void {
+  const body = Buffer.from(JSON.stringify(r.body), 'utf8');
+  res.writeHead(r.status, { 'content-type': opts.contentType, 'content-length': body.length, ...r.headers });
+  res.end(body);
+}
+
+export async function startReference(opts: Partial<ReferenceOptions> & { port?: number } = {}): Promise<ReferenceServer> {
+  const { port = 0, ...rest } = opts;
+  const options: ReferenceOptions = Object.freeze({ ...DEFAULT_REFERENCE_OPTIONS, ...rest });
+  const unknown = unknownFaults(options.faults);
+  if (unknown.length > 0) throw new Error(`unknown reference fault(s): ${unknown.join(', ')}`);
+
+  const received: Array<{ method: string; url: string }> = [];
+  const server = createServer((req, res) => {
+    received.push({ method: req.method ?? '', url: req.url ?? '' });
+    send(res, options, respond(options, req));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port: actual } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${actual}${BASE_PATH}`,
+    keys: { management: MANAGEMENT_KEY, restricted: RESTRICTED_KEY },
+    fixtures: {
+      containerId: CONTAINER_MAIN,
+      restartedContainerId: CONTAINER_RESTARTED,
+      sessionContainerId: CONTAINER_SESSION,
+      emptyContainerId: CONTAINER_EMPTY,
+      model: MODEL_FIXTURE,
+      missingModel: MISSING_MODEL_FIXTURE,
+      workspaceId: WORKSPACE_A,
+      otherWorkspaceId: WORKSPACE_B,
+    },
+    options,
+    received,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,4 @@
+import { registerChecks } from '../core/playwright.ts';
+import { internsChecks } from './checks/interns.ts';
+
+registerChecks(internsChecks);

@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CheckOutcome } from '../../core/check.ts';
+import { Client } from '../../core/client.ts';
+import { executeCheck } from '../../core/execute-check.ts';
+import { RequestLog } from '../../core/request-log.ts';
+import { DEFAULTS, type RunSettings } from '../../core/run-settings.ts';
+import { parseTarget, viewOf, type Target } from '../../core/target.ts';
+import { NodeTransport } from '../../core/transport.ts';
+import type { ReferenceOptions, ReferenceServer } from '../../reference/options.ts';
+import { startReference } from '../../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../../reference/target-file.ts';
+import type { ConformanceReport } from '../../reports/model.ts';
+import { ALL_CHECKS } from '../../suites/checks/index.ts';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The target file a started reference is described by, parsed as the suite would parse it. */
+export function referenceTarget(server: ReferenceServer, edit: (yaml: string) => string = (y) => y): Target {
+  return parseTarget(edit(referenceTargetYaml(server)), 'reference-target.yaml', { env: referenceKeyEnv(server) });
+}
+
+export function testSettings(runDir: string, overrides: Partial<RunSettings> = {}): RunSettings {
+  return {
+    targetFile: join(runDir, 'target.yaml'),
+    runDir,
+    seed: 42,
+    numRuns: DEFAULTS.numRuns,
+    maxRequests: DEFAULTS.maxRequests,
+    maxRps: 0,
+    requestTimeoutMs: 5_000,
+    bodyCapBytes: DEFAULTS.bodyCapBytes,
+    maxRetries: 1,
+    retryCapMs: 200,
+    reportDir: join(runDir, 'report'),
+    transport: 'node',
+    failOn: 'must',
+    allowLiteralKeys: false,
+    allowInsecure: false,
+    ...overrides,
+  };
+}
+
+/**
+ * Runs one declared check in-process against a reference started with the given options (a fault, a
+ * conformant variant): the fast way to show that a check fails on the fault it is meant to catch.
+ */
+export async function probeCheck(
+  checkId: string,
+  options: Partial<ReferenceOptions> = {},
+  more: { settings?: Partial<RunSettings>; editTarget?: (yaml: string) => string } = {},
+): Promise<CheckOutcome> {
+  const check = ALL_CHECKS.find((c) => c.id === checkId);
+  if (!check) throw new Error(`no check ${checkId}`);
+  const server = await startReference(options);
+  const runDir = mkdtempSync(join(tmpdir(), 'probe-'));
+  const settings = testSettings(runDir, more.settings);
+  const target = referenceTarget(server, more.editTarget);
+  const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
+  try {
+    return await executeCheck(check, new Client(target, settings, transport, new RequestLog(runDir)), viewOf(target), settings);
+  } finally {
+    await transport.close();
+    await server.close();
+  }
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  report?: ConformanceReport;
+  reportDir: string;
+  ms: number;
+}
+
+/** Runs `npm run conformance` as a user would (through tsx), with a deadline so a hang fails the test. */
+export function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; reportDir?: string } = {}): Promise<CliRun> {
+  const reportDir = opts.reportDir ?? mkdtempSync(join(tmpdir(), 'report-'));
+  const started = Date.now();
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'cli/conformance.ts'), '--report-dir', reportDir, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...opts.env, FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      const file = join(reportDir, 'report.json');
+      const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
+      resolve({ code, stdout, stderr, reportDir, ms: Date.now() - started, ...(report ? { report } : {}) });
+    });
+  });
+}
