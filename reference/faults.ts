@@ -1,17 +1,28 @@
 import type { Operation } from '../core/operations.ts';
 import type { ReferenceOptions } from './options.ts';
+import { AUTH_ERRORS_FAULTS } from './faults/auth-errors.ts';
+import { CONTAINER_FILES_FAULTS } from './faults/container-files.ts';
+import { INTERNS_FAULTS } from './faults/interns.ts';
+import { MODEL_ENDPOINTS_FAULTS } from './faults/model-endpoints.ts';
+import { PAGINATION_FAULTS } from './faults/pagination.ts';
 
 /** One deliberate defect of the reference: it breaks exactly the requirements listed in `breaks`. */
 export interface FaultDeclaration {
   name: string;
   operation: Operation;
-  /** Requirement references (service document sections) the fault violates. */
+  /** Requirement ids of spec/requirements.yaml the fault violates: the suite must fail at least one. */
   breaks: readonly string[];
   description: string;
 }
 
-/** Faults the reference can be started with (options.faults). Empty for now. */
-export const FAULTS: readonly FaultDeclaration[] = [];
+/** Faults the reference can be started with (options.faults), one file per area so each stays small. */
+export const FAULTS: readonly FaultDeclaration[] = [
+  ...CONTAINER_FILES_FAULTS,
+  ...PAGINATION_FAULTS,
+  ...MODEL_ENDPOINTS_FAULTS,
+  ...INTERNS_FAULTS,
+  ...AUTH_ERRORS_FAULTS,
+];
 
 /** True when the fault `name` is switched on. Route code uses `if (hasFault(opts, 'name'))`. */
 export function hasFault(options: Pick<ReferenceOptions, 'faults'>, name: string): boolean {

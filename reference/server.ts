@@ -118,6 +118,9 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
     received.push({ method: req.method ?? '', url: req.url ?? '' });
     send(res, options, respond(options, req));
   });
+  // Not a contract matter: a long keep-alive avoids the idle-socket race (ECONNRESET) with clients
+  // whose event loop is busy validating a large page for longer than Node's default 5 s.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
