@@ -94,29 +94,28 @@ ajv.addKeyword({ keyword: 'x-not-shown', schemaType: 'boolean' });
 ajv.addKeyword({ keyword: 'components', schemaType: 'object' });
 ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: document.components.schemas } });
 
-/**
- * Compiled eagerly, at module load: there are only a handful of schemas, and compiling them up
- * front means a broken spec/openapi.yaml (a strict-mode error, a dangling `$ref`, a missing
- * component name) aborts the run before any request is made, instead of surfacing half-way
- * through as an error that looks like a server fault.
- */
-const validators = new Map<SchemaName, ValidateFunction>();
+// A misspelt component name is caught at load (cheap); compiling waits for the first use, because
+// three processes load this module in a run (CLI, Playwright's runner, its worker) and only the
+// worker validates bodies: eager compilation cost each of them about half a second. A broken
+// document still cannot reach a run unnoticed: test/spec-openapi.test.ts compiles every component.
 for (const name of schemaNames) {
   if (!(name in document.components.schemas)) {
     throw new Error(`spec/openapi.yaml: components.schemas.${name} is missing`);
   }
+}
+const validators = new Map<SchemaName, ValidateFunction>();
+
+/** The shared compiled validator of a component, compiled once on first use. */
+export function validatorFor(name: SchemaName): ValidateFunction {
+  const cached = validators.get(name);
+  if (cached) return cached;
+  if (!schemaNames.includes(name)) throw new Error(`unknown schema ${String(name)}`);
   // The meta-schema does not descend into the `components` container, so each component is
   // checked against JSON Schema 2020-12 here (throws on e.g. `minimum: "1"`).
   ajv.validateSchema(document.components.schemas[name] as object, true);
   const validator = ajv.getSchema(`${DOCUMENT_ID}#/components/schemas/${name}`);
   if (!validator) throw new Error(`spec/openapi.yaml: components.schemas.${name} did not compile`);
   validators.set(name, validator);
-}
-
-/** The shared compiled validator of a component (see above for why it is compiled eagerly). */
-export function validatorFor(name: SchemaName): ValidateFunction {
-  const validator = validators.get(name);
-  if (!validator) throw new Error(`unknown schema ${String(name)}`);
   return validator;
 }
 

@@ -1,14 +1,29 @@
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 
-/** Prints the closing line CI reads: `tests: N passed, N failed, N skipped`. */
+interface MutationResult {
+  kind: 'fault' | 'variant';
+  name: string;
+  operation: string;
+  caught: boolean;
+}
+
+/**
+ * Prints the self-test's mutation score (from the `mutation-result` attachments of
+ * test/self-test.test.ts) and then the closing line CI reads: `tests: N passed, N failed, N skipped`.
+ */
 export default class SummaryReporter implements Reporter {
   private readonly outcome = new Map<TestCase, TestResult['status']>();
+  private readonly mutations: MutationResult[] = [];
 
   onTestEnd(test: TestCase, result: TestResult): void {
     this.outcome.set(test, result.status);
+    for (const a of result.attachments) {
+      if (a.name === 'mutation-result' && a.body) this.mutations.push(JSON.parse(a.body.toString('utf8')) as MutationResult);
+    }
   }
 
   onEnd(result: FullResult): void {
+    if (this.mutations.length) process.stdout.write(mutationTable(this.mutations) + '\n');
     let passed = 0, failed = 0, skipped = 0;
     for (const status of this.outcome.values()) {
       if (status === 'passed') passed++;
@@ -23,4 +38,31 @@ export default class SummaryReporter implements Reporter {
   printsToStdio(): boolean {
     return false;
   }
+}
+
+export function mutationTable(results: readonly MutationResult[]): string {
+  const faults = results.filter((r) => r.kind === 'fault');
+  const variants = results.filter((r) => r.kind === 'variant');
+  const ops = [...new Set(faults.map((f) => f.operation))].sort();
+  const rows = ops.map((op) => {
+    const of = faults.filter((f) => f.operation === op);
+    return `| ${op} | ${of.filter((f) => f.caught).length} / ${of.length} |`;
+  });
+  const caught = faults.filter((f) => f.caught).length;
+  const lines = [
+    '',
+    'Mutation score (faults caught by the whole suite, run as a user runs it):',
+    '',
+    '| operation | caught / total |',
+    '|---|---|',
+    ...rows,
+    `| **all** | **${caught} / ${faults.length}** (${faults.length ? Math.round((100 * caught) / faults.length) : 0}%) |`,
+    '',
+    `Conformant variants judged conformant: ${variants.filter((v) => !v.caught).length} / ${variants.length}`,
+  ];
+  const missed = faults.filter((f) => !f.caught).map((f) => f.name);
+  const falseFailures = variants.filter((v) => v.caught).map((v) => v.name);
+  if (missed.length) lines.push(`Faults not caught: ${missed.join(', ')}`);
+  if (falseFailures.length) lines.push(`Variants falsely failed: ${falseFailures.join(', ')}`);
+  return lines.join('\n') + '\n';
 }
