@@ -1,0 +1,38 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startReference } from '../reference/server.ts';
+import { ROOT, runCli } from './support/harness.ts';
+
+test.describe.configure({ mode: 'parallel' });
+
+test('with no target the suite runs against the embedded reference, finds it conformant and writes report.json', async () => {
+  const run = await runCli([]);
+  expect(run.stderr).toBe('');
+  expect(run.stdout).toMatch(/^seed: \d+$/m);
+  expect(run.stdout).toContain('verdict: CONFORMANT');
+  expect(run.code).toBe(0);
+  expect(run.report?.verdict).toBe('conformant');
+  expect(run.report?.target.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  // Every requirement of the catalogue has a row with its status.
+  const statuses = new Set(run.report?.requirements.map((r) => r.status));
+  expect([...statuses].every((s) => ['pass', 'skip', 'observed', 'disabled'].includes(s))).toBe(true);
+});
+
+test('a hand-written target file describing the reference started by hand gives the same verdict', async () => {
+  const server = await startReference();
+  try {
+    const port = new URL(server.baseUrl).port;
+    const dir = mkdtempSync(join(tmpdir(), 'hand-written-'));
+    const file = join(dir, 'target.yaml');
+    writeFileSync(file, readFileSync(join(ROOT, 'examples/reference.target.yaml'), 'utf8').replace('127.0.0.1:8080', `127.0.0.1:${port}`));
+    const run = await runCli(['--target', file], { env: { REFERENCE_API_KEY: server.keys.management, REFERENCE_RESTRICTED_KEY: server.keys.restricted } });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.report?.verdict).toBe('conformant');
+    expect(server.received.length).toBeGreaterThan(5);
+  } finally {
+    await server.close();
+  }
+});
