@@ -1,3 +1,5 @@
+import type { Operation } from '../core/operations.ts';
+import { hasFault } from './faults.ts';
 import type { ReferenceOptions } from './options.ts';
 
 /** What a route hands back; server.ts serialises it with options.contentType. */
@@ -5,6 +7,8 @@ export interface JsonResponse {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Sent as is instead of JSON.stringify(body) (fault errors-html-body only). */
+  raw?: string;
 }
 
 /** 7.1 example messages, one per documented status of listContainerFiles. */
@@ -67,4 +71,26 @@ export function routeNotFound(): JsonResponse {
 /** Section 4: all three operations are GET; another method on a documented path gets 405 + Allow. */
 export function methodNotAllowed(): JsonResponse {
   return { status: 405, body: { error: { code: 405, message: 'Method not allowed' } }, headers: { allow: 'GET' } };
+}
+
+/**
+ * Error-body faults of reference/faults/auth-errors.ts, applied by server.ts to what a route answered
+ * (parameter validation and not-found; the 401/403 bodies are chosen in server.ts itself).
+ */
+export function withErrorFaults(opts: ReferenceOptions, op: Operation, r: JsonResponse): JsonResponse {
+  const files400 = op === 'listContainerFiles' && r.status === 400;
+  const models404 = op === 'listModelEndpoints' && r.status === 404;
+  const body = r.body as { error: { code: unknown; message: string }; [k: string]: unknown };
+  const recoded = (code: unknown): JsonResponse => ({ ...r, body: { ...body, error: { ...body.error, code } } });
+  if (hasFault(opts, 'errors-files-string-code') && files400) return recoded('400');
+  if (hasFault(opts, 'errors-files-code-mismatch') && files400) return recoded(422);
+  if (hasFault(opts, 'errors-files-no-service-metadata') && files400) return { ...r, body: { error: body.error } };
+  if (hasFault(opts, 'errors-user-id-number') && files400) return { ...r, body: { ...body, user_id: 42 } };
+  if (hasFault(opts, 'errors-flat-body') && models404) return { ...r, body: body.error };
+  if (hasFault(opts, 'errors-models-string-code') && models404) return recoded('not_found');
+  if (hasFault(opts, 'errors-html-body') && models404) {
+    const raw = '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>';
+    return { status: 404, body: null, raw, headers: { 'content-type': 'text/html; charset=utf-8' } };
+  }
+  return r;
 }

@@ -8,8 +8,8 @@ import {
   CONTAINER_EMPTY, CONTAINER_MAIN, CONTAINER_RESTARTED, CONTAINER_SESSION, MANAGEMENT_KEY,
   MISSING_MODEL_FIXTURE, MODEL_FIXTURE, RESTRICTED_KEY, WORKSPACE_A, WORKSPACE_B,
 } from './data.ts';
-import { filesError, internsError, methodNotAllowed, modelsError, routeNotFound, type JsonResponse } from './errors.ts';
-import { unknownFaults } from './faults.ts';
+import { filesError, internsError, methodNotAllowed, modelsError, routeNotFound, withErrorFaults, type JsonResponse } from './errors.ts';
+import { hasFault, unknownFaults } from './faults.ts';
 import { DEFAULT_REFERENCE_OPTIONS, type ReferenceOptions, type ReferenceServer } from './options.ts';
 import { listContainerFiles } from './routes/container-files.ts';
 import { listInterns } from './routes/interns.ts';
@@ -42,7 +42,8 @@ const ROUTES: readonly Route[] = [
     op: 'listModelEndpoints',
     pattern: ['models', ':author', ':slug', 'endpoints'],
     handle: listModelEndpoints,
-    unauthorized: () => modelsError(401),
+    unauthorized: (o) =>
+      hasFault(o, 'auth-error-code-mismatch') ? { status: 401, body: { error: { code: 403, message: 'Missing Authentication header' } } } : modelsError(401),
     forbidden: () => modelsError(403),
     internal: () => modelsError(500),
   },
@@ -90,11 +91,13 @@ function respond(opts: ReferenceOptions, req: IncomingMessage): JsonResponse {
   if (!m) return routeNotFound();
   const { route, rawParams } = m;
   if (req.method !== 'GET') return methodNotAllowed(); // section 4: all three operations are GET
-  const caller = authenticate(req.headers.authorization);
+  const caller = authenticate(req.headers.authorization, opts);
+  if (hasFault(opts, 'auth-missing-key-403') && req.headers.authorization === undefined) return route.forbidden(opts);
   if (!caller) return route.unauthorized(opts);
-  if (!permitted(caller, route.op, opts)) return route.forbidden(opts);
+  if (hasFault(opts, 'auth-bearer-rejected') && caller.kind === 'management') return route.unauthorized(opts);
+  if (!permitted(caller, route.op, opts)) return hasFault(opts, 'auth-restricted-401') ? route.unauthorized(opts) : route.forbidden(opts);
   try {
-    return route.handle({ opts, caller, query, rawParams });
+    return withErrorFaults(opts, route.op, route.handle({ opts, caller, query, rawParams }));
   } catch (err) {
     console.error('reference: internal error', err);
     return route.internal(opts);
@@ -102,8 +105,9 @@ function respond(opts: ReferenceOptions, req: IncomingMessage): JsonResponse {
 }
 
 function send(res: ServerResponse, opts: ReferenceOptions, r: JsonResponse): void {
-  const body = Buffer.from(JSON.stringify(r.body), 'utf8');
-  res.writeHead(r.status, { 'content-type': opts.contentType, 'content-length': body.length, ...r.headers });
+  const body = Buffer.from(r.raw ?? JSON.stringify(r.body), 'utf8');
+  const contentType = hasFault(opts, 'errors-text-plain-content-type') && r.status === 401 ? 'text/plain' : opts.contentType;
+  res.writeHead(r.status, { 'content-type': contentType, 'content-length': body.length, ...r.headers });
   res.end(body);
 }
 

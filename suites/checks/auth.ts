@@ -1,35 +1,132 @@
+import type { ApiResponse } from '../../core/client.ts';
 import { defineChecks, type CheckDeclaration } from '../../core/check.ts';
-import { conform, expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
-import { OPERATION_PROBES, type OperationProbe } from '../support/operations.ts';
+import { conform, expectSchema, expectStatus } from '../../core/expect.ts';
+import { errorBody, OPERATION_PROBES, sendWithKeyHeader, type KeyHeader, type OperationProbe } from '../support/operations.ts';
+
+const needsRestrictedKey = (t: { hasRestrictedKey: boolean }) =>
+  t.hasRestrictedKey ? undefined : 'restrictedApiKey is not set in the target file (a valid key that lacks permission, section 5 rule 3)';
+
+/**
+ * 5 + 7: a 401 or 403 carries the error body of its operation (7.1 / 7.2 / 7.3 schema) whose code is the
+ * integer status (7.1: code equals the status; 7.3 lists 401 and 403 as integer codes; 7.2 shows no
+ * string codes). The body is parsed whatever its Content-Type: the media type is
+ * general.json-media-type's concern, so a text/plain 401 does not fail here.
+ */
+function expectAuthErrorBody(res: ApiResponse, op: OperationProbe, status: 401 | 403): void {
+  const body = errorBody(res, 'auth.error-shape');
+  expectSchema(body, op.errorSchema, 'auth.error-shape', res);
+  const code = (body as { error: { code: unknown } }).error.code;
+  conform(code === status, 'auth.error-shape', `${op.operation} ${status}: error.code is ${JSON.stringify(code)}, expected the integer ${status}`, res);
+}
+
+/**
+ * 5 rules 1-2: Authorization values that are not `Bearer <valid key>`. RFC 7235 section 2.1 makes the
+ * auth-scheme case-insensitive, so `bearer <key>` is a bearer token and is not among them.
+ */
+const MALFORMED: ReadonlyArray<{ what: string; build(key: string): KeyHeader }> = [
+  // RFC 6750 section 2.1: b64token is 1*char; an empty token carries no key. (Servers may see
+  // `Bearer` once trailing whitespace is stripped; either way no key.)
+  { what: 'an empty bearer token', build: () => ({ header: 'Bearer ' }) },
+  {
+    what: 'the key in the Basic scheme',
+    build: (key) => {
+      const value = Buffer.from(`${key}:`, 'utf8').toString('base64');
+      return { header: `Basic ${value}`, derived: [{ value, placeholder: 'base64($API_KEY:)' }] };
+    },
+  },
+  { what: 'the key in a `Token` scheme', build: (key) => ({ header: `Token ${key}` }) },
+  { what: 'the key with no scheme', build: (key) => ({ header: key }) },
+];
 
 // Section 5 applies to every operation: each rule is probed once per operation, so a report row
 // says which operation broke it.
 function authChecks(op: OperationProbe): CheckDeclaration[] {
   return [
     {
+      id: `auth.bearer.${op.tag}`,
+      title: `${op.operation} with the API key as \`Bearer <key>\` gets 200`,
+      operation: op.operation,
+      requirements: ['auth.bearer-accepted'],
+      async probe(ctx) {
+        // 5 rule 1: the documented credential. The body is the operation's own checks' concern.
+        const res = await op.send(ctx, 'key');
+        expectStatus(res, 200, 'auth.bearer-accepted', `${op.operation} with Authorization: Bearer $API_KEY`);
+      },
+    },
+    {
       id: `auth.missing.${op.tag}`,
       title: `${op.operation} without an Authorization header gets 401 with its error body`,
       operation: op.operation,
       requirements: ['auth.missing-401', 'auth.error-shape'],
       async probe(ctx) {
+        // 5 rule 2 ("header is missing"); for interns also 5 rule 4 ("an API key is required").
         const res = await op.send(ctx, 'none');
-        expectStatus(res, 401, 'auth.missing-401');
-        expectSchema(expectJson(res), op.errorSchema, 'auth.error-shape', res);
-        conform((res.json as { error: { code: unknown } }).error.code === 401, 'auth.error-shape', `error.code is ${JSON.stringify((res.json as { error: { code: unknown } }).error.code)}, expected 401`, res);
+        expectStatus(res, 401, 'auth.missing-401', `${op.operation} without Authorization`);
+        expectAuthErrorBody(res, op, 401);
       },
     },
     {
       id: `auth.invalid.${op.tag}`,
-      title: `${op.operation} with an unknown bearer key gets 401`,
+      title: `${op.operation} with an unknown bearer key gets 401 with its error body`,
       operation: op.operation,
       requirements: ['auth.invalid-401', 'auth.error-shape'],
       async probe(ctx) {
+        // 5 rule 2 ("the key is invalid"). A made-up token no deployment issues.
         const res = await op.send(ctx, { header: 'Bearer conformance-suite-unknown-key-0000' });
-        expectStatus(res, 401, 'auth.invalid-401');
-        expectSchema(expectJson(res), op.errorSchema, 'auth.error-shape', res);
+        expectStatus(res, 401, 'auth.invalid-401', `${op.operation} with an unknown bearer key`);
+        expectAuthErrorBody(res, op, 401);
+      },
+    },
+    {
+      id: `auth.malformed.${op.tag}`,
+      title: `${op.operation} with an Authorization header that is not a bearer token gets 401`,
+      operation: op.operation,
+      requirements: ['auth.malformed-401', 'auth.error-shape'],
+      async probe(ctx) {
+        // 5 rule 1 names one credential form, `Bearer <API_KEY>`; anything else carries no valid key
+        // and rule 2 gives 401 (the valid key itself is used so that only the form is wrong).
+        for (const m of MALFORMED) {
+          const res = await sendWithKeyHeader(ctx, op, m.build);
+          expectStatus(res, 401, 'auth.malformed-401', `${op.operation} with ${m.what}`);
+          expectAuthErrorBody(res, op, 401);
+        }
+      },
+    },
+    {
+      id: `auth.restricted.${op.tag}`,
+      title: `${op.operation} with a valid key that may lack permission gets 403 or 200, never 401`,
+      operation: op.operation,
+      requirements: ['auth.restricted-403', 'auth.error-shape'],
+      needs: needsRestrictedKey,
+      async probe(ctx) {
+        // 5 rule 3: a valid key lacking permission gets 403. Which kind of key each operation needs
+        // is not shown (section 5), so 200 is as conformant as 403; 401 would call a valid key invalid.
+        const res = await op.send(ctx, 'restricted');
+        conform(res.status !== 401, 'auth.restricted-403', `${op.operation} answered 401 to a valid (restricted) key; 5 rule 3 gives 403 when a valid key lacks permission`, res);
+        expectStatus(res, [200, 403], 'auth.restricted-403', `${op.operation} with the restricted key`);
+        if (res.status === 403) expectAuthErrorBody(res, op, 403);
       },
     },
   ];
 }
 
-export const authChecksAll = defineChecks(OPERATION_PROBES.flatMap(authChecks));
+export const authChecksAll = defineChecks([
+  ...OPERATION_PROBES.flatMap(authChecks),
+  {
+    id: 'auth.key-kind',
+    title: 'Which operations accept the restricted key (not shown)',
+    operation: 'general',
+    requirements: ['auth.key-kind-per-operation'],
+    kind: 'observation',
+    needs: needsRestrictedKey,
+    async probe(ctx) {
+      // Section 5: "Which kind of key each of the three operations requires: not shown."
+      const statuses: Record<string, number> = {};
+      for (const op of OPERATION_PROBES) statuses[op.operation] = (await op.send(ctx, 'restricted')).status;
+      ctx.observe('auth.key-kind-per-operation', {
+        acceptedBy: Object.keys(statuses).filter((o) => statuses[o] === 200),
+        statuses,
+      });
+    },
+  },
+]);

@@ -1,14 +1,24 @@
 import type { ApiResponse, Auth } from '../../core/client.ts';
 import type { ProbeContext } from '../../core/check.ts';
+import { CannotJudge } from '../../core/errors.ts';
+import type { Exchange } from '../../core/evidence.ts';
+import { conform } from '../../core/expect.ts';
 import type { Operation } from '../../core/operations.ts';
+import { Redactor } from '../../core/redact.ts';
 import type { SchemaName } from '../../generators/schemas.ts';
+import { internsQuery } from './interns-query.ts';
 
-/** What the cross-cutting checks (auth, errors) need to know of each operation. */
+/** What the cross-cutting checks (auth, errors, general) need to know of each operation. */
 export interface OperationProbe {
   operation: Exclude<Operation, 'general'>;
   tag: string;
   /** Sends the operation's plain request (the target's fixture) with the given credential. */
   send(ctx: ProbeContext, auth: Auth): Promise<ApiResponse>;
+  /**
+   * Sends, with the valid key, a request the operation refuses for its own input (an error body that
+   * is not about authentication), or returns undefined when the target file lacks what it takes.
+   */
+  sendInvalid(ctx: ProbeContext): Promise<ApiResponse> | undefined;
   /** Section 7 error schema of the operation. */
   errorSchema: SchemaName;
 }
@@ -18,18 +28,101 @@ export const OPERATION_PROBES: readonly OperationProbe[] = [
     operation: 'listContainerFiles',
     tag: 'files',
     send: ({ api, target }, auth) => api.listContainerFiles(target.containerFiles.containerId, { limit: 1 }, auth),
+    // 4.1 / 8: limit minimum 1 -> 400 of 7.1 ("Invalid request parameters").
+    sendInvalid: ({ api, target }) => api.listContainerFiles(target.containerFiles.containerId, { limit: 0 }),
     errorSchema: 'ContainerFilesError',
   },
   {
     operation: 'listModelEndpoints',
     tag: 'models',
     send: ({ api, target }, auth) => api.listModelEndpoints(target.modelEndpoints.model, auth),
+    // 4.2 has no query parameters: the only error of its own input is a model that does not exist
+    // (7.2 404), which only the target file can name (data-agnostic).
+    sendInvalid: ({ api, target }) => (target.modelEndpoints.missingModel ? api.listModelEndpoints(target.modelEndpoints.missingModel) : undefined),
     errorSchema: 'ModelEndpointsError',
   },
   {
     operation: 'listInterns',
     tag: 'interns',
     send: ({ api }, auth) => api.listInterns({}, auth),
+    // 4.3 / 8: page size minimum 1 -> 7.3 invalid_body. The parameter names are not shown (4.3).
+    sendInvalid: ({ api, target }) => (target.interns.params ? api.listInterns(internsQuery(target, { limit: 0 })) : undefined),
     errorSchema: 'InternsError',
   },
 ];
+
+export function probeOf(operation: OperationProbe['operation']): OperationProbe {
+  const op = OPERATION_PROBES.find((o) => o.operation === operation);
+  if (!op) throw new Error(`no operation probe for ${operation}`);
+  return op;
+}
+
+/** An Authorization value made from the target's own key, and the derived secrets to redact from evidence. */
+export interface KeyHeader {
+  header: string;
+  /** Values derived from the key (e.g. its base64 form) that the client's redactor cannot know. */
+  derived?: Array<{ value: string; placeholder: string }>;
+}
+
+/**
+ * Sends op's plain request with an Authorization value built from the target's API key (5 rules 1-2:
+ * the valid key under another scheme, or with no scheme, must still be refused, which only the real
+ * key can show). Checks never see keys: the key is read here, from the client that holds it, and
+ * every form derived from it is replaced by a placeholder in the recorded evidence, like the key itself.
+ */
+export async function sendWithKeyHeader(ctx: ProbeContext, op: OperationProbe, build: (key: string) => KeyHeader): Promise<ApiResponse> {
+  // core/client.ts keeps the target (and its keys) private; Auth has no form for "a header built
+  // from the key", so this is the one place that reaches for it.
+  const key = (ctx.api as unknown as { target?: { apiKey?: unknown } }).target?.apiKey;
+  if (typeof key !== 'string' || key === '') throw new Error('sendWithKeyHeader: the client holds no API key');
+  const { header, derived = [] } = build(key);
+  const scrub = new Redactor(derived);
+  try {
+    const res = await op.send(ctx, { header });
+    scrubExchange(res.exchange, scrub);
+    res.text = scrub.text(res.text);
+    return res;
+  } catch (e) {
+    if (e instanceof CannotJudge) for (const x of e.exchanges) scrubExchange(x, scrub);
+    for (const x of ctx.api.exchanges) scrubExchange(x, scrub);
+    throw e;
+  }
+}
+
+function scrubExchange(x: Exchange, r: Redactor): void {
+  x.request.url = r.text(x.request.url);
+  x.request.headers = r.headers(x.request.headers);
+  if (x.response) {
+    x.response.headers = r.headers(x.response.headers);
+    x.response.body = r.text(x.response.body);
+  }
+  if (x.error) x.error = r.text(x.error);
+}
+
+/** The body of an error response parsed as JSON whatever its Content-Type (the media type is general.json-media-type's). */
+export function errorBody(res: ApiResponse, requirementId: string): unknown {
+  conform(res.jsonError === undefined, requirementId, `HTTP ${res.status} body is not JSON (${res.jsonError}): ${JSON.stringify(res.text.slice(0, 80))}`, res);
+  return res.json;
+}
+
+/**
+ * The section-7 `error` object of an error response: present, an object, with `code` and a string
+ * `message`. Fails requirementId otherwise.
+ */
+export function errorObject(res: ApiResponse, requirementId: string): { code: unknown; message: unknown; [k: string]: unknown } {
+  const body = errorBody(res, requirementId);
+  const error = isObject(body) ? body['error'] : undefined;
+  conform(isObject(error), requirementId, `HTTP ${res.status} body has no \`error\` object (section 7): ${JSON.stringify(res.text.slice(0, 120))}`, res);
+  conform('code' in error, requirementId, `HTTP ${res.status}: error.code is missing (section 7)`, res);
+  conform(typeof error['message'] === 'string', requirementId, `HTTP ${res.status}: error.message is ${JSON.stringify(error['message'])}, expected a string (section 7)`, res);
+  return error as { code: unknown; message: unknown };
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Responses that are errors (4xx/5xx) among those given; the rest say nothing of an error body. */
+export function errorsAmong(responses: ReadonlyArray<ApiResponse | undefined>): ApiResponse[] {
+  return responses.filter((r): r is ApiResponse => r !== undefined && r.status >= 400);
+}

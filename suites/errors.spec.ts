@@ -1,0 +1,4 @@
+import { registerChecks } from '../core/playwright.ts';
+import { errorsChecks } from './checks/errors.ts';
+
+registerChecks(errorsChecks);
