@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CannotJudge } from './errors.ts';
 import { maskVolatileHeaders, truncateBody, type Exchange } from './evidence.ts';
 import { Redactor } from './redact.ts';
@@ -6,8 +8,17 @@ import type { RunSettings } from './run-settings.ts';
 import { secretsOf, type Target } from './target.ts';
 import { TransportError, type Transport } from './transport.ts';
 
-/** Which credential a request carries (section 5). `{ header }` sends a raw Authorization value. */
-export type Auth = 'key' | 'restricted' | 'none' | { header: string };
+/** An Authorization value built from the target's key, with the forms derived from it to redact. */
+export interface KeyHeader {
+  header: string;
+  derived?: Array<{ value: string; placeholder: string }>;
+}
+
+/**
+ * Which credential a request carries (section 5). `{ header }` sends a raw Authorization value;
+ * `{ fromKey }` builds one from the real key (the key under another scheme), which checks never see.
+ */
+export type Auth = 'key' | 'restricted' | 'none' | { header: string } | { fromKey: (key: string) => KeyHeader };
 
 export interface ApiResponse {
   status: number;
@@ -22,6 +33,24 @@ export interface ApiResponse {
 export type Query = Record<string, string | number | undefined>;
 
 /**
+ * After this many requests in a row without a usable answer (time-out, refused or reset connection,
+ * body over the cap, 429/503 after every retry) the run sends nothing more: a target that stopped
+ * answering costs this many request time-outs, not one per remaining request. The state lives in the
+ * run directory (STOP_FILE), shared by the Playwright workers and surviving their restarts.
+ */
+export const CONSECUTIVE_FAILURE_LIMIT = 3;
+export const STOP_FILE = 'target-stopped.json';
+
+/** Why the run stopped sending (read by the CLI for its summary), or undefined. */
+export function stoppedReason(runDir: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(runDir, STOP_FILE), 'utf8')) as { stopped?: string }).stopped;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The only way checks reach the target: GET on the three documented paths under the configured base
  * URL (principle 4), within the run's request budget, rate limit and time-outs, with 429/503 retried
  * under a bounded back-off and every exchange kept, redacted, for the report.
@@ -31,6 +60,9 @@ export class Client {
   /** Exchanges of the current check, newest last. */
   readonly exchanges: Exchange[] = [];
   private nextSlot = 0;
+  /** Requests in a row without a usable answer, and the reason the run stopped sending (if it did). */
+  private failuresInARow = 0;
+  private stopped: string | undefined;
   check = '';
 
   constructor(
@@ -40,6 +72,9 @@ export class Client {
     readonly log: RequestLog,
   ) {
     this.redactor = new Redactor(secretsOf(target));
+    this.loadStopState();
+    // A restarted worker keeps the pace: the log was last written when the previous request ended.
+    if (settings.maxRps > 0 && existsSync(log.file)) this.nextSlot = statSync(log.file).mtimeMs + 1000 / settings.maxRps;
   }
 
   /** 4.1 GET /containers/{container_id}/files */
@@ -59,7 +94,7 @@ export class Client {
   }
 
   private async get(path: string, query: Query, auth: Auth, baseUrl = this.target.baseUrl): Promise<ApiResponse> {
-    const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+    const url = this.documentedUrl(path, baseUrl);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.append(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'conformance-suite' };
     const authorization = this.authorization(auth);
@@ -67,6 +102,7 @@ export class Client {
 
     let retries = 0;
     for (;;) {
+      this.refuseIfStopped();
       this.spendBudget(url);
       await this.pace();
       const started = performance.now();
@@ -75,16 +111,19 @@ export class Client {
         raw = await this.transport.get(url, headers);
       } catch (e) {
         const ms = Math.round(performance.now() - started);
-        const message = e instanceof TransportError ? e.message : String(e);
+        // Redacted: a transport's message may quote the request (and so the key).
+        const message = this.redactor.text(e instanceof TransportError ? e.message : String(e));
         const exchange = this.record(url, headers, undefined, ms, retries, message);
-        this.log.append({ method: 'GET', url: url.toString(), status: null, ms, retry: retries > 0 ? 1 : 0, check: this.check, error: message });
+        this.log.append({ method: 'GET', url: this.redactor.text(url.toString()), status: null, ms, retry: retries > 0 ? 1 : 0, check: this.check, error: message });
+        const failure = `GET ${this.redactor.text(url.pathname)}: ${message}`;
+        this.noteFailure(failure);
         throw new CannotJudge('transport', `GET ${this.redactor.text(url.toString())}: ${message}`, [exchange]);
       }
       const ms = Math.round(performance.now() - started);
       const retryAfter = raw.headers['retry-after'];
       this.log.append({
         method: 'GET',
-        url: url.toString(),
+        url: this.redactor.text(url.toString()),
         status: raw.status,
         ms,
         retry: retries > 0 ? 1 : 0,
@@ -96,9 +135,11 @@ export class Client {
         await sleep(this.backoff(retries, retryAfter));
         continue;
       }
-      const text = raw.body.toString('utf8');
-      const exchange = this.record(url, headers, { status: raw.status, headers: raw.headers, text }, ms, retries);
-      const response: ApiResponse = { status: raw.status, headers: raw.headers, text, json: undefined, exchange };
+      // Redacted before any check sees it: a target that echoes the key cannot put it in a message.
+      const text = this.redactor.text(raw.body.toString('utf8'));
+      const responseHeaders = this.redactor.headers(raw.headers);
+      const exchange = this.record(url, headers, { status: raw.status, headers: responseHeaders, text }, ms, retries);
+      const response: ApiResponse = { status: raw.status, headers: responseHeaders, text, json: undefined, exchange };
       try {
         response.json = text.length ? JSON.parse(text) : undefined;
         if (!text.length) response.jsonError = 'empty body';
@@ -107,8 +148,12 @@ export class Client {
       }
       // 8 rule 3: a 429 says nothing about the requirement being probed; it is never its failure.
       if (raw.status === 429 || raw.status === 503) {
-        throw new CannotJudge('rate-limited', `target still answered ${raw.status} after ${retries} retries`, [exchange]);
+        const after = retryAfter !== undefined ? ` (Retry-After: ${this.redactor.text(retryAfter).slice(0, 40)})` : '';
+        const message = `target still answered ${raw.status} after ${retries} retries${after}`;
+        this.noteFailure(`GET ${this.redactor.text(url.pathname)}: ${message}`);
+        throw new CannotJudge('rate-limited', message, [exchange]);
       }
+      this.noteAnswer();
       return response;
     }
   }
@@ -120,7 +165,71 @@ export class Client {
       if (!this.target.restrictedApiKey) throw new Error('restricted key requested but the target file has no restrictedApiKey');
       return `Bearer ${this.target.restrictedApiKey}`;
     }
-    return auth.header;
+    if ('header' in auth) return auth.header;
+    const built = auth.fromKey(this.target.apiKey);
+    this.redactor.add(built.derived ?? []);
+    return built.header;
+  }
+
+  /**
+   * The URL of a documented path under one of the target's base URLs, or a suite error. A path
+   * parameter `.` or `..` would be resolved away by URL parsing and the request would leave the
+   * documented path (principle 4): refused, as is any base URL the target file does not name.
+   */
+  private documentedUrl(path: string, baseUrl: string): URL {
+    const base = baseUrl.replace(/\/+$/, '');
+    const allowed = [this.target.baseUrl, this.target.interns.regionalBaseUrl].filter((b): b is string => !!b).map((b) => b.replace(/\/+$/, ''));
+    if (!allowed.includes(base)) throw new Error(`the client refuses ${this.redactor.text(base)}: it is not a base URL of the target file`);
+    const url = new URL(base + path);
+    if (url.pathname !== new URL(base).pathname.replace(/\/$/, '') + path) {
+      throw new Error(`the client refuses GET ${this.redactor.text(base + path)}: a path parameter would leave the documented path (${url.pathname})`);
+    }
+    return url;
+  }
+
+  private get stopFile(): string {
+    return join(this.settings.runDir, STOP_FILE);
+  }
+
+  private loadStopState(): void {
+    try {
+      const state = JSON.parse(readFileSync(this.stopFile, 'utf8')) as { failuresInARow?: number; stopped?: string };
+      this.failuresInARow = state.failuresInARow ?? 0;
+      this.stopped = state.stopped;
+    } catch {
+      // no state yet (or no run directory): nothing has failed
+    }
+  }
+
+  private saveStopState(): void {
+    try {
+      writeFileSync(this.stopFile, JSON.stringify({ failuresInARow: this.failuresInARow, ...(this.stopped ? { stopped: this.stopped } : {}) }));
+    } catch {
+      // a client without a run directory keeps the state in memory only
+    }
+  }
+
+  /**
+   * Once the target stopped answering, the remaining checks are cut short like a spent budget
+   * (`skip`, with the reason): the requests that did fail are the run's `error`s.
+   */
+  private refuseIfStopped(): void {
+    if (!this.stopped && existsSync(this.stopFile)) this.loadStopState();
+    if (this.stopped) throw new CannotJudge('budget', `not sent: ${this.stopped}`);
+  }
+
+  private noteFailure(what: string): void {
+    this.failuresInARow++;
+    if (this.failuresInARow >= CONSECUTIVE_FAILURE_LIMIT) {
+      this.stopped = `the target stopped answering (${this.failuresInARow} requests in a row without a usable answer, last: ${what}); nothing more is sent in this run`;
+    }
+    this.saveStopState();
+  }
+
+  private noteAnswer(): void {
+    if (this.failuresInARow === 0) return;
+    this.failuresInARow = 0;
+    this.saveStopState();
   }
 
   private spendBudget(url: URL): void {
@@ -140,11 +249,10 @@ export class Client {
   /** Retry-After (seconds or HTTP date) when given, else exponential from 200 ms; never above the cap. */
   private backoff(attempt: number, retryAfter: string | undefined): number {
     let ms = 200 * 2 ** (attempt - 1);
-    if (retryAfter !== undefined) {
-      const secs = Number(retryAfter);
-      if (Number.isFinite(secs)) ms = secs * 1000;
-      else if (!Number.isNaN(Date.parse(retryAfter))) ms = Date.parse(retryAfter) - Date.now();
-    }
+    const value = retryAfter?.trim() ?? '';
+    // delay-seconds or an HTTP-date (RFC 9110 10.2.3); anything else (empty, negative) is ignored.
+    if (/^\d+(\.\d+)?$/.test(value)) ms = Number(value) * 1000;
+    else if (/^[A-Za-z]{3},/.test(value) && !Number.isNaN(Date.parse(value))) ms = Date.parse(value) - Date.now();
     return Math.min(Math.max(ms, 0), this.settings.retryCapMs);
   }
 

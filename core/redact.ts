@@ -3,8 +3,15 @@ export class Redactor {
   private readonly secrets: Array<{ value: string; placeholder: string }>;
 
   constructor(secrets: Array<{ value: string; placeholder: string }>) {
-    // Longest first, so a key that contains another key is replaced whole.
-    this.secrets = secrets.filter((s) => s.value.length > 0).sort((a, b) => b.value.length - a.value.length);
+    this.secrets = [];
+    this.add(secrets);
+  }
+
+  /** More secrets, e.g. forms derived from a key (its base64 inside a Basic header). */
+  add(secrets: Array<{ value: string; placeholder: string }>): void {
+    this.secrets.push(...secrets.filter((s) => s.value.length > 0));
+    // Longest first, so a secret that contains another is replaced whole.
+    this.secrets.sort((a, b) => b.value.length - a.value.length);
   }
 
   text(s: string): string {

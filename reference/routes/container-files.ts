@@ -1,8 +1,10 @@
 /** GET /containers/{container_id}/files — listContainerFiles (2.1, 2.2, 4.1, 8). */
 import { CONTAINERS, type Container, type StoredObject } from '../data.ts';
 import { filesError, type JsonResponse } from '../errors.ts';
-import { fileId, pathFromFileId } from '../ids.ts';
+import { FILE_ID_PREFIX, fileId, pathFromFileId } from '../ids.ts';
+import type { ReferenceOptions } from '../options.ts';
 import { decodeSegment, extra, type RouteContext } from '../context.ts';
+import { hasFault } from '../faults.ts';
 import { single, strictInt } from '../query.ts';
 
 /** 4.1 / 8: limit 1..1000, default 100. */
@@ -21,7 +23,11 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
 
   const limitRaw = single(query, 'limit');
   if (!limitRaw.ok) return filesError(400);
-  const limit = strictInt(limitRaw.value, LIMIT_MIN, LIMIT_MAX, LIMIT_DEFAULT);
+  let limit = strictInt(limitRaw.value, LIMIT_MIN, LIMIT_MAX, LIMIT_DEFAULT);
+  if (hasFault(opts, 'files-default-limit-50') && limitRaw.value === undefined) limit = { ok: true, value: 50 };
+  if (hasFault(opts, 'files-limit-1-rejected') && limitRaw.value === '1') limit = { ok: false };
+  if (hasFault(opts, 'files-limit-bounds-not-enforced') && /^-?[0-9]+$/.test(limitRaw.value ?? '')) limit = { ok: true, value: Math.min(LIMIT_MAX, Math.max(LIMIT_MIN, Number(limitRaw.value))) };
+  if (hasFault(opts, 'files-limit-non-integer-accepted')) limit = parseIntLimit(limitRaw.value);
   if (!limit.ok) return filesError(400);
 
   // 4.1 `after`: "the previous page's last_id, or any container file id" -> anything that is not
@@ -31,15 +37,21 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
   if (!afterRaw.ok) return filesError(400);
   let afterKey: Buffer | null = null;
   if (afterRaw.value !== undefined) {
-    const path = pathFromFileId(afterRaw.value);
-    if (path === null) return filesError(400);
-    afterKey = Buffer.from(path, 'utf8');
+    const path = afterPath(opts, afterRaw.value);
+    if (path !== null) afterKey = Buffer.from(path, 'utf8');
+    else if (hasFault(opts, 'files-after-invalid-accepted')) afterKey = null; // fault: read as absent
+    else return filesError(400);
   }
 
   // 4.1 lists no 404 (errors are 400, 401, 403, 429, 500, 503 only), so an unknown container id
   // is answered with an empty list rather than an undocumented status.
+  if (hasFault(opts, 'errors-files-404-status') && !CONTAINERS.has(containerId)) return { status: 404, body: { error: { code: 404, message: 'Container not found', metadata: null }, service_metadata: null, user_id: null } };
+  if (hasFault(opts, 'files-restarted-container-rejected') && /-r[0-9a-z]+$/i.test(containerId)) return filesError(400);
   const container = CONTAINERS.get(containerId) ?? NO_CONTAINER;
-  return { status: 200, body: page(ctx, containerId, container, afterKey, limit.value) };
+  if (hasFault(opts, 'files-after-unknown-path-rejected') && afterKey !== null && !container.objects.some((o) => o.key.equals(afterKey))) return filesError(400);
+  let pageSize = limit.value;
+  if (hasFault(opts, 'files-short-page-without-scan-bound')) pageSize = Math.max(1, pageSize - 1);
+  return { status: 200, body: page(ctx, containerId, container, afterKey, pageSize) };
 }
 
 /** First index whose key is strictly greater than `after` (byte-wise UTF-8 order, 4.1 "strictly after"). */
@@ -89,24 +101,74 @@ function page(ctx: RouteContext, containerId: string, c: Container, after: Buffe
     data.push(fileObject(ctx, containerId, o));
     lastListed = o;
   }
+  if (hasFault(opts, 'files-locale-order') && data.length > 3) data.splice(1, data.length - 2, ...(data.slice(1, -1) as Array<{ path: string }>).sort((a, b) => a.path.localeCompare(b.path)));
   // i is the index just after the resume position.
   const hasMore = (c.nextVisible[i] ?? c.objects.length) < c.objects.length;
   let lastId: string | null;
-  if (scanPosition !== null && hasMore) lastId = fileId(scanPosition.path, { padded }); // rule 3
-  else if (lastListed !== null) lastId = fileId(lastListed.path, { padded }); // rule 2
+  if (scanPosition !== null && hasMore) lastId = idOf(opts, scanPosition.path); // rule 3
+  else if (lastListed !== null) lastId = idOf(opts, lastListed.path); // rule 2
   else lastId = null; // rule 4: only with has_more false and empty data
-  const first = data.length > 0 && !opts.firstIdNull ? (data[0] as { id: string }).id : null; // rule 5
-  return extra(opts, { object: 'list', data, first_id: first, last_id: lastId, has_more: hasMore });
+  if (hasFault(opts, 'files-last-id-null-with-has-more') && hasMore) lastId = null;
+  if (hasFault(opts, 'files-last-id-not-last') && scanPosition === null && data.length > 1) lastId = (data[0] as { id: string }).id;
+  if (hasFault(opts, 'files-scan-bound-position-behind') && scanPosition !== null && hasMore && lastListed !== null) lastId = idOf(opts, [...lastListed.path].slice(0, -1).join('') + '\u0000');
+  if (hasFault(opts, 'files-null-last-id-with-data') && !hasMore) lastId = null;
+  let first = data.length > 0 && !opts.firstIdNull ? (data[0] as { id: string }).id : null; // rule 5
+  if (hasFault(opts, 'files-first-id-wrong') && data.length > 1) first = (data[data.length - 1] as { id: string }).id;
+  const list = { object: 'list', data, first_id: first, last_id: lastId, has_more: hasMore };
+  if (hasFault(opts, 'files-list-wrong-object')) list.object = 'container.file.list';
+  return extra(opts, list);
 }
 
 function fileObject(ctx: RouteContext, containerId: string, o: StoredObject): unknown {
-  return extra(ctx.opts, {
-    id: fileId(o.path, { padded: ctx.opts.paddedIds }),
+  const { opts } = ctx;
+  const file = {
+    id: idOf(opts, o.path),
     object: 'container.file',
     container_id: containerId,
     bytes: o.bytes,
     created_at: o.created_at,
-    path: o.path,
+    path: shownPath(opts, o.path),
     source: 'assistant',
-  });
+  };
+  if (hasFault(opts, 'files-wrong-object')) file.object = 'file';
+  if (hasFault(opts, 'files-wrong-source')) file.source = 'user';
+  if (hasFault(opts, 'files-container-id-not-echoed')) file.container_id = containerId.replace(/-r[0-9a-z]+$/i, '');
+  if (hasFault(opts, 'files-created-at-millis')) file.created_at = o.created_at * 1000;
+  return extra(opts, file);
+}
+
+/**
+ * The id codec of 2.1 (cfile_ + base64url of the path) as the route writes ids and reads `after`.
+ * The id faults of reference/faults/container-files.ts switch here, on both sides, so that what
+ * the route writes it reads back and only the id rule breaks.
+ */
+function idOf(opts: ReferenceOptions, path: string): string {
+  const shown = shownPath(opts, path);
+  if (hasFault(opts, 'files-raw-path-ids')) return FILE_ID_PREFIX + shown;
+  const id = fileId(shown, { padded: opts.paddedIds });
+  if (hasFault(opts, 'files-standard-base64-ids')) return FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('-', '+').replaceAll('_', '/');
+  return id;
+}
+
+/** The path an `after` value names, or null when it is not a container file id (see idOf). */
+function afterPath(opts: ReferenceOptions, id: string): string | null {
+  let path: string | null;
+  if (hasFault(opts, 'files-raw-path-ids')) path = id.startsWith(FILE_ID_PREFIX) && id.length > FILE_ID_PREFIX.length ? id.slice(FILE_ID_PREFIX.length) : null;
+  else if (hasFault(opts, 'files-standard-base64-ids')) path = pathFromFileId(FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('+', '-').replaceAll('/', '_'));
+  else path = pathFromFileId(id);
+  if (hasFault(opts, 'files-absolute-paths') && path?.startsWith('/')) path = path.slice(1);
+  return path;
+}
+
+/** 2.1 `path` as listed: relative to the container (the fault makes it absolute). */
+function shownPath(opts: ReferenceOptions, path: string): string {
+  if (hasFault(opts, 'files-absolute-paths')) return '/' + path;
+  return path;
+}
+
+/** Fault files-limit-non-integer-accepted: parseInt, unparseable -> default; bounds still enforced. */
+function parseIntLimit(raw: string | undefined): { ok: true; value: number } | { ok: false } {
+  const n = raw === undefined ? LIMIT_DEFAULT : parseInt(raw, 10);
+  const value = Number.isNaN(n) ? LIMIT_DEFAULT : n;
+  return value >= LIMIT_MIN && value <= LIMIT_MAX ? { ok: true, value } : { ok: false };
 }

@@ -1,5 +1,93 @@
-import { defineChecks } from '../../core/check.ts';
-import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
+/**
+ * listContainerFiles (2.1, 2.2, 4.1, 8): the rules one request or one page can show. Multi-page
+ * traversals (every file exactly once, progress, limit independence) are in the pagination checks.
+ *
+ * Data-agnostic throughout: a live container's files are not ours, so every check compares the
+ * target with itself (a page with the page fetched after it, a listed path with a path built between
+ * two listed ones) and skips when the container has too little to probe.
+ */
+import { defineChecks, type ProbeContext } from '../../core/check.ts';
+import { conform, expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
+import { RequestLog } from '../../core/request-log.ts';
+import { comparePaths, decodeFileId, encodeFileId, FILE_ID_PREFIX } from '../../generators/file-id.ts';
+import {
+  expectFileListSchema,
+  fetchPage,
+  filesOf,
+  pageEnd,
+  pathBetween,
+  pathOf,
+  readPage,
+  sameId,
+  UnreadableListing,
+  usesPadding,
+  walkPages,
+  type FetchedPage,
+  type ListedFile,
+  type Walk,
+} from '../support/file-pages.ts';
+
+/** 4.1 / 8: limit 1 to 1000, default 100. */
+const LIMIT_MAX = 1000;
+const LIMIT_DEFAULT = 100;
+/** Pages a sampling check walks at limit 1000: enough to pass a scan-bound page or two, few requests. */
+const SAMPLE_PAGES = 4;
+/** 2.1: created_at is in seconds; above 10^11 (the year 5138 in seconds) it can only be milliseconds. */
+const SECONDS_CEILING = 1e11;
+
+const main = (ctx: ProbeContext) => ctx.target.containerFiles.containerId;
+
+/** The files of the first pages of the container at limit 1000 (skips when there are none). */
+async function sampleFiles(ctx: ProbeContext, pagesMax = SAMPLE_PAGES): Promise<Array<{ file: ListedFile; at: FetchedPage }>> {
+  const { pages } = await walkPages(ctx, main(ctx), { limit: LIMIT_MAX, maxPages: pagesMax });
+  const files = filesOf(pages);
+  if (files.length === 0) ctx.skip(`no file listed in the first ${pages.length} page(s) of containerFiles.containerId`);
+  return files;
+}
+
+/** Throws (as a suite error, not a failure) when a page is not in path order: files.list.path-order judges that. */
+function requireOrdered(p: FetchedPage): void {
+  const d = p.page.data;
+  for (let i = 1; i < d.length; i++) {
+    if (comparePaths(d[i - 1]!.path, d[i]!.path) >= 0) {
+      throw new UnreadableListing(`cannot judge: GET ${p.res.exchange.request.url} is not in path order (files.list.path-order judges it)`);
+    }
+  }
+}
+
+/**
+ * Fetches the page after `after`, following at most `hops` empty pages that end at the scan bound
+ * (4.1 rule 3: data may be empty there), and returns the first page that lists a file (or the last one fetched).
+ */
+async function firstFilesAfter(ctx: ProbeContext, after: string, limit: number, hops = 3): Promise<FetchedPage> {
+  let p = await fetchPage(ctx, main(ctx), { limit, after });
+  for (let n = 0; n < hops && p.page.data.length === 0 && p.page.has_more && p.page.last_id !== null; n++) {
+    p = await fetchPage(ctx, main(ctx), { limit, after: p.page.last_id });
+  }
+  return p;
+}
+
+const q = (s: string) => JSON.stringify(s);
+
+/**
+ * walkPages, except that an unreadable listing of an optional extra container (the restarted one)
+ * is left to the check that owns it (files.container-id.restarted): undefined instead of an error.
+ */
+async function walkOrSkip(ctx: ProbeContext, containerId: string, optional: boolean, opts: Parameters<typeof walkPages>[2]): Promise<Walk | undefined> {
+  try {
+    return await walkPages(ctx, containerId, opts);
+  } catch (e) {
+    if (optional && e instanceof UnreadableListing) return undefined;
+    throw e;
+  }
+}
+
+/** 7.1: a rejected parameter is 400 with the container-files error body. */
+async function expectRejected(ctx: ProbeContext, query: Record<string, string>, requirementId: string, what: string): Promise<void> {
+  const res = await ctx.api.listContainerFiles(main(ctx), query);
+  expectStatus(res, 400, requirementId, what);
+  expectSchema(expectJson(res, 'files.errors.shape'), 'ContainerFilesError', 'files.errors.shape', res);
+}
 
 export const containerFilesChecks = defineChecks([
   {
@@ -11,7 +99,487 @@ export const containerFilesChecks = defineChecks([
       const res = await api.listContainerFiles(target.containerFiles.containerId);
       expectStatus(res, 200, 'files.list.schema');
       const body = expectJson(res);
-      expectSchema(body, 'ContainerFileList', 'files.list.schema', res);
+      // A violation inside data[n] is the file's (2.1), any other the list's (2.2).
+      expectFileListSchema(body, res);
+    },
+  },
+  {
+    id: 'files.file.id',
+    title: 'Every file id is cfile_ followed by the base64url (URL-safe alphabet) encoding of its path',
+    operation: 'listContainerFiles',
+    requirements: ['files.file.id-encodes-path', 'files.file.id-url-safe-alphabet'],
+    async probe(ctx) {
+      for (const { file, at } of await sampleFiles(ctx)) {
+        // Decoded and compared with path; "=" padding is accepted either way (RFC 4648 section 5).
+        const d = decodeFileId(file.id);
+        if (d.ok && d.path === file.path) continue;
+        // 2.1 "base64url": the standard alphabet's + and / are a failure of the alphabet when the id
+        // is otherwise the encoding of the path (translated to -/_ it decodes to the path).
+        const body = file.id.startsWith(FILE_ID_PREFIX) ? file.id.slice(FILE_ID_PREFIX.length) : undefined;
+        if (body !== undefined && /[+/]/.test(body)) {
+          const urlSafe = decodeFileId(FILE_ID_PREFIX + body.replaceAll('+', '-').replaceAll('/', '_'));
+          conform(
+            !(urlSafe.ok && urlSafe.path === file.path),
+            'files.file.id-url-safe-alphabet',
+            `id ${q(file.id)} of path ${q(file.path)} uses the standard base64 alphabet (+ or /); 2.1 requires base64url (- and _)`,
+            at.res,
+          );
+        }
+        conform(
+          false,
+          'files.file.id-encodes-path',
+          d.ok
+            ? `id ${q(file.id)} decodes to ${q(d.path)}, expected the file's path ${q(file.path)}`
+            : `id ${q(file.id)} of path ${q(file.path)} is not cfile_ + base64url(path): it ${d.reason}; expected ${q(encodeFileId(file.path))}`,
+          at.res,
+        );
+      }
+    },
+  },
+  {
+    id: 'files.file.container-id-echo',
+    title: 'container_id of every file echoes the container_id path parameter, also for a restarted container',
+    operation: 'listContainerFiles',
+    requirements: ['files.file.container-id-echo'],
+    async probe(ctx) {
+      // 4.1: a restarted session's id (-r<nonce>) is a container id of its own: echo it whole.
+      const ids = [main(ctx), ctx.target.containerFiles.restartedContainerId].filter((x): x is string => x !== undefined);
+      let seen = 0;
+      for (const containerId of ids) {
+        const walk = await walkOrSkip(ctx, containerId, containerId !== main(ctx), { limit: LIMIT_MAX, maxPages: 3, enough: (ps) => filesOf(ps).length > 0 });
+        for (const { file, at } of filesOf(walk?.pages ?? [])) {
+          seen++;
+          conform(
+            file.container_id === containerId,
+            'files.file.container-id-echo',
+            `container_id is ${JSON.stringify(file.container_id)}, expected the path parameter ${q(containerId)} exactly (2.1)`,
+            at.res,
+          );
+        }
+      }
+      if (seen === 0) ctx.skip('no file listed in the first pages of the configured containers');
+    },
+  },
+  {
+    id: 'files.file.created-at-seconds',
+    title: 'created_at is an integer Unix timestamp in seconds, not milliseconds',
+    operation: 'listContainerFiles',
+    requirements: ['files.file.created-at-seconds'],
+    async probe(ctx) {
+      for (const { file, at } of await sampleFiles(ctx)) {
+        const t = file.created_at;
+        conform(Number.isInteger(t), 'files.file.created-at-seconds', `created_at of ${q(file.path)} is ${JSON.stringify(t)}, expected an integer (2.1)`, at.res);
+        conform(
+          (t as number) <= SECONDS_CEILING,
+          'files.file.created-at-seconds',
+          `created_at of ${q(file.path)} is ${t}, which in seconds is after the year 5138: milliseconds, not the seconds of 2.1`,
+          at.res,
+        );
+      }
+    },
+  },
+  {
+    id: 'files.file.path-relative',
+    title: 'path is relative to the container (does not begin with /)',
+    operation: 'listContainerFiles',
+    requirements: ['files.file.path-relative'],
+    async probe(ctx) {
+      // 2.1 "Path relative to the container": read as not beginning with "/" (SHOULD: no grammar is given).
+      for (const { file, at } of await sampleFiles(ctx)) {
+        conform(!file.path.startsWith('/'), 'files.file.path-relative', `path ${q(file.path)} begins with "/", expected a path relative to the container`, at.res);
+      }
+    },
+  },
+  {
+    id: 'files.list.path-order',
+    title: 'The files of a page are in strictly increasing byte-wise (UTF-8) path order',
+    operation: 'listContainerFiles',
+    requirements: ['files.list.path-order'],
+    async probe(ctx) {
+      // 2.2 / 4.1 "lexicographic path order": over UTF-8 bytes (= code points); locale and
+      // case-insensitive orders fail, and equal neighbours would be one path listed twice.
+      const files = await sampleFiles(ctx);
+      for (let i = 1; i < files.length; i++) {
+        const a = files[i - 1]!;
+        const b = files[i]!;
+        if (a.at !== b.at) continue; // across pages is the pagination checks' business
+        conform(
+          comparePaths(a.file.path, b.file.path) < 0,
+          'files.list.path-order',
+          `${q(a.file.path)} is listed before ${q(b.file.path)}, but it is not before it in byte-wise UTF-8 order`,
+          b.at.res,
+        );
+      }
+    },
+  },
+  {
+    id: 'files.list.first-id',
+    title: 'first_id is null or the id of the first file of the page',
+    operation: 'listContainerFiles',
+    requirements: ['files.list.first-id'],
+    async probe(ctx) {
+      const { pages } = await walkPages(ctx, main(ctx), { limit: LIMIT_MAX, maxPages: SAMPLE_PAGES });
+      for (const p of pages) {
+        if (!('first_id' in p.page)) continue; // absence is files.list.schema's
+        const first = p.page.first_id;
+        const file = p.page.data[0];
+        // 4.1 rule 5: null is always allowed; otherwise it names data[0] (padding may differ).
+        if (first === null) continue;
+        conform(file !== undefined, 'files.list.first-id', `first_id is ${JSON.stringify(first)} on a page with no file; expected null`, p.res);
+        conform(sameId(first, file.id), 'files.list.first-id', `first_id is ${JSON.stringify(first)}, expected null or the id of the first file ${q(file.id)}`, p.res);
+      }
+    },
+  },
+  {
+    id: 'files.container-id.restarted',
+    title: "A restarted session's container id (suffix -r<nonce>) is accepted as the path parameter",
+    operation: 'listContainerFiles',
+    requirements: ['files.container-id.restarted'],
+    needs: (t) => (t.containerFiles.restartedContainerId ? undefined : 'containerFiles.restartedContainerId is not set in the target file'),
+    async probe(ctx) {
+      const id = ctx.target.containerFiles.restartedContainerId!;
+      const res = await ctx.api.listContainerFiles(id);
+      // 4.1: "A restarted session is a separate container with its own id carrying the suffix -r<nonce>".
+      expectStatus(res, 200, 'files.container-id.restarted', `restarted container ${q(id)}`);
+      readPage(res);
+    },
+  },
+  {
+    id: 'files.limit.default',
+    title: 'Without limit a page holds at most 100 files, and exactly 100 unless it ends the listing or the scan',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.default'],
+    async probe(ctx) {
+      // 4.1 / 8: default 100. A page that ends at the scan bound (4.1 rule 3) may be short, so walk
+      // forward (bounded) to a page that ends at its last listed file with has_more true: it must be full.
+      const full = (p: FetchedPage) => p.page.has_more && pageEnd(p.page) === 'last-listed';
+      const { pages } = await walkPages(ctx, main(ctx), { maxPages: 8, enough: (ps) => full(ps[ps.length - 1]!) });
+      for (const p of pages) {
+        const n = p.page.data.length;
+        conform(n <= LIMIT_DEFAULT, 'files.limit.default', `a page without limit holds ${n} files, more than the default of ${LIMIT_DEFAULT}`, p.res);
+        if (full(p)) {
+          conform(
+            n === LIMIT_DEFAULT,
+            'files.limit.default',
+            `a page without limit holds ${n} files with has_more true and last_id its last file (not at the scan bound); expected the default of ${LIMIT_DEFAULT}`,
+            p.res,
+          );
+        }
+      }
+    },
+  },
+  {
+    id: 'files.limit.bounds-accepted',
+    title: 'limit=1 and limit=1000 are accepted',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.bounds-accepted'],
+    async probe(ctx) {
+      // 4.1 / 8: "Minimum 1, maximum 1000": both ends are inside the range.
+      for (const limit of [1, LIMIT_MAX]) {
+        const res = await ctx.api.listContainerFiles(main(ctx), { limit });
+        expectStatus(res, 200, 'files.limit.bounds-accepted', `limit=${limit}`);
+        readPage(res);
+      }
+    },
+  },
+  {
+    id: 'files.limit.out-of-range-rejected',
+    title: 'limit=0, limit=-1 and limit=1001 are rejected with 400',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.out-of-range-rejected', 'files.errors.shape'],
+    async probe(ctx) {
+      // 4.1 / 8 bounds; 7.1: "Invalid request parameters" is 400.
+      for (const v of ['0', '-1', '1001']) await expectRejected(ctx, { limit: v }, 'files.limit.out-of-range-rejected', `limit=${v}`);
+    },
+  },
+  {
+    id: 'files.limit.non-integer-rejected',
+    title: 'limit=abc, limit=1.5 and an empty limit are rejected with 400',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.non-integer-rejected', 'files.errors.shape'],
+    async probe(ctx) {
+      // 4.1: limit is an integer; 7.1: invalid parameters are 400 (not read as a prefix, not defaulted).
+      for (const v of ['abc', '1.5', '']) await expectRejected(ctx, { limit: v }, 'files.limit.non-integer-rejected', `limit=${q(v)}`);
+    },
+  },
+  {
+    id: 'files.limit.page-size',
+    title: 'A page never holds more files than limit (limit 1 and 7, a few pages each)',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.page-size'],
+    async probe(ctx) {
+      for (const limit of [1, 7]) {
+        const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 3 });
+        for (const p of pages) {
+          conform(p.page.data.length <= limit, 'files.limit.page-size', `limit=${limit} but the page holds ${p.page.data.length} files`, p.res);
+        }
+      }
+    },
+  },
+  {
+    id: 'files.after.strictly-after',
+    title: "after set to the k-th file's id resumes exactly at file k+1 of the same page",
+    operation: 'listContainerFiles',
+    requirements: ['files.after.strictly-after'],
+    async probe(ctx) {
+      // 4.1 `after`: "Listing resumes strictly after that path." Compare the page with itself: the
+      // page after its k-th file starts with its (k+1)-th and lists nothing at or before the k-th.
+      const limit = 5;
+      const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 5, enough: (ps) => ps[ps.length - 1]!.page.data.length >= 2 });
+      const base = pages.find((p) => p.page.data.length >= 2);
+      if (!base) return ctx.skip(`no page of the first ${pages.length} at limit ${limit} lists two files`);
+      requireOrdered(base);
+      const data = base.page.data;
+      const k = Math.floor((data.length - 2) / 2);
+      const cursor = data[k]!;
+      const next = await firstFilesAfter(ctx, cursor.id, limit);
+      for (const f of next.page.data) {
+        conform(
+          comparePaths(f.path, cursor.path) > 0,
+          'files.after.strictly-after',
+          `after=${q(cursor.id)} (path ${q(cursor.path)}) but the page lists ${q(f.path)}, which is not after it`,
+          next.res,
+        );
+      }
+      const expected = data.slice(k + 1).map((f) => f.path);
+      const got = next.page.data.map((f) => f.path);
+      conform(got.length > 0, 'files.after.strictly-after', `after=${q(cursor.id)} lists no file, expected ${q(expected[0]!)} (listed after it on the page before)`, next.res);
+      const n = Math.min(got.length, expected.length);
+      conform(
+        got.slice(0, n).every((p, i) => p === expected[i]),
+        'files.after.strictly-after',
+        `after=${q(cursor.id)} lists ${JSON.stringify(got.slice(0, n))}, expected ${JSON.stringify(expected.slice(0, n))} (the files after ${q(cursor.path)} on the page before)`,
+        next.res,
+      );
+    },
+  },
+  {
+    id: 'files.after.any-file-id',
+    title: 'after set to the id of a path between two listed files is accepted and resumes strictly after that path',
+    operation: 'listContainerFiles',
+    requirements: ['files.after.any-file-id'],
+    async probe(ctx) {
+      // 4.1 `after`: "the previous page's last_id, or any container file id" - including the id of
+      // a path that no file has. A path between two neighbours of a page is surely not listed.
+      const limit = 5;
+      const hasPair = (p: FetchedPage) => p.page.data.some((f, i) => i > 0 && pathBetween(p.page.data[i - 1]!.path, f.path) !== undefined);
+      const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 5, enough: (ps) => hasPair(ps[ps.length - 1]!) });
+      const base = pages.find(hasPair);
+      if (!base) return ctx.skip(`no page of the first ${pages.length} at limit ${limit} has two neighbouring files with a path between them`);
+      requireOrdered(base);
+      const i = base.page.data.findIndex((f, j) => j > 0 && pathBetween(base.page.data[j - 1]!.path, f.path) !== undefined);
+      const before = base.page.data[i - 1]!;
+      const nextFile = base.page.data[i]!;
+      const between = pathBetween(before.path, nextFile.path)!;
+      // The target's own padding style, so only the path is new (RFC 4648 section 5 leaves padding open).
+      const after = encodeFileId(between, usesPadding(pages));
+      const res = await ctx.api.listContainerFiles(main(ctx), { limit, after });
+      expectStatus(res, 200, 'files.after.any-file-id', `after=${q(after)}, the id of ${q(between)} (between the listed ${q(before.path)} and ${q(nextFile.path)})`);
+      let p: FetchedPage = { res, page: readPage(res), limit, after };
+      for (let n = 0; n < 3 && p.page.data.length === 0 && p.page.has_more && p.page.last_id !== null; n++) {
+        p = await fetchPage(ctx, main(ctx), { limit, after: p.page.last_id });
+      }
+      for (const f of p.page.data) {
+        conform(comparePaths(f.path, between) > 0, 'files.after.any-file-id', `after the id of ${q(between)} the page lists ${q(f.path)}, which is not after it`, p.res);
+      }
+      const first = p.page.data[0];
+      conform(
+        first !== undefined && first.path === nextFile.path,
+        'files.after.any-file-id',
+        `after the id of ${q(between)} the listing resumes at ${first ? q(first.path) : 'no file'}, expected ${q(nextFile.path)} (the file after it on the page before)`,
+        p.res,
+      );
+    },
+  },
+  {
+    id: 'files.after.invalid-rejected',
+    title: 'after values that are not container file ids are rejected with 400',
+    operation: 'listContainerFiles',
+    requirements: ['files.after.invalid-rejected', 'files.errors.shape'],
+    async probe(ctx) {
+      // 2.1 defines the id (cfile_ + base64url); 4.1 takes "any container file id"; anything else is
+      // malformed input, 400 (7.1). Padding and trailing bits are left alone: decoders differ there.
+      const bad: Array<[string, string]> = [
+        ['YWJj', 'no cfile_ prefix'],
+        ['cfile_fn5+', 'standard-alphabet "+" (base64 of "~~~")'],
+        ['cfile_Pz8/', 'standard-alphabet "/" (base64 of "???")'],
+        ['cfile_YWJjZ', 'an impossible base64 length'],
+        ['cfile_%%%!', 'characters outside base64url'],
+      ];
+      for (const [after, why] of bad) await expectRejected(ctx, { after }, 'files.after.invalid-rejected', `after=${q(after)} (${why})`);
+    },
+  },
+  {
+    id: 'files.pagination.last-id-when-has-more',
+    title: 'last_id is non-null whenever has_more is true',
+    operation: 'listContainerFiles',
+    requirements: ['files.pagination.last-id-when-has-more'],
+    async probe(ctx) {
+      // 4.1 rule 1: the next page is fetched with after = last_id, so has_more needs a cursor.
+      const { pages } = await walkPages(ctx, main(ctx), { limit: 10, maxPages: 4 });
+      for (const p of pages) {
+        conform(!(p.page.has_more && p.page.last_id === null), 'files.pagination.last-id-when-has-more', 'has_more is true but last_id is null', p.res);
+      }
+    },
+  },
+  {
+    id: 'files.pagination.last-id-is-last-listed',
+    title: 'last_id is the id of the last listed file, never of another file of the page',
+    operation: 'listContainerFiles',
+    requirements: ['files.pagination.last-id-is-last-listed'],
+    async probe(ctx) {
+      // 4.1 rule 2. A last_id that names no listed file is taken as a scan position (rule 3, judged
+      // by files.pagination.scan-bound-position); one that names a listed file other than the last
+      // is no scan position after the page, so it can only be rule 2 broken.
+      for (const limit of [10, LIMIT_MAX]) {
+        const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 3 });
+        for (const p of pages) {
+          const last = p.page.data[p.page.data.length - 1];
+          conform(
+            pageEnd(p.page) !== 'other-listed',
+            'files.pagination.last-id-is-last-listed',
+            `last_id ${JSON.stringify(p.page.last_id)} is the id of a listed file that is not the last one; expected ${last ? q(last.id) : 'null'}`,
+            p.res,
+          );
+        }
+      }
+    },
+  },
+  {
+    id: 'files.pagination.scan-bound-position',
+    title: 'A page that ends at the scan bound names a scan position after every listed path and after the cursor',
+    operation: 'listContainerFiles',
+    requirements: ['files.pagination.scan-bound-position'],
+    async probe(ctx) {
+      // 4.1 rule 3: last_id then "names the scan position", may not appear in data, data may be
+      // empty. A position the next page resumes from must lie after the page and after the cursor.
+      const { pages } = await walkPages(ctx, main(ctx), { limit: LIMIT_MAX, maxPages: 6 });
+      let judged = 0;
+      for (const p of pages) {
+        if (pageEnd(p.page) !== 'scan-bound') continue;
+        judged++;
+        const id = p.page.last_id!;
+        const d = decodeFileId(id);
+        conform(d.ok, 'files.pagination.scan-bound-position', `last_id ${q(id)} is not the id of the last listed file, nor a container file id naming a scan position: it ${d.ok ? '' : d.reason}`, p.res);
+        for (const f of p.page.data) {
+          conform(comparePaths(d.path, f.path) > 0, 'files.pagination.scan-bound-position', `scan position ${q(d.path)} (last_id) is not after the listed path ${q(f.path)}`, p.res);
+        }
+        const cursor = p.after === undefined ? undefined : pathOf(p.after);
+        if (cursor !== undefined) {
+          conform(comparePaths(d.path, cursor) > 0, 'files.pagination.scan-bound-position', `scan position ${q(d.path)} (last_id) is not after the request's cursor ${q(cursor)}`, p.res);
+        }
+      }
+      if (judged === 0) ctx.skip(`no page of the first ${pages.length} at limit ${LIMIT_MAX} ended at the scan bound (4.1 rule 3)`);
+    },
+  },
+  {
+    id: 'files.pagination.null-last-id',
+    title: 'A last page with files does not have a null last_id',
+    operation: 'listContainerFiles',
+    requirements: ['files.pagination.null-last-id'],
+    async probe(ctx) {
+      // 4.1 rule 4: last_id is null only when has_more is false and data is empty. With has_more
+      // true a null last_id is rule 1's failure (files.pagination.last-id-when-has-more); here the
+      // last page of a listing (has_more false) is judged: a null last_id needs an empty data.
+      const ids = [main(ctx), ctx.target.containerFiles.restartedContainerId].filter((x): x is string => x !== undefined);
+      let lastPages = 0;
+      for (const containerId of ids) {
+        const walk = await walkOrSkip(ctx, containerId, containerId !== main(ctx), { limit: LIMIT_MAX, maxPages: containerId === main(ctx) ? 8 : 3 });
+        for (const p of walk?.pages ?? []) {
+          if (p.page.has_more) continue;
+          lastPages++;
+          conform(
+            !(p.page.last_id === null && p.page.data.length > 0),
+            'files.pagination.null-last-id',
+            `last_id is null on a page of ${p.page.data.length} files; null is allowed only with has_more false and empty data`,
+            p.res,
+          );
+        }
+      }
+      if (lastPages === 0) ctx.skip('no last page (has_more false) reached within a few pages of the configured containers');
+    },
+  },
+  {
+    id: 'files.pagination.short-page-at-scan-bound',
+    title: 'A page shorter than limit with has_more true ends at the scan bound',
+    operation: 'listContainerFiles',
+    requirements: ['files.pagination.short-page-at-scan-bound'],
+    async probe(ctx) {
+      // 4.1 rules 2-3: a page ends at `limit` files, at the end of the listing, or at the scan bound;
+      // short with has_more true and last_id its last file is none of these.
+      const limit = 10;
+      const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 6 });
+      for (const p of pages) {
+        if (!p.page.has_more || p.page.data.length >= limit) continue;
+        conform(
+          pageEnd(p.page) !== 'last-listed',
+          'files.pagination.short-page-at-scan-bound',
+          `limit=${limit} and has_more is true, but the page holds ${p.page.data.length} files and last_id is its last file, so it does not end at the scan bound`,
+          p.res,
+        );
+      }
+    },
+  },
+  {
+    id: 'files.scan-bound.observed',
+    title: 'Observes how often pages end at the scan bound (its value is not shown)',
+    operation: 'listContainerFiles',
+    kind: 'observation',
+    requirements: ['files.scan-bound.value'],
+    async probe(ctx) {
+      // 8 rule 1: the value is not shown and hidden objects are never listed, so only its effect is
+      // visible: pages whose last_id is a scan position, and empty pages with has_more true.
+      const maxPages = 30;
+      let pagesWalked = 0;
+      let scanBoundPagesSeen = 0;
+      let emptyPagesWithHasMore = 0;
+      let smallestScanBoundPage: number | null = null;
+      let stoppedBy = 'max-pages';
+      let after: string | undefined;
+      try {
+        for (; pagesWalked < maxPages; ) {
+          const p = await fetchPage(ctx, main(ctx), { limit: LIMIT_MAX, ...(after !== undefined ? { after } : {}) });
+          pagesWalked++;
+          if (pageEnd(p.page) === 'scan-bound' && p.page.has_more) {
+            scanBoundPagesSeen++;
+            smallestScanBoundPage = Math.min(smallestScanBoundPage ?? Infinity, p.page.data.length);
+          }
+          if (p.page.has_more && p.page.data.length === 0) emptyPagesWithHasMore++;
+          if (!p.page.has_more) {
+            stoppedBy = 'last-page';
+            break;
+          }
+          if (p.page.last_id === null || p.page.last_id === after) {
+            stoppedBy = 'no-cursor';
+            break;
+          }
+          after = p.page.last_id;
+        }
+      } catch (e) {
+        if (!(e instanceof UnreadableListing)) throw e;
+        stoppedBy = e.message;
+      }
+      ctx.observe('files.scan-bound.value', { limit: LIMIT_MAX, pagesWalked, scanBoundPagesSeen, emptyPagesWithHasMore, smallestScanBoundPage, stoppedBy });
+    },
+  },
+  {
+    id: 'files.rate-limit.observed',
+    title: 'Observes the 429 responses of the run so far (thresholds and windows are not shown)',
+    operation: 'listContainerFiles',
+    kind: 'observation',
+    requirements: ['files.rate-limit.thresholds'],
+    async probe(ctx) {
+      // 8 rule 3: a 429 exists, its thresholds are not shown. The run's request log is what the
+      // client saw (retries included); this check sends nothing.
+      const log = RequestLog.read(ctx.settings.runDir);
+      const files = log.filter((e) => /\/containers\/[^/]+\/files$/.test(new URL(e.url).pathname));
+      const limited = files.filter((e) => e.status === 429);
+      ctx.observe('files.rate-limit.thresholds', {
+        requestsSeen: files.length,
+        responses429: limited.length,
+        retryAfter: [...new Set(limited.map((e) => e.retryAfter ?? null))].slice(0, 10),
+        checksLimited: [...new Set(limited.map((e) => e.check))].slice(0, 10),
+      });
     },
   },
 ]);

@@ -1,12 +1,11 @@
-import type { ApiResponse, Auth } from '../../core/client.ts';
+import type { ApiResponse, Auth, KeyHeader } from '../../core/client.ts';
 import type { ProbeContext } from '../../core/check.ts';
-import { CannotJudge } from '../../core/errors.ts';
-import type { Exchange } from '../../core/evidence.ts';
 import { conform } from '../../core/expect.ts';
 import type { Operation } from '../../core/operations.ts';
-import { Redactor } from '../../core/redact.ts';
 import type { SchemaName } from '../../generators/schemas.ts';
 import { internsQuery } from './interns-query.ts';
+
+export type { KeyHeader };
 
 /** What the cross-cutting checks (auth, errors, general) need to know of each operation. */
 export interface OperationProbe {
@@ -27,7 +26,7 @@ export const OPERATION_PROBES: readonly OperationProbe[] = [
   {
     operation: 'listContainerFiles',
     tag: 'files',
-    send: ({ api, target }, auth) => api.listContainerFiles(target.containerFiles.containerId, { limit: 1 }, auth),
+    send: ({ api, target }, auth) => api.listContainerFiles(target.containerFiles.containerId, {}, auth),
     // 4.1 / 8: limit minimum 1 -> 400 of 7.1 ("Invalid request parameters").
     sendInvalid: ({ api, target }) => api.listContainerFiles(target.containerFiles.containerId, { limit: 0 }),
     errorSchema: 'ContainerFilesError',
@@ -57,46 +56,13 @@ export function probeOf(operation: OperationProbe['operation']): OperationProbe 
   return op;
 }
 
-/** An Authorization value made from the target's own key, and the derived secrets to redact from evidence. */
-export interface KeyHeader {
-  header: string;
-  /** Values derived from the key (e.g. its base64 form) that the client's redactor cannot know. */
-  derived?: Array<{ value: string; placeholder: string }>;
-}
-
 /**
  * Sends op's plain request with an Authorization value built from the target's API key (5 rules 1-2:
  * the valid key under another scheme, or with no scheme, must still be refused, which only the real
- * key can show). Checks never see keys: the key is read here, from the client that holds it, and
- * every form derived from it is replaced by a placeholder in the recorded evidence, like the key itself.
+ * key can show). The client builds it, so checks never see the key, and redacts every derived form.
  */
-export async function sendWithKeyHeader(ctx: ProbeContext, op: OperationProbe, build: (key: string) => KeyHeader): Promise<ApiResponse> {
-  // core/client.ts keeps the target (and its keys) private; Auth has no form for "a header built
-  // from the key", so this is the one place that reaches for it.
-  const key = (ctx.api as unknown as { target?: { apiKey?: unknown } }).target?.apiKey;
-  if (typeof key !== 'string' || key === '') throw new Error('sendWithKeyHeader: the client holds no API key');
-  const { header, derived = [] } = build(key);
-  const scrub = new Redactor(derived);
-  try {
-    const res = await op.send(ctx, { header });
-    scrubExchange(res.exchange, scrub);
-    res.text = scrub.text(res.text);
-    return res;
-  } catch (e) {
-    if (e instanceof CannotJudge) for (const x of e.exchanges) scrubExchange(x, scrub);
-    for (const x of ctx.api.exchanges) scrubExchange(x, scrub);
-    throw e;
-  }
-}
-
-function scrubExchange(x: Exchange, r: Redactor): void {
-  x.request.url = r.text(x.request.url);
-  x.request.headers = r.headers(x.request.headers);
-  if (x.response) {
-    x.response.headers = r.headers(x.response.headers);
-    x.response.body = r.text(x.response.body);
-  }
-  if (x.error) x.error = r.text(x.error);
+export function sendWithKeyHeader(ctx: ProbeContext, op: OperationProbe, build: (key: string) => KeyHeader): Promise<ApiResponse> {
+  return op.send(ctx, { fromKey: build });
 }
 
 /** The body of an error response parsed as JSON whatever its Content-Type (the media type is general.json-media-type's). */

@@ -1,0 +1,189 @@
+/**
+ * Helpers of the listContainerFiles checks (2.1, 2.2, 4.1): fetching pages, walking a bounded number
+ * of them, and telling how a page ends (last listed file, scan bound, or neither).
+ *
+ * Everything here compares the target with itself: no helper knows any data of the reference.
+ * Nothing is cached: every check fetches what it judges.
+ */
+import type { ApiResponse, Query } from '../../core/client.ts';
+import type { ProbeContext } from '../../core/check.ts';
+import { ConformanceFailure } from '../../core/errors.ts';
+import { comparePaths, decodeFileId } from '../../generators/file-id.ts';
+import { validate } from '../../generators/schemas.ts';
+
+/** The fields of a container file (2.1) the checks read; the rest is left to the schema check. */
+export interface ListedFile {
+  id: string;
+  path: string;
+  [field: string]: unknown;
+}
+
+/** A container file list (2.2) as far as the checks read it. */
+export interface FilePage {
+  data: ListedFile[];
+  first_id: unknown;
+  last_id: string | null;
+  has_more: boolean;
+  [field: string]: unknown;
+}
+
+/** One page fetched: the response (evidence), the page, and the query it was asked with. */
+export interface FetchedPage {
+  res: ApiResponse;
+  page: FilePage;
+  limit: number | undefined;
+  /** The `after` sent, or undefined for the first page. */
+  after: string | undefined;
+}
+
+/**
+ * A listing the helpers cannot read (not 200, not a list). That is the business of the checks that
+ * judge status and shape (files.response.schema); every other check cannot judge and says so: the
+ * error is reported as `error`, never as a failure of a requirement the check did not probe.
+ */
+export class UnreadableListing extends Error {
+  override readonly name = 'UnreadableListing';
+}
+
+/** Reads a 200 body as a container file list, or explains why it cannot. */
+export function readPage(res: ApiResponse): FilePage {
+  const where = `GET ${res.exchange.request.url}`;
+  if (res.status !== 200) throw new UnreadableListing(`cannot judge: ${where} answered ${res.status}, not 200`);
+  const body = res.json as Record<string, unknown> | undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UnreadableListing(`cannot judge: ${where} did not answer a JSON object`);
+  const data = body.data;
+  if (!Array.isArray(data)) throw new UnreadableListing(`cannot judge: ${where}: data is not an array`);
+  for (const f of data) {
+    const file = f as Record<string, unknown> | null;
+    if (!file || typeof file !== 'object' || typeof file.id !== 'string' || typeof file.path !== 'string') {
+      throw new UnreadableListing(`cannot judge: ${where}: a data element has no string id and path`);
+    }
+  }
+  if (typeof body.has_more !== 'boolean') throw new UnreadableListing(`cannot judge: ${where}: has_more is not a boolean`);
+  if (body.last_id !== null && typeof body.last_id !== 'string') throw new UnreadableListing(`cannot judge: ${where}: last_id is neither a string nor null`);
+  return body as unknown as FilePage;
+}
+
+/** GET one page of `containerId` and read it (see readPage). */
+export async function fetchPage(ctx: ProbeContext, containerId: string, q: { limit?: number; after?: string } = {}): Promise<FetchedPage> {
+  const query: Query = {};
+  if (q.limit !== undefined) query.limit = q.limit;
+  if (q.after !== undefined) query.after = q.after;
+  const res = await ctx.api.listContainerFiles(containerId, query);
+  return { res, page: readPage(res), limit: q.limit, after: q.after };
+}
+
+export interface Walk {
+  pages: FetchedPage[];
+  /** Why the walk stopped. */
+  end: 'last-page' | 'max-pages' | 'no-cursor' | 'no-progress' | 'enough';
+}
+
+/**
+ * Follows `last_id` while `has_more` (4.1 rule 1), at most `maxPages` pages, or until `enough` says
+ * the check has what it needs. A walk never loops: it stops when has_more comes without a cursor or
+ * when the cursor does not move forward (those are judged by the pagination checks, not here).
+ */
+export async function walkPages(
+  ctx: ProbeContext,
+  containerId: string,
+  opts: { limit?: number; maxPages: number; after?: string; enough?: (pages: readonly FetchedPage[]) => boolean },
+): Promise<Walk> {
+  const pages: FetchedPage[] = [];
+  let after = opts.after;
+  for (;;) {
+    const p = await fetchPage(ctx, containerId, { ...(opts.limit !== undefined ? { limit: opts.limit } : {}), ...(after !== undefined ? { after } : {}) });
+    pages.push(p);
+    if (!p.page.has_more) return { pages, end: 'last-page' };
+    if (opts.enough?.(pages)) return { pages, end: 'enough' };
+    if (pages.length >= opts.maxPages) return { pages, end: 'max-pages' };
+    const next = p.page.last_id;
+    if (next === null) return { pages, end: 'no-cursor' };
+    if (after !== undefined && !isAfter(next, after)) return { pages, end: 'no-progress' };
+    after = next;
+  }
+}
+
+/** Path named by an id, or undefined when the id is not a well-formed container file id. */
+export function pathOf(id: string): string | undefined {
+  const d = decodeFileId(id);
+  return d.ok ? d.path : undefined;
+}
+
+/** True when two ids name the same file: equal strings, or both decode to the same path (padding may differ). */
+export function sameId(a: unknown, b: string): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'string') return false;
+  const pa = pathOf(a);
+  return pa !== undefined && pa === pathOf(b);
+}
+
+/** True when cursor `next` names a path strictly after `prev` (undecodable ids: only when different strings). */
+function isAfter(next: string, prev: string): boolean {
+  const a = pathOf(next);
+  const b = pathOf(prev);
+  if (a === undefined || b === undefined) return next !== prev;
+  return comparePaths(a, b) > 0;
+}
+
+/**
+ * How a page ends, by its last_id (4.1 rules 2-4):
+ * - 'none': last_id is null;
+ * - 'last-listed': last_id is the id of the last file of data (rule 2);
+ * - 'other-listed': last_id is the id of a file of data that is not the last (rule 2 broken: a file
+ *   of the page is not a scan position after the page);
+ * - 'scan-bound': anything else. Following the catalogue's interpretation of 4.1 rule 3, such a page
+ *   is taken to end at the scan bound, and its last_id must name a position after the page.
+ */
+export type PageEnd = 'none' | 'last-listed' | 'other-listed' | 'scan-bound';
+
+export function pageEnd(page: FilePage): PageEnd {
+  const last = page.last_id;
+  if (last === null) return 'none';
+  const lastFile = page.data[page.data.length - 1];
+  if (lastFile && sameId(last, lastFile.id)) return 'last-listed';
+  if (page.data.some((f) => sameId(last, f.id))) return 'other-listed';
+  return 'scan-bound';
+}
+
+/** All files of the walked pages, in the order seen. */
+export function filesOf(pages: readonly FetchedPage[]): Array<{ file: ListedFile; at: FetchedPage }> {
+  return pages.flatMap((at) => at.page.data.map((file) => ({ file, at })));
+}
+
+/** True when the target writes ids with `=` padding (judged from ids that need it; RFC 4648 section 5). */
+export function usesPadding(pages: readonly FetchedPage[]): boolean {
+  return filesOf(pages).some(({ file }) => file.id.endsWith('='));
+}
+
+/**
+ * 2.2 / 2.1: validates a body against ContainerFileList and names the precise requirement: a
+ * violation inside `data[n]` breaks the container file (files.file.schema), any other one the list
+ * (files.list.schema). List violations are reported first.
+ */
+export function expectFileListSchema(body: unknown, res: ApiResponse): void {
+  const violations = validate('ContainerFileList', body);
+  if (violations.length === 0) return;
+  const inFile = (path: string) => /^\/data\/\d+(\/|$)/.test(path);
+  const list = violations.filter((v) => !inFile(v.path));
+  const files = violations.filter((v) => inFile(v.path));
+  const say = (vs: typeof violations, schema: string) => {
+    const text = vs.slice(0, 5).map((v) => `${v.path || '/'} ${v.message}`).join('; ');
+    return `does not match ${schema}: ${text}${vs.length > 5 ? ` (+${vs.length - 5} more)` : ''}`;
+  };
+  if (list.length) throw new ConformanceFailure('files.list.schema', say(list, 'ContainerFileList'), [res.exchange]);
+  throw new ConformanceFailure('files.file.schema', say(files, 'ContainerFile'), [res.exchange]);
+}
+
+/**
+ * A path strictly between two listed paths p < q (byte-wise), hence not listed when p and q are
+ * consecutive files of a page in path order. A few plausible suffixes are tried before a control
+ * character; undefined when none fits (q = p + "\u0000...").
+ */
+export function pathBetween(p: string, q: string): string | undefined {
+  for (const suffix of ['.conformance-probe', ' ', '\u0001']) {
+    const c = p + suffix;
+    if (comparePaths(p, c) < 0 && comparePaths(c, q) < 0) return c;
+  }
+  return undefined;
+}

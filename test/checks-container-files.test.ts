@@ -1,0 +1,104 @@
+/** The listContainerFiles checks (suites/checks/container-files.ts) against the reference, its faults and its conformant variants. */
+import { test, expect } from '@playwright/test';
+import type { CheckOutcome } from '../core/check.ts';
+import { FAULTS } from '../reference/faults.ts';
+import { CONTAINER_FILES_FAULTS } from '../reference/faults/container-files.ts';
+import type { ReferenceOptions } from '../reference/options.ts';
+import { containerFilesChecks } from '../suites/checks/container-files.ts';
+import { probeCheck } from './support/harness.ts';
+
+test.describe.configure({ mode: 'parallel' });
+
+const say = (o: CheckOutcome) => `${o.status}: ${o.reason ?? ''}`;
+
+/** Each check, the fault that proves it, and the requirement the fault breaks. */
+const PROOFS: ReadonlyArray<{ check: string; fault: string; requirement: string }> = [
+  { check: 'files.response.schema', fault: 'files-list-wrong-object', requirement: 'files.list.schema' },
+  { check: 'files.response.schema', fault: 'files-wrong-object', requirement: 'files.file.schema' },
+  { check: 'files.response.schema', fault: 'files-wrong-source', requirement: 'files.file.schema' },
+  { check: 'files.file.id', fault: 'files-raw-path-ids', requirement: 'files.file.id-encodes-path' },
+  { check: 'files.file.id', fault: 'files-standard-base64-ids', requirement: 'files.file.id-url-safe-alphabet' },
+  { check: 'files.file.container-id-echo', fault: 'files-container-id-not-echoed', requirement: 'files.file.container-id-echo' },
+  { check: 'files.file.created-at-seconds', fault: 'files-created-at-millis', requirement: 'files.file.created-at-seconds' },
+  { check: 'files.file.path-relative', fault: 'files-absolute-paths', requirement: 'files.file.path-relative' },
+  { check: 'files.list.path-order', fault: 'files-locale-order', requirement: 'files.list.path-order' },
+  { check: 'files.list.first-id', fault: 'files-first-id-wrong', requirement: 'files.list.first-id' },
+  { check: 'files.container-id.restarted', fault: 'files-restarted-container-rejected', requirement: 'files.container-id.restarted' },
+  { check: 'files.limit.default', fault: 'files-default-limit-50', requirement: 'files.limit.default' },
+  { check: 'files.limit.bounds-accepted', fault: 'files-limit-1-rejected', requirement: 'files.limit.bounds-accepted' },
+  { check: 'files.limit.out-of-range-rejected', fault: 'files-limit-bounds-not-enforced', requirement: 'files.limit.out-of-range-rejected' },
+  { check: 'files.limit.non-integer-rejected', fault: 'files-limit-non-integer-accepted', requirement: 'files.limit.non-integer-rejected' },
+  // The next two faults are the pagination area's (reference/faults/pagination.ts).
+  { check: 'files.limit.page-size', fault: 'files-page-larger-than-limit', requirement: 'files.limit.page-size' },
+  { check: 'files.after.strictly-after', fault: 'files-after-inclusive', requirement: 'files.after.strictly-after' },
+  { check: 'files.after.any-file-id', fault: 'files-after-unknown-path-rejected', requirement: 'files.after.any-file-id' },
+  { check: 'files.after.invalid-rejected', fault: 'files-after-invalid-accepted', requirement: 'files.after.invalid-rejected' },
+  { check: 'files.pagination.last-id-when-has-more', fault: 'files-last-id-null-with-has-more', requirement: 'files.pagination.last-id-when-has-more' },
+  { check: 'files.pagination.last-id-is-last-listed', fault: 'files-last-id-not-last', requirement: 'files.pagination.last-id-is-last-listed' },
+  { check: 'files.pagination.scan-bound-position', fault: 'files-scan-bound-position-behind', requirement: 'files.pagination.scan-bound-position' },
+  { check: 'files.pagination.null-last-id', fault: 'files-null-last-id-with-data', requirement: 'files.pagination.null-last-id' },
+  { check: 'files.pagination.short-page-at-scan-bound', fault: 'files-short-page-without-scan-bound', requirement: 'files.pagination.short-page-at-scan-bound' },
+];
+
+const OBSERVATIONS = ['files.scan-bound.observed', 'files.rate-limit.observed'];
+
+test.describe('plain reference', () => {
+  for (const check of containerFilesChecks) {
+    test(`${check.id} passes`, async () => {
+      const o = await probeCheck(check.id);
+      expect(o.status, say(o)).toBe('pass');
+      if (check.kind === 'observation') expect(o.observations.length).toBeGreaterThan(0);
+      else expect(o.requests, 'a handful of requests').toBeLessThanOrEqual(12);
+    });
+  }
+});
+
+test.describe('faults', () => {
+  for (const { check, fault, requirement } of PROOFS) {
+    test(`${check} fails on ${fault} with ${requirement}`, async () => {
+      test.skip(!FAULTS.some((f) => f.name === fault), `${fault} is not declared (yet) in reference/faults`);
+      const o = await probeCheck(check, { faults: [fault] });
+      expect(o.status, say(o)).toBe('fail');
+      expect(o.failures[0]?.requirementId, say(o)).toBe(requirement);
+      expect(FAULTS.find((f) => f.name === fault)?.breaks).toContain(requirement);
+      expect(o.failures[0]?.exchanges.length, 'the response is the evidence').toBeGreaterThan(0);
+    });
+  }
+
+  test('every fault of this area proves a check', () => {
+    for (const f of CONTAINER_FILES_FAULTS) {
+      expect(PROOFS.some((p) => p.fault === f.name), f.name).toBe(true);
+      expect(f.name).toMatch(/^files-/);
+      expect(f.breaks, f.name).toHaveLength(1);
+    }
+  });
+
+  test('every check of this file is proved by a fault, or is an observation', () => {
+    for (const c of containerFilesChecks) {
+      if (c.kind === 'observation') expect(OBSERVATIONS).toContain(c.id);
+      else expect(PROOFS.some((p) => p.check === c.id), c.id).toBe(true);
+    }
+  });
+});
+
+// Principle 1: a conformant choice is never a failure.
+const VARIANTS: ReadonlyArray<[string, Partial<ReferenceOptions>]> = [
+  ['paddedIds', { paddedIds: true }],
+  ['firstIdNull', { firstIdNull: true }],
+  ['scanBound 3', { scanBound: 3 }],
+  ['extraFields', { extraFields: true }],
+  ['charset', { contentType: 'application/json; charset=utf-8' }],
+];
+
+test.describe('conformant variants', () => {
+  for (const [name, options] of VARIANTS) {
+    test(`no check fails on ${name}`, async () => {
+      const bad: string[] = [];
+      for (const check of containerFilesChecks) {
+        const o = await probeCheck(check.id, options);
+        if (o.status === 'fail' || o.status === 'error') bad.push(`${check.id} ${say(o)}`);
+      }
+      expect(bad).toEqual([]);
+    });
+  }
+});
