@@ -40,7 +40,8 @@ failed (or a SHOULD one with --fail-on should), 2 the run could not be made.
   --timeout MS           time-out of one request (default 10000)
   --deadline S           deadline of the whole run in seconds (default 600)
   --grep REGEX           run only the checks whose id or tag matches (e.g. @must, @files)
-  --shard I/N            run shard I of N (see README: merging shards)
+  --shard I/N            run shard I of N; join the shards with npm run conformance:merge
+                         (README: Using it in CI)
   --fail-on must|should  which failed level fails the run (default must)
   --transport node|playwright   HTTP client (default node: bodies capped while streaming)
   --allow-literal-keys   accept keys written literally in the target file
@@ -89,6 +90,13 @@ export function parseCli(argv: readonly string[]): CliOptions {
   if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`--fail-on takes must or should, got ${JSON.stringify(failOn)}`);
   const transport = values.transport ?? 'node';
   if (transport !== 'node' && transport !== 'playwright') throw new UsageError(`--transport takes node or playwright, got ${JSON.stringify(transport)}`);
+  if (values.grep !== undefined) {
+    try {
+      new RegExp(values.grep);
+    } catch {
+      throw new UsageError(`--grep takes a regular expression, got ${JSON.stringify(values.grep)}`);
+    }
+  }
   if (values.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(values.shard)) throw new UsageError(`--shard takes I/N, got ${JSON.stringify(values.shard)}`);
   const opts: CliOptions = {
     failOn,

@@ -8,9 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
 import { preflight } from './preflight.ts';
 import { printPlan } from './plan.ts';
+import { stoppedReason } from '../core/client.ts';
 import { DEFAULTS, settingsToEnv, type RunSettings } from '../core/run-settings.ts';
 import { loadTarget, TargetFileError, type Target } from '../core/target.ts';
 import type { ConformanceReport } from '../reports/model.ts';
+import { saveShardState } from '../reports/shards.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 
@@ -92,10 +94,13 @@ async function main(): Promise<number> {
 
     mkdirSync(settings.reportDir, { recursive: true });
     const code = await runPlaywright(settings, opts, { ...env, ...replayEnv(opts, settings) });
+    // A shard keeps its request log and settings next to its blob report, for npm run conformance:merge.
+    if (opts.shard) saveShardState(settings, opts.shard, { baseUrl: target.baseUrl, replay: replayEnv(opts, settings)['CONFORMANCE_REPLAY_COMMAND']!, suiteVersion: suiteVersion(), suiteCommit: suiteCommit() });
     return finish(settings, code);
   } finally {
     await stopReference?.();
-    rmSync(runDir, { recursive: true, force: true });
+    // CONFORMANCE_KEEP_RUN_DIR=1 keeps the request log and Playwright's output (for audits: test/safety).
+    if (process.env['CONFORMANCE_KEEP_RUN_DIR'] !== '1') rmSync(runDir, { recursive: true, force: true });
   }
 }
 
@@ -117,13 +122,17 @@ function suiteCommit(): string {
   }
 }
 
+function suiteVersion(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 function runPlaywright(settings: RunSettings, opts: CliOptions, extraEnv: Record<string, string>): Promise<number | null> {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   const args = [cli, 'test', '-c', join(ROOT, 'suites', 'playwright.config.ts')];
   if (opts.grep) args.push('--grep', opts.grep);
   if (opts.shard) args.push('--shard', opts.shard);
   const deadlineMs = (opts.deadlineS ?? 600) * 1000;
-  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  const version = suiteVersion();
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -134,7 +143,8 @@ function runPlaywright(settings: RunSettings, opts: CliOptions, extraEnv: Record
       CONFORMANCE_DEADLINE_MS: String(deadlineMs),
       CONFORMANCE_SUITE_VERSION: version,
       CONFORMANCE_SUITE_COMMIT: suiteCommit(),
-      CONFORMANCE_REPORTERS: opts.shard ? 'console,blob' : 'console,conformance',
+      // A shard writes its own partial report (its exit code) and the blob that conformance:merge joins.
+      CONFORMANCE_REPORTERS: opts.shard ? 'console,conformance,blob' : 'console,conformance',
       FORCE_COLOR: '0',
     },
   });
@@ -155,6 +165,8 @@ function finish(settings: RunSettings, playwrightCode: number | null): number {
     die(`the suite ended (code ${playwrightCode}) without writing its report`);
   }
   const report = JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport;
+  // Nothing judged is no verdict: a selection (--grep, --shard) with no check must not read as CONFORMANT.
+  if (report.checks.every((c) => c.reason === 'not selected in this run')) die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
   const c = report.counts;
   const line = (l: keyof typeof c) => `${l} ${c[l].pass} pass, ${c[l].fail} fail, ${c[l].error} error, ${c[l].skip} skip${c[l].observed ? `, ${c[l].observed} observed` : ''}`;
   process.stdout.write(
@@ -163,6 +175,8 @@ function finish(settings: RunSettings, playwrightCode: number | null): number {
       `verdict: ${report.verdict.toUpperCase()}`,
       `requirements: ${line('MUST')}; ${line('SHOULD')}; UNSPECIFIED ${c.UNSPECIFIED.observed} observed, ${c.UNSPECIFIED.skip} skip`,
       `requests: ${report.run.requests} (${report.run.retries} retries)`,
+      ...(stoppedReason(settings.runDir) ? [`stopped early: ${stoppedReason(settings.runDir)}`] : []),
+      ...(report.run.budgetExhausted.length ? [`request budget of ${settings.maxRequests} spent: ${report.run.budgetExhausted.length} checks cut short (${report.run.budgetExhausted.join(', ')})`] : []),
       `report: ${reportFile}`,
       '',
     ].join('\n'),

@@ -1,15 +1,61 @@
 import { strongestLevel } from '../core/catalogue.ts';
+import { ESTIMATED_REQUESTS, type CheckDeclaration } from '../core/check.ts';
 import { tagsOf } from '../core/tags.ts';
 import type { RunSettings } from '../core/run-settings.ts';
-import type { Target } from '../core/target.ts';
+import { viewOf, type Target } from '../core/target.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
+
+export interface PlannedCheck {
+  check: CheckDeclaration;
+  /** Requests the check is expected to send (0 when it will be skipped). */
+  estimate: number;
+  /** Why the check will be skipped against this target (an optional field is absent). */
+  skip?: string;
+}
+
+export interface Plan {
+  checks: PlannedCheck[];
+  /** Requests of the whole run, the preflight included. */
+  estimate: number;
+}
+
+/** Requests one check is expected to send: its own estimate, else the default of its kind. */
+export function estimateOf(check: CheckDeclaration, numRuns: number): number {
+  const kind = check.kind ?? 'check';
+  const n = check.estimatedRequests ?? ESTIMATED_REQUESTS[kind];
+  return kind === 'property' ? n * numRuns : n;
+}
+
+/** The checks a run would execute (after --grep) and what they would cost; sends nothing. */
+export function buildPlan(target: Target, settings: Pick<RunSettings, 'numRuns'>, grep: string | undefined): Plan {
+  const re = grep ? new RegExp(grep) : undefined;
+  const view = viewOf(target);
+  const checks = ALL_CHECKS.filter((c) => !re || re.test(`${c.id} ${tagsOf(c).join(' ')}`)).map((check): PlannedCheck => {
+    const skip = check.needs?.(view);
+    return skip ? { check, estimate: 0, skip } : { check, estimate: estimateOf(check, settings.numRuns) };
+  });
+  return { checks, estimate: 1 + checks.reduce((sum, c) => sum + c.estimate, 0) };
+}
 
 /** --dry-run: what the run would do, without a single request. */
 export function printPlan(target: Target, settings: RunSettings, grep: string | undefined): void {
-  const re = grep ? new RegExp(grep) : undefined;
-  const selected = ALL_CHECKS.filter((c) => !re || re.test(`${c.id} ${tagsOf(c).join(' ')}`));
-  const lines = [`plan: ${selected.length} of ${ALL_CHECKS.length} checks against ${target.baseUrl}, request budget ${settings.maxRequests}`];
-  for (const c of selected) lines.push(`  ${strongestLevel(c.requirements).padEnd(11)} ${c.id}  [${c.requirements.join(', ')}]`);
+  const plan = buildPlan(target, settings, grep);
+  const properties = plan.checks.filter((c) => c.check.kind === 'property').length;
+  const lines = [
+    `plan: ${plan.checks.length} of ${ALL_CHECKS.length} checks (${properties} properties, ${settings.numRuns} runs each) against ${target.baseUrl}`,
+    '  level       kind         requests  check',
+  ];
+  for (const { check, estimate, skip } of plan.checks) {
+    const requests = skip ? 'skip' : `~${estimate}`;
+    lines.push(
+      `  ${strongestLevel(check.requirements).padEnd(11)} ${(check.kind ?? 'check').padEnd(12)} ${requests.padStart(8)}  ${check.id}  [${check.requirements.join(', ')}]${skip ? ` — ${skip}` : ''}`,
+    );
+  }
+  lines.push(`estimated requests: ~${plan.estimate} (preflight included), request budget ${settings.maxRequests}`);
+  if (plan.estimate > settings.maxRequests) {
+    lines.push(`the estimate is over the budget: checks after the first ~${settings.maxRequests} requests would be cut short (raise --max-requests)`);
+  }
+  if (settings.maxRps > 0) lines.push(`rate limit ${settings.maxRps} requests/s: at least ~${Math.ceil(plan.estimate / settings.maxRps)} s`);
   lines.push('dry run: no request sent');
   process.stdout.write(lines.join('\n') + '\n');
 }

@@ -31,8 +31,17 @@ export interface CheckDeclaration {
   kind?: CheckKind;
   /** The reason the check cannot run against this target (an optional target field is absent), or undefined. */
   needs?(target: TargetView): string | undefined;
+  /**
+   * Requests the probe sends, for the --dry-run plan (cli/plan.ts): in all for a check or an
+   * observation, per fast-check run for a property (the plan multiplies by --num-runs). Defaults:
+   * check 2, observation 1, property 2 per run (ESTIMATED_REQUESTS).
+   */
+  estimatedRequests?: number;
   probe(ctx: ProbeContext): Promise<void>;
 }
+
+/** Default request estimates per kind (for a property: per fast-check run). */
+export const ESTIMATED_REQUESTS: Record<CheckKind, number> = { check: 2, observation: 1, property: 2 };
 
 /** What one check run produced; attached to its Playwright test result and read by the reporter. */
 export interface CheckOutcome {

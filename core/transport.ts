@@ -11,6 +11,13 @@ export interface RawResponse {
 /** A request that got no usable answer: time-out, refused or reset connection, or a body over the cap. */
 export class TransportError extends Error {
   override readonly name = 'TransportError';
+  /** The target did send a status line and headers (the body then broke): it is reachable. */
+  constructor(
+    message: string,
+    readonly answered = false,
+  ) {
+    super(message);
+  }
 }
 
 export interface TransportLimits {
@@ -55,9 +62,10 @@ export class NodeTransport implements Transport {
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size > bodyCapBytes) {
+            // Settle first: destroying the response emits 'aborted', which would name a reset instead.
+            finish(new TransportError(`response body larger than the cap of ${bodyCapBytes} bytes; reading stopped`, true));
             res.destroy();
             req.destroy();
-            finish(new TransportError(`response body larger than the cap of ${bodyCapBytes} bytes; reading stopped`));
             return;
           }
           chunks.push(chunk);
@@ -67,14 +75,16 @@ export class NodeTransport implements Transport {
           for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
           finish(null, { status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
         });
-        res.on('error', (e) => finish(new TransportError(`connection broken while reading the response (${describe(e)})`)));
-        res.on('aborted', () => finish(new TransportError('connection reset while reading the response')));
+        res.on('error', (e) => finish(new TransportError(`connection broken while reading the response (${describe(e)})`, true)));
+        res.on('aborted', () => finish(new TransportError('connection reset while reading the response', true)));
       });
+      let answered = false;
       const timer = setTimeout(() => {
         req.destroy();
-        finish(new TransportError(`no complete answer within ${timeoutMs} ms`));
+        finish(new TransportError(`no complete answer within ${timeoutMs} ms`, answered));
       }, timeoutMs);
-      req.on('error', (e) => finish(new TransportError(describe(e))));
+      req.on('response', () => (answered = true));
+      req.on('error', (e) => finish(new TransportError(answered ? `connection broken while reading the response (${describe(e)})` : describe(e), answered)));
       req.end();
     });
   }
@@ -96,7 +106,7 @@ export class PlaywrightTransport implements Transport {
     try {
       const res = await this.request.get(url.toString(), { headers, maxRedirects: 0, timeout: this.limits.timeoutMs, failOnStatusCode: false });
       const body = await res.body();
-      if (body.length > this.limits.bodyCapBytes) throw new TransportError(`response body larger than the cap of ${this.limits.bodyCapBytes} bytes`);
+      if (body.length > this.limits.bodyCapBytes) throw new TransportError(`response body larger than the cap of ${this.limits.bodyCapBytes} bytes`, true);
       return { status: res.status(), headers: res.headers(), body };
     } catch (e) {
       if (e instanceof TransportError) throw e;
@@ -119,6 +129,8 @@ function describe(e: Error & { code?: string }): string {
     case 'ETIMEDOUT':
       return 'connection timed out';
     default:
+      // llhttp's parse errors: the target answered something that is not HTTP/1.1.
+      if (e.code?.startsWith('HPE_')) return `the answer is not valid HTTP (${e.code})`;
       return e.code ? `${e.code}: ${e.message}` : e.message;
   }
 }

@@ -1,0 +1,109 @@
+import { expect, test } from '@playwright/test';
+import { CONSECUTIVE_FAILURE_LIMIT } from '../../core/client.ts';
+import { DEFAULTS } from '../../core/run-settings.ts';
+import { NodeTransport, TransportError } from '../../core/transport.ts';
+import { runCli } from '../support/harness.ts';
+import { HOSTILE_KEYS, stackLines, startHostile, writeTarget, type Action, type HostileServer } from '../support/hostile-server.ts';
+
+// 200 answers whose body is not what section 4 promises are the target's failures (exit 1), named in
+// the report; a body that never ends is cut at the cap while streaming (exit 2: it cannot be judged).
+test.describe.configure({ mode: 'parallel' });
+
+const servers: HostileServer[] = [];
+test.afterAll(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function against(action: Action, args: string[], timeoutMs = 90_000) {
+  const server = await startHostile(action);
+  servers.push(server);
+  const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', '1000', ...args], { env: { ...HOSTILE_KEYS }, timeoutMs });
+  return { server, run };
+}
+
+/** The three "response is a list / a model" checks: one per operation, each reads the whole body. */
+const SCHEMA_CHECKS = ['--grep', ' (files|models|interns)\\.response\\.schema '];
+
+const CASES: Array<{ name: string; action: Action; says: RegExp }> = [
+  { name: 'an empty body', action: { kind: 'raw', body: '' }, says: /body is not JSON \(empty body\)/ },
+  { name: 'truncated JSON', action: { kind: 'raw', body: '{"object":"list","data":[{"id":"cfile_' }, says: /body is not JSON/ },
+  { name: 'a JSON array where an object is expected', action: { kind: 'json', body: [] }, says: /\bobject\b/ },
+];
+
+for (const { name, action, says } of CASES) {
+  test(`200 with ${name} fails the schema checks, exit 1, one line each`, async () => {
+    const { run } = await against(action, SCHEMA_CHECKS);
+    expect(stackLines(run)).toEqual([]);
+    expect(run.code).toBe(1);
+    expect(run.report?.verdict).toBe('non-conformant');
+    const ran = run.report!.checks.filter((c) => c.reason !== 'not selected in this run');
+    expect(ran).toHaveLength(3);
+    for (const c of ran) {
+      expect(c.status).toBe('fail');
+      expect(c.reason).toMatch(says);
+      expect(run.stdout).toContain(`FAIL  ${c.checkId} — `);
+    }
+    expect(run.ms).toBeLessThan(60_000);
+  });
+}
+
+test('200 with an HTML page (a proxy error page): the whole suite ends, exit 1, failures name the media type', async () => {
+  // About 1 s per failed check (Playwright restarts its worker after each): ~55 s idle, 3x on a loaded machine.
+  test.setTimeout(420_000);
+  const html = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>';
+  const { run } = await against({ kind: 'raw', body: html, headers: { 'content-type': 'text/html; charset=utf-8' } }, [], 400_000);
+  expect(stackLines(run)).toEqual([]);
+  expect(run.code).toBe(1);
+  expect(run.report?.verdict).toBe('non-conformant');
+  const failed = run.report!.requirements.filter((r) => r.status === 'fail');
+  expect(failed.map((r) => r.id)).toContain('general.json-media-type');
+  expect(run.report!.requirements.find((r) => r.id === 'general.json-media-type')?.reason).toMatch(/Content-Type is "text\/html; charset=utf-8", expected application\/json/);
+  // An HTML answer is an answer: the run is never stopped early for it.
+  expect(run.stdout).not.toContain('stopped early');
+  // Every check of the suite ran (a worker restart follows each failed check: about 1 s each).
+  test.info().annotations.push({ type: 'bound', description: `${run.ms} ms for ${run.report!.checks.length} checks, ${run.report!.run.requests} requests` });
+});
+
+test('an endless body is cut at the cap while streaming: the server stops writing when the client goes, exit 2', async () => {
+  // Endless from the very first request: the preflight counts it as an answer (reachable), the checks
+  // report the cap, and the run stops after CONSECUTIVE_FAILURE_LIMIT such requests.
+  const { server, run } = await against({ kind: 'endless' }, []);
+  expect(stackLines(run)).toEqual([]);
+  expect(run.code).toBe(2);
+  expect(run.report?.verdict).toBe('error');
+  const errors = run.report!.checks.filter((c) => c.status === 'error');
+  expect(errors.length).toBeGreaterThan(0);
+  for (const c of errors) expect(c.reason).toContain(`response body larger than the cap of ${DEFAULTS.bodyCapBytes} bytes; reading stopped`);
+  expect(run.stdout).toContain('stopped early: the target stopped answering');
+  expect(server.received).toHaveLength(CONSECUTIVE_FAILURE_LIMIT);
+  // Every endless response ended because the client went away, after at most the cap plus what the
+  // sockets buffer: the suite never read (nor held) more than that.
+  await expect.poll(() => server.sent.every((s) => s.clientClosed), { timeout: 5_000 }).toBe(true);
+  for (const s of server.sent) expect(s.bytes).toBeLessThan(DEFAULTS.bodyCapBytes + 64 * 1024 * 1024);
+  const total = server.sent.reduce((n, s) => n + s.bytes, 0);
+  await new Promise((r) => setTimeout(r, 300));
+  expect(server.sent.reduce((n, s) => n + s.bytes, 0)).toBe(total);
+});
+
+test('the node transport holds at most the cap of an endless body in memory', async () => {
+  const server = await startHostile({ kind: 'endless' });
+  servers.push(server);
+  const cap = 1024 * 1024;
+  const transport = new NodeTransport({ timeoutMs: 10_000, bodyCapBytes: cap });
+  try {
+    const before = process.memoryUsage().arrayBuffers;
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) {
+      const error = await transport.get(new URL(`${server.baseUrl}/interns`), {}).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(TransportError);
+      expect((error as TransportError).message).toBe(`response body larger than the cap of ${cap} bytes; reading stopped`);
+      expect((error as TransportError).answered).toBe(true);
+    }
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(32 * 1024 * 1024);
+    await expect.poll(() => server.sent.every((s) => s.clientClosed), { timeout: 5_000 }).toBe(true);
+    for (const s of server.sent) expect(s.bytes).toBeLessThan(cap + 64 * 1024 * 1024);
+  } finally {
+    await transport.close();
+  }
+});

@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test';
+import { CONSECUTIVE_FAILURE_LIMIT } from '../../core/client.ts';
+import { runCli } from '../support/harness.ts';
+import { firstThen, HOSTILE_KEYS, OK_JSON, stackLines, startHostile, stderrLines, writeTarget, type HostileServer, type Responder } from '../support/hostile-server.ts';
+
+// Connections that break: refused after the preflight, reset in the middle of a body, bytes that are
+// not HTTP. Each ends in bounded time with a named reason, never a stack trace. (Refused at the
+// preflight, a closed port, is in test/safety.test.ts with the other refusals before a run.)
+test.describe.configure({ mode: 'parallel' });
+
+const servers: HostileServer[] = [];
+test.afterAll(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function against(respond: Responder, onStart: (s: HostileServer) => void = () => {}) {
+  let started: HostileServer | undefined;
+  const server = await startHostile((req, i) => {
+    if (i === 0) setTimeout(() => onStart(started!), 200);
+    return respond(req, i);
+  });
+  started = server;
+  servers.push(server);
+  const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', '1000'], { env: { ...HOSTILE_KEYS }, timeoutMs: 90_000 });
+  return { server, run };
+}
+
+test('a target that stops listening after the preflight: connection refused, the run stops, exit 2', async () => {
+  const { server, run } = await against(firstThen(1, OK_JSON, OK_JSON), (s) => void s.stopListening());
+  expect(stackLines(run)).toEqual([]);
+  expect(run.code).toBe(2);
+  expect(run.report?.verdict).toBe('error');
+  expect(server.received).toHaveLength(1);
+  const errors = run.report!.checks.filter((c) => c.status === 'error');
+  expect(errors).toHaveLength(CONSECUTIVE_FAILURE_LIMIT);
+  for (const c of errors) expect(c.reason).toMatch(/: connection refused$/);
+  expect(run.report!.checks.filter((c) => c.status === 'fail')).toEqual([]);
+  expect(run.stdout).toMatch(/^stopped early: the target stopped answering .*connection refused/m);
+  expect(run.ms).toBeLessThan(60_000);
+});
+
+test('a connection reset in the middle of the body is named, the run stops, exit 2', async () => {
+  const { server, run } = await against(firstThen(1, OK_JSON, { kind: 'reset', partialBody: '{"object":"list","data":[' }));
+  expect(stackLines(run)).toEqual([]);
+  expect(run.code).toBe(2);
+  expect(run.report?.verdict).toBe('error');
+  expect(server.received).toHaveLength(1 + CONSECUTIVE_FAILURE_LIMIT);
+  const errors = run.report!.checks.filter((c) => c.status === 'error');
+  expect(errors).toHaveLength(CONSECUTIVE_FAILURE_LIMIT);
+  for (const c of errors) expect(c.reason).toMatch(/connection (reset|broken) while reading the response/);
+  expect(run.ms).toBeLessThan(60_000);
+});
+
+test('bytes that are not HTTP at the preflight: one line, exit 2', async () => {
+  const { server, run } = await against(() => ({ kind: 'garbage', bytes: 'SSH-2.0-OpenSSH_9.6\r\n' }));
+  expect(stackLines(run)).toEqual([]);
+  expect(run.code).toBe(2);
+  expect(stderrLines(run)).toEqual([expect.stringMatching(/^conformance: target \S+ is unreachable: the answer is not valid HTTP \(HPE_[A-Z_]+\)$/)]);
+  expect(server.received).toHaveLength(1);
+  expect(run.ms).toBeLessThan(15_000);
+});

@@ -1,0 +1,134 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { Client, CONSECUTIVE_FAILURE_LIMIT } from '../../core/client.ts';
+import { CannotJudge } from '../../core/errors.ts';
+import { RequestLog } from '../../core/request-log.ts';
+import { DEFAULTS } from '../../core/run-settings.ts';
+import { NodeTransport } from '../../core/transport.ts';
+import type { ReferenceServer } from '../../reference/options.ts';
+import { startReference } from '../../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../../reference/target-file.ts';
+import { runCli, testSettings } from '../support/harness.ts';
+import { firstThen, HOSTILE_KEYS, hostileTarget, OK_JSON, stackLines, startHostile, writeTarget, writeTargetYaml, type Action, type HostileServer } from '../support/hostile-server.ts';
+
+// 429 and 503 (section 7.1, 8 rule 3): retried under a bounded back-off that follows Retry-After up
+// to the cap, every retry counted in the report (run.retries), and a rate limit that outlasts the
+// retries is `error` with the reason, never the `fail` of the requirement being probed.
+test.describe.configure({ mode: 'parallel' });
+
+const servers: Array<HostileServer | ReferenceServer> = [];
+test.afterAll(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const limited = (status: 429 | 503, retryAfter?: string): Action => ({
+  kind: 'json',
+  status,
+  headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+  body: { error: { code: status, message: status === 429 ? 'Rate limit exceeded' : 'Service temporarily unavailable' } },
+});
+
+test('429 (Retry-After beyond the cap, and none) and 503 (Retry-After 1) are retried, counted, and the run stays conformant', async () => {
+  const reference = await startReference();
+  servers.push(reference);
+  const proxy: Action = { kind: 'proxy', to: reference.baseUrl };
+  // Request 0 is the preflight; 1, 3 and 5 are refused once each, their retries (2, 4, 6) go through.
+  const refusals: Record<number, Action> = { 1: limited(429, '3600'), 3: limited(429), 5: limited(503, '1') };
+  const hostile = await startHostile((_req, i) => refusals[i] ?? proxy);
+  servers.push(hostile);
+  const file = writeTargetYaml(referenceTargetYaml(reference).replace(reference.baseUrl, hostile.baseUrl));
+  const run = await runCli(['--target', file, '--timeout', '2000'], { env: referenceKeyEnv(reference), timeoutMs: 110_000 });
+  expect(stackLines(run)).toEqual([]);
+  expect(run.code).toBe(0);
+  expect(run.report?.verdict).toBe('conformant');
+  expect(run.report?.run.retries).toBe(3);
+  expect(run.stdout).toMatch(/^requests: \d+ \(3 retries\)$/m);
+  const r = hostile.received;
+  // Each retry is the same request again, after the wait the answer asked for, never above the cap.
+  for (const i of [1, 3, 5]) expect(r[i + 1]!.url).toBe(r[i]!.url);
+  const gap = (i: number) => r[i + 1]!.at - r[i]!.at;
+  expect(gap(1)).toBeGreaterThanOrEqual(DEFAULTS.retryCapMs - 20); // Retry-After: 3600 → the cap (5 s)
+  expect(gap(1)).toBeLessThan(DEFAULTS.retryCapMs + 2_000);
+  expect(gap(3)).toBeGreaterThanOrEqual(200 - 20); // no Retry-After: 200 ms for the first retry
+  expect(gap(3)).toBeLessThan(1_500);
+  expect(gap(5)).toBeGreaterThanOrEqual(1000 - 20); // Retry-After: 1
+  expect(gap(5)).toBeLessThan(2_500);
+});
+
+test('a target that keeps answering 429 without Retry-After: exponential back-off, then error (never fail), the run stops, exit 2', async () => {
+  const hostile = await startHostile(firstThen(1, OK_JSON, limited(429)));
+  servers.push(hostile);
+  const run = await runCli(['--target', writeTarget(hostile.baseUrl), '--timeout', '1000'], { env: { ...HOSTILE_KEYS }, timeoutMs: 90_000 });
+  expect(stackLines(run)).toEqual([]);
+  expect(run.code).toBe(2);
+  const report = run.report!;
+  expect(report.verdict).toBe('error');
+  expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
+  expect(report.requirements.filter((r) => r.status === 'fail')).toEqual([]);
+  const errors = report.checks.filter((c) => c.status === 'error');
+  expect(errors).toHaveLength(CONSECUTIVE_FAILURE_LIMIT);
+  for (const c of errors) expect(c.reason).toBe(`target still answered 429 after ${DEFAULTS.maxRetries} retries`);
+  // Each request: the first try and maxRetries retries, waiting 200, 400, 800 ms between them.
+  expect(hostile.received).toHaveLength(1 + CONSECUTIVE_FAILURE_LIMIT * (1 + DEFAULTS.maxRetries));
+  expect(report.run.retries).toBe(CONSECUTIVE_FAILURE_LIMIT * DEFAULTS.maxRetries);
+  const at = hostile.received.map((r) => r.at);
+  for (let k = 0; k < CONSECUTIVE_FAILURE_LIMIT; k++) {
+    const first = 1 + k * (1 + DEFAULTS.maxRetries);
+    for (let retry = 1; retry <= DEFAULTS.maxRetries; retry++) {
+      expect(at[first + retry]! - at[first + retry - 1]!).toBeGreaterThanOrEqual(200 * 2 ** (retry - 1) - 20);
+    }
+  }
+  expect(run.stdout).toMatch(/^stopped early: the target stopped answering .*429 after 3 retries/m);
+  expect(run.ms).toBeLessThan(60_000);
+});
+
+test('the client: Retry-After as seconds or HTTP date up to the cap; an unusable value falls back to the exponential wait', async () => {
+  // retryCapMs 400 here; the exponential wait of a first retry is 200 ms.
+  const cases: Array<{ retryAfter: string | undefined; expected: number }> = [
+    { retryAfter: '0.3', expected: 300 },
+    { retryAfter: '3600', expected: 400 },
+    { retryAfter: new Date(Date.now() + 60_000).toUTCString(), expected: 400 },
+    { retryAfter: undefined, expected: 200 },
+    { retryAfter: '', expected: 200 },
+    { retryAfter: '-5', expected: 200 },
+    { retryAfter: 'soon', expected: 200 },
+  ];
+  for (const { retryAfter, expected } of cases) {
+    const hostile = await startHostile(firstThen(1, limited(429, retryAfter), OK_JSON));
+    servers.push(hostile);
+    const runDir = mkdtempSync(join(tmpdir(), 'hostile-retry-'));
+    const settings = testSettings(runDir, { maxRetries: 1, retryCapMs: 400 });
+    const transport = new NodeTransport({ timeoutMs: 2_000, bodyCapBytes: settings.bodyCapBytes });
+    const client = new Client(hostileTarget(hostile.baseUrl), settings, transport, new RequestLog(runDir));
+    try {
+      const res = await client.listInterns();
+      expect(res.status).toBe(200);
+      const wait = hostile.received[1]!.at - hostile.received[0]!.at;
+      const label = `Retry-After ${JSON.stringify(retryAfter)}: waited ${wait} ms, expected ${expected}`;
+      expect(wait, label).toBeGreaterThanOrEqual(expected - 20);
+      expect(wait, label).toBeLessThan(expected + 300);
+      expect(RequestLog.read(runDir).map((e) => e.retry)).toEqual([0, 1]);
+    } finally {
+      await transport.close();
+    }
+  }
+});
+
+test('the client: a 503 that outlasts the retries is CannotJudge rate-limited with the reason', async () => {
+  const hostile = await startHostile(limited(503, '0'));
+  servers.push(hostile);
+  const runDir = mkdtempSync(join(tmpdir(), 'hostile-retry-'));
+  const transport = new NodeTransport({ timeoutMs: 2_000, bodyCapBytes: DEFAULTS.bodyCapBytes });
+  const client = new Client(hostileTarget(hostile.baseUrl), testSettings(runDir, { maxRetries: 2, retryCapMs: 400 }), transport, new RequestLog(runDir));
+  try {
+    const error = await client.listModelEndpoints('hostile/model').then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(CannotJudge);
+    expect((error as CannotJudge).reason).toBe('rate-limited');
+    expect((error as CannotJudge).message).toBe('target still answered 503 after 2 retries (Retry-After: 0)');
+    expect(hostile.received).toHaveLength(3);
+  } finally {
+    await transport.close();
+  }
+});

@@ -1,0 +1,298 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { estimateOf } from '../cli/plan.ts';
+import { Client } from '../core/client.ts';
+import { RequestLog } from '../core/request-log.ts';
+import { NodeTransport } from '../core/transport.ts';
+import type { ReferenceServer } from '../reference/options.ts';
+import { startReference } from '../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import { ALL_CHECKS } from '../suites/checks/index.ts';
+import suitesConfig from '../suites/playwright.config.ts';
+import { runCli, testSettings, type CliRun } from './support/harness.ts';
+import {
+  HOSTILE_KEYS, hostileTarget, OK_JSON, stackLines, startHostile, stderrLines, writeTarget, writeTargetYaml, type Action, type HostileServer,
+} from './support/hostile-server.ts';
+
+// Safe on production: only GET on the three documented paths under the base URL, within the request
+// budget and the rate limit; --dry-run sends nothing; no key ever reaches the console, the report,
+// the request log or Playwright's output; bad input is one line and exit 2 before any request.
+test.describe.configure({ mode: 'parallel' });
+
+const servers: Array<HostileServer | ReferenceServer> = [];
+test.afterAll(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function reference(): Promise<{ server: ReferenceServer; file: string; env: Record<string, string> }> {
+  const server = await startReference();
+  servers.push(server);
+  return { server, file: writeTargetYaml(referenceTargetYaml(server)), env: referenceKeyEnv(server) };
+}
+
+async function recorder(action: Action = OK_JSON): Promise<HostileServer> {
+  const server = await startHostile(action);
+  servers.push(server);
+  return server;
+}
+
+/** Section 4: the three documented templates under {base_url} = /v1 (section 9 rule 1). */
+const DOCUMENTED = [/^\/v1\/containers\/[^/?#]+\/files(\?[^#]*)?$/, /^\/v1\/models\/[^/?#]+\/[^/?#]+\/endpoints$/, /^\/v1\/interns(\?[^#]*)?$/];
+
+function oneLineRefusal(run: CliRun): string {
+  expect(stackLines(run)).toEqual([]);
+  expect(run.code).toBe(2);
+  expect(run.report).toBeUndefined();
+  const lines = stderrLines(run);
+  expect(lines).toHaveLength(1);
+  return lines[0]!;
+}
+
+// ---- what the suite sends ---------------------------------------------------------------------
+
+test('the whole suite sends only GET, only on the three documented paths under the base URL, and logs every request', async () => {
+  const { server, file, env } = await reference();
+  const run = await runCli(['--target', file], { env, timeoutMs: 110_000 });
+  expect(stackLines(run)).toEqual([]);
+  expect([0, 1]).toContain(run.code);
+  expect(server.received.length).toBeGreaterThan(ALL_CHECKS.length / 2);
+  const off = server.received.filter((r) => r.method !== 'GET' || !DOCUMENTED.some((re) => re.test(r.url)));
+  expect(off).toEqual([]);
+  // Every request that reached the target is in the request log the report counts (the preflight too).
+  expect(run.report?.run.requests).toBe(server.received.length);
+});
+
+test('the client refuses a path parameter that would leave the documented path, and a base URL the target file does not name', async () => {
+  const server = await recorder();
+  const runDir = mkdtempSync(join(tmpdir(), 'safety-client-'));
+  const transport = new NodeTransport({ timeoutMs: 2_000, bodyCapBytes: 1024 });
+  const client = new Client(hostileTarget(server.baseUrl), testSettings(runDir), transport, new RequestLog(runDir));
+  try {
+    await expect(client.listContainerFiles('..')).rejects.toThrow(/refuses GET .*a path parameter would leave the documented path \(\/v1\/files\)/);
+    await expect(client.listContainerFiles('.')).rejects.toThrow(/refuses GET/);
+    await expect(client.listModelEndpoints('../..')).rejects.toThrow(/refuses GET/);
+    await expect(client.listInterns({}, 'key', 'http://127.0.0.1:9/v1')).rejects.toThrow(/refuses http:\/\/127\.0\.0\.1:9\/v1: it is not a base URL of the target file/);
+    // Percent-encoded, a dot or a slash inside a parameter stays inside its segment: sent as is.
+    await client.listContainerFiles('a/../b');
+    await client.listContainerFiles('%2e%2e');
+    expect(server.received.map((r) => r.url)).toEqual(['/v1/containers/a%2F..%2Fb/files', '/v1/containers/%252e%252e/files']);
+  } finally {
+    await transport.close();
+  }
+});
+
+test('--max-requests N: at most N requests in all (the preflight included), and the report names the checks cut short', async () => {
+  const { server, file, env } = await reference();
+  const run = await runCli(['--target', file, '--max-requests', '6'], { env, timeoutMs: 110_000 });
+  expect(stackLines(run)).toEqual([]);
+  expect([0, 1]).toContain(run.code);
+  expect(server.received.length).toBeLessThanOrEqual(6);
+  expect(run.report?.run.requests).toBe(server.received.length);
+  const cut = run.report!.run.budgetExhausted;
+  expect(cut.length).toBeGreaterThan(0);
+  for (const id of cut) {
+    const check = run.report!.checks.find((c) => c.checkId === id)!;
+    expect(check.status).toBe('skip');
+    expect(check.reason).toMatch(/^request budget of 6 spent before GET \/v1\//);
+  }
+  expect(run.stdout).toContain(`request budget of 6 spent: ${cut.length} checks cut short (`);
+});
+
+test('--max-rps 20: requests never come faster than 20 per second', async () => {
+  const { server: ref, env } = await reference();
+  // A recording proxy in front of the reference: it notes when each request arrives.
+  const server = await recorder({ kind: 'proxy', to: ref.baseUrl });
+  const file = writeTargetYaml(referenceTargetYaml(ref).replace(ref.baseUrl, server.baseUrl));
+  const run = await runCli(['--target', file, '--max-rps', '20', '--grep', '@files|@models'], { env, timeoutMs: 110_000 });
+  expect(stackLines(run)).toEqual([]);
+  expect([0, 1]).toContain(run.code);
+  const at = server.received.map((r) => r.at);
+  expect(at.length).toBeGreaterThan(20);
+  const span = at[at.length - 1]! - at[0]!;
+  // n requests at 20/s are sent over (n - 1) × 50 ms at least. Arrival times jitter on a loaded
+  // machine (a late arrival bunches with the next one), hence the slack: 250 ms on the span, and at
+  // most 20 + 2 arrivals in any one-second window.
+  expect(span).toBeGreaterThanOrEqual((at.length - 1) * 50 - 250);
+  const busiest = Math.max(...at.map((t) => at.filter((u) => u >= t && u < t + 1000).length));
+  expect(busiest).toBeLessThanOrEqual(22);
+  test.info().annotations.push({ type: 'bound', description: `${at.length} requests in ${span} ms (at most ${busiest} in one second)` });
+});
+
+test('--dry-run prints the plan (checks, kinds, estimated requests) and sends nothing', async () => {
+  const server = await recorder();
+  const run = await runCli(['--target', writeTarget(server.baseUrl), '--dry-run', '--num-runs', '7', '--max-requests', '10'], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 });
+  expect(stackLines(run)).toEqual([]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toBe('');
+  expect(server.received).toEqual([]);
+  expect(run.report).toBeUndefined();
+  expect(run.stdout).toMatch(new RegExp(`^plan: ${ALL_CHECKS.length} of ${ALL_CHECKS.length} checks \\(\\d+ properties, 7 runs each\\)`, 'm'));
+  for (const c of ALL_CHECKS) expect(run.stdout).toMatch(new RegExp(`^  \\S+ +${c.kind ?? 'check'} +(~\\d+|skip)  ${c.id.replace(/\./g, '\\.')}  `, 'm'));
+  expect(run.stdout).toMatch(/^estimated requests: ~\d+ \(preflight included\), request budget 10$/m);
+  expect(run.stdout).toMatch(/^the estimate is over the budget/m);
+  expect(run.stdout).toMatch(/^dry run: no request sent$/m);
+});
+
+test('the plan estimates requests per kind: a declared estimate, else check 2, observation 1, property 2 per run', () => {
+  const base = { id: 'x', title: 'x', operation: 'general' as const, requirements: [], probe: async () => {} };
+  expect(estimateOf({ ...base }, 20)).toBe(2);
+  expect(estimateOf({ ...base, kind: 'observation' }, 20)).toBe(1);
+  expect(estimateOf({ ...base, kind: 'property' }, 20)).toBe(40);
+  expect(estimateOf({ ...base, kind: 'property', estimatedRequests: 3 }, 5)).toBe(15);
+  expect(estimateOf({ ...base, kind: 'check', estimatedRequests: 9 }, 5)).toBe(9);
+});
+
+// ---- secrets ------------------------------------------------------------------------------------
+
+/** Every form of the keys that would be a leak: as sent, and as base64 (Basic) forms. */
+function secretForms(keys: string[]): string[] {
+  return keys.flatMap((k) => [k, Buffer.from(k).toString('base64'), Buffer.from(`${k}:`).toString('base64')]);
+}
+
+/** Files under dir (recursively) whose bytes contain one of the secrets; `skip` names directories not to enter. */
+function filesHolding(dir: string, secrets: string[], skip: (name: string) => boolean = () => false): string[] {
+  const found: string[] = [];
+  const needles = secrets.map((s) => Buffer.from(s, 'utf8'));
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const st = statSync(p);
+      if (st.isDirectory()) {
+        if (!skip(name)) walk(p);
+      } else if (st.isFile()) {
+        const bytes = readFileSync(p);
+        if (needles.some((n) => bytes.includes(n))) found.push(p);
+      }
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+/** Runs the CLI with its run directory kept in a temp dir of the test's own, to audit what it wrote. */
+async function auditedRun(args: string[], env: Record<string, string>, timeoutMs = 110_000): Promise<{ run: CliRun; tmp: string; runDir: string }> {
+  const tmp = mkdtempSync(join(tmpdir(), 'safety-tmp-'));
+  const run = await runCli(args, { env: { ...env, TMPDIR: tmp, CONFORMANCE_KEEP_RUN_DIR: '1' }, timeoutMs });
+  const runDir = readdirSync(tmp).filter((n) => n.startsWith('conformance-run-')).map((n) => join(tmp, n))[0]!;
+  return { run, tmp, runDir };
+}
+
+test('no key in the console, the report, the request log or Playwright output (reference, --transport playwright)', async () => {
+  const { server, file, env } = await reference();
+  const { run, tmp, runDir } = await auditedRun(['--target', file, '--transport', 'playwright'], env);
+  expect(stackLines(run)).toEqual([]);
+  expect(run.report).toBeDefined();
+  expect(existsSync(join(runDir, 'requests.jsonl'))).toBe(true);
+  const secrets = secretForms([server.keys.management, server.keys.restricted]);
+  for (const s of secrets) expect(run.stdout + run.stderr).not.toContain(s);
+  expect(filesHolding(run.reportDir, secrets)).toEqual([]);
+  // tsx's compile cache (tsx-*) holds the reference's own source, whose keys are constants there.
+  expect(filesHolding(tmp, secrets, (name) => name.startsWith('tsx-'))).toEqual([]);
+  // Traces would hold the request headers: the suite's Playwright config keeps them off.
+  expect(suitesConfig.use?.trace).toBe('off');
+});
+
+test('no key leaks when the target echoes it back (body, headers, redirect Location): every byte the run wrote is clean', async () => {
+  const server = await recorder();
+  const echo = await startHostile((req, i): Action => {
+    const auth = String(req.headers.authorization ?? 'none');
+    if (i % 3 === 0) return { kind: 'raw', body: `${auth} <html>echo ${auth}</html>`, headers: { 'content-type': 'text/html', 'x-echo': auth } };
+    if (i % 3 === 1) return { kind: 'json', status: 401, body: { error: { code: 401, message: `invalid key ${auth}` } }, headers: { 'www-authenticate': auth } };
+    return { kind: 'redirect', location: `${server.baseUrl}/interns?token=${encodeURIComponent(auth)}&raw=${auth}` };
+  });
+  servers.push(echo);
+  const grep = ['--grep', ' (auth\\.|(files|models|interns)\\.response\\.schema )'];
+  const { run, tmp } = await auditedRun(['--target', writeTarget(echo.baseUrl), '--timeout', '2000', ...grep], { ...HOSTILE_KEYS });
+  expect(stackLines(run)).toEqual([]);
+  expect(run.code).toBe(1);
+  // Both keys were sent (and so echoed): otherwise this test would prove nothing.
+  const sent = new Set(echo.received.map((r) => r.headers.authorization));
+  expect(sent).toContain(`Bearer ${HOSTILE_KEYS.HOSTILE_API_KEY}`);
+  expect(sent).toContain(`Bearer ${HOSTILE_KEYS.HOSTILE_RESTRICTED_KEY}`);
+  expect(server.received).toEqual([]);
+  const secrets = secretForms(Object.values(HOSTILE_KEYS));
+  for (const s of secrets) expect(run.stdout + run.stderr).not.toContain(s);
+  expect(run.stdout).toContain('$API_KEY');
+  expect(filesHolding(run.reportDir, secrets)).toEqual([]);
+  // These keys exist only in the test process and the environment: nothing at all under TMPDIR holds them.
+  expect(filesHolding(tmp, secrets)).toEqual([]);
+});
+
+// ---- refusals before any request -------------------------------------------------------------
+
+test('a key written literally is refused in one line, and accepted with --allow-literal-keys (and still never printed)', async () => {
+  const { server, file } = await reference();
+  const literal = readFileSync(file, 'utf8')
+    .replace(/\$\{CONFORMANCE_REFERENCE_API_KEY\}/, server.keys.management)
+    .replace(/\$\{CONFORMANCE_REFERENCE_RESTRICTED_KEY\}/, server.keys.restricted);
+  const literalFile = writeTargetYaml(literal);
+  const refused = await runCli(['--target', literalFile], { env: {}, timeoutMs: 60_000 });
+  expect(oneLineRefusal(refused)).toMatch(/^conformance: target file \S+: apiKey is written literally; write \$\{ENV_VAR\} and set the variable, or pass --allow-literal-keys$/);
+  expect(refused.stderr).not.toContain(server.keys.management);
+  const before = server.received.length;
+  expect(before).toBe(0);
+
+  const accepted = await runCli(['--target', literalFile, '--allow-literal-keys'], { env: {}, timeoutMs: 110_000 });
+  expect(stackLines(accepted)).toEqual([]);
+  expect([0, 1]).toContain(accepted.code);
+  expect(server.received.length).toBeGreaterThan(0);
+  const secrets = secretForms([server.keys.management, server.keys.restricted]);
+  for (const s of secrets) expect(accepted.stdout + accepted.stderr).not.toContain(s);
+  expect(filesHolding(accepted.reportDir, secrets)).toEqual([]);
+});
+
+test('plain http:// to a host other than loopback is refused before any request, unless --allow-insecure', async () => {
+  // --dry-run everywhere: even if the refusal were broken, nothing would be sent to that host.
+  const insecure = writeTarget('http://api.example.com/v1');
+  const refused = await runCli(['--target', insecure, '--dry-run'], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 });
+  expect(oneLineRefusal(refused)).toMatch(
+    /^conformance: target file \S+: baseUrl uses plain http:\/\/ to api\.example\.com; the bearer key would travel in clear text \(pass --allow-insecure to accept\)$/,
+  );
+  const regional = writeTarget('https://api.example.com/v1', { edit: (y) => y.replace('interns:\n', 'interns:\n  regionalBaseUrl: http://eu.api.example.com/v1\n') });
+  expect(oneLineRefusal(await runCli(['--target', regional, '--dry-run'], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 }))).toMatch(
+    /interns\.regionalBaseUrl uses plain http:\/\/ to eu\.api\.example\.com/,
+  );
+  const accepted = await runCli(['--target', insecure, '--dry-run', '--allow-insecure'], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 });
+  expect(stackLines(accepted)).toEqual([]);
+  expect(accepted.code).toBe(0);
+  expect(accepted.stdout).toMatch(/^dry run: no request sent$/m);
+});
+
+const BAD_INPUT: Array<{ name: string; edit: (yaml: string) => string; env?: Record<string, string>; says: RegExp }> = [
+  { name: 'a misspelt optional field', edit: (y) => y.replace('restrictedApiKey:', 'restrictedApiKy:'), says: /: unknown field restrictedApiKy$/ },
+  { name: 'a misspelt nested field', edit: (y) => y.replace('  model: hostile/model', '  model: hostile/model\n  missingModle: nobody/nothing'), says: /: unknown field modelEndpoints\.missingModle$/ },
+  // A misspelt required field is reported as the field that is then missing.
+  { name: 'a misspelt required field', edit: (y) => y.replace('baseUrl:', 'basUrl:'), says: /: (missing field baseUrl|unknown field basUrl)$/ },
+  { name: 'an unset environment variable', edit: (y) => y.replace('${HOSTILE_API_KEY}', '${HOSTILE_UNSET_VARIABLE}'), says: /: apiKey: environment variable HOSTILE_UNSET_VARIABLE is not set$/ },
+  { name: 'invalid YAML', edit: (y) => y.replace('containerFiles:', 'containerFiles: [oops'), says: /: not valid YAML/ },
+];
+
+for (const { name, edit, says } of BAD_INPUT) {
+  test(`a target file with ${name}: one line naming it, exit 2, nothing sent`, async () => {
+    const server = await recorder();
+    const run = await runCli(['--target', writeTarget(server.baseUrl, { edit })], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 });
+    expect(oneLineRefusal(run)).toMatch(new RegExp(`^conformance: target file \\S+${says.source}`));
+    expect(server.received).toEqual([]);
+  });
+}
+
+test('an unreachable base URL (a closed loopback port): one line, exit 2, in under 15 s', async () => {
+  const closed = await startHostile(OK_JSON);
+  await closed.close();
+  const run = await runCli(['--target', writeTarget(closed.baseUrl)], { env: { ...HOSTILE_KEYS }, timeoutMs: 30_000 });
+  expect(oneLineRefusal(run)).toBe(`conformance: target ${closed.baseUrl} is unreachable: connection refused`);
+  expect(run.ms).toBeLessThan(15_000);
+});
+
+for (const [args, says] of [
+  [['--no-such-option'], /^conformance: Unknown option '--no-such-option' \(see --help\)$/],
+  [['--max-requests', 'lots'], /^conformance: --max-requests takes a whole number of at least 1, got "lots" \(see --help\)$/],
+  [['--grep', '(unclosed'], /^conformance: --grep takes a regular expression, got "\(unclosed" \(see --help\)$/],
+] as const) {
+  test(`command line ${args.join(' ')}: one line, exit 2`, async () => {
+    const run = await runCli([...args], { timeoutMs: 30_000 });
+    expect(oneLineRefusal(run)).toMatch(says);
+  });
+}
