@@ -143,6 +143,11 @@ function buildContainer(entries: ReadonlyArray<{ path: string; hidden: boolean }
     });
   }
   objects.sort((x, y) => Buffer.compare(x.key, y.key));
+  return indexContainer(objects);
+}
+
+/** A container over objects already in the order it lists them. */
+export function indexContainer(objects: readonly StoredObject[]): Container {
   const nextVisible = new Int32Array(objects.length + 1);
   nextVisible[objects.length] = objects.length;
   for (let i = objects.length - 1; i >= 0; i--) {

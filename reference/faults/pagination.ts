@@ -1,4 +1,47 @@
 import type { FaultDeclaration } from '../faults.ts';
 
-/** Faults of the reference in pagination behaviour; each breaks the requirements it names and nothing else. */
-export const PAGINATION_FAULTS: readonly FaultDeclaration[] = [];
+/** Faults of the reference in pagination behaviour (4.1): what only following pages reveals. */
+export const PAGINATION_FAULTS: readonly FaultDeclaration[] = [
+  {
+    name: 'files-after-inclusive',
+    operation: 'listContainerFiles',
+    breaks: ['files.after.strictly-after'],
+    description: 'after resumes AT the named path, listing the cursor file again',
+  },
+  {
+    name: 'files-page-larger-than-limit',
+    operation: 'listContainerFiles',
+    breaks: ['files.limit.page-size'],
+    description: 'every page holds one file more than limit',
+  },
+  {
+    name: 'pagination-skip-item-between-pages',
+    operation: 'listContainerFiles',
+    breaks: ['files.pagination.next-page', 'files.pagination.limit-independent', 'files.after.strictly-after'],
+    description: 'a page fetched with after silently drops the first file after the cursor',
+  },
+  {
+    name: 'pagination-has-more-false-on-truncated-page',
+    operation: 'listContainerFiles',
+    breaks: ['files.pagination.next-page'],
+    description: 'a page that ends at the scan bound says has_more false although files remain',
+  },
+  {
+    name: 'pagination-wrong-sort-order',
+    operation: 'listContainerFiles',
+    breaks: ['files.list.path-order', 'files.after.strictly-after'],
+    description: 'the key space is ordered case-insensitively instead of byte-wise',
+  },
+  {
+    name: 'pagination-cursor-cycle',
+    operation: 'listContainerFiles',
+    breaks: ['files.pagination.progress', 'files.pagination.scan-bound-position'],
+    description: 'a page fetched with after hands the same cursor back: following it never ends',
+  },
+  {
+    name: 'pagination-cursor-backwards',
+    operation: 'listContainerFiles',
+    breaks: ['files.pagination.progress', 'files.pagination.scan-bound-position'],
+    description: 'last_id names a position before the cursor of the request',
+  },
+];

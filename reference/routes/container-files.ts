@@ -1,5 +1,5 @@
 /** GET /containers/{container_id}/files — listContainerFiles (2.1, 2.2, 4.1, 8). */
-import { CONTAINERS, type Container, type StoredObject } from '../data.ts';
+import { CONTAINERS, indexContainer, type Container, type StoredObject } from '../data.ts';
 import { filesError, type JsonResponse } from '../errors.ts';
 import { FILE_ID_PREFIX, fileId, pathFromFileId } from '../ids.ts';
 import type { ReferenceOptions } from '../options.ts';
@@ -51,17 +51,18 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
   if (hasFault(opts, 'files-after-unknown-path-rejected') && afterKey !== null && !container.objects.some((o) => o.key.equals(afterKey))) return filesError(400);
   let pageSize = limit.value;
   if (hasFault(opts, 'files-short-page-without-scan-bound')) pageSize = Math.max(1, pageSize - 1);
+  if (hasFault(opts, 'files-page-larger-than-limit')) pageSize += 1;
   return { status: 200, body: page(ctx, containerId, container, afterKey, pageSize) };
 }
 
 /** First index whose key is strictly greater than `after` (byte-wise UTF-8 order, 4.1 "strictly after"). */
-function startIndex(objects: readonly StoredObject[], after: Buffer | null): number {
+function startIndex(objects: readonly StoredObject[], after: Buffer | null, compare: (a: Buffer, b: Buffer) => number = Buffer.compare): number {
   if (after === null) return 0;
   let lo = 0;
   let hi = objects.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (Buffer.compare(objects[mid]!.key, after) <= 0) lo = mid + 1;
+    if (compare(objects[mid]!.key, after) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -78,15 +79,20 @@ function startIndex(objects: readonly StoredObject[], after: Buffer | null): num
  * never ends with an empty page except at the scan bound, and never fetches a page that can only
  * be empty (2.2: "true when another page can be fetched").
  */
-function page(ctx: RouteContext, containerId: string, c: Container, after: Buffer | null, limit: number): unknown {
+function page(ctx: RouteContext, containerId: string, container: Container, after: Buffer | null, limit: number): unknown {
   const { opts } = ctx;
+  const caseInsensitive = hasFault(opts, 'pagination-wrong-sort-order');
+  const c = caseInsensitive ? caseInsensitiveView(container) : container;
   const padded = opts.paddedIds;
   const bound = Math.max(1, opts.scanBound);
   const data: unknown[] = [];
   let lastListed: StoredObject | null = null;
   let scanPosition: StoredObject | null = null; // set when the page ends at the scan bound
   let hiddenSkipped = 0;
-  let i = startIndex(c.objects, after);
+  let i = startIndex(c.objects, after, caseInsensitive ? compareCaseInsensitive : Buffer.compare);
+  const start = i;
+  if (hasFault(opts, 'files-after-inclusive') && after !== null && i > 0 && c.objects[i - 1]!.key.equals(after)) i--;
+  if (hasFault(opts, 'pagination-skip-item-between-pages') && after !== null) i = (c.nextVisible[i] ?? c.objects.length) + 1;
   for (; i < c.objects.length && data.length < limit; i++) {
     const o = c.objects[i]!;
     if (o.hidden) {
@@ -103,7 +109,7 @@ function page(ctx: RouteContext, containerId: string, c: Container, after: Buffe
   }
   if (hasFault(opts, 'files-locale-order') && data.length > 3) data.splice(1, data.length - 2, ...(data.slice(1, -1) as Array<{ path: string }>).sort((a, b) => a.path.localeCompare(b.path)));
   // i is the index just after the resume position.
-  const hasMore = (c.nextVisible[i] ?? c.objects.length) < c.objects.length;
+  const hasMore = (c.nextVisible[i] ?? c.objects.length) < c.objects.length && !(hasFault(opts, 'pagination-has-more-false-on-truncated-page') && scanPosition !== null);
   let lastId: string | null;
   if (scanPosition !== null && hasMore) lastId = idOf(opts, scanPosition.path); // rule 3
   else if (lastListed !== null) lastId = idOf(opts, lastListed.path); // rule 2
@@ -112,6 +118,8 @@ function page(ctx: RouteContext, containerId: string, c: Container, after: Buffe
   if (hasFault(opts, 'files-last-id-not-last') && scanPosition === null && data.length > 1) lastId = (data[0] as { id: string }).id;
   if (hasFault(opts, 'files-scan-bound-position-behind') && scanPosition !== null && hasMore && lastListed !== null) lastId = idOf(opts, [...lastListed.path].slice(0, -1).join('') + '\u0000');
   if (hasFault(opts, 'files-null-last-id-with-data') && !hasMore) lastId = null;
+  if (hasFault(opts, 'pagination-cursor-cycle') && hasMore && after !== null) lastId = idOf(opts, after.toString('utf8'));
+  if (hasFault(opts, 'pagination-cursor-backwards') && hasMore && start > 1) lastId = idOf(opts, c.objects[start - 2]!.path);
   let first = data.length > 0 && !opts.firstIdNull ? (data[0] as { id: string }).id : null; // rule 5
   if (hasFault(opts, 'files-first-id-wrong') && data.length > 1) first = (data[data.length - 1] as { id: string }).id;
   const list = { object: 'list', data, first_id: first, last_id: lastId, has_more: hasMore };
@@ -171,4 +179,19 @@ function parseIntLimit(raw: string | undefined): { ok: true; value: number } | {
   const n = raw === undefined ? LIMIT_DEFAULT : parseInt(raw, 10);
   const value = Number.isNaN(n) ? LIMIT_DEFAULT : n;
   return value >= LIMIT_MIN && value <= LIMIT_MAX ? { ok: true, value } : { ok: false };
+}
+
+/** Fault pagination-wrong-sort-order: the key space ordered case-insensitively, not byte-wise. */
+function compareCaseInsensitive(a: Buffer, b: Buffer): number {
+  return Buffer.compare(Buffer.from(a.toString('utf8').toLowerCase()), Buffer.from(b.toString('utf8').toLowerCase())) || Buffer.compare(a, b);
+}
+
+const caseInsensitiveViews = new WeakMap<Container, Container>();
+function caseInsensitiveView(c: Container): Container {
+  let view = caseInsensitiveViews.get(c);
+  if (!view) {
+    view = indexContainer([...c.objects].sort((a, b) => compareCaseInsensitive(a.key, b.key)));
+    caseInsensitiveViews.set(c, view);
+  }
+  return view;
 }

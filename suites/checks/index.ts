@@ -1,8 +1,21 @@
 import type { CheckDeclaration } from '../../core/check.ts';
 import { authChecksAll } from './auth.ts';
 import { containerFilesChecks } from './container-files.ts';
+import { errorsChecks } from './errors.ts';
+import { generalChecks } from './general.ts';
 import { internsChecks } from './interns.ts';
+import { internsPropertyChecks } from './interns-properties.ts';
 import { modelEndpointsChecks } from './model-endpoints.ts';
+import { paginationChecks } from './pagination.ts';
 
-/** Every declared check, in run order. The report, the traceability test and the docs read this list. */
-export const ALL_CHECKS: readonly CheckDeclaration[] = [...containerFilesChecks, ...modelEndpointsChecks, ...internsChecks, ...authChecksAll];
+/** Every declared check, in report order. The report, the traceability test and the docs read this list. */
+export const ALL_CHECKS: readonly CheckDeclaration[] = [
+  ...containerFilesChecks,
+  ...paginationChecks,
+  ...modelEndpointsChecks,
+  ...internsChecks,
+  ...internsPropertyChecks,
+  ...authChecksAll,
+  ...errorsChecks,
+  ...generalChecks,
+];

@@ -61,7 +61,7 @@ export async function probeCheck(
   const target = referenceTarget(server, more.editTarget);
   const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
   try {
-    return await executeCheck(check, new Client(target, settings, transport, new RequestLog(runDir)), viewOf(target), settings);
+    return await executeCheck(check, new Client(target, settings, transport, new RequestLog(settings.runDir)), viewOf(target), settings);
   } finally {
     await transport.close();
     await server.close();

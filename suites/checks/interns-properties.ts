@@ -1,0 +1,70 @@
+import fc from 'fast-check';
+import { defineChecks } from '../../core/check.ts';
+import { conform, expectSchema } from '../../core/expect.ts';
+import { invalidLimit, invalidStatusFilter, statusSubset, validLimit } from '../../generators/arbitraries/index.ts';
+import { INTERNS_LIMIT } from '../../generators/parameter-bounds.ts';
+import { internsQuery, needsInternsParams } from '../support/interns-query.ts';
+import { checkProperty } from '../support/property.ts';
+
+// Properties of list interns (4.3); the query parameter names come from the target file (not shown).
+
+export const internsPropertyChecks = defineChecks([
+  {
+    id: 'interns.property.filter-and-size',
+    title: 'For any subset of statuses and any valid page size: only those statuses, newest first, at most the page size',
+    operation: 'listInterns',
+    kind: 'property',
+    requirements: ['interns.status.filter', 'interns.order.newest-first', 'interns.limit.respected'],
+    needs: needsInternsParams,
+    estimatedRequests: 20,
+    async probe(ctx) {
+      await checkProperty(ctx, 'interns.property.filter-and-size', {
+        arbitrary: fc.record({ statuses: statusSubset(), limit: validLimit(INTERNS_LIMIT()) }),
+        requestsPerRun: 1,
+        budgetShare: 0.01,
+        predicate: async ({ statuses, limit }) => {
+          const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit, status: statuses.join(',') }));
+          conform(res.status === 200, 'interns.status.filter', `status=${statuses.join(',')} limit=${limit} answered ${res.status}, expected 200`, res);
+          const data = (res.json as { data?: Array<{ status?: unknown; createdAt?: unknown }> } | undefined)?.data;
+          conform(Array.isArray(data), 'interns.status.filter', 'data is not an array', res);
+          conform(data.length <= limit, 'interns.limit.respected', `${data.length} interns for a page size of ${limit}`, res);
+          const stray = data.find((i) => !statuses.includes(i.status as never));
+          conform(!stray, 'interns.status.filter', `status filter ${statuses.join(',')} listed an intern in state ${JSON.stringify(stray?.status)}`, res);
+          for (let i = 1; i < data.length; i++) {
+            const a = Date.parse(String(data[i - 1]!.createdAt));
+            const b = Date.parse(String(data[i]!.createdAt));
+            conform(!(b > a), 'interns.order.newest-first', `data[${i}].createdAt ${data[i]!.createdAt} is newer than data[${i - 1}].createdAt ${data[i - 1]!.createdAt}`, res);
+          }
+        },
+      });
+    },
+  },
+  {
+    id: 'interns.property.invalid-query',
+    title: 'Any invalid page size or status value gives an error whose code is invalid_body',
+    operation: 'listInterns',
+    kind: 'property',
+    requirements: ['interns.limit.out-of-range-rejected', 'interns.status.invalid-rejected', 'interns.errors.shape'],
+    needs: needsInternsParams,
+    estimatedRequests: 20,
+    async probe(ctx) {
+      const input = fc.oneof(
+        invalidLimit(INTERNS_LIMIT()).map((l) => ({ query: { limit: l.value }, requirement: 'interns.limit.out-of-range-rejected' })),
+        invalidStatusFilter().map((status) => ({ query: { status }, requirement: 'interns.status.invalid-rejected' })),
+      );
+      await checkProperty(ctx, 'interns.property.invalid-query', {
+        arbitrary: input,
+        requestsPerRun: 1,
+        budgetShare: 0.01,
+        predicate: async ({ query, requirement }) => {
+          const res = await ctx.api.listInterns(internsQuery(ctx.target, query));
+          // 7.3: the HTTP status of string-coded errors is not shown: any 4xx.
+          conform(res.status >= 400 && res.status < 500, requirement, `${JSON.stringify(query)} answered ${res.status}, expected a 4xx`, res);
+          expectSchema(res.json, 'InternsError', 'interns.errors.shape', res);
+          const code = (res.json as { error: { code: unknown } }).error.code;
+          conform(code === 'invalid_body', requirement, `error.code is ${JSON.stringify(code)}, expected "invalid_body"`, res);
+        },
+      });
+    },
+  },
+]);

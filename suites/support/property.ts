@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import type { ProbeContext } from '../../core/check.ts';
+import { CannotJudge, ConformanceFailure } from '../../core/errors.ts';
+import { UnreadableListing } from './file-pages.ts';
+
+export interface PropertyOptions<T> {
+  arbitrary: fc.Arbitrary<T>;
+  /** Requests one run may send at most; with the property's share of the budget it sets numRuns. */
+  requestsPerRun: number;
+  /** Fraction of the run's request budget this property may spend (e.g. 0.05). */
+  budgetShare: number;
+  /** Judges one generated value; throws ConformanceFailure when the target breaks a requirement. */
+  predicate: (value: T) => Promise<void>;
+}
+
+/**
+ * Runs a fast-check property against the target. The seed is the check's own (derived from the run
+ * seed), so a run replays exactly; numRuns is the run's setting, lowered to fit the property's share
+ * of the request budget. A failure carries the shrunk counterexample, the seed and the path, and the
+ * command that replays it. Requests that cannot be judged (time-out, budget) never count as
+ * counterexamples: the check ends as `error` or `skip` instead.
+ */
+export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: PropertyOptions<T>): Promise<void> {
+  const share = Math.floor(ctx.settings.maxRequests * o.budgetShare);
+  const numRuns = Math.max(1, Math.min(ctx.settings.numRuns, Math.floor(share / o.requestsPerRun)));
+  let cannotJudge: Error | undefined;
+  const property = fc.asyncProperty(o.arbitrary, async (value) => {
+    if (cannotJudge) return true;
+    try {
+      await o.predicate(value);
+      return true;
+    } catch (e) {
+      if (e instanceof ConformanceFailure) throw e;
+      if (e instanceof CannotJudge || e instanceof UnreadableListing) {
+        cannotJudge = e;
+        return true;
+      }
+      throw e;
+    }
+  });
+  const result = await fc.check(property, {
+    seed: ctx.seed,
+    numRuns,
+    ...(ctx.settings.replayPath ? { path: ctx.settings.replayPath } : {}),
+    // Shrinking re-sends requests: bounded in time, like everything else the suite does.
+    interruptAfterTimeLimit: 60_000,
+    markInterruptAsFailure: false,
+  });
+  if (result.failed) {
+    const err = result.errorInstance;
+    if (!(err instanceof ConformanceFailure)) throw err instanceof Error ? err : new Error(String(err));
+    const value = result.counterexample?.[0];
+    const path = result.counterexamplePath ?? undefined;
+    const replay = `npm run conformance -- --seed ${ctx.settings.seed} --grep '${checkId}'${path ? ` --replay-path '${path}'` : ''}`;
+    throw new ConformanceFailure(
+      err.requirementId,
+      `${err.message} — counterexample ${fc.stringify(value)} (after ${result.numShrinks} shrinks; replay: ${replay})`,
+      err.exchanges,
+      { value, seed: result.seed, ...(path ? { path } : {}), numRuns },
+    );
+  }
+  if (cannotJudge) {
+    if (cannotJudge instanceof UnreadableListing) throw new CannotJudge('transport', cannotJudge.message);
+    throw cannotJudge;
+  }
+}
