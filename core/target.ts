@@ -70,22 +70,46 @@ export function parseTarget(text: string, file: string, options: LoadOptions = {
     }
   }
   const resolved = substitute(raw, options.env ?? process.env, file, '');
-  if (!validateTarget(resolved)) {
-    const err = validateTarget.errors?.[0];
-    const at = (err?.instancePath ?? '').slice(1).replaceAll('/', '.');
-    const field =
-      err?.keyword === 'additionalProperties'
-        ? `unknown field ${[at, (err.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.')}`
-        : err?.keyword === 'required'
-          ? `missing field ${[at, (err.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.')}`
-          : `${at || '(root)'} ${err?.message ?? 'is invalid'}`;
-    throw new TargetFileError(`target file ${file}: ${field}`);
-  }
+  if (!validateTarget(resolved)) throw new TargetFileError(`target file ${file}: ${describeError(validateTarget.errors ?? [])}`);
   const target = resolved;
   checkTransportSafety(target.baseUrl, 'baseUrl', file, options);
   if (target.interns.regionalBaseUrl) checkTransportSafety(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
   target.baseUrl = target.baseUrl.replace(/\/+$/, '');
   return target;
+}
+
+/**
+ * One line naming the field. A misspelt field shows as both "unknown field" and "missing field":
+ * the unknown one is named first, since it is what the user wrote, with the known name it resembles.
+ */
+function describeError(errors: ReadonlyArray<{ keyword: string; instancePath: string; params: unknown; message?: string }>): string {
+  const at = (e: { instancePath: string }) => e.instancePath.slice(1).replaceAll('/', '.');
+  const join = (...parts: string[]) => parts.filter(Boolean).join('.');
+  const unknown = errors.find((e) => e.keyword === 'additionalProperties');
+  if (unknown) {
+    const name = (unknown.params as { additionalProperty: string }).additionalProperty;
+    const missing = errors.find((e) => e.keyword === 'required' && e.instancePath === unknown.instancePath);
+    const hint = missing ? (missing.params as { missingProperty: string }).missingProperty : undefined;
+    return `unknown field ${join(at(unknown), name)}${hint && closeEnough(name, hint) ? ` (did you mean ${join(at(unknown), hint)}?)` : ''}`;
+  }
+  const missing = errors.find((e) => e.keyword === 'required');
+  if (missing) return `missing field ${join(at(missing), (missing.params as { missingProperty: string }).missingProperty)}`;
+  const first = errors[0];
+  return `${(first && at(first)) || '(root)'} ${first?.message ?? 'is invalid'}`;
+}
+
+/** Levenshtein distance of at most 2, or one name containing the other. */
+function closeEnough(a: string, b: string): boolean {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (x.includes(y) || y.includes(x)) return true;
+  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= y.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[y.length]! <= 2;
 }
 
 function substitute(value: unknown, env: NodeJS.ProcessEnv, file: string, at: string): unknown {

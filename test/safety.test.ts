@@ -264,7 +264,7 @@ const BAD_INPUT: Array<{ name: string; edit: (yaml: string) => string; env?: Rec
   { name: 'a misspelt optional field', edit: (y) => y.replace('restrictedApiKey:', 'restrictedApiKy:'), says: /: unknown field restrictedApiKy$/ },
   { name: 'a misspelt nested field', edit: (y) => y.replace('  model: hostile/model', '  model: hostile/model\n  missingModle: nobody/nothing'), says: /: unknown field modelEndpoints\.missingModle$/ },
   // A misspelt required field is reported as the field that is then missing.
-  { name: 'a misspelt required field', edit: (y) => y.replace('baseUrl:', 'basUrl:'), says: /: (missing field baseUrl|unknown field basUrl)$/ },
+  { name: 'a misspelt required field', edit: (y) => y.replace('baseUrl:', 'basUrl:'), says: /: unknown field basUrl \(did you mean baseUrl\?\)$/ },
   { name: 'an unset environment variable', edit: (y) => y.replace('${HOSTILE_API_KEY}', '${HOSTILE_UNSET_VARIABLE}'), says: /: apiKey: environment variable HOSTILE_UNSET_VARIABLE is not set$/ },
   { name: 'invalid YAML', edit: (y) => y.replace('containerFiles:', 'containerFiles: [oops'), says: /: not valid YAML/ },
 ];
