@@ -2,7 +2,7 @@ import type { CheckDeclaration, CheckOutcome } from '../core/check.ts';
 import { catalogue, LEVELS, strongestLevel, type Requirement } from '../core/catalogue.ts';
 import type { RequestLogEntry } from '../core/request-log.ts';
 import type { TargetView } from '../core/target.ts';
-import type { CheckResult, ConformanceReport, RequirementResult, RequirementStatus, Verdict } from './model.ts';
+import { REQUIREMENT_STATUSES, type CheckResult, type ConformanceReport, type RequirementFailure, type RequirementResult, type Verdict } from './model.ts';
 
 export interface ReportInput {
   checks: readonly CheckDeclaration[];
@@ -14,8 +14,6 @@ export interface ReportInput {
   requestLog: readonly RequestLogEntry[];
 }
 
-const STATUSES: readonly RequirementStatus[] = ['pass', 'fail', 'skip', 'disabled', 'observed', 'error'];
-
 /** Joins the catalogue, the declarations and the outcomes into the report; pure, so it is deterministic. */
 export function buildReport(input: ReportInput): ConformanceReport {
   const checks: CheckResult[] = input.checks.map((c) => {
@@ -23,7 +21,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     return { ...outcome, title: c.title, level: strongestLevel(c.requirements), operation: c.operation, kind: c.kind ?? 'check', requirements: [...c.requirements] };
   });
   const requirements = catalogue().requirements.map((r) => judge(r, checks, input.outcomes));
-  const counts = Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries(STATUSES.map((s) => [s, 0]))])) as ConformanceReport['counts'];
+  const counts = Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, 0]))])) as ConformanceReport['counts'];
   for (const r of requirements) counts[r.level][r.status]++;
   const failOn = input.run.failOn;
   const failed = requirements.some((r) => r.status === 'fail' && (r.level === 'MUST' || (failOn === 'should' && r.level === 'SHOULD')));
@@ -31,6 +29,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
   return {
     reportVersion: 1,
     specVersion: catalogue().specVersion,
+    specDocument: catalogue().document,
     suite: input.suite,
     target: input.target,
     run: {
@@ -64,7 +63,12 @@ function judge(r: Requirement, checks: readonly CheckResult[], outcomes: Readonl
   const ran = covering.filter((c) => outcomes.has(c.checkId));
   if (ran.length === 0) return { ...base, status: 'disabled', reason: 'its checks were not selected in this run' };
 
-  const failures = ran.flatMap((c) => c.failures.filter((f) => f.requirementId === r.id).map((f) => `${c.checkId}: ${f.message}`));
+  const evidence: RequirementFailure[] = ran.flatMap((c) =>
+    c.failures
+      .filter((f) => f.requirementId === r.id)
+      .map(({ requirementId: _r, ...f }) => ({ checkId: c.checkId, ...f })),
+  );
+  const failures = evidence.map((f) => `${f.checkId}: ${f.message}`);
   const observed = ran.flatMap((c) => c.observations.filter((o) => o.requirementId === r.id).map((o) => o.value));
   const errors = ran.filter((c) => c.status === 'error').map((c) => `${c.checkId}: ${c.reason}`);
   const passed = ran.filter((c) => c.status === 'pass');
@@ -76,7 +80,7 @@ function judge(r: Requirement, checks: readonly CheckResult[], outcomes: Readonl
     if (errors.length) return { ...base, status: 'error', reason: errors[0] };
     return { ...base, status: 'skip', reason: ran.map((c) => c.reason).find(Boolean) ?? 'nothing observed' };
   }
-  if (failures.length) return { ...base, status: 'fail', reason: failures[0], ...withObserved };
+  if (failures.length) return { ...base, status: 'fail', reason: failures[0], ...withObserved, failures: evidence };
   if (errors.length) return { ...base, status: 'error', reason: errors[0], ...withObserved };
   if (passed.length) return { ...base, status: 'pass', ...withObserved };
   const notReached = ran.find((c) => c.status === 'fail');

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../core/check.ts';
 import { RequestLog } from '../core/request-log.ts';
 import { readRunSettings } from '../core/run-settings.ts';
@@ -15,7 +15,15 @@ import { writeReportFiles } from './write-report.ts';
  */
 export default class ConformanceReporter implements Reporter {
   private readonly outcomes = new Map<string, CheckOutcome>();
-  private readonly started = new Date();
+  private shard: string | undefined;
+  /** Checks this run was to run (a shard's share, --grep's selection): the ones a deadline can cut. */
+  private readonly planned = new Set<string>();
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    // A shard's own report covers its checks only; a merged one (cli/merge.ts) says how many it joins.
+    if (config.shard && config.shard.total > 1 && !process.env['CONFORMANCE_MERGED_SHARDS']) this.shard = `${config.shard.current}/${config.shard.total}`;
+    for (const test of suite.allTests()) this.planned.add(test.annotations.find((a) => a.type === 'check')?.description ?? test.title);
+  }
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const checkId = test.annotations.find((a) => a.type === 'check')?.description ?? test.title;
@@ -32,7 +40,7 @@ export default class ConformanceReporter implements Reporter {
     const settings = readRunSettings();
     const target = loadTarget(settings.targetFile, settings);
     if (result.status === 'timedout') {
-      for (const c of ALL_CHECKS) if (!this.outcomes.has(c.id)) this.outcomes.set(c.id, { checkId: c.id, status: 'error', reason: 'the run deadline passed before this check ran', failures: [], observations: [], requests: 0, seed: 0 });
+      for (const c of ALL_CHECKS) if (this.planned.has(c.id) && !this.outcomes.has(c.id)) this.outcomes.set(c.id, { checkId: c.id, status: 'error', reason: 'the run deadline passed before this check ran', failures: [], observations: [], requests: 0, seed: 0 });
     }
     const report = buildReport({
       checks: ALL_CHECKS,
@@ -41,12 +49,15 @@ export default class ConformanceReporter implements Reporter {
       suite: { name: 'conformance-suite', version: process.env['CONFORMANCE_SUITE_VERSION'] ?? '0.0.0', commit: process.env['CONFORMANCE_SUITE_COMMIT'] ?? 'unknown' },
       run: {
         seed: settings.seed,
-        startedAt: this.started.toISOString(),
-        durationMs: Date.now() - this.started.getTime(),
+        // Playwright's own start and duration: in a merge they span the shards, not the merge itself.
+        startedAt: result.startTime.toISOString(),
+        durationMs: Math.round(result.duration),
         numRuns: settings.numRuns,
         maxRequests: settings.maxRequests,
         failOn: settings.failOn,
         replay: process.env['CONFORMANCE_REPLAY_COMMAND'] ?? '',
+        ...(this.shard ? { shard: this.shard } : {}),
+        ...(process.env['CONFORMANCE_MERGED_SHARDS'] ? { mergedShards: Number(process.env['CONFORMANCE_MERGED_SHARDS']) } : {}),
       },
       requestLog: RequestLog.read(settings.runDir),
     });

@@ -1,10 +1,26 @@
 import type { CheckKind, CheckOutcome } from '../core/check.ts';
 import type { Level } from '../core/catalogue.ts';
+import type { Counterexample } from '../core/errors.ts';
+import type { Exchange } from '../core/evidence.ts';
 import type { Operation } from '../core/operations.ts';
 import type { TargetView } from '../core/target.ts';
 
 export type RequirementStatus = 'pass' | 'fail' | 'skip' | 'disabled' | 'observed' | 'error';
 export type Verdict = 'conformant' | 'non-conformant' | 'error';
+
+/** Order in which statuses are counted and listed in every output format. */
+export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['pass', 'fail', 'error', 'skip', 'disabled', 'observed'];
+
+/** The evidence of one failure of a requirement: which check saw it, what was sent and what came back. */
+export interface RequirementFailure {
+  checkId: string;
+  message: string;
+  /** Request and response pairs, redacted, bodies truncated, volatile headers masked; the last one failed. */
+  exchanges: Exchange[];
+  /** Reproduces the last request; keys appear as $API_KEY / $RESTRICTED_API_KEY, never as values. */
+  curl?: string;
+  counterexample?: Counterexample;
+}
 
 export interface RequirementResult {
   id: string;
@@ -14,9 +30,14 @@ export interface RequirementResult {
   statement: string;
   interpretation?: string;
   status: RequirementStatus;
+  /** Why it is skip, disabled or error; the first failure message when it is fail. */
   reason?: string;
+  /** Ids of the checks behind the requirement (see `checks` of the report for their outcomes). */
   checks: string[];
+  /** Values seen for the requirement (observations), in check order. */
   observed?: unknown[];
+  /** Every failure of this requirement, with its evidence (status fail only). */
+  failures?: RequirementFailure[];
 }
 
 export interface CheckResult extends CheckOutcome {
@@ -31,6 +52,8 @@ export interface CheckResult extends CheckOutcome {
 export interface ConformanceReport {
   reportVersion: 1;
   specVersion: string;
+  /** Title of the service document the requirement ids come from. */
+  specDocument: string;
   suite: { name: string; version: string; commit: string };
   target: { baseUrl: string; file: TargetView };
   run: {
@@ -45,6 +68,10 @@ export interface ConformanceReport {
     /** Checks cut short because the request budget was spent. */
     budgetExhausted: string[];
     replay: string;
+    /** `I/N` when this report covers one shard only (its other checks are `disabled`). */
+    shard?: string;
+    /** Number of shard reports this report was merged from (`npm run conformance:merge`). */
+    mergedShards?: number;
   };
   verdict: Verdict;
   counts: Record<Level, Record<RequirementStatus, number>>;

@@ -1,0 +1,40 @@
+/**
+ * Escaping for the text formats of the report. Bodies, headers and messages come from an untrusted
+ * target: every value that is not a literal of the writer goes through one of these.
+ */
+
+// XML 1.0 allows only tab, LF, CR and the characters from U+0020 on (no lone surrogates, no U+FFFE/F);
+// an escaped control character is still invalid, so they are replaced.
+const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text for XML or HTML content and attribute values (both quote styles safe). */
+export function esc(value: unknown): string {
+  return String(value).replace(XML_INVALID, '\uFFFD').replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}
+
+/** Text for an XML attribute that must stay on one logical line (newlines kept as character references). */
+export function escAttr(value: unknown): string {
+  return esc(value).replace(/\r/g, '&#13;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
+}
+
+/**
+ * Untrusted text inline in Markdown (GitHub flavour): no raw HTML, no links or emphasis, no table
+ * breaks. Every character Markdown could act on is backslash-escaped; newlines become spaces.
+ */
+export function mdText(value: unknown): string {
+  return String(value)
+    .replace(XML_INVALID, '\uFFFD')
+    .replace(/\s+/g, ' ')
+    .replace(/[\\`*_{}[\]()<>#+!|~&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`));
+}
+
+/** A Markdown code span that holds any text (a fence longer than any backtick run inside it). */
+export function mdCode(value: unknown): string {
+  const s = String(value).replace(XML_INVALID, '\uFFFD').replace(/\s+/g, ' ');
+  const longest = Math.max(0, ...[...s.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${s}${pad}${fence}`;
+}

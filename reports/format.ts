@@ -1,0 +1,116 @@
+/** Helpers shared by the report writers: every format says the same thing the same way. */
+import type { Level } from '../core/catalogue.ts';
+import { LEVELS } from '../core/catalogue.ts';
+import { OPERATIONS, type Operation } from '../core/operations.ts';
+import { REQUIREMENT_STATUSES, type ConformanceReport, type RequirementResult, type RequirementStatus, type Verdict } from './model.ts';
+
+export const VERDICT_TEXT: Record<Verdict, string> = { conformant: 'conformant', 'non-conformant': 'non-conformant', error: 'error' };
+
+/** Top-level sections of the service document (shared/seed/service-interface.md), for grouping. */
+export const SECTION_TITLES: Record<string, string> = {
+  '1': 'What the service does',
+  '2': 'Resources and their fields',
+  '3': 'States and transitions',
+  '4': 'Endpoints',
+  '5': 'Authentication',
+  '6': 'Events',
+  '7': 'Errors',
+  '8': 'Limits',
+  '9': 'Versioning',
+};
+
+/** `2.2, 4.1 rule 5` -> `2`: the top-level section a requirement is filed under (its first citation). */
+export function topSection(section: string): string {
+  return /^\s*(\d+)/.exec(section)?.[1] ?? '?';
+}
+
+export function sectionTitle(top: string): string {
+  return `${top} ${SECTION_TITLES[top] ?? ''}`.trim();
+}
+
+/** Requirements grouped by top-level section, sections in numeric order, catalogue order inside. */
+export function bySection(reqs: readonly RequirementResult[]): Array<{ section: string; title: string; requirements: RequirementResult[] }> {
+  const groups = new Map<string, RequirementResult[]>();
+  for (const r of reqs) {
+    const top = topSection(r.section);
+    const list = groups.get(top) ?? [];
+    list.push(r);
+    groups.set(top, list);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => (Number(a) || 99) - (Number(b) || 99))
+    .map(([section, requirements]) => ({ section, title: sectionTitle(section), requirements }));
+}
+
+/** Requirements grouped by operation, in the order of core/operations.ts; empty operations left out. */
+export function byOperation(reqs: readonly RequirementResult[]): Array<{ operation: Operation; requirements: RequirementResult[] }> {
+  return OPERATIONS.map((operation) => ({ operation, requirements: reqs.filter((r) => r.operation === operation) })).filter((g) => g.requirements.length > 0);
+}
+
+export function tally(reqs: readonly RequirementResult[]): Record<RequirementStatus, number> {
+  const out = Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, 0])) as Record<RequirementStatus, number>;
+  for (const r of reqs) out[r.status]++;
+  return out;
+}
+
+export const LEVEL_ORDER: readonly Level[] = LEVELS;
+
+/** Whitespace collapsed to single spaces, cut to `max` characters: for one-line reasons. */
+export function oneLine(text: string, max = 240): string {
+  const s = text.replace(/\s+/g, ' ').trim();
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** A value as compact JSON (undefined as `undefined`), cut to `max` characters. */
+export function compactJson(value: unknown, max = 400): string {
+  let s: string;
+  try {
+    s = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
+  } catch {
+    s = String(value);
+  }
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** What was observed for a requirement, as one line: the distinct values, in order. */
+export function observedText(values: readonly unknown[] | undefined, max = 400): string {
+  if (!values || values.length === 0) return '';
+  const distinct = [...new Set(values.map((v) => compactJson(v, max)))];
+  return oneLine(distinct.join('; '), max);
+}
+
+/** What was observed, for a reader: each distinct value as indented JSON, cut to `max` characters. */
+export function observedPretty(values: readonly unknown[] | undefined, max = 4000): string {
+  if (!values || values.length === 0) return '';
+  const distinct = [...new Set(values.map((v) => (v === undefined ? 'undefined' : (JSON.stringify(v, null, 2) ?? String(v)))))];
+  const s = distinct.join('\n\n');
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** A response body, pretty-printed when it is JSON (the evidence is easier to read), else as it came. */
+export function prettyBody(body: string): string {
+  if (!/^\s*[[{]/.test(body)) return body;
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+export function durationText(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The label of the run's scope: whole run, one shard, or merged shards. */
+export function scopeText(report: ConformanceReport): string {
+  if (report.run.shard) return `shard ${report.run.shard} only (partial report: the other shards' checks are disabled)`;
+  if (report.run.mergedShards) return `merged from ${report.run.mergedShards} shards`;
+  return '';
+}
+
+/** The command that replays one check of a failure (and its counterexample, when fast-check found one). */
+export function replayCheckCommand(report: ConformanceReport, checkId: string, replayPath?: string): string {
+  const base = report.run.replay || `npm run conformance -- --seed ${report.run.seed}`;
+  const grep = `--grep '^${checkId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, `'\\''`)}$'`;
+  return `${base} ${grep}${replayPath ? ` --replay-path '${replayPath.replace(/'/g, `'\\''`)}'` : ''}`;
+}

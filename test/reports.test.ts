@@ -1,0 +1,225 @@
+/**
+ * The report writers, in-process: one synthetic run with every requirement status, and bodies,
+ * headers, messages and observed values written by a hostile target, rendered to every format.
+ */
+import { createHash } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import type { CheckDeclaration, CheckOutcome } from '../core/check.ts';
+import { catalogue } from '../core/catalogue.ts';
+import type { Exchange } from '../core/evidence.ts';
+import { compileOwnSchema } from '../generators/schemas.ts';
+import { badgeSvg } from '../reports/badge.ts';
+import { buildReport, type ReportInput } from '../reports/build-report.ts';
+import { esc, mdCode, mdText } from '../reports/escape.ts';
+import { HTML_SCRIPT_SHA256, reportHtml } from '../reports/html.ts';
+import { junitXml } from '../reports/junit.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import reportSchema from '../reports/report.schema.json' with { type: 'json' };
+import { summaryMarkdown } from '../reports/summary-md.ts';
+import { REPORT_FILES } from '../reports/write-report.ts';
+
+const validateReport = compileOwnSchema<ConformanceReport>(reportSchema);
+
+/** What a hostile target could put in a body, a header or a message. */
+const EVIL = `</td></pre><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> ]]> & "q" 'a' \u0001\u0000 \ud800 \`tick\` | *b* [l](http://evil.invalid)`;
+
+function exchange(status: number, body: string): Exchange {
+  return {
+    request: { method: 'GET', url: `http://127.0.0.1:1/v1/containers/c/files?x=${encodeURIComponent('<script>')}`, headers: { accept: 'application/json', authorization: 'Bearer $API_KEY' } },
+    response: { status, headers: { 'content-type': 'text/html', 'x-evil': EVIL, date: '<volatile>' }, body, truncated: false },
+    durationMs: 3,
+    retries: 0,
+  };
+}
+
+const noop = async () => {};
+const CHECKS: CheckDeclaration[] = [
+  { id: 'x.pass', title: 'passes', operation: 'listContainerFiles', requirements: ['files.list.schema'], probe: noop },
+  { id: 'x.fail', title: `fails ${EVIL}`, operation: 'listContainerFiles', requirements: ['files.file.schema'], kind: 'property', probe: noop },
+  { id: 'x.should', title: 'fails a SHOULD', operation: 'listContainerFiles', requirements: ['files.file.path-relative'], probe: noop },
+  { id: 'x.observe', title: 'observes', operation: 'listInterns', requirements: ['interns.limit.default'], kind: 'observation', probe: noop },
+  { id: 'x.error', title: 'errors', operation: 'listModelEndpoints', requirements: ['models.response.data-wrapper'], probe: noop },
+  { id: 'x.skip', title: 'skips', operation: 'listInterns', requirements: ['interns.workspace.filter'], probe: noop },
+  { id: 'x.disabled', title: 'not selected', operation: 'general', requirements: ['auth.missing-401'], probe: noop },
+];
+
+function outcome(checkId: string, o: Partial<CheckOutcome>): CheckOutcome {
+  return { checkId, status: 'pass', failures: [], observations: [], requests: 1, seed: 1, ...o };
+}
+
+const FULL_OUTCOMES: CheckOutcome[] = [
+  outcome('x.pass', {}),
+  outcome('x.fail', {
+    status: 'fail',
+    reason: `files.file.schema broken ${EVIL}`,
+    failures: [
+      {
+        requirementId: 'files.file.schema',
+        message: `does not match ContainerFile: ${EVIL}`,
+        exchanges: [exchange(200, '{"ok":true}'), exchange(200, `<html>${EVIL}</html>`)],
+        curl: `curl -sS -i -H "authorization: Bearer $API_KEY" 'http://127.0.0.1:1/v1/containers/c/files'`,
+        counterexample: { value: { path: EVIL }, seed: 11, path: '0:1', numRuns: 20 },
+      },
+    ],
+  }),
+  outcome('x.should', { status: 'fail', reason: 'absolute path', failures: [{ requirementId: 'files.file.path-relative', message: 'path "/a" begins with /', exchanges: [exchange(200, '{}')] }] }),
+  outcome('x.observe', { observations: [{ requirementId: 'interns.limit.default', value: { defaultPageSize: 50, note: EVIL } }] }),
+  outcome('x.error', { status: 'error', reason: `suite error: ${EVIL}` }),
+  outcome('x.skip', { status: 'skip', reason: `interns.otherWorkspaceId is not set ${EVIL}` }),
+];
+
+function input(outcomes: readonly CheckOutcome[], failOn: 'must' | 'should' = 'must'): ReportInput {
+  return {
+    checks: CHECKS,
+    outcomes: new Map(outcomes.map((o) => [o.checkId, o])),
+    target: {
+      baseUrl: 'http://127.0.0.1:1/v1',
+      file: { baseUrl: 'http://127.0.0.1:1/v1', containerFiles: { containerId: `c${EVIL}` }, modelEndpoints: { model: 'a/b' }, interns: { workspaceId: 'w' }, hasRestrictedKey: false },
+    },
+    suite: { name: 'conformance-suite', version: '0.1.0', commit: 'abc1234' },
+    run: { seed: 7, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1234, numRuns: 20, maxRequests: 2000, failOn, replay: 'npm run conformance -- --seed 7' },
+    requestLog: [],
+  };
+}
+
+const report = buildReport(input(FULL_OUTCOMES));
+const status = (id: string) => report.requirements.find((r) => r.id === id)?.status;
+
+test('the report model: every status, evidence per failing requirement, valid against reports/report.schema.json', () => {
+  expect(validateReport(report), JSON.stringify(validateReport.errors?.slice(0, 3))).toBe(true);
+  expect(report.requirements.map((r) => r.id)).toEqual(catalogue().requirements.map((r) => r.id));
+  expect(status('files.list.schema')).toBe('pass');
+  expect(status('files.file.schema')).toBe('fail');
+  expect(status('files.file.path-relative')).toBe('fail');
+  expect(status('interns.limit.default')).toBe('observed');
+  expect(status('models.response.data-wrapper')).toBe('error');
+  expect(status('interns.workspace.filter')).toBe('skip');
+  expect(status('auth.missing-401')).toBe('disabled');
+  const failed = report.requirements.find((r) => r.id === 'files.file.schema')!;
+  expect(failed.failures?.[0]).toMatchObject({ checkId: 'x.fail', counterexample: { seed: 11, path: '0:1' } });
+  expect(failed.failures?.[0]?.exchanges).toHaveLength(2);
+  expect(report.requirements.find((r) => r.id === 'interns.limit.default')?.observed).toEqual([{ defaultPageSize: 50, note: EVIL }]);
+  expect(report.verdict).toBe('non-conformant');
+  // The schema rejects what the model forbids: a skip without a reason, a failed UNSPECIFIED point.
+  const broken = structuredClone(report);
+  delete broken.requirements.find((r) => r.status === 'skip')!.reason;
+  expect(validateReport(broken)).toBe(false);
+  const unspecifiedFail = structuredClone(report);
+  const point = unspecifiedFail.requirements.find((r) => r.level === 'UNSPECIFIED')!;
+  Object.assign(point, { status: 'fail', reason: 'x', failures: [{ checkId: 'x', message: 'x', exchanges: [] }] });
+  expect(validateReport(unspecifiedFail)).toBe(false);
+});
+
+test('--fail-on: a SHOULD failure alone is conformant by default and non-conformant with should', () => {
+  const shouldOnly = FULL_OUTCOMES.filter((o) => o.checkId === 'x.should' || o.checkId === 'x.pass');
+  expect(buildReport(input(shouldOnly, 'must')).verdict).toBe('conformant');
+  expect(buildReport(input(shouldOnly, 'should')).verdict).toBe('non-conformant');
+  const withError = FULL_OUTCOMES.filter((o) => o.checkId === 'x.error' || o.checkId === 'x.pass');
+  expect(buildReport(input(withError)).verdict).toBe('error');
+});
+
+test('report.html escapes everything the target sent, runs only its own hashed script, and has no external reference', () => {
+  const html = reportHtml(report);
+  expect(html.match(/<script/gi)).toHaveLength(1);
+  expect(html).not.toMatch(/<img/i);
+  expect(html).not.toContain('window.__pwned=1</script>');
+  expect(html).not.toContain('\u0000');
+  expect(html).toContain(esc('<script>window.__pwned=1</script>'));
+  // The one inline script is the one the Content-Security-Policy allows, and nothing else may load.
+  const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1] ?? '';
+  expect(createHash('sha256').update(script).digest('base64')).toBe(HTML_SCRIPT_SHA256);
+  expect(html).toContain(`script-src 'sha256-${HTML_SCRIPT_SHA256}'`);
+  expect(html).toContain("default-src 'none'");
+  expect(html).not.toMatch(/\b(src|href)=["']?(https?:|\/\/)/i);
+  expect(html).not.toMatch(/<link\b/i);
+  // Content a reader needs: verdict, filters, sections, the failure's evidence, the profile.
+  expect(html).toContain('data-verdict="non-conformant"');
+  expect(html).toContain('id="filter-status"');
+  expect(html).toContain('id="filter-level"');
+  expect(html).toMatch(/<h3>2 Resources and their fields<\/h3>/);
+  expect(html).toContain('<details class="evidence">');
+  expect(html).toContain(esc(`curl -sS -i -H "authorization: Bearer $API_KEY"`));
+  expect(html).toContain('<section id="profile">');
+  for (const r of report.requirements) expect(html).toContain(`id="req-${esc(r.id)}" data-status="${r.status}" data-level="${r.level}"`);
+});
+
+/** A small well-formedness check: balanced elements, quoted attributes, no raw `<` or stray `&` in text, only XML 1.0 characters. */
+function expectWellFormedXml(xml: string): void {
+  expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+  expect(xml).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
+  const stack: string[] = [];
+  const tag = /<(\/?)([A-Za-z][\w:-]*)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>/y;
+  let i = 0;
+  while (i < body.length) {
+    const lt = body.indexOf('<', i);
+    const text = body.slice(i, lt < 0 ? body.length : lt);
+    expect(text).not.toMatch(/&(?!(amp|lt|gt|quot|#39|#\d+);)/);
+    if (lt < 0) break;
+    tag.lastIndex = lt;
+    const m = tag.exec(body);
+    expect(m, `malformed tag at ${JSON.stringify(body.slice(lt, lt + 80))}`).not.toBeNull();
+    const [, close, name, , selfClose] = m!;
+    if (close) expect(stack.pop()).toBe(name);
+    else if (!selfClose) stack.push(name!);
+    i = tag.lastIndex;
+  }
+  expect(stack).toEqual([]);
+}
+
+test('junit.xml: one test case per requirement in one suite per operation; skipped, observed, failure with curl, error', () => {
+  const xml = junitXml(report);
+  expectWellFormedXml(xml);
+  expect(xml.match(/<testcase /g)).toHaveLength(report.requirements.length);
+  const operations = [...new Set(report.requirements.map((r) => r.operation))];
+  expect([...xml.matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1])).toEqual(expect.arrayContaining(operations));
+  expect(xml.match(/<testsuite /g)).toHaveLength(operations.length);
+  const skipped = report.requirements.filter((r) => r.status === 'skip' || r.status === 'disabled').length;
+  expect(xml.match(/<skipped message=/g)).toHaveLength(skipped);
+  expect(xml).toMatch(new RegExp(`<testsuites [^>]*tests="${report.requirements.length}" failures="2" errors="1" skipped="${skipped}"`));
+  const fail = /<testcase name="\[MUST\] files\.file\.schema:[^"]*" classname="listContainerFiles">\s*<failure message="([^"]*)" type="MUST">([^<]*)<\/failure>/.exec(xml);
+  expect(fail).not.toBeNull();
+  expect(fail![2]).toContain('reproduce: curl -sS -i -H &quot;authorization: Bearer $API_KEY&quot;');
+  expect(fail![2]).toContain('counterexample: ');
+  expect(xml).toMatch(/<testcase name="\[SHOULD\] files\.file\.path-relative:[^"]*" classname="listContainerFiles">\s*<failure [^>]*type="SHOULD"/);
+  expect(xml).toMatch(/<testcase name="\[UNSPECIFIED\] interns\.limit\.default:[^"]*" classname="listInterns">\s*<properties>\s*<property name="observed" value="[^"]*defaultPageSize[^"]*"\/>/);
+  expect(xml).toMatch(/<testcase name="\[MUST\] models\.response\.data-wrapper:[^"]*" classname="listModelEndpoints">\s*<error message=/);
+  expect(xml).toMatch(/<testcase name="\[MUST\] auth\.missing-401:[^"]*" classname="general">\s*<skipped message="disabled: /);
+});
+
+test('summary.md: verdict, counts per level and per operation, failures with ids and one line, replay; no raw HTML', () => {
+  const md = summaryMarkdown(report);
+  expect(md).toMatch(/^## ❌ Conformance 1\.0\.0: NON-CONFORMANT/);
+  expect(md).toContain('| level | pass | fail | error | skip | disabled | observed |');
+  expect(md).toMatch(/\| MUST \| \d+ \| \*\*1\*\* \|/);
+  expect(md).toContain('| operation | pass | fail | error | skip | disabled | observed |');
+  expect(md).toMatch(/\| listContainerFiles \|/);
+  expect(md).toContain('### Failures (2)');
+  expect(md).toMatch(/^- `files\.file\.schema` \(MUST, section 2\.1, listContainerFiles\): /m);
+  expect(md).toMatch(/^- `files\.file\.path-relative` \(SHOULD/m);
+  expect(md).toContain('### Errors (1)');
+  expect(md).toContain('```sh\nnpm run conformance -- --seed 7\n```');
+  expect(md).not.toMatch(/<(script|img)/i);
+  expect(md).not.toContain('\u0000');
+  for (const line of md.split('\n').filter((l) => l.startsWith('- '))) expect(line.length).toBeLessThan(600);
+  // Markdown escaping holds for any text: no tag, link or code span can be opened from inside.
+  expect(mdText('<b>[x](y) `z` | *w*')).toBe('&lt;b&gt;\\[x\\]\\(y\\) \\`z\\` \\| \\*w\\*');
+  expect(mdCode('a `b` c')).toBe('``a `b` c``');
+});
+
+test('badge.svg: conformant green, non-conformant red, error grey', () => {
+  const svgs = (['conformant', 'non-conformant', 'error'] as const).map((verdict) => badgeSvg({ ...report, verdict }));
+  expect(svgs[0]).toContain('>conformance 1.0.0<');
+  expect(svgs[0]).toContain('>conformant<');
+  expect(svgs[0]).toContain('fill="#2e8540"');
+  expect(svgs[1]).toContain('>non-conformant<');
+  expect(svgs[1]).toContain('fill="#d73a49"');
+  expect(svgs[2]).toContain('>error<');
+  expect(svgs[2]).toContain('fill="#6a737d"');
+  for (const svg of svgs) expectWellFormedXml(svg);
+});
+
+test('every file of the report directory renders from the model alone, deterministically', () => {
+  expect(Object.keys(REPORT_FILES).sort()).toEqual(['badge.svg', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
+  for (const render of Object.values(REPORT_FILES)) expect(render(structuredClone(report))).toBe(render(report));
+});
