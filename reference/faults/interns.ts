@@ -1,4 +1,125 @@
 import type { FaultDeclaration } from '../faults.ts';
 
 /** Faults of the reference in interns behaviour; each breaks the requirements it names and nothing else. */
-export const INTERNS_FAULTS: readonly FaultDeclaration[] = [];
+export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
+  {
+    name: 'interns-has-more-string',
+    operation: 'listInterns',
+    breaks: ['interns.list.schema'],
+    description: '2.6: has_more is the string "true"/"false" instead of a boolean.',
+  },
+  {
+    name: 'interns-description-not-string',
+    operation: 'listInterns',
+    breaks: ['interns.intern.schema'],
+    description: '2.5: description is null (the field is a string and is not one of the four nullable fields).',
+  },
+  {
+    name: 'interns-bad-uuid',
+    operation: 'listInterns',
+    breaks: ['interns.intern.uuid-fields'],
+    description: '2.5: vault_id is "vault_" plus 8 hex digits instead of a UUID.',
+  },
+  {
+    name: 'interns-timestamps-no-millis',
+    operation: 'listInterns',
+    breaks: ['interns.intern.timestamps'],
+    description: '2.5: createdAt and updatedAt are written without the milliseconds (…:00Z).',
+  },
+  {
+    name: 'interns-hostname-no-domain',
+    operation: 'listInterns',
+    breaks: ['interns.intern.hostname-shape'],
+    description: '2.5: hostname is the intern name alone, without .<domain>.',
+  },
+  {
+    name: 'interns-hostname-mismatch',
+    operation: 'listInterns',
+    breaks: ['interns.intern.hostname-name'],
+    description: '2.5: the first label of hostname is derived from the id, not the intern name.',
+  },
+  {
+    name: 'interns-model-bad-shape',
+    operation: 'listInterns',
+    breaks: ['interns.intern.model-shape'],
+    description: '2.5: model is the slug alone, without <author>/.',
+  },
+  {
+    name: 'interns-unknown-status-value',
+    operation: 'listInterns',
+    breaks: ['interns.intern.status-value'],
+    description: '2.5 / 3: interns in state stopped are reported with status "paused", which section 3 does not list.',
+  },
+  {
+    name: 'interns-other-workspace-leak',
+    operation: 'listInterns',
+    breaks: ['interns.intern.workspace-of-key'],
+    description: '4.3: without a workspace filter, the interns of another workspace (a default workspace) are listed instead of the key\'s.',
+  },
+  {
+    name: 'interns-oldest-first',
+    operation: 'listInterns',
+    breaks: ['interns.order.newest-first'],
+    description: '2.6: the list is oldest first (createdAt ascending).',
+  },
+  {
+    name: 'interns-limit-max-too-low',
+    operation: 'listInterns',
+    breaks: ['interns.limit.bounds-accepted'],
+    description: '4.3 / 8: a page size above 100 is rejected with invalid_body although 500 is the documented maximum.',
+  },
+  {
+    name: 'interns-limit-not-enforced',
+    operation: 'listInterns',
+    breaks: ['interns.limit.respected'],
+    description: '4.3: the page size parameter is validated but the page always holds the default number of interns.',
+  },
+  {
+    name: 'interns-limit-bounds-not-enforced',
+    operation: 'listInterns',
+    breaks: ['interns.limit.out-of-range-rejected'],
+    description: '4.3 / 7.3: an integer page size outside 1..500 is clamped into range and answered 200 instead of invalid_body.',
+  },
+  {
+    name: 'interns-status-filter-ignored',
+    operation: 'listInterns',
+    breaks: ['interns.status.filter'],
+    description: '4.3: the status filter is validated but not applied.',
+  },
+  {
+    name: 'interns-status-subset-ignored',
+    operation: 'listInterns',
+    breaks: ['interns.status.filter'],
+    description: '4.3: a filter of one status is applied, a list of several statuses is ignored (every status listed).',
+  },
+  {
+    name: 'interns-page-size-off-by-one',
+    operation: 'listInterns',
+    breaks: ['interns.limit.respected'],
+    description: '4.3: a page holds one intern more than the page size asked for.',
+  },
+  {
+    name: 'interns-bad-status-accepted',
+    operation: 'listInterns',
+    breaks: ['interns.status.invalid-rejected'],
+    description: '4.3 / 7.3: status values that are not section 3 states are silently dropped instead of rejected with invalid_body.',
+  },
+  {
+    name: 'interns-workspace-filter-refused',
+    operation: 'listInterns',
+    breaks: ['interns.workspace.filter'],
+    description: '4.3: the workspace filter set to the key\'s own workspace is refused with 403.',
+  },
+  {
+    name: 'interns-workspace-fallback',
+    operation: 'listInterns',
+    breaks: ['interns.workspace.mismatch-refused'],
+    description: '4.3: a workspace filter naming another workspace is ignored: 200 with the key\'s own interns.',
+  },
+  {
+    name: 'interns-malformed-workspace-accepted',
+    operation: 'listInterns',
+    breaks: ['interns.workspace.malformed-rejected'],
+    description: '4.3 / 7.3: a workspace filter that is not a UUID is ignored (200) instead of rejected with invalid_body.',
+  },
+];

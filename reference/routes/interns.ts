@@ -2,6 +2,7 @@
 import { INTERNS, INTERN_STATUSES, type InternStatus } from '../data.ts';
 import { internsError, type JsonResponse } from '../errors.ts';
 import { extra, type RouteContext } from '../context.ts';
+import { hasFault } from '../faults.ts';
 import { single, strictInt } from '../query.ts';
 
 /** 4.3 / 8: page size 1..500. */
@@ -16,8 +17,13 @@ export function listInterns(ctx: RouteContext): JsonResponse {
 
   const limitRaw = single(query, names.limit);
   if (!limitRaw.ok) return internsError('invalid_body', opts);
-  const limit = strictInt(limitRaw.value, LIMIT_MIN, LIMIT_MAX, opts.internsDefaultPageSize);
+  let limit = strictInt(limitRaw.value, LIMIT_MIN, LIMIT_MAX, opts.internsDefaultPageSize);
+  if (hasFault(opts, 'interns-limit-bounds-not-enforced') && /^(0|-?[1-9][0-9]{0,15})$/.test(limitRaw.value ?? '')) limit = { ok: true, value: Math.min(Math.max(Number(limitRaw.value), LIMIT_MIN), LIMIT_MAX) };
+  if (hasFault(opts, 'errors-interns-integer-invalid-body') && !limit.ok) return { status: 400, body: { error: { code: 400, message: 'Invalid list query' } } };
   if (!limit.ok) return internsError('invalid_body', opts);
+  if (hasFault(opts, 'interns-limit-max-too-low') && limit.value > 100) return internsError('invalid_body', opts);
+  if (hasFault(opts, 'interns-limit-not-enforced')) limit = { ok: true, value: opts.internsDefaultPageSize };
+  if (hasFault(opts, 'interns-page-size-off-by-one') && limitRaw.value !== undefined) limit = { ok: true, value: limit.value + 1 };
 
   // 4.3: comma-separated list of section-3 values. Exact, case-sensitive values; an unknown
   // value or an empty element (`running,`, ``) makes the query invalid (7.3 invalid_body).
@@ -26,9 +32,11 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   let statuses: ReadonlySet<string> | null = null;
   if (statusRaw.value !== undefined) {
     const parts = statusRaw.value.split(',');
-    if (!parts.every((p) => (INTERN_STATUSES as readonly string[]).includes(p))) return internsError('invalid_body', opts);
+    if (!parts.every((p) => (INTERN_STATUSES as readonly string[]).includes(p)) && !hasFault(opts, 'interns-bad-status-accepted')) return internsError('invalid_body', opts);
     statuses = new Set(parts as InternStatus[]);
   }
+  if (hasFault(opts, 'interns-status-filter-ignored')) statuses = null;
+  if (hasFault(opts, 'interns-status-subset-ignored') && statuses !== null && statuses.size > 1) statuses = null;
 
   // 4.3: the workspace filter is a UUID that "must match the workspace of the API key".
   // Malformed -> invalid_body (the query is invalid). Well-formed but another workspace -> 403
@@ -36,24 +44,46 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   // case-insensitively (RFC 9562 section 4). Checked after the rest of the query is validated.
   const wsRaw = single(query, names.workspace);
   if (!wsRaw.ok) return internsError('invalid_body', opts);
-  if (wsRaw.value !== undefined) {
-    if (!UUID.test(wsRaw.value)) return internsError('invalid_body', opts);
-    if (wsRaw.value.toLowerCase() !== caller.workspaceId.toLowerCase()) return internsError(403, opts);
+  let wsFilter = wsRaw.value;
+  if (hasFault(opts, 'interns-malformed-workspace-accepted') && wsFilter !== undefined && !UUID.test(wsFilter)) wsFilter = undefined;
+  if (wsFilter !== undefined) {
+    if (!UUID.test(wsFilter)) return internsError('invalid_body', opts);
+    if (hasFault(opts, 'interns-workspace-filter-refused')) return internsError(403, opts);
+    if (wsFilter.toLowerCase() !== caller.workspaceId.toLowerCase() && !hasFault(opts, 'interns-workspace-fallback')) return internsError(403, opts);
   }
 
   // 4.3: the key selects the visible interns (its own workspace). INTERNS is already newest
   // first (createdAt descending, ties by id descending).
   const data: unknown[] = [];
   let hasMore = false;
-  for (const intern of INTERNS) {
-    if (intern.workspaceId !== caller.workspaceId) continue;
+  let visibleWorkspace = caller.workspaceId;
+  if (hasFault(opts, 'interns-other-workspace-leak') && wsFilter === undefined) visibleWorkspace = INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId ?? visibleWorkspace;
+  let ordered = INTERNS;
+  if (hasFault(opts, 'interns-oldest-first')) ordered = [...INTERNS].reverse();
+  for (const intern of ordered) {
+    if (intern.workspaceId !== visibleWorkspace) continue;
     if (statuses !== null && !statuses.has(intern.status)) continue;
     if (data.length === limit.value) {
       hasMore = true; // 2.6: more matching interns exist beyond this page
       break;
     }
-    data.push(extra(opts, intern));
+    data.push(extra(opts, internBody(opts, intern)));
   }
   // 4.3: how to fetch the page after one with has_more true is not shown; nothing is implemented.
-  return { status: 200, body: extra(opts, { data, has_more: hasMore }) };
+  const body: Record<string, unknown> = { data, has_more: hasMore };
+  if (hasFault(opts, 'interns-has-more-string')) body.has_more = String(hasMore);
+  return { status: 200, body: extra(opts, body) };
+}
+
+/** One intern as sent (2.5), with the faults of the intern body applied. */
+function internBody(opts: RouteContext['opts'], intern: (typeof INTERNS)[number]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...intern };
+  if (hasFault(opts, 'interns-description-not-string')) out.description = null;
+  if (hasFault(opts, 'interns-bad-uuid')) out.vault_id = `vault_${intern.vault_id.slice(0, 8)}`;
+  if (hasFault(opts, 'interns-timestamps-no-millis')) for (const k of ['createdAt', 'updatedAt'] as const) out[k] = intern[k].replace(/\.\d{3}Z$/, 'Z');
+  if (hasFault(opts, 'interns-hostname-no-domain')) out.hostname = intern.name;
+  if (hasFault(opts, 'interns-hostname-mismatch')) out.hostname = `i-${intern.id.slice(0, 8)}.${intern.hostname.split('.').slice(1).join('.')}`;
+  if (hasFault(opts, 'interns-model-bad-shape')) out.model = intern.model.split('/').pop();
+  if (hasFault(opts, 'interns-unknown-status-value') && intern.status === 'stopped') out.status = 'paused';
+  return out;
 }

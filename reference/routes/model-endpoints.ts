@@ -2,6 +2,7 @@
 import { MODELS, type Endpoint, type Model } from '../data.ts';
 import { modelsError, type JsonResponse } from '../errors.ts';
 import { decodeSegment, extra, type RouteContext } from '../context.ts';
+import { hasFault } from '../faults.ts';
 import type { ReferenceOptions } from '../options.ts';
 
 export function listModelEndpoints(ctx: RouteContext): JsonResponse {
@@ -10,25 +11,45 @@ export function listModelEndpoints(ctx: RouteContext): JsonResponse {
   const author = decodeSegment(ctx.rawParams.author ?? '');
   const slug = decodeSegment(ctx.rawParams.slug ?? '');
   if (author === null || slug === null) return modelsError(404);
-  const model = MODELS.get(`${author}/${slug}`);
-  if (!model) return modelsError(404); // 7.2: "Resource not found"
+  const named = MODELS.get(`${author}/${slug}`);
+  if (!named && hasFault(ctx.opts, 'models-unknown-200')) return { status: 200, body: { data: { id: `${author}/${slug}`, endpoints: [] } } };
+  if (!named) return modelsError(404); // 7.2: "Resource not found"
+  let model = named;
+  if (hasFault(ctx.opts, 'models-other-model-returned')) model = [...MODELS.values()].find((m) => m.id !== named.id) ?? named;
   // 4.2: an object with one field `data` holding the model with endpoints (2.3).
-  return { status: 200, body: extra(ctx.opts, { data: modelBody(ctx.opts, model) }) };
+  const data = modelBody(ctx.opts, model);
+  if (hasFault(ctx.opts, 'models-no-data-wrapper')) return { status: 200, body: data };
+  return { status: 200, body: extra(ctx.opts, { data }) };
 }
 
 function modelBody(opts: ReferenceOptions, m: Model): unknown {
-  const arch = opts.sparseEndpoints
+  let arch: Record<string, unknown> = opts.sparseEndpoints
     ? // 2.4: nullability of instruct_type/tokenizer is not shown; the sparse variant sends null.
       { ...m.architecture, instruct_type: null, tokenizer: null }
     : m.architecture;
-  return extra(opts, {
+  if (hasFault(opts, 'models-modality-arrow-missing')) arch = { ...arch, modality: m.architecture.modality.replace('->', ' to ') };
+  if (hasFault(opts, 'models-architecture-modalities-string')) arch = { ...arch, input_modalities: m.architecture.input_modalities.join(',') };
+  const body: Record<string, unknown> = {
     id: m.id,
     name: m.name,
     created: m.created,
     description: m.description,
     architecture: extra(opts, arch),
-    endpoints: m.endpoints.map((e, i) => extra(opts, opts.sparseEndpoints ? sparse(e, i) : e)),
-  });
+    endpoints: m.endpoints.map((e, i) => extra(opts, endpointBody(opts, e, i))),
+  };
+  if (hasFault(opts, 'models-created-millis')) body.created = m.created * 1000;
+  if (hasFault(opts, 'models-id-without-author')) body.id = m.id.split('/')[1];
+  return extra(opts, body);
+}
+
+/** One endpoint as sent (2.4), with the variant and the endpoint faults applied. */
+function endpointBody(opts: ReferenceOptions, e: Endpoint, i: number): Record<string, unknown> {
+  const out: Record<string, unknown> = opts.sparseEndpoints ? sparse(e, i) : { ...e };
+  if (hasFault(opts, 'models-endpoint-context-length-string')) out.context_length = String(e.context_length);
+  if (hasFault(opts, 'models-pricing-numbers')) out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, Number(v)]));
+  if (hasFault(opts, 'models-percentile-strings')) out.latency_last_30m = Object.fromEntries(Object.entries(e.latency_last_30m).map(([k, v]) => [k, String(v)]));
+  if (hasFault(opts, 'models-uptime-strings')) for (const k of ['uptime_last_5m', 'uptime_last_30m', 'uptime_last_1d']) if (k in out) out[k] = String(out[k]);
+  return out;
 }
 
 /**

@@ -1,5 +1,23 @@
 import { defineChecks } from '../../core/check.ts';
-import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
+import { CannotJudge } from '../../core/errors.ts';
+import { conform, expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
+import { RequestLog } from '../../core/request-log.ts';
+import type { TargetView } from '../../core/target.ts';
+import {
+  HOST_LABEL, INTERN_STATES, UUID, expectInvalidBody, internPage, ownedInIntern, parseUtcMillis, plainInternPage, someInterns,
+} from '../support/interns.ts';
+import { internsQuery, needsInternsParams } from '../support/interns-query.ts';
+import { failOnViolations, violationsOf } from '../support/schema-parts.ts';
+import { AUTHOR_SLUG, brief, isObject, jsonType, tally } from '../support/values.ts';
+
+/** Values kept per list in an observation. */
+const CAP = 12;
+
+function needsOtherWorkspace(t: TargetView): string | undefined {
+  return needsInternsParams(t) ?? (t.interns.otherWorkspaceId ? undefined : 'interns.otherWorkspaceId is not set in the target file');
+}
+
+const sameUuid = (a: unknown, b: string): boolean => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 
 export const internsChecks = defineChecks([
   {
@@ -11,7 +29,396 @@ export const internsChecks = defineChecks([
       const res = await api.listInterns();
       expectStatus(res, 200, 'interns.list.schema');
       const body = expectJson(res);
-      expectSchema(body, 'InternList', 'interns.list.schema', res);
+      // 2.6: data (array) and has_more (boolean); the interns themselves are judged one by one below.
+      const list = isObject(body) && Array.isArray(body.data) ? { ...body, data: [] } : body;
+      failOnViolations(violationsOf('InternList', list), 'InternList', 'interns.list.schema', res);
+      // 2.5: every field with its type (the four nullable ones open). UUID format, timestamp form,
+      // hostname and model shape and the status value are requirements of their own (checks below).
+      for (const [i, intern] of ((body as { data: unknown[] }).data).entries()) {
+        failOnViolations(violationsOf('Intern', intern, ownedInIntern), 'Intern', 'interns.intern.schema', res, `/data/${i}`);
+      }
+    },
+  },
+  {
+    id: 'interns.intern.uuid-fields',
+    title: 'id, workspaceId and vault_id are UUIDs',
+    operation: 'listInterns',
+    requirements: ['interns.intern.uuid-fields'],
+    async probe(ctx) {
+      const { res, interns } = await someInterns(ctx);
+      for (const [i, intern] of interns.entries()) {
+        for (const field of ['id', 'workspaceId', 'vault_id']) {
+          const v = intern[field];
+          if (typeof v !== 'string') continue; // a missing or non-string field is interns.intern.schema's
+          // 2.5: "string (UUID format)": the 8-4-4-4-12 hexadecimal form of RFC 9562.
+          conform(UUID.test(v), 'interns.intern.uuid-fields', `/data/${i}/${field} ${JSON.stringify(v)} is not a UUID`, res);
+        }
+      }
+    },
+  },
+  {
+    id: 'interns.intern.timestamps',
+    title: 'createdAt and updatedAt are ISO 8601 UTC timestamps with milliseconds',
+    operation: 'listInterns',
+    requirements: ['interns.intern.timestamps'],
+    async probe(ctx) {
+      const { res, interns } = await someInterns(ctx);
+      for (const [i, intern] of interns.entries()) {
+        for (const field of ['createdAt', 'updatedAt']) {
+          const v = intern[field];
+          if (typeof v !== 'string') continue; // interns.intern.schema's
+          // 2.5: "ISO 8601 UTC timestamp with milliseconds": three fraction digits, UTC (Z or +00:00), a real date.
+          conform(parseUtcMillis(v) !== undefined, 'interns.intern.timestamps', `/data/${i}/${field} ${JSON.stringify(v)} is not an ISO 8601 UTC timestamp with milliseconds`, res);
+        }
+      }
+    },
+  },
+  {
+    id: 'interns.intern.hostname-shape',
+    title: 'hostname has the form <intern_name>.<domain>',
+    operation: 'listInterns',
+    requirements: ['interns.intern.hostname-shape'],
+    async probe(ctx) {
+      const { res, interns } = await someInterns(ctx);
+      for (const [i, intern] of interns.entries()) {
+        if (typeof intern.hostname !== 'string') continue; // interns.intern.schema's
+        // 2.5: "<intern_name>.<domain>": at least two non-empty dot-separated labels (requirement interpretation).
+        const labels = intern.hostname.split('.');
+        conform(labels.length >= 2 && labels.every((l) => l.length > 0), 'interns.intern.hostname-shape', `/data/${i}/hostname ${JSON.stringify(intern.hostname)} is not <intern_name>.<domain>`, res);
+      }
+    },
+  },
+  {
+    id: 'interns.intern.hostname-name',
+    title: 'The first label of hostname is the intern name',
+    operation: 'listInterns',
+    requirements: ['interns.intern.hostname-name'],
+    async probe(ctx) {
+      const { res, interns } = await someInterns(ctx);
+      let judged = 0;
+      for (const [i, intern] of interns.entries()) {
+        const { name, hostname } = intern;
+        // Only a name that is itself a host label can appear verbatim in a host name; how a display
+        // name becomes a label is not shown (requirement interpretation), so other interns are skipped.
+        if (typeof name !== 'string' || typeof hostname !== 'string' || !HOST_LABEL.test(name)) continue;
+        judged++;
+        const first = hostname.split('.')[0] ?? '';
+        // 2.5: "<intern_name>.<domain>"; host names compare case-insensitively (RFC 4343).
+        conform(first.toLowerCase() === name.toLowerCase(), 'interns.intern.hostname-name', `/data/${i}: hostname ${JSON.stringify(hostname)} does not start with the name ${JSON.stringify(name)}`, res);
+      }
+      if (judged === 0) return ctx.skip('no listed intern has a name that is a valid host label');
+    },
+  },
+  {
+    id: 'interns.intern.model-shape',
+    title: 'model is a model identifier <author>/<slug>',
+    operation: 'listInterns',
+    requirements: ['interns.intern.model-shape'],
+    async probe(ctx) {
+      const { res, interns } = await someInterns(ctx);
+      for (const [i, intern] of interns.entries()) {
+        if (typeof intern.model !== 'string') continue; // interns.intern.schema's
+        // 2.5: "Model identifier <author>/<slug>" (as 2.3).
+        conform(AUTHOR_SLUG.test(intern.model), 'interns.intern.model-shape', `/data/${i}/model ${JSON.stringify(intern.model)} is not <author>/<slug>`, res);
+      }
+    },
+  },
+  {
+    id: 'interns.intern.status-value',
+    title: 'status is one of the lifecycle states of section 3',
+    operation: 'listInterns',
+    requirements: ['interns.intern.status-value'],
+    async probe(ctx) {
+      const { res, interns } = await someInterns(ctx);
+      for (const [i, intern] of interns.entries()) {
+        if (typeof intern.status !== 'string') continue; // interns.intern.schema's
+        // 2.5 / 3: "One of the lifecycle statuses in section 3" (exact, case-sensitive values).
+        conform((INTERN_STATES as readonly string[]).includes(intern.status), 'interns.intern.status-value', `/data/${i}/status ${JSON.stringify(intern.status)} is not a section 3 state`, res);
+      }
+    },
+  },
+  {
+    id: 'interns.intern.workspace-of-key',
+    title: 'Every listed intern belongs to the workspace of the API key',
+    operation: 'listInterns',
+    requirements: ['interns.intern.workspace-of-key'],
+    async probe(ctx) {
+      const { res, interns } = await someInterns(ctx);
+      const own = ctx.target.interns.workspaceId;
+      for (const [i, intern] of interns.entries()) {
+        // 4.3: "The API key selects the caller, the workspace and the visible interns; there is no
+        // default-workspace fallback"; 5 rule 4. UUIDs compare case-insensitively (RFC 9562 section 4).
+        conform(sameUuid(intern.workspaceId, own), 'interns.intern.workspace-of-key', `/data/${i}/workspaceId ${JSON.stringify(intern.workspaceId)} is not the key's workspace ${own}`, res);
+      }
+    },
+  },
+  {
+    id: 'interns.order.newest-first',
+    title: 'Interns are listed newest first',
+    operation: 'listInterns',
+    requirements: ['interns.order.newest-first'],
+    async probe(ctx) {
+      const { res, interns } = await someInterns(ctx);
+      if (interns.length < 2) return ctx.skip('fewer than two interns listed: no order to judge');
+      // 2.6 "Newest first" / 4.3: createdAt never increases along data; equal instants may come in
+      // any order. Unparseable timestamps are interns.intern.timestamps' and are left out here.
+      let prev: { i: number; at: number; text: string } | undefined;
+      for (const [i, intern] of interns.entries()) {
+        const text = typeof intern.createdAt === 'string' ? intern.createdAt : '';
+        const at = Date.parse(text);
+        if (!Number.isFinite(at)) continue;
+        conform(!prev || at <= prev.at, 'interns.order.newest-first', `/data/${i}/createdAt ${text} is newer than /data/${prev?.i}/createdAt ${prev?.text}: not newest first`, res);
+        prev = { i, at, text };
+      }
+    },
+  },
+  {
+    id: 'interns.limit.bounds-accepted',
+    title: 'Page sizes 1 and 500 are accepted',
+    operation: 'listInterns',
+    requirements: ['interns.limit.bounds-accepted'],
+    needs: needsInternsParams,
+    async probe({ api, target }) {
+      // 4.3 / 8: "Minimum 1, maximum 500" — both ends are valid page sizes.
+      for (const limit of [1, 500]) {
+        const res = await api.listInterns(internsQuery(target, { limit }));
+        expectStatus(res, 200, 'interns.limit.bounds-accepted', `page size ${limit}`);
+      }
+    },
+  },
+  {
+    id: 'interns.limit.respected',
+    title: 'A page never holds more interns than the requested page size',
+    operation: 'listInterns',
+    requirements: ['interns.limit.respected'],
+    needs: needsInternsParams,
+    async probe(ctx) {
+      const limit = 2;
+      const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
+      // 4.3: 2 lies within 1..500, so the answer is a page (refusing it would also break this requirement).
+      expectStatus(res, 200, 'interns.limit.respected', `page size ${limit}`);
+      const { body } = internPage(ctx, res);
+      const n = (body.data as unknown[]).length;
+      // 4.3: "Maximum number of interns to return".
+      conform(n <= limit, 'interns.limit.respected', `page size ${limit} requested, ${n} interns returned`, res);
+    },
+  },
+  {
+    id: 'interns.limit.out-of-range',
+    title: 'Page sizes 0, 501, "abc" and "1.5" are rejected with invalid_body',
+    operation: 'listInterns',
+    requirements: ['interns.limit.out-of-range-rejected'],
+    needs: needsInternsParams,
+    async probe({ api, target }) {
+      // 4.3 / 8: integer, minimum 1, maximum 500; 7.3: invalid query parameters -> invalid_body.
+      for (const limit of ['0', '501', 'abc', '1.5']) {
+        const res = await api.listInterns(internsQuery(target, { limit }));
+        expectInvalidBody(res, 'interns.limit.out-of-range-rejected', `page size ${JSON.stringify(limit)}`);
+      }
+    },
+  },
+  {
+    id: 'interns.status.filter',
+    title: 'A status filter (one value, then two comma-separated) lists only interns in those states',
+    operation: 'listInterns',
+    requirements: ['interns.status.filter'],
+    needs: needsInternsParams,
+    async probe(ctx) {
+      // Data-agnostic: the states to filter on are taken from what the key lists, rarest first, so a
+      // filter that is not applied shows other states.
+      const { interns } = await plainInternPage(ctx);
+      const counts: Record<string, number> = {};
+      for (const intern of interns) if ((INTERN_STATES as readonly string[]).includes(String(intern.status))) tally(counts, String(intern.status));
+      const seen = Object.keys(counts).sort((a, b) => (counts[a] ?? 0) - (counts[b] ?? 0) || a.localeCompare(b));
+      const first = seen[0];
+      if (first === undefined) return ctx.skip('the key lists no intern in a section 3 state: no status to filter on');
+      const second = seen[1] ?? INTERN_STATES.find((s) => s !== first)!;
+      // 4.3: "Lifecycle statuses to include | Comma-separated list of values from section 3".
+      for (const wanted of [[first], [first, second]]) {
+        const value = wanted.join(',');
+        const res = await ctx.api.listInterns(internsQuery(ctx.target, { status: value }));
+        expectStatus(res, 200, 'interns.status.filter', `status filter ${JSON.stringify(value)}`);
+        for (const [i, intern] of internPage(ctx, res).interns.entries()) {
+          conform(wanted.includes(String(intern.status)), 'interns.status.filter', `status filter ${JSON.stringify(value)}: /data/${i} has status ${JSON.stringify(intern.status)}`, res);
+        }
+      }
+    },
+  },
+  {
+    id: 'interns.status.invalid-rejected',
+    title: 'A status that is not a section 3 state is rejected with invalid_body',
+    operation: 'listInterns',
+    requirements: ['interns.status.invalid-rejected'],
+    needs: needsInternsParams,
+    async probe({ api, target }) {
+      // 4.3: values from section 3 only; 7.3: invalid query -> invalid_body.
+      const res = await api.listInterns(internsQuery(target, { status: 'sleeping' }));
+      expectInvalidBody(res, 'interns.status.invalid-rejected', 'status "sleeping"');
+    },
+  },
+  {
+    id: 'interns.workspace.filter',
+    title: 'The workspace filter set to the key\'s workspace lists only that workspace',
+    operation: 'listInterns',
+    requirements: ['interns.workspace.filter'],
+    needs: needsInternsParams,
+    async probe(ctx) {
+      const own = ctx.target.interns.workspaceId;
+      const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: own }));
+      // 4.3: "Only interns of this workspace; it must match the workspace of the API key" — it does here.
+      expectStatus(res, 200, 'interns.workspace.filter', 'workspace filter set to the key\'s own workspace');
+      for (const [i, intern] of internPage(ctx, res).interns.entries()) {
+        conform(sameUuid(intern.workspaceId, own), 'interns.workspace.filter', `workspace filter ${own}: /data/${i}/workspaceId is ${JSON.stringify(intern.workspaceId)}`, res);
+      }
+    },
+  },
+  {
+    id: 'interns.workspace.mismatch-refused',
+    title: 'A workspace filter naming another workspace is refused with an error, never answered 200',
+    operation: 'listInterns',
+    requirements: ['interns.workspace.mismatch-refused'],
+    needs: needsOtherWorkspace,
+    async probe(ctx) {
+      const other = ctx.target.interns.otherWorkspaceId!;
+      const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: other }));
+      // 4.3: "it must match the workspace of the API key ... there is no default-workspace fallback".
+      // The status is not named, so any 4xx is a refusal; a 200 (the other workspace's interns, or the
+      // key's own as a fallback) is not.
+      if (res.status >= 200 && res.status < 300) {
+        const data = isObject(res.json) && Array.isArray(res.json.data) ? res.json.data.filter(isObject) : [];
+        const ws = [...new Set(data.map((x) => String(x.workspaceId)))].slice(0, 3);
+        conform(false, 'interns.workspace.mismatch-refused', `workspace filter ${other} (not the key's) answered HTTP ${res.status} listing ${data.length} interns${ws.length ? ` of workspace(s) ${ws.join(', ')}` : ''}`, res);
+      }
+      conform(res.status >= 400 && res.status < 500, 'interns.workspace.mismatch-refused', `workspace filter ${other} (not the key's): expected a 4xx error, got HTTP ${res.status}`, res);
+      // 7.3: the refusal carries the interns error body.
+      expectSchema(expectJson(res, 'interns.workspace.mismatch-refused'), 'InternsError', 'interns.workspace.mismatch-refused', res);
+    },
+  },
+  {
+    id: 'interns.workspace.malformed-rejected',
+    title: 'A workspace filter that is not a UUID is rejected with invalid_body',
+    operation: 'listInterns',
+    requirements: ['interns.workspace.malformed-rejected'],
+    needs: needsInternsParams,
+    async probe({ api, target }) {
+      // 4.3: "Workspace filter | string (UUID format)"; 7.3: invalid query -> invalid_body.
+      const res = await api.listInterns(internsQuery(target, { workspace: 'not-a-uuid' }));
+      expectInvalidBody(res, 'interns.workspace.malformed-rejected', 'workspace filter "not-a-uuid"');
+    },
+  },
+  {
+    id: 'interns.regional-host-refused',
+    title: 'List interns sent to a regional host name is refused',
+    operation: 'listInterns',
+    requirements: ['interns.regional-host-refused'],
+    needs: (t) => (t.interns.regionalBaseUrl ? undefined : 'interns.regionalBaseUrl is not set in the target file'),
+    async probe(ctx) {
+      const regional = ctx.target.interns.regionalBaseUrl!;
+      let res;
+      try {
+        res = await ctx.api.listInterns({}, 'key', regional);
+      } catch (e) {
+        // A 429/503 that outlasts the retries is still an answer that is not a 2xx: refused. A transport
+        // error (no answer, unknown host) says nothing about refusal and stays an error.
+        if (e instanceof CannotJudge && e.reason === 'rate-limited') {
+          ctx.observe('interns.regional-host-refused', { status: e.exchanges[0]?.response?.status, note: 'refused with a retryable status' });
+          return;
+        }
+        throw e;
+      }
+      // 4.3: "Requests sent to regional host names are refused": the status is not named, so anything
+      // but a 2xx (an error, or a redirect that is not followed) is a refusal.
+      conform(res.status < 200 || res.status >= 300, 'interns.regional-host-refused', `GET /interns on the regional base URL answered HTTP ${res.status}`, res);
+      ctx.observe('interns.regional-host-refused', { status: res.status, ...(res.headers['location'] ? { location: res.headers['location'] } : {}) });
+    },
+  },
+  {
+    id: 'interns.intern.nullable-types',
+    title: 'Types seen for attached_vault_id, instructions, lastFailureMessage and progress',
+    operation: 'listInterns',
+    kind: 'observation',
+    requirements: ['interns.intern.nullable-types'],
+    async probe(ctx) {
+      const { interns } = await someInterns(ctx);
+      // 2.5: "Types of attached_vault_id, instructions, lastFailureMessage and progress when they are not null: not shown".
+      const seen: Record<string, unknown> = { interns: interns.length };
+      for (const field of ['attached_vault_id', 'instructions', 'lastFailureMessage', 'progress']) {
+        const types: Record<string, number> = {};
+        const examples: Record<string, unknown> = {};
+        for (const intern of interns) {
+          const t = jsonType(intern, field);
+          tally(types, t);
+          if (!(t in examples) && t !== 'null' && t !== 'absent') examples[t] = brief(intern[field]);
+        }
+        seen[field] = { types, examples };
+      }
+      ctx.observe('interns.intern.nullable-types', seen);
+    },
+  },
+  {
+    id: 'interns.limit.default',
+    title: 'The page size without the page-size parameter',
+    operation: 'listInterns',
+    kind: 'observation',
+    requirements: ['interns.limit.default'],
+    async probe(ctx) {
+      const { body } = await plainInternPage(ctx);
+      const n = (body.data as unknown[]).length;
+      // 8 rule 2: "Default page size of list interns: not shown". With has_more false the count is
+      // only a lower bound of the default (the key has no more interns).
+      ctx.observe('interns.limit.default', { 'data.length': n, has_more: body.has_more, ...(body.has_more === true ? { defaultPageSize: n } : { atLeast: n }) });
+    },
+  },
+  {
+    id: 'interns.params.names',
+    title: 'The names of the three query parameters, as the target file gives them',
+    operation: 'listInterns',
+    kind: 'observation',
+    requirements: ['interns.params.names'],
+    async probe(ctx) {
+      // 4.3: "Names of these three query parameters: not shown" — the target file names them.
+      ctx.observe('interns.params.names', ctx.target.interns.params ?? 'not set in the target file: the checks that send a parameter are skipped');
+    },
+  },
+  {
+    id: 'interns.pagination.next-page',
+    title: 'What a page with has_more offers to fetch the next one',
+    operation: 'listInterns',
+    kind: 'observation',
+    requirements: ['interns.pagination.next-page'],
+    async probe(ctx) {
+      // A page size of 1 (when its name is known) makes has_more true whenever the key has two interns.
+      const query = ctx.target.interns.params ? internsQuery(ctx.target, { limit: 1 }) : {};
+      const { res, body } = await plainInternPage(ctx, query);
+      // 4.3: "How to fetch the page after one with has_more true: not shown" — show every body field
+      // beyond data/has_more and every header that looks like a cursor or a link.
+      const beyond = Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'data' && k !== 'has_more').slice(0, CAP).map(([k, v]) => [k, brief(v)]));
+      const headers = Object.fromEntries(Object.entries(res.headers).filter(([k]) => /cursor|link|next|page|continuation/i.test(k)).map(([k, v]) => [k, brief(v)]));
+      ctx.observe('interns.pagination.next-page', {
+        request: ctx.target.interns.params ? 'page size 1' : 'no parameter (names not set)',
+        has_more: body.has_more,
+        'data.length': (body.data as unknown[]).length,
+        fieldsBeyondDataAndHasMore: beyond,
+        ...(Object.keys(headers).length ? { headers } : {}),
+      });
+    },
+  },
+  {
+    id: 'interns.timeout.length',
+    title: 'The 408 responses list interns gave in this run',
+    operation: 'listInterns',
+    kind: 'observation',
+    requirements: ['interns.timeout.length'],
+    async probe({ settings, observe }) {
+      // 8 rule 4: "A 408 response exists for list interns; the length of the time-out: not shown".
+      // No request: the run's request log is read (what the checks run so far saw). Only the 408s go
+      // into the report: request counts and timings depend on scheduling and would make two runs with
+      // one seed differ. The time a 408 took to come is the closest the client sees of the time-out.
+      const timedOut = RequestLog.read(settings.runDir).filter((e) => /\/interns(\?|$)/.test(e.url) && e.status === 408);
+      observe('interns.timeout.length', {
+        responses408: timedOut.length,
+        ...(timedOut.length ? { msBefore408: timedOut.slice(0, CAP).map((e) => e.ms) } : {}),
+      });
     },
   },
 ]);

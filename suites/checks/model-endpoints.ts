@@ -1,5 +1,16 @@
 import { defineChecks } from '../../core/check.ts';
-import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
+import { conform, expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
+import { validate } from '../../generators/schemas.ts';
+import {
+  ENDPOINT_FIELDS, PERCENTILE_FIELDS, UPTIME_FIELDS, endpointsOf, fetchTargetModel, ownedInEndpoint, ownedInModel,
+} from '../support/model-endpoints.ts';
+import { failOnViolations, violationsOf } from '../support/schema-parts.ts';
+import { AUTHOR_SLUG, brief, isObject, jsonType, tally } from '../support/values.ts';
+
+/** 2.3: a created above 10^11 is read as milliseconds (10^11 s is the year 5138). */
+const MAX_SECONDS = 1e11;
+/** Distinct values kept per field in an observation. */
+const VALUES_CAP = 12;
 
 export const modelEndpointsChecks = defineChecks([
   {
@@ -11,7 +22,213 @@ export const modelEndpointsChecks = defineChecks([
       const res = await api.listModelEndpoints(target.modelEndpoints.model);
       expectStatus(res, 200, 'models.response.data-wrapper');
       const body = expectJson(res);
-      expectSchema(body, 'ModelEndpointsResponse', 'models.response.data-wrapper', res);
+      // 4.2: "Response 200: an object with one field `data`, a model with endpoints (2.3)".
+      conform(isObject(body) && isObject(body.data), 'models.response.data-wrapper', 'the 200 body is not an object whose data is a model object', res);
+      const { endpoints, ...model } = body.data;
+      // 2.3: the types of the model's own fields and of architecture. The id shape and the modality
+      // form are requirements of their own (models.model.id-shape, models.architecture.modality-shape).
+      failOnViolations(violationsOf('Model', model, ownedInModel), 'Model', 'models.model.schema', res, '/data');
+      // 2.3: endpoints is an "array of endpoint" (its presence is not shown: 2.4 / 2.3 have no Required column).
+      conform(endpoints === undefined || Array.isArray(endpoints), 'models.model.schema', `/data/endpoints is ${jsonType(body.data, 'endpoints')}, expected an array`, res);
+      // 2.4: each endpoint field, where present, has its type. pricing, the percentile objects and the
+      // uptimes are requirements of their own (models.endpoint.pricing-decimal-strings / percentiles / uptime-numbers).
+      for (const [i, e] of (endpoints ?? []).entries()) {
+        failOnViolations(violationsOf('Endpoint', e, ownedInEndpoint), 'Endpoint', 'models.endpoint.schema', res, `/data/endpoints/${i}`);
+      }
+    },
+  },
+  {
+    id: 'models.model.id-shape',
+    title: 'The model id is shaped <author>/<slug>',
+    operation: 'listModelEndpoints',
+    requirements: ['models.model.id-shape'],
+    async probe(ctx) {
+      const { res, model } = await fetchTargetModel(ctx);
+      // 2.3 has no Required column: an absent id cannot be judged; a non-string is a type error (models.model.schema).
+      if (typeof model.id !== 'string') return ctx.skip(`the model id is ${jsonType(model, 'id')}, not a string (models.response.schema judges its type)`);
+      // 2.3: "Model identifier, shaped <author>/<slug>": two non-empty parts around exactly one slash
+      // (4.2 takes author and slug as two path segments, so neither holds a slash).
+      conform(AUTHOR_SLUG.test(model.id), 'models.model.id-shape', `model id ${JSON.stringify(model.id)} is not shaped <author>/<slug>`, res);
+    },
+  },
+  {
+    id: 'models.model.id-matches-path',
+    title: 'The model returned is the one the path names',
+    operation: 'listModelEndpoints',
+    requirements: ['models.model.id-matches-path'],
+    async probe(ctx) {
+      const { res, model } = await fetchTargetModel(ctx);
+      if (typeof model.id !== 'string' || !AUTHOR_SLUG.test(model.id)) {
+        return ctx.skip('the model id is not an <author>/<slug> string (models.model.id-shape reports it)');
+      }
+      // 4.2: the path parameters author and slug name the model. Compared case-insensitively: SHOULD
+      // only, since a deployment may answer an alias with its canonical id (requirement interpretation).
+      const asked = ctx.target.modelEndpoints.model;
+      conform(model.id.toLowerCase() === asked.toLowerCase(), 'models.model.id-matches-path', `asked for ${JSON.stringify(asked)}, got model ${JSON.stringify(model.id)}`, res);
+    },
+  },
+  {
+    id: 'models.model.created-seconds',
+    title: 'created is an integer Unix timestamp in seconds',
+    operation: 'listModelEndpoints',
+    requirements: ['models.model.created-seconds'],
+    async probe(ctx) {
+      const { res, model } = await fetchTargetModel(ctx);
+      if (!('created' in model)) return ctx.skip('the model carries no created field (2.3 has no Required column)');
+      const created = model.created;
+      conform(typeof created === 'number' && Number.isInteger(created), 'models.model.created-seconds', `created is ${JSON.stringify(created)}, not an integer`, res);
+      // 2.3 "Unix timestamp in seconds": a value above 10^11 only makes sense as milliseconds.
+      conform(created <= MAX_SECONDS, 'models.model.created-seconds', `created ${created} is above 10^11: milliseconds, not seconds (${new Date(created).toISOString()} read as ms)`, res);
+    },
+  },
+  {
+    id: 'models.architecture.modality-shape',
+    title: 'architecture.modality has the form <input>-><output>',
+    operation: 'listModelEndpoints',
+    requirements: ['models.architecture.modality-shape'],
+    async probe(ctx) {
+      const { res, model } = await fetchTargetModel(ctx);
+      const arch = model.architecture;
+      if (!isObject(arch)) return ctx.skip('the model carries no architecture object');
+      // 2.4: nullability of modality is not shown, so null or absent cannot be judged.
+      if (typeof arch.modality !== 'string') return ctx.skip(`architecture.modality is ${jsonType(arch, 'modality')}: only a string has a form to judge`);
+      // 2.3: "modality (string in the form <input>-><output>)": something, the arrow, something.
+      conform(/^.+->.+$/.test(arch.modality), 'models.architecture.modality-shape', `architecture.modality ${JSON.stringify(arch.modality)} is not of the form <input>-><output>`, res);
+    },
+  },
+  {
+    id: 'models.endpoint.pricing',
+    title: 'pricing holds prompt, completion, request and image as strings holding a decimal number',
+    operation: 'listModelEndpoints',
+    requirements: ['models.endpoint.pricing-decimal-strings'],
+    async probe(ctx) {
+      const { res, model } = await fetchTargetModel(ctx);
+      const endpoints = endpointsOf(ctx, model);
+      const priced = endpoints.filter((e) => 'pricing' in e);
+      // 2.4: which endpoint fields are required is not shown, so an endpoint without pricing is not judged.
+      if (priced.length === 0) return ctx.skip('no endpoint carries pricing');
+      const missing: Record<string, number> = {};
+      for (const [i, e] of endpoints.entries()) {
+        if (!('pricing' in e)) continue;
+        // 2.4: "Four fields prompt, completion, request, image, each a string holding a decimal number"
+        // (Pricing / DecimalString of spec/openapi.yaml: plain fixed-point, no exponent, no spaces).
+        failOnViolations(validate('Pricing', e.pricing), 'Pricing', 'models.endpoint.pricing-decimal-strings', res, `/data/endpoints/${i}/pricing`);
+        for (const k of ['prompt', 'completion', 'request', 'image']) if (isObject(e.pricing) && !(k in e.pricing)) tally(missing, k);
+      }
+      // Presence of the four is left open by spec/openapi.yaml (Pricing requires none): reported, not failed.
+      if (Object.keys(missing).length) ctx.observe('models.endpoint.pricing-decimal-strings', { endpointsWithPricing: priced.length, missingFields: missing });
+    },
+  },
+  {
+    id: 'models.endpoint.percentiles',
+    title: 'latency_last_30m and throughput_last_30m hold numbers p50, p75, p90 and p99',
+    operation: 'listModelEndpoints',
+    requirements: ['models.endpoint.percentiles'],
+    async probe(ctx) {
+      const { res, model } = await fetchTargetModel(ctx);
+      const endpoints = endpointsOf(ctx, model);
+      let judged = 0;
+      for (const [i, e] of endpoints.entries()) {
+        for (const field of PERCENTILE_FIELDS) {
+          if (!(field in e)) continue; // 2.4: presence not shown
+          judged++;
+          // 2.4: "Numbers p50, p75, p90, p99" (a latency or a throughput is never negative).
+          failOnViolations(validate('Percentiles', e[field]), 'Percentiles', 'models.endpoint.percentiles', res, `/data/endpoints/${i}/${field}`);
+        }
+      }
+      if (judged === 0) return ctx.skip('no endpoint carries latency_last_30m or throughput_last_30m');
+    },
+  },
+  {
+    id: 'models.endpoint.uptime',
+    title: 'uptime_last_5m, uptime_last_30m and uptime_last_1d are numbers (percent)',
+    operation: 'listModelEndpoints',
+    requirements: ['models.endpoint.uptime-numbers'],
+    async probe(ctx) {
+      const { res, model } = await fetchTargetModel(ctx);
+      const endpoints = endpointsOf(ctx, model);
+      let judged = 0;
+      for (const [i, e] of endpoints.entries()) {
+        for (const field of UPTIME_FIELDS) {
+          if (!(field in e)) continue; // 2.4: presence not shown
+          judged++;
+          const v = e[field];
+          // 2.4: "number | Percent": a JSON number within 0..100.
+          conform(typeof v === 'number' && Number.isFinite(v), 'models.endpoint.uptime-numbers', `/data/endpoints/${i}/${field} is ${JSON.stringify(v)}, not a number`, res);
+          conform(v >= 0 && v <= 100, 'models.endpoint.uptime-numbers', `/data/endpoints/${i}/${field} is ${v}, outside 0..100 percent`, res);
+        }
+      }
+      if (judged === 0) return ctx.skip('no endpoint carries an uptime field');
+    },
+  },
+  {
+    id: 'models.unknown-model',
+    title: 'A model that does not exist gets 404 with an error body',
+    operation: 'listModelEndpoints',
+    requirements: ['models.unknown-model-404'],
+    needs: (t) => (t.modelEndpoints.missingModel ? undefined : 'modelEndpoints.missingModel is not set in the target file'),
+    async probe(ctx) {
+      const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.missingModel!);
+      // 4.2 / 7.2: 404 "Resource not found".
+      expectStatus(res, 404, 'models.unknown-model-404', 'a model that does not exist');
+      const body = expectJson(res, 'models.unknown-model-404');
+      // Section 7: the error body (error object with code and string message).
+      expectSchema(body, 'Error', 'models.unknown-model-404', res);
+      // Whether error.code is an integer here is models.errors.code-integer (SHOULD, the errors checks):
+      // a string code is shown, not failed as a MUST of this requirement.
+      const extra = validate('ModelEndpointsError', body);
+      if (extra.length) ctx.observe('models.unknown-model-404', { errorCode: (body as { error: { code: unknown } }).error.code, note: 'not an integer code (see models.errors.code-integer)' });
+    },
+  },
+  {
+    id: 'models.endpoint.nullability',
+    title: 'Types and values seen for instruct_type, quantization, status, tokenizer and modality',
+    operation: 'listModelEndpoints',
+    kind: 'observation',
+    requirements: ['models.endpoint.nullability'],
+    async probe(ctx) {
+      const { model } = await fetchTargetModel(ctx);
+      const endpoints = endpointsOf(ctx, model);
+      const arch = isObject(model.architecture) ? model.architecture : undefined;
+      // 2.4: "Allowed values and nullability of the endpoint fields (instruct_type, quantization, status,
+      // tokenizer, modality) ... not shown". Three of them are architecture fields in 2.3, so both places are shown.
+      const seen: Record<string, unknown> = { endpoints: endpoints.length };
+      for (const field of ['instruct_type', 'quantization', 'status', 'tokenizer', 'modality']) {
+        const types: Record<string, number> = {};
+        const values: unknown[] = [];
+        for (const e of endpoints) {
+          tally(types, jsonType(e, field));
+          const v = brief(e[field]);
+          if (v !== undefined && values.length < VALUES_CAP && !values.some((x) => JSON.stringify(x) === JSON.stringify(v))) values.push(v);
+        }
+        seen[field] = {
+          onEndpoints: { types, values },
+          ...(arch ? { onArchitecture: { type: jsonType(arch, field), ...(field in arch ? { value: brief(arch[field]) } : {}) } } : {}),
+        };
+      }
+      ctx.observe('models.endpoint.nullability', seen);
+    },
+  },
+  {
+    id: 'models.endpoint.required-fields',
+    title: 'Which 2.4 endpoint fields are present, in how many endpoints',
+    operation: 'listModelEndpoints',
+    kind: 'observation',
+    requirements: ['models.endpoint.required-fields'],
+    async probe(ctx) {
+      const { model } = await fetchTargetModel(ctx);
+      const endpoints = endpointsOf(ctx, model);
+      // 2.4: "which endpoint fields are required: not shown". Present = the key is there (null counts as present).
+      const present: Record<string, number> = {};
+      for (const field of ENDPOINT_FIELDS) present[field] = endpoints.filter((e) => field in e).length;
+      const others = [...new Set(endpoints.flatMap((e) => Object.keys(e)))].filter((k) => !(ENDPOINT_FIELDS as readonly string[]).includes(k));
+      ctx.observe('models.endpoint.required-fields', {
+        endpoints: endpoints.length,
+        present,
+        inEvery: ENDPOINT_FIELDS.filter((f) => present[f] === endpoints.length),
+        sometimesAbsent: ENDPOINT_FIELDS.filter((f) => present[f] !== endpoints.length),
+        ...(others.length ? { fieldsBeyond24: others.slice(0, VALUES_CAP) } : {}),
+      });
     },
   },
 ]);

@@ -1,0 +1,86 @@
+import type { ProbeContext } from '../../core/check.ts';
+import type { ApiResponse, Query } from '../../core/client.ts';
+import { conform } from '../../core/expect.ts';
+import type { SchemaViolation } from '../../generators/schemas.ts';
+import { isObject } from './values.ts';
+
+export interface InternPage {
+  res: ApiResponse;
+  body: Record<string, unknown>;
+  /** Elements of `data` that are objects (the rest is interns.response.schema's to report). */
+  interns: Array<Record<string, unknown>>;
+}
+
+/**
+ * Reads a 200 answer of list interns as an intern list (2.6). A 200 body that is not `{ data: [...] }`
+ * cannot be judged by a check on another point: that check is skipped and interns.response.schema
+ * reports the body.
+ */
+export function internPage(ctx: ProbeContext, res: ApiResponse): InternPage {
+  const body = res.json;
+  if (!isObject(body) || !Array.isArray(body.data)) ctx.skip('the 200 body is not an intern list { data: [...] } (interns.response.schema reports it)');
+  return { res, body, interns: body.data.filter(isObject) };
+}
+
+/**
+ * The page a check on the interns themselves (2.5) judges: the plain request, no query parameter, so
+ * it needs no parameter name. Anything but a 200 intern list is a precondition, not this check's
+ * failure (interns.response.schema reports it).
+ */
+export async function plainInternPage(ctx: ProbeContext, query: Query = {}): Promise<InternPage> {
+  const res = await ctx.api.listInterns(query);
+  if (res.status !== 200) ctx.skip(`GET /interns answered HTTP ${res.status}, not 200 (interns.response.schema reports it)`);
+  return internPage(ctx, res);
+}
+
+/** plainInternPage, skipping the check when the key sees no intern at all. */
+export async function someInterns(ctx: ProbeContext): Promise<InternPage> {
+  const page = await plainInternPage(ctx);
+  if (page.interns.length === 0) ctx.skip('the key lists no interns: nothing to judge');
+  return page;
+}
+
+/**
+ * 7.3: an invalid query is answered with `error.code` "invalid_body"; the HTTP status of string-coded
+ * bodies is not shown, so any 4xx is accepted (a 2xx, 3xx or 5xx is not a rejection of the query).
+ */
+export function expectInvalidBody(res: ApiResponse, requirementId: string, what: string): void {
+  conform(res.status >= 400 && res.status < 500, requirementId, `${what}: expected a 4xx error with error.code "invalid_body", got HTTP ${res.status}`, res);
+  conform(res.jsonError === undefined, requirementId, `${what}: the HTTP ${res.status} body is not JSON (${res.jsonError})`, res);
+  const error = isObject(res.json) ? res.json.error : undefined;
+  const code = isObject(error) ? error.code : undefined;
+  conform(code === 'invalid_body', requirementId, `${what}: HTTP ${res.status} with error.code ${JSON.stringify(code)}, expected "invalid_body" (7.3)`, res);
+}
+
+/** Section 3: the eight lifecycle states, written here from the document (not taken from the reference). */
+export const INTERN_STATES = [
+  'awaiting_chat_install', 'queued', 'provisioning', 'running', 'failed', 'stopped', 'destroying', 'destroy_failed',
+] as const;
+
+/** RFC 9562 section 4 string form: 8-4-4-4-12 hexadecimal digits, either case; no version is imposed (2.5 says "UUID format"). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** RFC 1123 host label: letters, digits and hyphens, 1 to 63 characters, no hyphen at either end. */
+export const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** Rules of the Intern component that a requirement of their own covers (checked by that requirement's check). */
+export function ownedInIntern(v: SchemaViolation): boolean {
+  return (v.keyword === 'format' && ['/id', '/workspaceId', '/vault_id'].includes(v.path)) // interns.intern.uuid-fields
+    || (['format', 'pattern'].includes(v.keyword) && ['/createdAt', '/updatedAt'].includes(v.path)) // interns.intern.timestamps
+    || (v.keyword === 'pattern' && v.path === '/hostname') // interns.intern.hostname-shape
+    || (v.keyword === 'pattern' && v.path === '/model') // interns.intern.model-shape
+    || (v.keyword === 'enum' && v.path === '/status'); // interns.intern.status-value
+}
+
+/**
+ * 2.5 "ISO 8601 UTC timestamp with milliseconds": date, `T`, time with exactly three fraction digits,
+ * and UTC written `Z` or `+00:00` (ISO 8601 allows both for UTC). Returns the instant in ms, or
+ * undefined when the text is not such a timestamp (including calendar-impossible dates).
+ */
+export function parseUtcMillis(s: string): number | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3})(Z|\+00:00)$/.exec(s);
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1]}Z`);
+  if (!Number.isFinite(ms) || new Date(ms).toISOString() !== `${m[1]}Z`) return undefined;
+  return ms;
+}

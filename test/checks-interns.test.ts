@@ -1,0 +1,176 @@
+/** Own tests of the interns checks (suites/checks/interns.ts) against the reference and its faults. */
+import { expect, test } from '@playwright/test';
+import type { CheckOutcome } from '../core/check.ts';
+import type { ReferenceOptions } from '../reference/options.ts';
+import { INTERNS_FAULTS } from '../reference/faults/interns.ts';
+import { internsChecks } from '../suites/checks/interns.ts';
+import { probeCheck } from './support/harness.ts';
+
+test.describe.configure({ mode: 'parallel' });
+
+/** Adds interns.regionalBaseUrl to the reference's target file: `path` is put in front of /v1. */
+const withRegional = (prefix: string) => (yaml: string): string => {
+  const base = /^baseUrl: (.*)$/m.exec(yaml)?.[1];
+  if (!base) throw new Error('no baseUrl in the target file');
+  const regional = base.replace(/\/v1$/, `${prefix}/v1`);
+  return yaml.replace(/^interns:\n/m, `interns:\n  regionalBaseUrl: ${JSON.stringify(regional)}\n`);
+};
+/**
+ * The reference serves only /v1/...: a base URL under another prefix is answered 404, which stands in for
+ * a regional host that refuses. (The reference has no host names of its own: see the report.)
+ */
+const REGIONAL_REFUSING = withRegional('/eu-west-1');
+/** A "regional" base URL that is the main one: it serves list interns, as a regional host must not. */
+const REGIONAL_SERVING = withRegional('');
+
+const VARIANT_PARAMS = { limit: 'page_size', status: 'statuses', workspace: 'workspace' };
+const variantParamsLine = (y: string) =>
+  y.replace(/^  params: .*$/m, `  params: { limit: "${VARIANT_PARAMS.limit}", status: "${VARIANT_PARAMS.status}", workspace: "${VARIANT_PARAMS.workspace}" }`);
+
+const CHECK_IDS = internsChecks.map((c) => c.id);
+
+/** Each MUST/SHOULD check, the fault that breaks its requirement, and the requirement it must name. */
+const FAULT_CASES: ReadonlyArray<{ check: string; fault: string; requirement: string }> = [
+  { check: 'interns.response.schema', fault: 'interns-has-more-string', requirement: 'interns.list.schema' },
+  { check: 'interns.response.schema', fault: 'interns-description-not-string', requirement: 'interns.intern.schema' },
+  { check: 'interns.intern.uuid-fields', fault: 'interns-bad-uuid', requirement: 'interns.intern.uuid-fields' },
+  { check: 'interns.intern.timestamps', fault: 'interns-timestamps-no-millis', requirement: 'interns.intern.timestamps' },
+  { check: 'interns.intern.hostname-shape', fault: 'interns-hostname-no-domain', requirement: 'interns.intern.hostname-shape' },
+  { check: 'interns.intern.hostname-name', fault: 'interns-hostname-mismatch', requirement: 'interns.intern.hostname-name' },
+  { check: 'interns.intern.model-shape', fault: 'interns-model-bad-shape', requirement: 'interns.intern.model-shape' },
+  { check: 'interns.intern.status-value', fault: 'interns-unknown-status-value', requirement: 'interns.intern.status-value' },
+  { check: 'interns.intern.workspace-of-key', fault: 'interns-other-workspace-leak', requirement: 'interns.intern.workspace-of-key' },
+  { check: 'interns.order.newest-first', fault: 'interns-oldest-first', requirement: 'interns.order.newest-first' },
+  { check: 'interns.limit.bounds-accepted', fault: 'interns-limit-max-too-low', requirement: 'interns.limit.bounds-accepted' },
+  { check: 'interns.limit.respected', fault: 'interns-limit-not-enforced', requirement: 'interns.limit.respected' },
+  { check: 'interns.limit.out-of-range', fault: 'interns-limit-bounds-not-enforced', requirement: 'interns.limit.out-of-range-rejected' },
+  { check: 'interns.status.filter', fault: 'interns-status-filter-ignored', requirement: 'interns.status.filter' },
+  { check: 'interns.status.invalid-rejected', fault: 'interns-bad-status-accepted', requirement: 'interns.status.invalid-rejected' },
+  { check: 'interns.workspace.filter', fault: 'interns-workspace-filter-refused', requirement: 'interns.workspace.filter' },
+  { check: 'interns.workspace.mismatch-refused', fault: 'interns-workspace-fallback', requirement: 'interns.workspace.mismatch-refused' },
+  { check: 'interns.workspace.malformed-rejected', fault: 'interns-malformed-workspace-accepted', requirement: 'interns.workspace.malformed-rejected' },
+];
+
+/** Conformant variants of the reference: none of these checks may fail, error or skip on them. */
+const CONFORMANT: ReadonlyArray<{ name: string; options: Partial<ReferenceOptions>; editTarget?: (y: string) => string }> = [
+  { name: 'plain', options: {} },
+  { name: 'sparseEndpoints', options: { sparseEndpoints: true } },
+  { name: 'extraFields', options: { extraFields: true } },
+  { name: 'stringErrorStatus', options: { stringErrorStatus: { invalid_body: 422, not_found: 410, internal_error: 503 } } },
+  { name: 'internsParams', options: { internsParams: VARIANT_PARAMS }, editTarget: variantParamsLine },
+  { name: 'restricted key accepted', options: { restrictedKeyAcceptedBy: ['listInterns'] } },
+  { name: 'charset content type', options: { contentType: 'application/json; charset=utf-8' } },
+  { name: 'default page size 20', options: { internsDefaultPageSize: 20 } },
+];
+
+const show = (o: CheckOutcome) => `${o.checkId}: ${o.status} ${o.reason ?? ''}`;
+const run = (id: string, options: Partial<ReferenceOptions> = {}, edit?: (y: string) => string) =>
+  probeCheck(id, options, { editTarget: (y) => REGIONAL_REFUSING(edit ? edit(y) : y) });
+
+for (const { name, options, editTarget } of CONFORMANT) {
+  test(`conformant variant ${name}: every interns check passes`, async () => {
+    const outcomes = await Promise.all(CHECK_IDS.map((id) => run(id, options, editTarget)));
+    expect(outcomes.filter((o) => o.status !== 'pass').map(show)).toEqual([]);
+  });
+}
+
+for (const { check, fault, requirement } of FAULT_CASES) {
+  test(`${check} fails on ${fault} with ${requirement}`, async () => {
+    const outcome = await run(check, { faults: [fault] });
+    expect(outcome.status, outcome.reason).toBe('fail');
+    expect(outcome.failures[0]?.requirementId).toBe(requirement);
+    expect(outcome.failures[0]?.exchanges.length).toBeGreaterThan(0);
+  });
+}
+
+test('every interns fault of this file is proven by a case above', () => {
+  const mine = INTERNS_FAULTS.filter((f) => FAULT_CASES.some((c) => c.fault === f.name));
+  expect(mine).toHaveLength(FAULT_CASES.length);
+  for (const c of FAULT_CASES) expect(INTERNS_FAULTS.find((f) => f.name === c.fault)?.breaks, c.fault).toEqual([c.requirement]);
+});
+
+// A fault breaks exactly one requirement: no interns check may fail on another requirement.
+for (const { fault } of FAULT_CASES) {
+  const breaks = INTERNS_FAULTS.find((f) => f.name === fault)?.breaks ?? [];
+  test(`${fault} fails no interns requirement but ${breaks.join(', ')}`, async () => {
+    const outcomes = await Promise.all(CHECK_IDS.map((id) => run(id, { faults: [fault] })));
+    const wrong = outcomes.flatMap((o) => o.failures.filter((f) => !breaks.includes(f.requirementId)).map((f) => `${o.checkId}: ${f.requirementId} ${f.message}`));
+    expect(wrong).toEqual([]);
+    expect(outcomes.filter((o) => o.status === 'error').map(show)).toEqual([]);
+  });
+}
+
+test('regional host: a regional base URL that serves list interns fails', async () => {
+  const outcome = await probeCheck('interns.regional-host-refused', {}, { editTarget: REGIONAL_SERVING });
+  expect(outcome.status, outcome.reason).toBe('fail');
+  expect(outcome.failures[0]?.requirementId).toBe('interns.regional-host-refused');
+  expect(outcome.failures[0]?.exchanges[0]?.request.url).toContain('/v1/interns');
+});
+
+test('regional host: skipped without interns.regionalBaseUrl; refusal observed with its status', async () => {
+  const skipped = await probeCheck('interns.regional-host-refused');
+  expect(skipped.status).toBe('skip');
+  expect(skipped.reason).toContain('regionalBaseUrl');
+  const refused = await run('interns.regional-host-refused');
+  expect(refused.status).toBe('pass');
+  expect(refused.observations).toEqual([{ requirementId: 'interns.regional-host-refused', value: { status: 404 } }]);
+});
+
+test('checks that send a parameter are skipped without interns.params, the others still run', async () => {
+  const noParams = (y: string) => y.replace(/^  params: .*\n/m, '');
+  const outcomes = await Promise.all(CHECK_IDS.map((id) => run(id, {}, noParams)));
+  const skipped = outcomes.filter((o) => o.status === 'skip').map((o) => o.checkId).sort();
+  expect(skipped).toEqual([
+    'interns.limit.bounds-accepted', 'interns.limit.out-of-range', 'interns.limit.respected', 'interns.status.filter',
+    'interns.status.invalid-rejected', 'interns.workspace.filter', 'interns.workspace.malformed-rejected', 'interns.workspace.mismatch-refused',
+  ]);
+  for (const o of outcomes.filter((x) => x.status === 'skip')) expect(o.reason).toContain('interns.params');
+  expect(outcomes.filter((o) => o.status !== 'skip' && o.status !== 'pass').map(show)).toEqual([]);
+  const names = outcomes.find((o) => o.checkId === 'interns.params.names');
+  expect(String(names?.observations[0]?.value)).toContain('not set');
+});
+
+test('mismatch-refused is skipped without interns.otherWorkspaceId', async () => {
+  const outcome = await probeCheck('interns.workspace.mismatch-refused', {}, { editTarget: (y) => y.replace(/^  otherWorkspaceId: .*\n/m, '') });
+  expect(outcome.status).toBe('skip');
+  expect(outcome.reason).toContain('otherWorkspaceId');
+});
+
+test('a parameter sent under the wrong name is caught: the reference ignores unknown parameters', async () => {
+  // Target file keeps the default names while the reference uses the variant ones.
+  const outcome = await probeCheck('interns.limit.respected', { internsParams: VARIANT_PARAMS }, { editTarget: (y) => y.replace(/^  params: .*$/m, '  params: { limit: "limit", status: "status", workspace: "workspace_id" }') });
+  expect(outcome.status).toBe('fail');
+});
+
+test('out-of-range names the value it sent; mismatch-refused says what a fallback listed', async () => {
+  const range = await probeCheck('interns.limit.out-of-range', { faults: ['interns-limit-bounds-not-enforced'] });
+  expect(range.reason).toContain('"0"');
+  const fallback = await probeCheck('interns.workspace.mismatch-refused', { faults: ['interns-workspace-fallback'] });
+  expect(fallback.reason).toMatch(/HTTP 200 listing 50 interns of workspace\(s\) [0-9a-f-]{36}/);
+});
+
+test('string-coded errors: an invalid_body with an integer code or a 5xx is not a rejection', async () => {
+  const at500 = await probeCheck('interns.status.invalid-rejected', { stringErrorStatus: { invalid_body: 500, not_found: 404, internal_error: 500 } });
+  expect(at500.status).toBe('fail');
+  expect(at500.reason).toContain('HTTP 500');
+});
+
+test('observations: nullable types, default page size, parameter names, next page, time-outs', async () => {
+  const value = async (id: string, options: Partial<ReferenceOptions> = {}) => (await run(id, options)).observations[0]?.value as Record<string, any>;
+
+  const types = await value('interns.intern.nullable-types');
+  expect(types.interns).toBe(50);
+  expect(Object.keys(types.progress.types).sort()).toEqual(expect.arrayContaining(['null']));
+  expect(types.attached_vault_id.types.string + types.attached_vault_id.types.null).toBe(50);
+
+  expect(await value('interns.limit.default')).toEqual({ 'data.length': 50, has_more: true, defaultPageSize: 50 });
+  expect(await value('interns.limit.default', { internsDefaultPageSize: 20 })).toEqual({ 'data.length': 20, has_more: true, defaultPageSize: 20 });
+
+  expect(await value('interns.params.names')).toEqual({ limit: 'limit', status: 'status', workspace: 'workspace_id' });
+
+  const next = await value('interns.pagination.next-page', { extraFields: true });
+  expect(next).toMatchObject({ request: 'page size 1', has_more: true, 'data.length': 1, fieldsBeyondDataAndHasMore: { x_reference: true } });
+
+  const timeouts = await value('interns.timeout.length');
+  expect(timeouts).toMatchObject({ responses408: 0 });
+});
