@@ -164,7 +164,11 @@ function afterPath(opts: ReferenceOptions, id: string): string | null {
   if (hasFault(opts, 'files-raw-path-ids')) path = id.startsWith(FILE_ID_PREFIX) && id.length > FILE_ID_PREFIX.length ? id.slice(FILE_ID_PREFIX.length) : null;
   else if (hasFault(opts, 'files-standard-base64-ids')) path = pathFromFileId(FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('+', '-').replaceAll('/', '_'));
   else path = pathFromFileId(id);
-  if (hasFault(opts, 'files-absolute-paths') && path?.startsWith('/')) path = path.slice(1);
+  if (hasFault(opts, 'files-absolute-paths') && path !== null) {
+    // Shown paths are "/" + stored: a path before "/" is before all of them, one after it after all.
+    if (path.startsWith('/')) path = path.slice(1);
+    else path = Buffer.compare(Buffer.from(path), Buffer.from('/')) < 0 ? '' : '\u{10FFFF}';
+  }
   return path;
 }
 

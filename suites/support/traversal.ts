@@ -113,9 +113,10 @@ export async function fullListing(ctx: ProbeContext, containerId: string): Promi
   const key = containerId;
   const hit = cache.get(key);
   if (hit) return hit;
+  // At most a tenth of the budget: beyond that no traversal property could afford to compare with it.
   const remaining = ctx.settings.maxRequests - ctx.api.log.count;
-  const cap = Math.min(ABSOLUTE_PAGE_CAP, Math.floor(remaining / 2));
-  if (cap < 1) throw new CannotJudge('budget', 'request budget spent before the full listing could be read');
+  const cap = Math.min(ABSOLUTE_PAGE_CAP, Math.floor(ctx.settings.maxRequests / 10), Math.floor(remaining / 2));
+  if (cap < 1) throw new CannotJudge('budget', `request budget of ${ctx.settings.maxRequests} spent before the full listing could be read (${remaining} left)`);
   // Read, not judged: the properties judge every page they fetch themselves, inside fast-check, so a
   // fault surfaces as a shrunk counterexample rather than as a failure of this shared read.
   const t = await traverse(ctx, containerId, { limit: 1000, pageCap: cap, judge: false });
