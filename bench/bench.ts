@@ -1,0 +1,329 @@
+/**
+ * `npm run bench`: the suite, a bare HTTP floor and other API testing tools (Dredd, Schemathesis) run
+ * against the reference, every conformant variant and every fault of the catalogue; prints a Markdown
+ * table and writes bench/out/results.md and bench/out/results.json. Not part of `npm test`.
+ *
+ *   npm run bench                    # full: reference + conformant variants (3 runs each) + every fault (1 run)
+ *   npm run bench -- --quick         # reference + 5 faults + conformant variants, 1 run each
+ *   npm run bench -- --runs 5 --no-peers --faults files-wrong-object,interns-oldest-first
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, release, totalmem, type as osType } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { FAULTS } from '../reference/faults.ts';
+import type { ReferenceOptions } from '../reference/options.ts';
+import { startReference } from '../reference/server.ts';
+import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
+import { runFloor } from './floor.ts';
+import { ROOT, runEmbedded, runSuite, SEED } from './measure.ts';
+import { dredd } from './peers/dredd.ts';
+import type { PeerRun, PeerTool } from './peers/peer.ts';
+import { schemathesis } from './peers/schemathesis.ts';
+import { profileRun, type ProfileResult } from './profile.ts';
+import type { BenchResults, PeerInfo, TargetKind, TargetResult } from './results.ts';
+import { renderMarkdown } from './table.ts';
+
+const USAGE = `usage: npm run bench -- [options]
+
+  --quick                 reference + 5 faults + conformant variants, 1 run each
+  --runs N                runs per reference and conformant variant (default 3; faults always 1)
+  --faults a,b            only these faults (names from reference/faults/)
+  --no-peers              do not run Dredd and Schemathesis
+  --no-install            do not install a missing peer into .cache/peers/
+  --max-examples N        Schemathesis --max-examples (default 25)
+  --peer-cap S            wall-time cap of one peer run in seconds (default 120)
+  --suite-cap S           wall-time cap of one suite run in seconds (default 180)
+  --no-profile            skip the profiled run (V8 profiler in every process of one run)
+  --out DIR               where results.md and results.json go (default bench/out)
+  --help                  this text`;
+
+interface BenchOptions {
+  quick: boolean;
+  runs: number;
+  faults?: string[];
+  peers: boolean;
+  install: boolean;
+  maxExamples: number;
+  peerCapMs: number;
+  suiteCapMs: number;
+  profile: boolean;
+  out: string;
+}
+
+function parse(argv: string[]): BenchOptions | undefined {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      quick: { type: 'boolean' },
+      runs: { type: 'string' },
+      faults: { type: 'string' },
+      'no-peers': { type: 'boolean' },
+      'no-install': { type: 'boolean' },
+      'max-examples': { type: 'string' },
+      'peer-cap': { type: 'string' },
+      'suite-cap': { type: 'string' },
+      'no-profile': { type: 'boolean' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return undefined;
+  const int = (name: string, v: string | undefined, fallback: number, min = 1, max = 1000) => {
+    if (v === undefined) return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new Error(`--${name} takes a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+    return Number(v);
+  };
+  const quick = values.quick ?? false;
+  return {
+    quick,
+    runs: int('runs', values.runs, quick ? 1 : 3, 1, 20),
+    ...(values.faults ? { faults: values.faults.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+    peers: !values['no-peers'],
+    install: !values['no-install'],
+    maxExamples: int('max-examples', values['max-examples'], 25, 1, 1000),
+    peerCapMs: int('peer-cap', values['peer-cap'], 120, 5, 1800) * 1000,
+    suiteCapMs: int('suite-cap', values['suite-cap'], 180, 10, 1800) * 1000,
+    profile: !values['no-profile'],
+    out: values.out ?? join(ROOT, 'bench', 'out'),
+  };
+}
+
+function log(msg: string): void {
+  process.stderr.write(`bench: ${msg}\n`);
+}
+
+/** Picks `n` faults spread over the catalogue (one per area, roughly), for --quick. */
+function spreadPick<T>(xs: readonly T[], n: number): T[] {
+  if (xs.length <= n) return [...xs];
+  return Array.from({ length: n }, (_, i) => xs[Math.round((i * (xs.length - 1)) / (n - 1))]!);
+}
+
+function versionOf(pkg: string): string {
+  try {
+    return (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function commandOutput(cmd: string, args: string[]): string | undefined {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The bench measures the working tree: when its number of checks changed between runs, say so. */
+function suiteChanged(targets: readonly TargetResult[]): string[] {
+  const counts = new Map<number, string[]>();
+  for (const t of targets) for (const s of t.suite) if (s.checks > 0) counts.set(s.checks, [...(counts.get(s.checks) ?? []), t.name]);
+  if (counts.size <= 1) return [];
+  return [`the suite changed during the bench (the working tree was edited): ${[...counts].map(([n, names]) => `${n} checks in ${[...new Set(names)].length} target(s), e.g. ${names[0]}`).join('; ')}`];
+}
+
+interface Plan {
+  name: string;
+  kind: TargetKind;
+  description: string;
+  options: Partial<ReferenceOptions>;
+  breaks?: string[];
+  runs: number;
+}
+
+/** Runs one peer against a fresh reference with the target's options; requests from `received`. */
+async function runPeer(tool: PeerTool, options: Partial<ReferenceOptions>, capMs: number): Promise<PeerRun> {
+  const server = await startReference(options);
+  try {
+    const r = await tool.run(server.baseUrl, server.keys.management, capMs);
+    return { ...r, requests: server.received.length };
+  } finally {
+    await server.close();
+  }
+}
+
+async function main(): Promise<number> {
+  let opts: BenchOptions | undefined;
+  try {
+    opts = parse(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`bench: ${(e as Error).message.split('\n')[0]}\n${USAGE}\n`);
+    return 2;
+  }
+  if (!opts) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  const started = performance.now();
+  const loadavgStart = loadavg();
+  const problems: string[] = [];
+
+  // The catalogue as it is now (other files may add faults at any time: never a fixed list).
+  let faults = [...FAULTS];
+  if (opts.faults) {
+    const unknown = opts.faults.filter((n) => !FAULTS.some((f) => f.name === n));
+    if (unknown.length) {
+      process.stderr.write(`bench: unknown fault(s): ${unknown.join(', ')}\n`);
+      return 2;
+    }
+    faults = FAULTS.filter((f) => opts.faults!.includes(f.name));
+  } else if (opts.quick) faults = spreadPick(FAULTS, 5);
+
+  const plans: Plan[] = [
+    { name: 'reference', kind: 'reference', description: 'the reference implementation, default options', options: {}, runs: opts.runs },
+    { name: 'reference', kind: 'embedded', description: '`cli/conformance.ts --seed N` with no target: the reference embedded in the CLI process (`npm run conformance`)', options: {}, runs: opts.runs },
+    ...CONFORMANT_VARIANTS.map((v) => ({ name: v.name, kind: 'conformant' as const, description: v.description, options: v.options, runs: opts.runs })),
+    ...faults.map((f) => ({ name: f.name, kind: 'fault' as const, description: f.description, options: { faults: [f.name] }, breaks: [...f.breaks], runs: 1 })),
+  ];
+
+  // Peers: installed on demand into .cache/peers/, or said plainly why not.
+  const tools: PeerTool[] = [dredd, schemathesis(opts.maxExamples, SEED)];
+  const peerInfo: PeerInfo[] = [];
+  const usable: PeerTool[] = [];
+  for (const tool of tools) {
+    if (!opts.peers) {
+      peerInfo.push({ name: tool.name, available: false, reason: 'skipped (--no-peers)', configuration: tool.configuration });
+      continue;
+    }
+    const ok = await tool.ensure(opts.install);
+    if (ok.ok) {
+      peerInfo.push({ name: tool.name, available: true, version: ok.version, configuration: tool.configuration });
+      usable.push(tool);
+    } else {
+      peerInfo.push({ name: tool.name, available: false, reason: ok.reason, configuration: tool.configuration });
+      problems.push(`${tool.name} could not be used: ${ok.reason}`);
+      log(`${tool.name} not available: ${ok.reason}`);
+    }
+  }
+
+  const targets: TargetResult[] = [];
+  /** Writes what has been measured so far (after every target, so an interrupted bench leaves its data). */
+  const write = (profile: ProfileResult | undefined, partial: boolean): BenchResults => {
+    const versions: Record<string, string> = {
+      node: process.version,
+      '@playwright/test': versionOf('@playwright/test'),
+      tsx: versionOf('tsx'),
+      ajv: versionOf('ajv'),
+      'fast-check': versionOf('fast-check'),
+      'conformance-suite': (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+    };
+    const commit = commandOutput('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']);
+    if (commit) versions['commit'] = `${commit}${commandOutput('git', ['-C', ROOT, 'status', '--porcelain', '--untracked-files=no']) ? ' (with uncommitted changes)' : ''}`;
+    const python = commandOutput('python3', ['--version']);
+    if (python && opts.peers) versions['python (peer only)'] = python.replace(/^Python /, '');
+
+    const cpu = cpus()[0];
+    const results: BenchResults = {
+      date: new Date().toISOString(),
+      command: `npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,
+      mode: opts.quick ? 'quick' : 'full',
+      runs: opts.runs,
+      seed: SEED,
+      machine: {
+        nproc: Number(commandOutput('nproc', []) ?? cpus().length),
+        cpu: cpu?.model ?? 'unknown',
+        memoryGb: totalmem() / 1024 ** 3,
+        os: `${osType()} ${release()} (free memory ${(freemem() / 1024 ** 3).toFixed(1)} GB)`,
+        loadavgStart,
+        loadavgEnd: loadavg(),
+      },
+      versions,
+      peers: peerInfo,
+      targets,
+      ...(profile ? { profile } : {}),
+      problems: [...problems, ...suiteChanged(targets)],
+      elapsedMs: performance.now() - started,
+      partial,
+    };
+    mkdirSync(opts.out, { recursive: true });
+    writeFileSync(join(opts.out, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+    writeFileSync(join(opts.out, 'results.md'), renderMarkdown(results));
+    writeFileSync(join(opts.out, 'readme-section.md'), renderMarkdown(results, { compact: true }));
+    return results;
+  };
+  let i = 0;
+  for (const plan of plans) {
+    i++;
+    const t: TargetResult = { name: plan.name, kind: plan.kind, description: plan.description, suite: [], load: [], floor: [], peers: {}, ...(plan.breaks ? { breaks: plan.breaks } : {}) };
+    targets.push(t);
+    const parts: string[] = [];
+    for (let run = 0; run < plan.runs; run++) {
+      t.load.push(loadavg()[0] ?? 0);
+      try {
+        if (plan.kind === 'embedded') {
+          const rec = await runEmbedded({ capMs: opts.suiteCapMs });
+          t.suite.push(rec);
+          parts.push(`suite ${(rec.wallMs / 1000).toFixed(2)} s ${rec.verdict} ${rec.requests} req`);
+          if (rec.problem) problems.push(`embedded reference: the suite run did not complete: ${rec.problem}`);
+          continue;
+        }
+        const s = await runSuite(plan.options, { capMs: opts.suiteCapMs });
+        try {
+          const { captured, baseUrl, close: _close, ...record } = s;
+          t.suite.push(record);
+          parts.push(`suite ${(s.wallMs / 1000).toFixed(2)} s ${s.verdict} ${s.requests} req`);
+          if (s.problem) problems.push(`${plan.kind} ${plan.name}: the suite run did not complete: ${s.problem}`);
+          if (s.received !== s.requests) parts.push(`(server received ${s.received})`);
+          try {
+            const f = await runFloor(new URL(baseUrl).origin, captured);
+            t.floor.push(f);
+            parts.push(`floor ${(f.processMs / 1000).toFixed(2)} s`);
+            if (f.answered !== f.requests) problems.push(`${plan.name}: the floor got ${f.answered} answers to ${f.requests} requests`);
+          } catch (e) {
+            problems.push(`${plan.name}: floor failed: ${(e as Error).message}`);
+          }
+        } finally {
+          await s.close();
+        }
+      } catch (e) {
+        problems.push(`${plan.kind} ${plan.name}: the suite could not be run: ${(e as Error).message}`);
+      }
+    }
+    if (plan.kind !== 'embedded') {
+      for (const tool of usable) {
+        const runs: PeerRun[] = [];
+        for (let run = 0; run < plan.runs; run++) {
+          try {
+            const r = await runPeer(tool, plan.options, opts.peerCapMs);
+            runs.push(r);
+            if (r.problem) problems.push(`${tool.name} on ${plan.name}: ${r.problem}`);
+            if (r.timedOut) problems.push(`${tool.name} on ${plan.name}: killed at the ${opts.peerCapMs / 1000} s cap`);
+          } catch (e) {
+            problems.push(`${tool.name} on ${plan.name}: could not be run: ${(e as Error).message}`);
+          }
+        }
+        t.peers[tool.name] = runs;
+        const last = runs[runs.length - 1];
+        if (last) parts.push(`${tool.name} ${(last.wallMs / 1000).toFixed(1)} s exit ${last.exitCode} ${last.failures.length} failures`);
+      }
+    }
+    log(`[${i}/${plans.length}] ${plan.kind} ${plan.name}: ${parts.join(', ')}`);
+    write(undefined, true);
+  }
+
+  let profile: ProfileResult | undefined;
+  if (opts.profile) {
+    try {
+      log('profiled run (V8 profiler in every Node process) against the reference');
+      profile = await profileRun(opts.suiteCapMs);
+    } catch (e) {
+      problems.push(`profiled run failed: ${(e as Error).message}`);
+    }
+  }
+
+  const results = write(profile, false);
+  process.stdout.write(renderMarkdown(results));
+  log(`wrote ${join(opts.out, 'results.md')}, results.json and readme-section.md (for the README's "How it compares") in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    process.stderr.write(`bench: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exit(2);
+  },
+);

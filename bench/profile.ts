@@ -1,0 +1,157 @@
+/**
+ * Where the time of one run goes: the suite run once against the plain reference with V8's sampling
+ * profiler switched on in every Node process of the tree (a `--require` preload), then each
+ * process's samples grouped by what the code belongs to (Playwright, its TypeScript transform, tsx,
+ * ajv compilation, the suite's own folders, ...). The profiler slows the run down by a few percent;
+ * the shares matter, not the absolute numbers.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startReference } from '../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import { ROOT, SEED, TSX_CLI } from './measure.ts';
+import { measure } from './spawn.ts';
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string } }>;
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+export interface ProcessProfile {
+  process: string;
+  /** ms since the spawn of the CLI */
+  startMs: number;
+  endMs: number;
+  /** Sampled time not idle, ms. */
+  busyMs: number;
+  /** ms per category, largest first. */
+  categories: Array<{ category: string; ms: number }>;
+}
+
+export interface ProfileResult {
+  wallMs: number;
+  processes: ProcessProfile[];
+}
+
+const MODULE_LOADING = /^(wrapSafe|compileSourceTextModule|compileForInternalLoader|makeSyncRequest|makeAsyncRequest|waitForWorker|compileFunction|parseSource|instantiate|importModuleDynamically)$/;
+const FS_NATIVE = /^(writeUtf8String|writeLatin1String|writeBuffer|writeString|writev|mkdir|rmdir|rmSync|readFileUtf8|open|close|read|stat|lstat|readdir|unlink|rename|fsync)$/;
+const STACKS = /^(cloneCallSite|wrapCallSite|prepareStackTrace|captureRawStack|filteredStackTrace|parseStackFrame|captureStackTrace|getStackTrace|stackTraceLine)$/;
+
+function category(functionName: string, url: string): string {
+  if (functionName === '(idle)') return '(idle)';
+  if (functionName === '(garbage collector)') return 'garbage collection';
+  if (functionName === '(program)') return 'V8 / native (program)';
+  if (MODULE_LOADING.test(functionName) || url.includes('node:internal/modules/') || url.includes('cjs-module-lexer')) return 'module loading (compile, ESM loader hooks)';
+  if (url.includes('babelBundle')) return 'Playwright: TypeScript transform (babel)';
+  if (url.includes('/playwright/lib/transform/')) return 'Playwright: loading test files (transform, cache)';
+  if (STACKS.test(functionName) || url.includes('playwright-core/lib/utilsBundle')) return 'Playwright: stack traces (source-map-support, step locations)';
+  if (url.includes('/playwright-core/') || url.includes('/playwright/')) return 'Playwright: runner / worker / steps / IPC';
+  if (url.includes('/node_modules/tsx/') || url.includes('/esbuild/')) return 'tsx / esbuild loader';
+  if (/\/ajv\/dist\/(compile|vocabularies)\//.test(url) || url.includes('/ajv/dist/core')) return 'ajv: schema compilation';
+  if (url.includes('/node_modules/ajv')) return 'ajv: other';
+  if (url === '' && /^validate\d*$/.test(functionName)) return 'ajv: validation (generated code)';
+  if (url.includes('/node_modules/yaml/')) return 'yaml parsing';
+  if (url.includes('/node_modules/fast-check/')) return 'fast-check';
+  const own = url.startsWith('file://' + ROOT) ? url.slice(('file://' + ROOT).length) : url.startsWith(ROOT) ? url.slice(ROOT.length) : undefined;
+  if (own !== undefined && !own.startsWith('node_modules/')) return `suite code: ${own.split('/')[0]}/`;
+  const mod = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  if (mod) return `other package: ${mod}`;
+  if (url === '' && FS_NATIVE.test(functionName)) return 'file system (native)';
+  if (url.startsWith('node:internal/fs') || url === 'node:fs') return 'file system (native)';
+  if (url.startsWith('node:')) return 'Node: other internals (streams, net, child processes)';
+  return 'native / anonymous';
+}
+
+function whichProcess(p: CpuProfile): string {
+  const urls = new Set(p.nodes.map((n) => n.callFrame.url));
+  const has = (s: string) => [...urls].some((u) => u.includes(s));
+  if (has('workerProcessEntry')) return 'Playwright worker';
+  if (has('cli/conformance.ts')) return 'suite CLI (cli/conformance.ts)';
+  if (has('@playwright/test/cli') || has('playwright/lib/runner') || has('playwright/lib/program')) return 'Playwright runner';
+  return 'tsx launcher';
+}
+
+function summarise(p: CpuProfile, spawnUs: number): ProcessProfile {
+  const byId = new Map(p.nodes.map((n) => [n.id, n.callFrame]));
+  const ms = new Map<string, number>();
+  for (let i = 0; i < p.samples.length; i++) {
+    const frame = byId.get(p.samples[i]!);
+    const c = frame ? category(frame.functionName, frame.url) : 'other';
+    ms.set(c, (ms.get(c) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
+  }
+  const busy = [...ms].filter(([c]) => c !== '(idle)').reduce((s, [, v]) => s + v, 0);
+  return {
+    process: whichProcess(p),
+    startMs: (p.startTime - spawnUs) / 1000,
+    endMs: (p.endTime - spawnUs) / 1000,
+    busyMs: busy,
+    categories: [...ms].filter(([c]) => c !== '(idle)').map(([category, v]) => ({ category, ms: v })).sort((a, b) => b.ms - a.ms),
+  };
+}
+
+/**
+ * `--cpu-prof` is not allowed in NODE_OPTIONS, `--require` is: this preload (plain CommonJS, written
+ * to a temporary file, since a preload cannot go through tsx) starts V8's profiler in every Node
+ * process of the tree and writes the profile, with the process's argv, when the process exits.
+ */
+const PRELOAD = `
+const { Session } = require('node:inspector');
+const { writeFileSync } = require('node:fs');
+const session = new Session();
+session.connect();
+session.post('Profiler.enable');
+session.post('Profiler.setSamplingInterval', { interval: 500 });
+session.post('Profiler.start');
+process.on('exit', () => {
+  session.post('Profiler.stop', (err, res) => {
+    if (!err && res) writeFileSync(require('node:path').join(process.env.BENCH_PROFILE_DIR, process.pid + '.json'), JSON.stringify({ argv: process.argv, profile: res.profile }));
+  });
+});
+`;
+
+function whichByArgv(argv: readonly string[], p: CpuProfile): string {
+  const a = argv.join(' ');
+  if (a.includes('workerProcessEntry')) return 'Playwright worker';
+  if (a.includes('@playwright/test/cli') || a.includes('playwright/cli')) return 'Playwright runner';
+  if (a.includes('cli/conformance.ts') && !a.includes('tsx/dist/cli')) return 'suite CLI (cli/conformance.ts, under tsx)';
+  if (a.includes('tsx/dist/cli')) return 'tsx launcher';
+  return whichProcess(p);
+}
+
+/** One profiled run of the suite against the plain reference. */
+export async function profileRun(capMs: number): Promise<ProfileResult> {
+  const server = await startReference();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-prof-'));
+  const profDir = join(dir, 'prof');
+  mkdirSync(profDir);
+  const preload = join(dir, 'profiler.cjs');
+  writeFileSync(preload, PRELOAD);
+  const targetFile = join(dir, 'target.yaml');
+  writeFileSync(targetFile, referenceTargetYaml(server));
+  try {
+    // V8 profile timestamps are CLOCK_MONOTONIC microseconds, the clock of process.hrtime.
+    const spawnUs = Number(process.hrtime.bigint() / 1000n);
+    const m = await measure(process.execPath, [TSX_CLI, 'cli/conformance.ts', '--target', targetFile, '--seed', String(SEED), '--report-dir', join(dir, 'report')], {
+      cwd: ROOT,
+      env: { ...referenceKeyEnv(server), FORCE_COLOR: '0', BENCH_PROFILE_DIR: profDir, NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --require ${preload}`.trim() },
+      capMs,
+      timed: false,
+    });
+    if (m.code !== 0) throw new Error(`the profiled run exited ${m.code}: ${m.stderr.trim().split('\n').slice(-2).join(' / ')}`);
+    const processes = readdirSync(profDir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => {
+        const { argv, profile } = JSON.parse(readFileSync(join(profDir, f), 'utf8')) as { argv: string[]; profile: CpuProfile };
+        return { ...summarise(profile, spawnUs), process: whichByArgv(argv, profile) };
+      })
+      .sort((a, b) => a.startMs - b.startMs);
+    return { wallMs: m.wallMs, processes };
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,296 @@
+/** Renders the bench's results as Markdown (bench/out/results.md and the console). */
+import { isDredd2xx } from './peers/dredd.ts';
+import { peerBaseline, peerCaught, suiteCaught, suiteFalse, type BenchResults, type TargetResult } from './results.ts';
+import { fmtMb, fmtNumber, fmtSeconds, median, spread, table } from './stats.ts';
+
+/** A peer column: the tool as run, or a view of its results restricted to some of its failures. */
+interface PeerView {
+  label: string;
+  peer: string;
+  filter: (sig: string) => boolean;
+  note?: string;
+}
+
+function peerViews(r: BenchResults): PeerView[] {
+  const views: PeerView[] = [];
+  for (const p of r.peers) {
+    if (!p.available) continue;
+    views.push({ label: p.name, peer: p.name, filter: () => true });
+    if (p.name === 'Dredd') {
+      views.push({
+        label: 'Dredd, 2xx transactions only',
+        peer: p.name,
+        filter: isDredd2xx,
+        note: "the same Dredd runs, counting only the transactions that expect a 2xx (what a user keeps with `--only` or a `before` hook skipping the rest; Dredd's transactions are independent GETs, so the restriction does not change their results)",
+      });
+    }
+  }
+  return views;
+}
+
+/** The first `n` items, then how many more. */
+function abbreviate(xs: readonly string[], n: number): string {
+  return xs.slice(0, n).join('; ') + (xs.length > n ? `; … (+${xs.length - n}, listed below)` : '');
+}
+
+const sec = (ms: number | undefined, d = 2) => (ms === undefined ? 'n/a' : `${(ms / 1000).toFixed(d)} s`);
+
+function targetsOf(r: BenchResults, ...kinds: TargetResult['kind'][]): TargetResult[] {
+  return r.targets.filter((t) => kinds.includes(t.kind));
+}
+
+function suiteWall(t: TargetResult) {
+  return spread(t.suite.map((s) => s.wallMs));
+}
+
+function summary(r: BenchResults): string {
+  const faults = targetsOf(r, 'fault');
+  const conformant = targetsOf(r, 'conformant');
+  const reference = targetsOf(r, 'reference');
+  const rows: string[][] = [];
+  const caught = faults.filter((t) => suiteCaught(t).caught);
+  const onTarget = faults.filter((t) => suiteCaught(t).onTarget);
+  const refFalse = reference.flatMap(suiteFalse);
+  const varFalse = conformant.filter((t) => suiteFalse(t).length > 0);
+  const ref = reference[0];
+  const totalSuite = faults.reduce((s, t) => s + (t.suite[0]?.wallMs ?? 0), 0);
+  rows.push([
+    'this suite',
+    `${caught.length} of ${faults.length} (${onTarget.length} on the requirement the fault breaks)`,
+    `${faults.filter((t) => suiteCaught(t).exitNonZero).length} of ${faults.length}`,
+    refFalse.length ? refFalse.join('; ') : '0',
+    `${varFalse.length} of ${conformant.length}${varFalse.length ? ': ' + varFalse.map((t) => t.name).join(', ') : ''}`,
+    ref ? fmtSeconds(suiteWall(ref)) : 'n/a',
+    ref ? fmtNumber(spread(ref.suite.map((s) => s.requests))) : 'n/a',
+    sec(totalSuite, 0),
+  ]);
+  for (const v of peerViews(r)) {
+    const baseline = peerBaseline(r.targets, v.peer, v.filter);
+    const c = faults.map((t) => peerCaught(t, v.peer, baseline, v.filter));
+    const ran = c.filter((x) => x.ran).length;
+    const exitNZ = faults.filter((t) => (t.peers[v.peer]?.[0]?.exitCode ?? 0) !== 0).length;
+    const varF = conformant.filter((t) => (t.peers[v.peer] ?? []).some((p) => p.failures.some(v.filter)));
+    const refRuns = ref?.peers[v.peer] ?? [];
+    const total = faults.reduce((s, t) => s + (t.peers[v.peer]?.[0]?.wallMs ?? 0), 0);
+    rows.push([
+      v.label,
+      `${c.filter((x) => x.caught).length} of ${faults.length}${ran < faults.length ? ` (${faults.length - ran} runs failed to complete)` : ''}`,
+      v.label === v.peer ? `${exitNZ} of ${faults.length}` : '—',
+      baseline.size ? `${baseline.size}: ${abbreviate([...baseline], 4)}` : '0',
+      `${varF.length} of ${conformant.length}${varF.length ? ': ' + varF.map((t) => t.name).join(', ') : ''}`,
+      v.label === v.peer ? fmtSeconds(spread(refRuns.map((p) => p.wallMs))) : '(same runs)',
+      v.label === v.peer ? fmtNumber(spread(refRuns.map((p) => p.requests))) : '(same runs)',
+      v.label === v.peer ? sec(total, 0) : '(same runs)',
+    ]);
+  }
+  return table(
+    ['tool', 'faults caught (a failure the plain reference does not give)', 'exit ≠ 0 on a fault', 'false failures on the plain reference', 'conformant variants with a false failure', 'wall per run on the reference (median, min–max)', 'requests per run on the reference', 'wall over the fault catalogue (1 run each)'],
+    rows,
+  );
+}
+
+function conformantTable(r: BenchResults): string {
+  const views = peerViews(r).filter((v) => v.label === v.peer);
+  const rows = targetsOf(r, 'reference', 'embedded', 'conformant').map((t) => {
+    const floorProc = spread(t.floor.map((f) => f.processMs));
+    const floorLoop = spread(t.floor.map((f) => f.loopMs));
+    const wall = suiteWall(t);
+    const ratios = spread(t.suite.map((s, i) => (t.floor[i] ? s.wallMs / t.floor[i]!.processMs : undefined)));
+    const falseF = suiteFalse(t);
+    const verdicts = [...new Set(t.suite.map((s) => s.verdict))].join('/');
+    const row = [
+      `${t.name}${t.kind === 'embedded' ? ' (embedded: no --target)' : ''}`,
+      `${verdicts}${falseF.length ? ` — ${falseF.join('; ')}` : ''}`,
+      fmtSeconds(wall),
+      fmtNumber(spread(t.suite.map((s) => s.cpuS)), 's', 1),
+      fmtNumber(spread(t.suite.map((s) => s.requests))),
+      `${fmtMb(spread(t.suite.map((s) => s.peakTreeKb)))} / ${fmtMb(spread(t.suite.map((s) => s.maxRssSingleKb)))}`,
+      t.floor.length ? `${fmtSeconds(floorProc)} / ${fmtSeconds(floorLoop, 3)}` : '(see reference)',
+      ratios ? `${fmtNumber(ratios, '×', 1)}` : 'n/a',
+    ];
+    for (const v of views) {
+      const runs = t.peers[v.peer];
+      if (!runs || runs.length === 0) {
+        row.push('—');
+        continue;
+      }
+      const fails = [...new Set(runs.flatMap((p) => p.failures))];
+      const problem = runs.find((p) => p.problem)?.problem;
+      row.push(`${problem ? `did not complete: ${problem}; ` : ''}${fails.length} failure${fails.length === 1 ? '' : 's'}; ${fmtSeconds(spread(runs.map((p) => p.wallMs)))}; ${fmtNumber(spread(runs.map((p) => p.requests)))} req`);
+    }
+    return row;
+  });
+  return table(
+    ['target', 'suite verdict', 'suite wall (median, min–max)', 'suite CPU (user+sys)', 'requests', 'peak RSS: tree sum / largest process', 'floor: process / loop', 'overhead (suite wall / floor process)', ...views.map((v) => `${v.label}: failures; wall; requests`)],
+    rows,
+  );
+}
+
+function faultTable(r: BenchResults): string {
+  const views = peerViews(r);
+  const baselines = new Map(views.map((v) => [v.label, peerBaseline(r.targets, v.peer, v.filter)]));
+  const rows = targetsOf(r, 'fault').map((t) => {
+    const s = t.suite[0];
+    const c = suiteCaught(t);
+    const ff = s?.firstFailure;
+    const row = [
+      t.name,
+      (t.breaks ?? []).join(', '),
+      !s ? 'n/a' : s.problem ? `did not complete: ${s.problem}` : c.onTarget ? '✔' : c.caught ? `✔ (other: ${s.failedRequirements.join(', ')})` : '✘',
+      ff ? `${ff.requests} req, ${sec(ff.ms)} (${ff.checkId})` : '—',
+      s ? `${sec(s.wallMs)}, ${s.requests} req` : 'n/a',
+    ];
+    for (const v of views) {
+      const run = t.peers[v.peer]?.[0];
+      if (!run) {
+        row.push('—');
+        continue;
+      }
+      const pc = peerCaught(t, v.peer, baselines.get(v.label) ?? new Set(), v.filter);
+      const mark = run.problem ? `did not complete: ${run.problem}` : pc.caught ? `✔ ${pc.newFailures.slice(0, 2).join('; ')}${pc.newFailures.length > 2 ? ` (+${pc.newFailures.length - 2})` : ''}` : '✘';
+      row.push(v.label === v.peer ? `${mark} (${sec(run.wallMs, 1)}, ${run.requests} req)` : mark);
+    }
+    return row;
+  });
+  return table(['fault', 'breaks', 'suite caught', 'suite: first failure after (requests, time since spawn, check)', 'suite wall, requests', ...views.map((v) => v.label)], rows);
+}
+
+function phases(r: BenchResults): string {
+  const ref = targetsOf(r, 'reference')[0];
+  if (!ref || ref.suite.length === 0) return '';
+  const ph = ref.suite.map((s) => s.phases);
+  const d = (f: (p: (typeof ph)[number]) => number | undefined) => median(ph.map(f).filter((x): x is number => x !== undefined));
+  const rows: string[][] = [];
+  const add = (what: string, ms: number | undefined, how: string) => rows.push([what, sec(ms), how]);
+  add('start-up: node, tsx, the CLI and its imports, target file', d((p) => p.cliReadyMs), 'spawn → the CLI prints `target:`');
+  add('preflight', d((p) => (p.preflightMs !== undefined && p.cliReadyMs !== undefined ? p.preflightMs - p.cliReadyMs : undefined)), '`target:` → the preflight request reaches the server');
+  add('Playwright start: runner, config, test files, worker, fixtures', d((p) => (p.firstCheckRequestMs !== undefined && p.preflightMs !== undefined ? p.firstCheckRequestMs - p.preflightMs : undefined)), 'preflight → the first check request reaches the server');
+  add('the checks (requests, validation, properties)', d((p) => (p.lastRequestMs !== undefined && p.firstCheckRequestMs !== undefined ? p.lastRequestMs - p.firstCheckRequestMs : undefined)), 'first → last check request at the server');
+  add('report and tear-down: last test, reporters write the report files, Playwright exits', d((p) => (p.verdictMs !== undefined && p.lastRequestMs !== undefined ? p.verdictMs - p.lastRequestMs : undefined)), 'last request → the CLI prints `verdict:`');
+  add('CLI exit', d((p) => (p.verdictMs !== undefined ? p.exitMs - p.verdictMs : undefined)), '`verdict:` → process exit');
+  add('total', d((p) => p.exitMs), 'spawn → exit');
+  add("Playwright's own duration (report run.durationMs)", d((p) => p.playwrightMs), 'for comparison');
+  const faults = targetsOf(r, 'fault').filter((t) => t.suite[0] && !t.suite[0].problem);
+  const restartCost = (() => {
+    const refWall = median(ref.suite.map((s) => s.wallMs));
+    const pts = faults.map((t) => ({ restarts: t.suite[0]!.phases.workerRestarts, extra: t.suite[0]!.wallMs - (refWall ?? 0) })).filter((p) => p.restarts > 0);
+    if (!pts.length) return undefined;
+    return median(pts.map((p) => p.extra / p.restarts));
+  })();
+  let out = table(['phase (median over the reference runs)', 'time', 'measured as'], rows);
+  if (restartCost !== undefined) out += `\n\nA failing check makes Playwright replace its worker: on the fault runs each FAIL/ERROR line adds a median ${sec(restartCost)} of wall time over the reference run (fault wall − reference wall, per restart).`;
+  return out;
+}
+
+function profileTable(r: BenchResults): string {
+  const p = r.profile;
+  if (!p || p.processes.length === 0) return '';
+  const rows = p.processes.map((x) => [x.process, `${sec(x.startMs)} → ${sec(x.endMs)}`, sec(x.busyMs), x.categories.slice(0, 6).map((c) => `${c.category} ${(c.ms / 1000).toFixed(2)}`).join('; ')]);
+  const total = new Map<string, number>();
+  for (const x of p.processes) for (const c of x.categories) total.set(c.category, (total.get(c.category) ?? 0) + c.ms);
+  const busy = p.processes.reduce((s, x) => s + x.busyMs, 0);
+  rows.push([
+    'all processes',
+    `wall ${sec(p.wallMs)}`,
+    sec(busy),
+    [...total]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
+      .map(([c, ms]) => `${c} ${(ms / 1000).toFixed(2)}`)
+      .join('; '),
+  ]);
+  return (
+    'One more run against the reference with V8\'s sampling profiler in every Node process of the tree (a `--require` preload through NODE_OPTIONS: `--cpu-prof` itself is not allowed there); CPU time by what the code belongs to. The profiler costs some time of its own, and on a loaded machine a sample also counts time the process waited for a CPU: read the shares, not the absolute numbers.\n\n' +
+    table(['process', 'alive (since spawn)', 'CPU busy', 'largest shares (s)'], rows)
+  );
+}
+
+function falseFailures(r: BenchResults): string {
+  const lines: string[] = [];
+  for (const p of r.peers.filter((x) => x.available)) {
+    const base = peerBaseline(r.targets, p.name);
+    lines.push(`- *${p.name}* on the plain reference (${base.size}): ${base.size ? [...base].map((f) => `\`${f}\``).join(', ') : 'none'}.`);
+    for (const t of targetsOf(r, 'conformant')) {
+      const extra = [...new Set((t.peers[p.name] ?? []).flatMap((x) => x.failures))].filter((f) => !base.has(f));
+      if (extra.length) lines.push(`  - on \`${t.name}\`, beyond those: ${extra.map((f) => `\`${f}\``).join(', ')}.`);
+    }
+  }
+  return lines.join('\n');
+}
+
+function targetsSection(r: BenchResults): string {
+  const embedded = targetsOf(r, 'embedded')[0];
+  const ref = targetsOf(r, 'reference')[0];
+  const faults = targetsOf(r, 'fault');
+  const lines: string[] = [];
+  const wall = embedded ? median(embedded.suite.map((s) => s.wallMs)) : undefined;
+  const refWall = ref ? median(ref.suite.map((s) => s.wallMs)) : undefined;
+  const ratio = ref ? median(ref.suite.map((s, i) => (ref.floor[i] ? s.wallMs / ref.floor[i]!.processMs : NaN)).filter(Number.isFinite)) : undefined;
+  const loopRatio = ref ? median(ref.suite.map((s, i) => (ref.floor[i] ? s.wallMs / ref.floor[i]!.loopMs : NaN)).filter(Number.isFinite)) : undefined;
+  const verdict = (ok: boolean | undefined) => (ok === undefined ? 'not measured' : ok ? '**met**' : '**not met**');
+  lines.push(`- A full default run against the embedded reference in at most 3 s wall time, start-up included: ${sec(wall)} median (${sec(refWall)} against the bench-hosted reference) — ${verdict(wall === undefined ? undefined : wall <= 3000)}.`);
+  lines.push(`- Overhead over the bare HTTP loop at most 3×: ${ratio === undefined ? 'n/a' : ratio.toFixed(1)}× the floor process (${loopRatio === undefined ? 'n/a' : loopRatio.toFixed(1)}× the loop alone) — ${verdict(ratio === undefined ? undefined : ratio <= 3)}.`);
+  const ours = faults.filter((t) => suiteCaught(t).caught).length;
+  const falseOurs = [...targetsOf(r, 'reference', 'embedded', 'conformant')].flatMap(suiteFalse);
+  for (const v of peerViews(r)) {
+    const baseline = peerBaseline(r.targets, v.peer, v.filter);
+    const theirs = faults.filter((t) => peerCaught(t, v.peer, baseline, v.filter).caught).length;
+    lines.push(`- Strictly more faults caught than ${v.label}: ${ours} against ${theirs} of ${faults.length} — ${verdict(ours > theirs)}.`);
+  }
+  lines.push(`- Zero false failures of the suite on the reference and the conformant variants: ${falseOurs.length ? falseOurs.join('; ') : 'none'} — ${verdict(falseOurs.length === 0)}.`);
+  return lines.join('\n');
+}
+
+/** For the README: who caught which fault, in a few lines instead of one row per fault. */
+function faultDigest(r: BenchResults): string {
+  const faults = targetsOf(r, 'fault');
+  const ours = new Set(faults.filter((t) => suiteCaught(t).caught).map((t) => t.name));
+  const lines: string[] = [];
+  const missed = faults.filter((t) => !ours.has(t.name)).map((t) => t.name);
+  lines.push(`- this suite: ${ours.size} of ${faults.length}${missed.length ? `; missed: ${missed.map((n) => `\`${n}\``).join(', ')}` : ''}.`);
+  for (const v of peerViews(r)) {
+    const baseline = peerBaseline(r.targets, v.peer, v.filter);
+    const caught = faults.filter((t) => peerCaught(t, v.peer, baseline, v.filter).caught).map((t) => t.name);
+    const beyond = caught.filter((n) => !ours.has(n));
+    lines.push(`- ${v.label}: ${caught.length} of ${faults.length}${caught.length ? `: ${caught.map((n) => `\`${n}\``).join(', ')}` : ''}${beyond.length ? ` (not caught by this suite: ${beyond.join(', ')})` : ''}.`);
+  }
+  return lines.join('\n');
+}
+
+export function renderMarkdown(r: BenchResults, opts: { compact?: boolean } = {}): string {
+  const m = r.machine;
+  const peers = r.peers.map((p) => (p.available ? `${p.name} ${p.version}` : `${p.name}: not run — ${p.reason}`)).join('; ');
+  const parts: string[] = [];
+  if (r.partial) parts.push('**Partial results: the bench was still running or was interrupted when this was written.**');
+  parts.push(`Generated ${r.date} by \`${r.command}\` (${r.mode}; ${r.runs} run${r.runs === 1 ? '' : 's'} per reference and conformant variant, 1 per fault; seed ${r.seed}; bench took ${sec(r.elapsedMs, 0)}).`);
+  parts.push(`Machine: ${m.nproc} CPUs (${m.cpu}), ${m.memoryGb.toFixed(0)} GB, ${m.os}; load average ${m.loadavgStart.map((x) => x.toFixed(1)).join('/')} at the start, ${m.loadavgEnd.map((x) => x.toFixed(1)).join('/')} at the end (other work on the machine inflates wall times; CPU times are less affected).`);
+  parts.push(`Versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')}. Peers: ${peers}.`);
+  parts.push('### Summary\n\n' + summary(r));
+  parts.push('### Targets\n\n' + targetsSection(r));
+  const notes = peerViews(r).filter((v) => v.note).map((v) => `- *${v.label}*: ${v.note}.`);
+  const cfg = r.peers.filter((p) => p.available).map((p) => `- *${p.name}*: ${p.configuration}.`);
+  parts.push(
+    [
+      'How to read it:',
+      '- *caught*, for this suite: the report fails a requirement (✔ when it is one the fault `breaks`); for a peer: it reports a failure it does not also report on the plain reference (its false failures there are not credited as catches).',
+      "- *false failures*: failures on the plain reference or on a conformant variant (reference/variants.ts), which the document allows; a peer's are listed by its own names.",
+      '- *floor*: the same requests (URLs and Authorization headers as the reference received them) sent one after another by a bare Node `fetch` loop in a fresh `node` process, no checks; *overhead* = suite wall / floor process wall, each run against its own floor.',
+      '- *peak RSS*: tree sum = highest sum of the resident memory of all the suite\'s processes (tsx launcher, CLI, Playwright runner, worker), sampled from /proc every 50 ms; largest process = GNU time\'s "Maximum resident set size".',
+      "- *first failure*: the first FAIL line of the console (one worker: run order), timed when it reached the bench's pipe; requests = the preflight plus each check's `requests` (report.json) up to and including that check.",
+      ...cfg,
+      ...notes,
+    ].join('\n'),
+  );
+  parts.push('### Reference and conformant variants\n\n' + conformantTable(r));
+  const ph = phases(r);
+  if (ph) parts.push('### Where the time of a run goes\n\n' + ph);
+  const pt = profileTable(r);
+  if (pt) parts.push(pt);
+  const ff = falseFailures(r);
+  if (ff) parts.push("### The peers' false failures\n\n" + ff);
+  if (targetsOf(r, 'fault').length) {
+    parts.push(opts.compact ? '### Faults caught\n\n' + faultDigest(r) + '\n\nThe row per fault (first failure, requests, each tool\'s findings) is in `bench/out/results.md` after `npm run bench`.' : '### Faults\n\n' + faultTable(r));
+  }
+  if (r.problems.length) parts.push('### What could not be measured\n\n' + r.problems.map((p) => `- ${p}`).join('\n'));
+  return parts.join('\n\n') + '\n';
+}
