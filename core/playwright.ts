@@ -12,8 +12,20 @@ interface WorkerFixtures {
   run: { settings: RunSettings; target: TargetView; client: Client };
 }
 
+/**
+ * Playwright's two automatic per-test fixtures serve browser pages: trace recording (which would
+ * record the Authorization header: principle 4, no secret in a trace) and browser context options.
+ * A check uses neither, yet each costs a stack capture per test on set-up and tear-down, about a
+ * second of a default run. Replaced by fixtures that do nothing and report no step; `npm test`
+ * verifies that these names are still Playwright's (test/playwright-fixtures.test.ts).
+ */
+export const REPLACED_AUTO_FIXTURES = ['_setupArtifacts', '_setupContextOptions'] as const;
+const noAutoFixtures = Object.fromEntries(
+  REPLACED_AUTO_FIXTURES.map((name) => [name, [async ({}, use: () => Promise<void>) => use(), { auto: 'all-hooks-included', box: 'self' }]]),
+);
+
 /** One client per worker: keep-alive connections and the request log survive from check to check. */
-const test = base.extend<{}, WorkerFixtures>({
+const test = base.extend(noAutoFixtures as {}).extend<{}, WorkerFixtures>({
   run: [
     async ({ playwright }, use) => {
       const settings = readRunSettings();
