@@ -1,5 +1,5 @@
 import type { CheckKind, CheckOutcome } from '../core/check.ts';
-import type { Level } from '../core/catalogue.ts';
+import type { Level, Requirement } from '../core/catalogue.ts';
 import type { Counterexample } from '../core/errors.ts';
 import type { Exchange } from '../core/evidence.ts';
 import type { Operation } from '../core/operations.ts';
@@ -22,13 +22,8 @@ export interface RequirementFailure {
   counterexample?: Counterexample;
 }
 
-export interface RequirementResult {
-  id: string;
-  level: Level;
-  section: string;
-  operation: Operation;
-  statement: string;
-  interpretation?: string;
+/** A requirement of the catalogue as the report gives it: its declaration and what the run found. */
+export interface RequirementResult extends Omit<Requirement, 'observable'> {
   status: RequirementStatus;
   /** Why it is skip, disabled or error; the first failure message when it is fail. */
   reason?: string;

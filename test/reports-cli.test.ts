@@ -2,7 +2,7 @@
  * The report directory of real runs (`npm run conformance` through runCli): deterministic for one
  * seed, free of keys, exit codes by --fail-on, and a failure whose curl reproduction reproduces it.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -18,7 +18,7 @@ import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.t
 import type { ConformanceReport } from '../reports/model.ts';
 import reportSchema from '../reports/report.schema.json' with { type: 'json' };
 import { REPORT_FILES } from '../reports/write-report.ts';
-import { ROOT, runCli } from './support/harness.ts';
+import { runCli, runScript } from './support/harness.ts';
 
 const validateReport = compileOwnSchema<ConformanceReport>(reportSchema);
 
@@ -201,23 +201,8 @@ test("a fault's failure names its requirement, and its curl command reproduces t
 });
 
 /** `npm run conformance:merge` as a CI merge job runs it: without the keys in its environment. */
-function runMerge(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'cli/merge.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function runMerge(args: string[]): ReturnType<typeof runScript> {
+  return runScript('cli/merge.ts', args);
 }
 
 /**

@@ -60,7 +60,7 @@ export const paginationChecks = defineChecks([
       if (n === 0) ctx.skip('the container lists no file: nothing to traverse');
       // An endless cursor and a container too large for the budget look the same from outside: neither
       // is failed; the prefix and strictly-after properties still judge every page they read.
-      if (!full.complete) ctx.skip(`the listing did not end within ${full.pages} pages at limit 1000: a full traversal is beyond the request budget`);
+      if (full.stopped === 'page-cap') ctx.skip(`the listing did not end within ${full.pages} pages at limit 1000: a full traversal is beyond the request budget`);
       // Limits that keep one traversal within about 20 pages of files (the budget bounds the rest).
       const bounds = FILES_LIMIT();
       const minLimit = Math.min(bounds.max, Math.max(bounds.min, Math.ceil(n / 20)));

@@ -11,6 +11,8 @@ export interface Traversal {
   scanBoundPages: number;
   /** True when the listing ended (has_more false); false when stopped after `stopAfter` pages. */
   complete: boolean;
+  /** Why an unjudged walk stopped early: its page cap, or files or cursors that did not move forward. */
+  stopped?: 'page-cap' | 'not-forward';
 }
 
 export interface TraverseOptions {
@@ -37,10 +39,10 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
   let scanBoundPages = 0;
   let previous: FetchedPage | undefined;
   const judge = o.judge ?? true;
-  const stop = (): Traversal => ({ files, pages, scanBoundPages, complete: false });
+  const stop = (stopped: Traversal['stopped']): Traversal => ({ files, pages, scanBoundPages, complete: false, stopped });
   for (;;) {
     if (pages >= o.pageCap) {
-      if (!judge) return stop();
+      if (!judge) return stop('page-cap');
       throw new ConformanceFailure('files.pagination.progress', `traversal at limit ${o.limit} still had has_more after ${pages} pages (cap derived from the listing); the cursor does not lead to the end`, previous ? [previous.res.exchange] : []);
     }
     const fp = await fetchPage(ctx, containerId, { limit: o.limit, ...(after !== undefined ? { after } : {}) });
@@ -49,7 +51,7 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
     for (const f of fp.page.data) {
       const prev = files[files.length - 1];
       if (prev && comparePaths(prev.path, f.path) >= 0) {
-        if (!judge) return stop();
+        if (!judge) return stop('not-forward');
         const repeated = files.some((x) => x.path === f.path);
         throw new ConformanceFailure(
           repeated ? 'files.pagination.next-page' : 'files.list.path-order',
@@ -68,7 +70,7 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
     const next = fp.page.last_id!;
     const nextPath = pathOf(next);
     const prevPath = after === undefined ? undefined : pathOf(after);
-    if (!judge && (nextPath === undefined || (prevPath !== undefined && comparePaths(nextPath, prevPath) <= 0))) return stop();
+    if (!judge && (nextPath === undefined || (prevPath !== undefined && comparePaths(nextPath, prevPath) <= 0))) return stop('not-forward');
     if (nextPath === undefined) throw new ConformanceFailure('files.pagination.progress', `last_id ${JSON.stringify(next)} is not a container file id, so it cannot be followed`, [fp.res.exchange]);
     if (prevPath !== undefined && comparePaths(nextPath, prevPath) <= 0) {
       throw new ConformanceFailure('files.pagination.progress', `cursor ${next} (${JSON.stringify(nextPath)}) is not after the previous cursor (${JSON.stringify(prevPath)}): ${nextPath === prevPath ? 'repeated' : 'went backwards'}`, [fp.res.exchange]);

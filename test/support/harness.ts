@@ -77,11 +77,10 @@ export interface CliRun {
   ms: number;
 }
 
-/** Runs `npm run conformance` as a user would (through tsx), with a deadline so a hang fails the test. */
-export function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; reportDir?: string } = {}): Promise<CliRun> {
-  const reportDir = opts.reportDir ?? mkdtempSync(join(tmpdir(), 'report-'));
+/** A script of this project run through tsx, as `npm run` runs it, killed at `timeoutMs` so a hang fails the test. */
+export function runScript(script: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'cli/conformance.ts'), '--report-dir', reportDir, ...args], {
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...opts.env, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -94,9 +93,16 @@ export function runCli(args: string[], opts: { env?: Record<string, string>; tim
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      const file = join(reportDir, 'report.json');
-      const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
-      resolve({ code, stdout, stderr, reportDir, ms: Date.now() - started, ...(report ? { report } : {}) });
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
     });
   });
+}
+
+/** Runs `npm run conformance` as a user would, and reads the report it wrote. */
+export async function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; reportDir?: string } = {}): Promise<CliRun> {
+  const reportDir = opts.reportDir ?? mkdtempSync(join(tmpdir(), 'report-'));
+  const run = await runScript('cli/conformance.ts', ['--report-dir', reportDir, ...args], opts);
+  const file = join(reportDir, 'report.json');
+  const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
+  return { ...run, reportDir, ...(report ? { report } : {}) };
 }
