@@ -62,6 +62,11 @@ test('the whole suite sends only GET, only on the three documented paths under t
   expect(off).toEqual([]);
   // Every request that reached the target is in the request log the report counts (the preflight too).
   expect(run.report?.run.requests).toBe(server.received.length);
+  // The --dry-run plan is an estimate a user sizes --max-requests by: within a factor of 2 of the truth.
+  const plan = await runCli(['--target', file, '--dry-run'], { env, timeoutMs: 60_000 });
+  const estimate = Number(/^estimated requests: ~(\d+)/m.exec(plan.stdout)?.[1]);
+  expect(estimate).toBeGreaterThan(server.received.length / 2);
+  expect(estimate).toBeLessThan(server.received.length * 2);
 });
 
 test('the client refuses a path parameter that would leave the documented path, and a base URL the target file does not name', async () => {

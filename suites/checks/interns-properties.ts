@@ -16,7 +16,7 @@ export const internsPropertyChecks = defineChecks([
     kind: 'property',
     requirements: ['interns.status.filter', 'interns.order.newest-first', 'interns.limit.respected'],
     needs: needsInternsParams,
-    estimatedRequests: 20,
+    estimatedRequests: 1,
     async probe(ctx) {
       await checkProperty(ctx, 'interns.property.filter-and-size', {
         arbitrary: fc.record({ statuses: statusSubset(), limit: validLimit(INTERNS_LIMIT()) }),
@@ -46,7 +46,7 @@ export const internsPropertyChecks = defineChecks([
     kind: 'property',
     requirements: ['interns.limit.out-of-range-rejected', 'interns.status.invalid-rejected', 'interns.errors.shape'],
     needs: needsInternsParams,
-    estimatedRequests: 20,
+    estimatedRequests: 1,
     async probe(ctx) {
       const input = fc.oneof(
         invalidLimit(INTERNS_LIMIT()).map((l) => ({ query: { limit: l.value }, requirement: 'interns.limit.out-of-range-rejected' })),

@@ -53,7 +53,8 @@ export const paginationChecks = defineChecks([
     operation: 'listContainerFiles',
     kind: 'property',
     requirements: [...PAGE_RULES],
-    estimatedRequests: 260,
+    // Per run (the plan multiplies by --num-runs): pages at limits of n/20 and more, down to 1 page at 1000.
+    estimatedRequests: 13,
     async probe(ctx) {
       const full = await listing(ctx);
       const n = full.files.length;
@@ -81,7 +82,7 @@ export const paginationChecks = defineChecks([
     operation: 'listContainerFiles',
     kind: 'property',
     requirements: [...PAGE_RULES],
-    estimatedRequests: 80,
+    estimatedRequests: 4,
     async probe(ctx) {
       const full = await listing(ctx);
       if (full.files.length === 0) ctx.skip('the container lists no file');
@@ -102,7 +103,7 @@ export const paginationChecks = defineChecks([
     operation: 'listContainerFiles',
     kind: 'property',
     requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.pagination.next-page'],
-    estimatedRequests: 60,
+    estimatedRequests: 3,
     async probe(ctx) {
       const full = await listing(ctx);
       const paths = full.files.map((f) => f.path);
@@ -150,7 +151,7 @@ export const paginationChecks = defineChecks([
     operation: 'listContainerFiles',
     kind: 'property',
     requirements: ['files.limit.out-of-range-rejected', 'files.limit.non-integer-rejected', 'files.after.invalid-rejected', 'files.errors.shape', 'files.errors.code-equals-status'],
-    estimatedRequests: 20,
+    estimatedRequests: 1,
     async probe(ctx) {
       const bounds = FILES_LIMIT();
       const input = fc.oneof(
@@ -178,7 +179,7 @@ export const paginationChecks = defineChecks([
     operation: 'general',
     kind: 'property',
     requirements: ['auth.malformed-401', 'auth.invalid-401'],
-    estimatedRequests: 20,
+    estimatedRequests: 1,
     async probe(ctx) {
       await checkProperty(ctx, 'auth.property.malformed-credentials', {
         arbitrary: fc.record({ auth: malformedAuthorization(), op: fc.constantFrom(...OPERATION_PROBES) }),
