@@ -18,6 +18,7 @@ const ref = await startReference({ port: parsePort(process.argv.slice(2)) });
 const s = (v: string) => JSON.stringify(v); // a JSON string is a valid YAML scalar
 const lines = [
   `base_url: ${s(ref.baseUrl)}`,
+  `regional_base_url: ${s(ref.regionalBaseUrl)}`,
   'keys:',
   ...Object.entries(ref.keys).map(([k, v]) => `  ${k}: ${s(v)}`),
   'fixtures:',

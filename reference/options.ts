@@ -48,6 +48,8 @@ export const DEFAULT_REFERENCE_OPTIONS: ReferenceOptions = {
 export interface ReferenceServer {
   /** e.g. http://127.0.0.1:41234/v1 (section 9 rule 1: base_url includes /v1). */
   baseUrl: string;
+  /** A regional host's base URL (4.3: list interns is refused there): a second loopback listener. */
+  regionalBaseUrl: string;
   keys: { management: string; restricted: string };
   fixtures: {
     containerId: string;

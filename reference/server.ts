@@ -1,5 +1,5 @@
 /** The reference implementation of the service (node:http only). */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Operation } from '../core/operations.ts';
 import { authenticate, permitted } from './auth.ts';
@@ -122,20 +122,23 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
     received.push({ method: req.method ?? '', url: req.url ?? '' });
     send(res, options, respond(options, req));
   });
+  // 4.3: "Requests sent to regional host names are refused". The reference's regional host is a second
+  // loopback listener (a host name of its own would need DNS): list interns is refused there with
+  // not_found, as the route does not exist on it; the other operations are served as on the main host.
+  const regional = createServer((req, res) => {
+    received.push({ method: req.method ?? '', url: req.url ?? '' });
+    const interns = (req.url ?? '').split('?')[0] === `${BASE_PATH}/interns`;
+    send(res, options, interns && !hasFault(options, 'interns-regional-host-served') ? internsError('not_found', options) : respond(options, req));
+  });
   // Not a contract matter: a long keep-alive avoids the idle-socket race (ECONNRESET) with clients
   // whose event loop is busy validating a large page for longer than Node's default 5 s.
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port: actual } = server.address() as AddressInfo;
+  const actual = await listen(server, port);
+  const regionalPort = await listen(regional, 0);
 
   return {
     baseUrl: `http://127.0.0.1:${actual}${BASE_PATH}`,
+    regionalBaseUrl: `http://127.0.0.1:${regionalPort}${BASE_PATH}`,
     keys: { management: MANAGEMENT_KEY, restricted: RESTRICTED_KEY },
     fixtures: {
       containerId: CONTAINER_MAIN,
@@ -149,10 +152,21 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
     },
     options,
     received,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections();
-      }),
+    close: async () => {
+      await Promise.all([server, regional].map((srv) => new Promise<void>((resolve, reject) => {
+        srv.close((err) => (err ? reject(err) : resolve()));
+        srv.closeAllConnections();
+      })));
+    },
   };
+}
+
+function listen(srv: Server, port: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    srv.once('error', reject);
+    srv.listen(port, '127.0.0.1', () => {
+      srv.off('error', reject);
+      resolve((srv.address() as AddressInfo).port);
+    });
+  });
 }

@@ -21,6 +21,7 @@ export function referenceTargetYaml(server: ReferenceServer): string {
     'interns:',
     `  workspaceId: ${JSON.stringify(f.workspaceId)}`,
     `  otherWorkspaceId: ${JSON.stringify(f.otherWorkspaceId)}`,
+    `  regionalBaseUrl: ${JSON.stringify(server.regionalBaseUrl)}`,
     `  params: { limit: ${JSON.stringify(p.limit)}, status: ${JSON.stringify(p.status)}, workspace: ${JSON.stringify(p.workspace)} }`,
     '',
   ].join('\n');

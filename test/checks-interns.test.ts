@@ -13,12 +13,9 @@ const withRegional = (prefix: string) => (yaml: string): string => {
   const base = /^baseUrl: (.*)$/m.exec(yaml)?.[1];
   if (!base) throw new Error('no baseUrl in the target file');
   const regional = base.replace(/\/v1$/, `${prefix}/v1`);
-  return yaml.replace(/^interns:\n/m, `interns:\n  regionalBaseUrl: ${JSON.stringify(regional)}\n`);
+  return yaml.replace(/^  regionalBaseUrl: .*$/m, `  regionalBaseUrl: ${JSON.stringify(regional)}`);
 };
-/**
- * The reference serves only /v1/...: a base URL under another prefix is answered 404, which stands in for
- * a regional host that refuses. (The reference has no host names of its own: see the report.)
- */
+/** The reference serves only /v1/...: a base URL under another prefix is answered 404, a refusal too. */
 const REGIONAL_REFUSING = withRegional('/eu-west-1');
 /** A "regional" base URL that is the main one: it serves list interns, as a regional host must not. */
 const REGIONAL_SERVING = withRegional('');
@@ -108,12 +105,16 @@ test('regional host: a regional base URL that serves list interns fails', async 
 });
 
 test('regional host: skipped without interns.regionalBaseUrl; refusal observed with its status', async () => {
-  const skipped = await probeCheck('interns.regional-host-refused');
+  const skipped = await probeCheck('interns.regional-host-refused', {}, { editTarget: (y) => y.replace(/^  regionalBaseUrl: .*\n/m, '') });
   expect(skipped.status).toBe('skip');
   expect(skipped.reason).toContain('regionalBaseUrl');
   const refused = await run('interns.regional-host-refused');
   expect(refused.status).toBe('pass');
   expect(refused.observations).toEqual([{ requirementId: 'interns.regional-host-refused', value: { status: 404 } }]);
+  // The reference's own regional host (a second listener) refuses with 7.3 not_found.
+  const own = await probeCheck('interns.regional-host-refused');
+  expect(own.status).toBe('pass');
+  expect(own.observations).toEqual([{ requirementId: 'interns.regional-host-refused', value: { status: 404 } }]);
 });
 
 test('checks that send a parameter are skipped without interns.params, the others still run', async () => {

@@ -87,6 +87,12 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
     description: '4.3: the status filter is validated but not applied.',
   },
   {
+    name: 'interns-regional-host-served',
+    operation: 'listInterns',
+    breaks: ['interns.regional-host-refused'],
+    description: '4.3: the regional host answers list interns like the main host instead of refusing it.',
+  },
+  {
     name: 'interns-status-subset-ignored',
     operation: 'listInterns',
     breaks: ['interns.status.filter'],
