@@ -2,7 +2,7 @@ import { defineChecks } from '../../core/check.ts';
 import { conform, expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
 import { validate } from '../../generators/schemas.ts';
 import {
-  ENDPOINT_FIELDS, PERCENTILE_FIELDS, UPTIME_FIELDS, endpointsOf, fetchTargetModel, ownedInEndpoint, ownedInModel,
+  ENDPOINT_FIELDS, PERCENTILE_FIELDS, UPTIME_FIELDS, endpointsOf, fetchTargetModel, ownedInEndpoint, ownedInModel, presentFields,
 } from '../support/model-endpoints.ts';
 import { failOnViolations, violationsOf } from '../support/schema-parts.ts';
 import { AUTHOR_SLUG, brief, isObject, jsonType, tally } from '../support/values.ts';
@@ -126,17 +126,10 @@ export const modelEndpointsChecks = defineChecks([
     requirements: ['models.endpoint.percentiles'],
     async probe(ctx) {
       const { res, model } = await fetchTargetModel(ctx);
-      const endpoints = endpointsOf(ctx, model);
-      let judged = 0;
-      for (const [i, e] of endpoints.entries()) {
-        for (const field of PERCENTILE_FIELDS) {
-          if (!(field in e)) continue; // 2.4: presence not shown
-          judged++;
-          // 2.4: "Numbers p50, p75, p90, p99" (a latency or a throughput is never negative).
-          failOnViolations(validate('Percentiles', e[field]), 'Percentiles', 'models.endpoint.percentiles', res, `/data/endpoints/${i}/${field}`);
-        }
+      for (const { pointer, value } of presentFields(ctx, endpointsOf(ctx, model), PERCENTILE_FIELDS, 'latency_last_30m or throughput_last_30m')) {
+        // 2.4: "Numbers p50, p75, p90, p99" (a latency or a throughput is never negative).
+        failOnViolations(validate('Percentiles', value), 'Percentiles', 'models.endpoint.percentiles', res, pointer);
       }
-      if (judged === 0) return ctx.skip('no endpoint carries latency_last_30m or throughput_last_30m');
     },
   },
   {
@@ -146,19 +139,11 @@ export const modelEndpointsChecks = defineChecks([
     requirements: ['models.endpoint.uptime-numbers'],
     async probe(ctx) {
       const { res, model } = await fetchTargetModel(ctx);
-      const endpoints = endpointsOf(ctx, model);
-      let judged = 0;
-      for (const [i, e] of endpoints.entries()) {
-        for (const field of UPTIME_FIELDS) {
-          if (!(field in e)) continue; // 2.4: presence not shown
-          judged++;
-          const v = e[field];
-          // 2.4: "number | Percent": a JSON number within 0..100.
-          conform(typeof v === 'number' && Number.isFinite(v), 'models.endpoint.uptime-numbers', `/data/endpoints/${i}/${field} is ${JSON.stringify(v)}, not a number`, res);
-          conform(v >= 0 && v <= 100, 'models.endpoint.uptime-numbers', `/data/endpoints/${i}/${field} is ${v}, outside 0..100 percent`, res);
-        }
+      for (const { pointer, value: v } of presentFields(ctx, endpointsOf(ctx, model), UPTIME_FIELDS, 'an uptime field')) {
+        // 2.4: "number | Percent": a JSON number within 0..100.
+        conform(typeof v === 'number' && Number.isFinite(v), 'models.endpoint.uptime-numbers', `${pointer} is ${JSON.stringify(v)}, not a number`, res);
+        conform(v >= 0 && v <= 100, 'models.endpoint.uptime-numbers', `${pointer} is ${v}, outside 0..100 percent`, res);
       }
-      if (judged === 0) return ctx.skip('no endpoint carries an uptime field');
     },
   },
   {

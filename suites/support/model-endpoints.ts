@@ -42,6 +42,16 @@ export const ENDPOINT_FIELDS = [
 export const UPTIME_FIELDS = ['uptime_last_5m', 'uptime_last_30m', 'uptime_last_1d'] as const;
 export const PERCENTILE_FIELDS = ['latency_last_30m', 'throughput_last_30m'] as const;
 
+/**
+ * The given fields that the endpoints carry, with their JSON pointer: 2.4 leaves presence open, so an
+ * absent field is not judged. Skips the check when no endpoint carries any of them.
+ */
+export function presentFields(ctx: ProbeContext, endpoints: ReadonlyArray<Record<string, unknown>>, fields: readonly string[], what: string): Array<{ pointer: string; value: unknown }> {
+  const found = endpoints.flatMap((e, i) => fields.filter((f) => f in e).map((f) => ({ pointer: `/data/endpoints/${i}/${f}`, value: e[f] })));
+  if (found.length === 0) ctx.skip(`no endpoint carries ${what}`);
+  return found;
+}
+
 /** Rules of the Model component that a requirement of their own covers (checked by that requirement's check). */
 export function ownedInModel(v: SchemaViolation): boolean {
   return (v.keyword === 'pattern' && v.path === '/id') // models.model.id-shape
