@@ -1,0 +1,42 @@
+import type { Exchange } from './evidence.ts';
+import type { Operation } from './operations.ts';
+
+/**
+ * A response the run received, whichever check sent it: what whole-run judgements see. Record rules
+ * (issue: judge every record of every page) and per-response schema validation are functions of
+ * these, fed by the engine with every response once all checks have run (as Schemathesis feeds
+ * every response to its response checks).
+ */
+export interface SeenResponse {
+  operation: Exclude<Operation, 'general'>;
+  /** Which check sent it (for the report's evidence). */
+  check: string;
+  status: number;
+  /** Parsed JSON body, or undefined when the body was not JSON. */
+  json: unknown;
+  /** The query as sent (wire names). */
+  query: Readonly<Record<string, string>>;
+  /** The path parameters as sent (`container_id`, `author`, `slug`). */
+  pathParams: Readonly<Record<string, string>>;
+  /** Which credential the request carried: the management key, the restricted key, none or another value. */
+  auth: 'key' | 'restricted' | 'none' | 'other';
+  exchange: Exchange;
+}
+
+/** One violation a judge found: attributed to one requirement, with the exchange it was seen in. */
+export interface Finding {
+  requirementId: string;
+  message: string;
+  exchange: Exchange;
+  /** Position of the offending record in the page's array (`data[i]`, `endpoints[i]`), when there is one. */
+  position?: number;
+  /** A key that makes two findings the same violation (reported once), e.g. `${requirementId}:${field}`. */
+  dedupeKey?: string;
+}
+
+/** A whole-run judgement: which requirements it can fail, and a pure function of one response. */
+export interface ResponseJudge {
+  id: string;
+  requirements: readonly string[];
+  judge(response: SeenResponse): Finding[];
+}
