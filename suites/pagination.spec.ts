@@ -1,4 +1,5 @@
 import { registerChecks } from '../core/playwright.ts';
 import { paginationChecks } from './checks/pagination.ts';
+import { paginationPropertyChecks } from './checks/pagination-properties.ts';
 
-registerChecks(paginationChecks);
+registerChecks([...paginationChecks, ...paginationPropertyChecks]);

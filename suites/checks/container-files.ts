@@ -21,6 +21,7 @@ import {
   sameId,
   UnreadableListing,
   usesPadding,
+  walkOrSkip,
   walkPages,
   type FetchedPage,
   type ListedFile,
@@ -68,19 +69,6 @@ async function firstFilesAfter(ctx: ProbeContext, after: string, limit: number, 
 }
 
 const q = (s: string) => JSON.stringify(s);
-
-/**
- * walkPages, except that an unreadable listing of an optional extra container (the restarted one)
- * is left to the check that owns it (files.container-id.restarted): undefined instead of an error.
- */
-async function walkOrSkip(ctx: ProbeContext, containerId: string, optional: boolean, opts: Parameters<typeof walkPages>[2]): Promise<Walk | undefined> {
-  try {
-    return await walkPages(ctx, containerId, opts);
-  } catch (e) {
-    if (optional && e instanceof UnreadableListing) return undefined;
-    throw e;
-  }
-}
 
 /** 7.1: a rejected parameter is 400 with the container-files error body. */
 async function expectRejected(ctx: ProbeContext, query: Record<string, string>, requirementId: string, what: string): Promise<void> {
@@ -407,159 +395,6 @@ export const containerFilesChecks = defineChecks([
         ['cfile_%%%!', 'characters outside base64url'],
       ];
       for (const [after, why] of bad) await expectRejected(ctx, { after }, 'files.after.invalid-rejected', `after=${q(after)} (${why})`);
-    },
-  },
-  {
-    id: 'files.pagination.last-id-when-has-more',
-    title: 'last_id is non-null whenever has_more is true',
-    operation: 'listContainerFiles',
-    requirements: ['files.pagination.last-id-when-has-more'],
-    async probe(ctx) {
-      // 4.1 rule 1: the next page is fetched with after = last_id, so has_more needs a cursor.
-      const { pages } = await walkPages(ctx, main(ctx), { limit: 10, maxPages: 4 });
-      for (const p of pages) {
-        conform(!(p.page.has_more && p.page.last_id === null), 'files.pagination.last-id-when-has-more', 'has_more is true but last_id is null', p.res);
-      }
-    },
-  },
-  {
-    id: 'files.pagination.last-id-is-last-listed',
-    title: 'last_id is the id of the last listed file, never of another file of the page',
-    operation: 'listContainerFiles',
-    requirements: ['files.pagination.last-id-is-last-listed'],
-    async probe(ctx) {
-      // 4.1 rule 2. A last_id that names no listed file is taken as a scan position (rule 3, judged
-      // by files.pagination.scan-bound-position); one that names a listed file other than the last
-      // is no scan position after the page, so it can only be rule 2 broken.
-      for (const limit of [10, LIMIT_MAX]) {
-        const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 3 });
-        for (const p of pages) {
-          const last = p.page.data[p.page.data.length - 1];
-          conform(
-            pageEnd(p.page) !== 'other-listed',
-            'files.pagination.last-id-is-last-listed',
-            `last_id ${JSON.stringify(p.page.last_id)} is the id of a listed file that is not the last one; expected ${last ? q(last.id) : 'null'}`,
-            p.res,
-          );
-        }
-      }
-    },
-  },
-  {
-    id: 'files.pagination.scan-bound-position',
-    title: 'A page that ends at the scan bound names a scan position after every listed path and after the cursor',
-    operation: 'listContainerFiles',
-    requirements: ['files.pagination.scan-bound-position'],
-    async probe(ctx) {
-      // 4.1 rule 3: last_id then "names the scan position", may not appear in data, data may be
-      // empty. A position the next page resumes from must lie after the page and after the cursor.
-      const { pages } = await walkPages(ctx, main(ctx), { limit: LIMIT_MAX, maxPages: 6 });
-      let judged = 0;
-      for (const p of pages) {
-        if (pageEnd(p.page) !== 'scan-bound') continue;
-        judged++;
-        const id = p.page.last_id!;
-        const d = decodeFileId(id);
-        conform(d.ok, 'files.pagination.scan-bound-position', `last_id ${q(id)} is not the id of the last listed file, nor a container file id naming a scan position: it ${d.ok ? '' : d.reason}`, p.res);
-        for (const f of p.page.data) {
-          conform(comparePaths(d.path, f.path) > 0, 'files.pagination.scan-bound-position', `scan position ${q(d.path)} (last_id) is not after the listed path ${q(f.path)}`, p.res);
-        }
-        const cursor = p.after === undefined ? undefined : pathOf(p.after);
-        if (cursor !== undefined) {
-          conform(comparePaths(d.path, cursor) > 0, 'files.pagination.scan-bound-position', `scan position ${q(d.path)} (last_id) is not after the request's cursor ${q(cursor)}`, p.res);
-        }
-      }
-      if (judged === 0) ctx.skip(`no page of the first ${pages.length} at limit ${LIMIT_MAX} ended at the scan bound (4.1 rule 3)`);
-    },
-  },
-  {
-    id: 'files.pagination.null-last-id',
-    title: 'A last page with files does not have a null last_id',
-    operation: 'listContainerFiles',
-    requirements: ['files.pagination.null-last-id'],
-    async probe(ctx) {
-      // 4.1 rule 4: last_id is null only when has_more is false and data is empty. With has_more
-      // true a null last_id is rule 1's failure (files.pagination.last-id-when-has-more); here the
-      // last page of a listing (has_more false) is judged: a null last_id needs an empty data.
-      const ids = [main(ctx), ctx.target.containerFiles.restartedContainerId].filter((x): x is string => x !== undefined);
-      let lastPages = 0;
-      for (const containerId of ids) {
-        const walk = await walkOrSkip(ctx, containerId, containerId !== main(ctx), { limit: LIMIT_MAX, maxPages: containerId === main(ctx) ? 8 : 3 });
-        for (const p of walk?.pages ?? []) {
-          if (p.page.has_more) continue;
-          lastPages++;
-          conform(
-            !(p.page.last_id === null && p.page.data.length > 0),
-            'files.pagination.null-last-id',
-            `last_id is null on a page of ${p.page.data.length} files; null is allowed only with has_more false and empty data`,
-            p.res,
-          );
-        }
-      }
-      if (lastPages === 0) ctx.skip('no last page (has_more false) reached within a few pages of the configured containers');
-    },
-  },
-  {
-    id: 'files.pagination.short-page-at-scan-bound',
-    title: 'A page shorter than limit with has_more true ends at the scan bound',
-    operation: 'listContainerFiles',
-    requirements: ['files.pagination.short-page-at-scan-bound'],
-    async probe(ctx) {
-      // 4.1 rules 2-3: a page ends at `limit` files, at the end of the listing, or at the scan bound;
-      // short with has_more true and last_id its last file is none of these.
-      const limit = 10;
-      const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 6 });
-      for (const p of pages) {
-        if (!p.page.has_more || p.page.data.length >= limit) continue;
-        conform(
-          pageEnd(p.page) !== 'last-listed',
-          'files.pagination.short-page-at-scan-bound',
-          `limit=${limit} and has_more is true, but the page holds ${p.page.data.length} files and last_id is its last file, so it does not end at the scan bound`,
-          p.res,
-        );
-      }
-    },
-  },
-  {
-    id: 'files.scan-bound.observed',
-    title: 'Observes how often pages end at the scan bound (its value is not shown)',
-    operation: 'listContainerFiles',
-    kind: 'observation',
-    requirements: ['files.scan-bound.value'],
-    async probe(ctx) {
-      // 8 rule 1: the value is not shown and hidden objects are never listed, so only its effect is
-      // visible: pages whose last_id is a scan position, and empty pages with has_more true.
-      const maxPages = 30;
-      let pagesWalked = 0;
-      let scanBoundPagesSeen = 0;
-      let emptyPagesWithHasMore = 0;
-      let smallestScanBoundPage: number | null = null;
-      let stoppedBy = 'max-pages';
-      let after: string | undefined;
-      try {
-        for (; pagesWalked < maxPages; ) {
-          const p = await fetchPage(ctx, main(ctx), { limit: LIMIT_MAX, ...(after !== undefined ? { after } : {}) });
-          pagesWalked++;
-          if (pageEnd(p.page) === 'scan-bound' && p.page.has_more) {
-            scanBoundPagesSeen++;
-            smallestScanBoundPage = Math.min(smallestScanBoundPage ?? Infinity, p.page.data.length);
-          }
-          if (p.page.has_more && p.page.data.length === 0) emptyPagesWithHasMore++;
-          if (!p.page.has_more) {
-            stoppedBy = 'last-page';
-            break;
-          }
-          if (p.page.last_id === null || p.page.last_id === after) {
-            stoppedBy = 'no-cursor';
-            break;
-          }
-          after = p.page.last_id;
-        }
-      } catch (e) {
-        if (!(e instanceof UnreadableListing)) throw e;
-        stoppedBy = e.message;
-      }
-      ctx.observe('files.scan-bound.value', { limit: LIMIT_MAX, pagesWalked, scanBoundPagesSeen, emptyPagesWithHasMore, smallestScanBoundPage, stoppedBy });
     },
   },
   {

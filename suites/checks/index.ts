@@ -7,11 +7,13 @@ import { internsChecks } from './interns.ts';
 import { internsPropertyChecks } from './interns-properties.ts';
 import { modelEndpointsChecks } from './model-endpoints.ts';
 import { paginationChecks } from './pagination.ts';
+import { paginationPropertyChecks } from './pagination-properties.ts';
 
 /** Every declared check, in report order. The report, the traceability test and the docs read this list. */
 export const ALL_CHECKS: readonly CheckDeclaration[] = [
   ...containerFilesChecks,
   ...paginationChecks,
+  ...paginationPropertyChecks,
   ...modelEndpointsChecks,
   ...internsChecks,
   ...internsPropertyChecks,

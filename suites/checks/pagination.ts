@@ -1,196 +1,170 @@
-import fc from 'fast-check';
+/**
+ * listContainerFiles pagination (4.1 rules 1-5, 8 rule 1): the rules a walk over several pages shows.
+ * The fast-check properties of pagination (any limit, any cursor) are in pagination-properties.ts.
+ */
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { ConformanceFailure } from '../../core/errors.ts';
-import { conform, expectSchema } from '../../core/expect.ts';
-import { invalidLimit, malformedAuthorization, malformedCursor, pathAround, validLimit } from '../../generators/arbitraries/index.ts';
-import { comparePaths, encodeFileId } from '../../generators/file-id.ts';
-import { FILES_LIMIT } from '../../generators/parameter-bounds.ts';
-import { readPage, type ListedFile } from '../support/file-pages.ts';
-import { OPERATION_PROBES } from '../support/operations.ts';
-import { assertPageRules } from '../support/page-rules.ts';
-import { checkProperty } from '../support/property.ts';
-import { fullListing, pageCapFor, traverse, type Traversal } from '../support/traversal.ts';
+import { conform } from '../../core/expect.ts';
+import { comparePaths, decodeFileId } from '../../generators/file-id.ts';
+import { fetchPage, pageEnd, pathOf, UnreadableListing, walkOrSkip, walkPages } from '../support/file-pages.ts';
 
-// Properties of listContainerFiles (4.1) that hold for ANY data: the target is compared with itself
-// (a traversal at one limit against the full listing at limit 1000), never with known data.
+/** 4.1 / 8: limit maximum 1000. */
+const LIMIT_MAX = 1000;
 
-/** The rules every page of a traversal is judged by (assertPageRules) and the walk itself. */
-const PAGE_RULES = [
-  'files.pagination.next-page',
-  'files.pagination.limit-independent',
-  'files.pagination.progress',
-  'files.list.path-order',
-  'files.limit.page-size',
-  'files.pagination.last-id-when-has-more',
-  'files.pagination.last-id-is-last-listed',
-  'files.pagination.scan-bound-position',
-  'files.pagination.null-last-id',
-  'files.pagination.short-page-at-scan-bound',
-  'files.list.first-id',
-  'files.after.strictly-after',
-] as const;
-
-/** 2.2 / 4.1: the files of a traversal at `limit` must be the files of the full listing, in order. */
-function expectSameFiles(got: readonly ListedFile[], want: readonly ListedFile[], limit: number, prefixOnly: boolean): void {
-  const n = prefixOnly ? got.length : Math.max(got.length, want.length);
-  for (let i = 0; i < n; i++) {
-    const g = got[i]?.path;
-    const w = want[i]?.path;
-    if (g === w) continue;
-    const what = g === undefined ? `ends after ${i} files where limit 1000 lists ${JSON.stringify(w)} next` : w === undefined ? `lists ${JSON.stringify(g)} after the last file of limit 1000` : `lists ${JSON.stringify(g)} at position ${i} where limit 1000 lists ${JSON.stringify(w)}`;
-    throw new ConformanceFailure('files.pagination.limit-independent', `traversal at limit ${limit} ${what}`);
-  }
-}
-
-async function listing(ctx: ProbeContext): Promise<Traversal> {
-  return fullListing(ctx, ctx.target.containerFiles.containerId);
-}
+const main = (ctx: ProbeContext) => ctx.target.containerFiles.containerId;
+const q = (s: string) => JSON.stringify(s);
 
 export const paginationChecks = defineChecks([
   {
-    id: 'files.property.traversal',
-    title: 'For any limit, following last_id while has_more yields the full listing exactly once, in byte-wise order',
+    id: 'files.pagination.last-id-when-has-more',
+    title: 'last_id is non-null whenever has_more is true',
     operation: 'listContainerFiles',
-    kind: 'property',
-    requirements: [...PAGE_RULES],
-    // Per run (the plan multiplies by --num-runs): pages at limits of n/20 and more, down to 1 page at 1000.
-    estimatedRequests: 13,
+    requirements: ['files.pagination.last-id-when-has-more'],
     async probe(ctx) {
-      const full = await listing(ctx);
-      const n = full.files.length;
-      if (n === 0) ctx.skip('the container lists no file: nothing to traverse');
-      // An endless cursor and a container too large for the budget look the same from outside: neither
-      // is failed; the prefix and strictly-after properties still judge every page they read.
-      if (full.stopped === 'page-cap') ctx.skip(`the listing did not end within ${full.pages} pages at limit 1000: a full traversal is beyond the request budget`);
-      // Limits that keep one traversal within about 20 pages of files (the budget bounds the rest).
-      const bounds = FILES_LIMIT();
-      const minLimit = Math.min(bounds.max, Math.max(bounds.min, Math.ceil(n / 20)));
-      await checkProperty(ctx, 'files.property.traversal', {
-        arbitrary: validLimit({ min: minLimit, max: bounds.max }),
-        requestsPerRun: Math.ceil(n / minLimit) + full.scanBoundPages + 1,
-        budgetShare: 0.12,
-        predicate: async (limit) => {
-          const t = await traverse(ctx, ctx.target.containerFiles.containerId, { limit, pageCap: pageCapFor(n, limit, full.scanBoundPages) });
-          expectSameFiles(t.files, full.files, limit, !full.complete);
-        },
-      });
+      // 4.1 rule 1: the next page is fetched with after = last_id, so has_more needs a cursor.
+      const { pages } = await walkPages(ctx, main(ctx), { limit: 10, maxPages: 4 });
+      for (const p of pages) {
+        conform(!(p.page.has_more && p.page.last_id === null), 'files.pagination.last-id-when-has-more', 'has_more is true but last_id is null', p.res);
+      }
     },
   },
   {
-    id: 'files.property.prefix',
-    title: 'For any small limit, the first pages list exactly the first files of the full listing',
+    id: 'files.pagination.last-id-is-last-listed',
+    title: 'last_id is the id of the last listed file, never of another file of the page',
     operation: 'listContainerFiles',
-    kind: 'property',
-    requirements: [...PAGE_RULES],
-    estimatedRequests: 4,
+    requirements: ['files.pagination.last-id-is-last-listed'],
     async probe(ctx) {
-      const full = await listing(ctx);
-      if (full.files.length === 0) ctx.skip('the container lists no file');
-      await checkProperty(ctx, 'files.property.prefix', {
-        arbitrary: validLimit({ min: 1, max: 20 }),
-        requestsPerRun: 4,
-        budgetShare: 0.05,
-        predicate: async (limit) => {
-          const t = await traverse(ctx, ctx.target.containerFiles.containerId, { limit, stopAfter: 4, pageCap: 5 });
-          expectSameFiles(t.files, full.files, limit, !t.complete || !full.complete);
-        },
-      });
-    },
-  },
-  {
-    id: 'files.property.strictly-after',
-    title: 'For any path, present or not, after=cfile_+base64url(path) resumes with exactly the files after it',
-    operation: 'listContainerFiles',
-    kind: 'property',
-    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.pagination.next-page'],
-    estimatedRequests: 3,
-    async probe(ctx) {
-      const full = await listing(ctx);
-      const paths = full.files.map((f) => f.path);
-      await checkProperty(ctx, 'files.property.strictly-after', {
-        arbitrary: fc.record({ at: pathAround(paths), limit: validLimit({ min: 1, max: 20 }) }),
-        requestsPerRun: 3,
-        budgetShare: 0.04,
-        predicate: async ({ at, limit }) => {
-          const after = encodeFileId(at.path);
-          const expected = paths.filter((p) => comparePaths(p, at.path) > 0);
-          // Up to 3 pages: pages that end at the scan bound may come back empty (4.1 rule 3).
-          let cursor = after;
-          const got: string[] = [];
-          for (let i = 0; i < 3 && got.length === 0; i++) {
-            const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit, after: cursor });
-            conform(res.status === 200, 'files.after.any-file-id', `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`, res);
-            const fp = { res, page: readPage(res), limit, after: cursor };
-            assertPageRules(fp);
-            got.push(...fp.page.data.map((f) => f.path));
-            if (!fp.page.has_more || fp.page.last_id === null) break;
-            cursor = fp.page.last_id;
-          }
-          // A file the full traversal never listed: following last_id ended early or skipped it (2.2).
-          const known = new Set(paths);
-          const unknown = got.find((p) => !known.has(p));
-          if (full.complete && unknown !== undefined) {
-            throw new ConformanceFailure('files.pagination.next-page', `after=${after} lists ${JSON.stringify(unknown)}, which following last_id from the start never listed: the traversal ended early or skipped it`);
-          }
-          // Three empty scan-bound pages in a row compare nothing: legal, and not a failure. Past the end
-          // of a listing cut short by the budget nothing is known, so only its known part is compared.
-          const compared = full.complete ? got : got.slice(0, expected.length);
-          const want = expected.slice(0, compared.length);
+      // 4.1 rule 2. A last_id that names no listed file is taken as a scan position (rule 3, judged
+      // by files.pagination.scan-bound-position); one that names a listed file other than the last
+      // is no scan position after the page, so it can only be rule 2 broken.
+      for (const limit of [10, LIMIT_MAX]) {
+        const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 3 });
+        for (const p of pages) {
+          const last = p.page.data[p.page.data.length - 1];
           conform(
-            compared.length === want.length && compared.every((p, i) => p === want[i]),
-            'files.after.strictly-after',
-            `after ${at.position} path ${JSON.stringify(at.path)} resumed with ${JSON.stringify(got.slice(0, 3))}, expected ${JSON.stringify(want.slice(0, 3))}`,
+            pageEnd(p.page) !== 'other-listed',
+            'files.pagination.last-id-is-last-listed',
+            `last_id ${JSON.stringify(p.page.last_id)} is the id of a listed file that is not the last one; expected ${last ? q(last.id) : 'null'}`,
+            p.res,
           );
-        },
-      });
+        }
+      }
     },
   },
   {
-    id: 'files.property.invalid-inputs',
-    title: 'Any invalid limit or after gives 400 with the 7.1 error body whose code is 400',
+    id: 'files.pagination.scan-bound-position',
+    title: 'A page that ends at the scan bound names a scan position after every listed path and after the cursor',
     operation: 'listContainerFiles',
-    kind: 'property',
-    requirements: ['files.limit.out-of-range-rejected', 'files.limit.non-integer-rejected', 'files.after.invalid-rejected', 'files.errors.shape', 'files.errors.code-equals-status'],
-    estimatedRequests: 1,
+    requirements: ['files.pagination.scan-bound-position'],
     async probe(ctx) {
-      const bounds = FILES_LIMIT();
-      const input = fc.oneof(
-        invalidLimit(bounds).map((l) => ({ limit: l.value, requirement: l.reason === 'out-of-range' ? 'files.limit.out-of-range-rejected' : 'files.limit.non-integer-rejected' })),
-        malformedCursor().map((after) => ({ after, requirement: 'files.after.invalid-rejected' })),
-      );
-      await checkProperty(ctx, 'files.property.invalid-inputs', {
-        arbitrary: input,
-        requestsPerRun: 1,
-        budgetShare: 0.01,
-        predicate: async (q) => {
-          const { requirement, ...query } = q;
-          const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, query);
-          conform(res.status === 400, requirement, `${JSON.stringify(query)} answered ${res.status}, expected 400`, res);
-          expectSchema(res.json, 'ContainerFilesError', 'files.errors.shape', res);
-          const code = (res.json as { error: { code: unknown } }).error.code;
-          conform(code === 400, 'files.errors.code-equals-status', `error.code is ${JSON.stringify(code)} on a 400`, res);
-        },
-      });
+      // 4.1 rule 3: last_id then "names the scan position", may not appear in data, data may be
+      // empty. A position the next page resumes from must lie after the page and after the cursor.
+      const { pages } = await walkPages(ctx, main(ctx), { limit: LIMIT_MAX, maxPages: 6 });
+      let judged = 0;
+      for (const p of pages) {
+        if (pageEnd(p.page) !== 'scan-bound') continue;
+        judged++;
+        const id = p.page.last_id!;
+        const d = decodeFileId(id);
+        conform(d.ok, 'files.pagination.scan-bound-position', `last_id ${q(id)} is not the id of the last listed file, nor a container file id naming a scan position: it ${d.ok ? '' : d.reason}`, p.res);
+        for (const f of p.page.data) {
+          conform(comparePaths(d.path, f.path) > 0, 'files.pagination.scan-bound-position', `scan position ${q(d.path)} (last_id) is not after the listed path ${q(f.path)}`, p.res);
+        }
+        const cursor = p.after === undefined ? undefined : pathOf(p.after);
+        if (cursor !== undefined) {
+          conform(comparePaths(d.path, cursor) > 0, 'files.pagination.scan-bound-position', `scan position ${q(d.path)} (last_id) is not after the request's cursor ${q(cursor)}`, p.res);
+        }
+      }
+      if (judged === 0) ctx.skip(`no page of the first ${pages.length} at limit ${LIMIT_MAX} ended at the scan bound (4.1 rule 3)`);
     },
   },
   {
-    id: 'auth.property.malformed-credentials',
-    title: 'Any malformed or unknown credential gives 401, on every operation',
-    operation: 'general',
-    kind: 'property',
-    requirements: ['auth.malformed-401', 'auth.invalid-401'],
-    estimatedRequests: 1,
+    id: 'files.pagination.null-last-id',
+    title: 'A last page with files does not have a null last_id',
+    operation: 'listContainerFiles',
+    requirements: ['files.pagination.null-last-id'],
     async probe(ctx) {
-      await checkProperty(ctx, 'auth.property.malformed-credentials', {
-        arbitrary: fc.record({ auth: malformedAuthorization(), op: fc.constantFrom(...OPERATION_PROBES) }),
-        requestsPerRun: 1,
-        budgetShare: 0.01,
-        predicate: async ({ auth, op }) => {
-          const res = auth.header === '' ? await op.send(ctx, 'none') : await op.send(ctx, { header: auth.header });
-          const requirement = auth.kind === 'unknown-key' ? 'auth.invalid-401' : 'auth.malformed-401';
-          conform(res.status === 401, requirement, `${op.operation} with Authorization ${JSON.stringify(auth.header)} answered ${res.status}, expected 401`, res);
-        },
-      });
+      // 4.1 rule 4: last_id is null only when has_more is false and data is empty. With has_more
+      // true a null last_id is rule 1's failure (files.pagination.last-id-when-has-more); here the
+      // last page of a listing (has_more false) is judged: a null last_id needs an empty data.
+      const ids = [main(ctx), ctx.target.containerFiles.restartedContainerId].filter((x): x is string => x !== undefined);
+      let lastPages = 0;
+      for (const containerId of ids) {
+        const walk = await walkOrSkip(ctx, containerId, containerId !== main(ctx), { limit: LIMIT_MAX, maxPages: containerId === main(ctx) ? 8 : 3 });
+        for (const p of walk?.pages ?? []) {
+          if (p.page.has_more) continue;
+          lastPages++;
+          conform(
+            !(p.page.last_id === null && p.page.data.length > 0),
+            'files.pagination.null-last-id',
+            `last_id is null on a page of ${p.page.data.length} files; null is allowed only with has_more false and empty data`,
+            p.res,
+          );
+        }
+      }
+      if (lastPages === 0) ctx.skip('no last page (has_more false) reached within a few pages of the configured containers');
+    },
+  },
+  {
+    id: 'files.pagination.short-page-at-scan-bound',
+    title: 'A page shorter than limit with has_more true ends at the scan bound',
+    operation: 'listContainerFiles',
+    requirements: ['files.pagination.short-page-at-scan-bound'],
+    async probe(ctx) {
+      // 4.1 rules 2-3: a page ends at `limit` files, at the end of the listing, or at the scan bound;
+      // short with has_more true and last_id its last file is none of these.
+      const limit = 10;
+      const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 6 });
+      for (const p of pages) {
+        if (!p.page.has_more || p.page.data.length >= limit) continue;
+        conform(
+          pageEnd(p.page) !== 'last-listed',
+          'files.pagination.short-page-at-scan-bound',
+          `limit=${limit} and has_more is true, but the page holds ${p.page.data.length} files and last_id is its last file, so it does not end at the scan bound`,
+          p.res,
+        );
+      }
+    },
+  },
+  {
+    id: 'files.scan-bound.observed',
+    title: 'Observes how often pages end at the scan bound (its value is not shown)',
+    operation: 'listContainerFiles',
+    kind: 'observation',
+    requirements: ['files.scan-bound.value'],
+    async probe(ctx) {
+      // 8 rule 1: the value is not shown and hidden objects are never listed, so only its effect is
+      // visible: pages whose last_id is a scan position, and empty pages with has_more true.
+      const maxPages = 30;
+      let pagesWalked = 0;
+      let scanBoundPagesSeen = 0;
+      let emptyPagesWithHasMore = 0;
+      let smallestScanBoundPage: number | null = null;
+      let stoppedBy = 'max-pages';
+      let after: string | undefined;
+      try {
+        for (; pagesWalked < maxPages; ) {
+          const p = await fetchPage(ctx, main(ctx), { limit: LIMIT_MAX, ...(after !== undefined ? { after } : {}) });
+          pagesWalked++;
+          if (pageEnd(p.page) === 'scan-bound' && p.page.has_more) {
+            scanBoundPagesSeen++;
+            smallestScanBoundPage = Math.min(smallestScanBoundPage ?? Infinity, p.page.data.length);
+          }
+          if (p.page.has_more && p.page.data.length === 0) emptyPagesWithHasMore++;
+          if (!p.page.has_more) {
+            stoppedBy = 'last-page';
+            break;
+          }
+          if (p.page.last_id === null || p.page.last_id === after) {
+            stoppedBy = 'no-cursor';
+            break;
+          }
+          after = p.page.last_id;
+        }
+      } catch (e) {
+        if (!(e instanceof UnreadableListing)) throw e;
+        stoppedBy = e.message;
+      }
+      ctx.observe('files.scan-bound.value', { limit: LIMIT_MAX, pagesWalked, scanBoundPagesSeen, emptyPagesWithHasMore, smallestScanBoundPage, stoppedBy });
     },
   },
 ]);

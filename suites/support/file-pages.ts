@@ -187,3 +187,16 @@ export function pathBetween(p: string, q: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * walkPages, except that an unreadable listing of an optional extra container (the restarted one)
+ * is left to the check that owns it (files.container-id.restarted): undefined instead of an error.
+ */
+export async function walkOrSkip(ctx: ProbeContext, containerId: string, optional: boolean, opts: Parameters<typeof walkPages>[2]): Promise<Walk | undefined> {
+  try {
+    return await walkPages(ctx, containerId, opts);
+  } catch (e) {
+    if (optional && e instanceof UnreadableListing) return undefined;
+    throw e;
+  }
+}

@@ -1,0 +1,196 @@
+import fc from 'fast-check';
+import { defineChecks, type ProbeContext } from '../../core/check.ts';
+import { ConformanceFailure } from '../../core/errors.ts';
+import { conform, expectSchema } from '../../core/expect.ts';
+import { invalidLimit, malformedAuthorization, malformedCursor, pathAround, validLimit } from '../../generators/arbitraries/index.ts';
+import { comparePaths, encodeFileId } from '../../generators/file-id.ts';
+import { FILES_LIMIT } from '../../generators/parameter-bounds.ts';
+import { readPage, type ListedFile } from '../support/file-pages.ts';
+import { OPERATION_PROBES } from '../support/operations.ts';
+import { assertPageRules } from '../support/page-rules.ts';
+import { checkProperty } from '../support/property.ts';
+import { fullListing, pageCapFor, traverse, type Traversal } from '../support/traversal.ts';
+
+// Properties of listContainerFiles (4.1) that hold for ANY data: the target is compared with itself
+// (a traversal at one limit against the full listing at limit 1000), never with known data.
+
+/** The rules every page of a traversal is judged by (assertPageRules) and the walk itself. */
+const PAGE_RULES = [
+  'files.pagination.next-page',
+  'files.pagination.limit-independent',
+  'files.pagination.progress',
+  'files.list.path-order',
+  'files.limit.page-size',
+  'files.pagination.last-id-when-has-more',
+  'files.pagination.last-id-is-last-listed',
+  'files.pagination.scan-bound-position',
+  'files.pagination.null-last-id',
+  'files.pagination.short-page-at-scan-bound',
+  'files.list.first-id',
+  'files.after.strictly-after',
+] as const;
+
+/** 2.2 / 4.1: the files of a traversal at `limit` must be the files of the full listing, in order. */
+function expectSameFiles(got: readonly ListedFile[], want: readonly ListedFile[], limit: number, prefixOnly: boolean): void {
+  const n = prefixOnly ? got.length : Math.max(got.length, want.length);
+  for (let i = 0; i < n; i++) {
+    const g = got[i]?.path;
+    const w = want[i]?.path;
+    if (g === w) continue;
+    const what = g === undefined ? `ends after ${i} files where limit 1000 lists ${JSON.stringify(w)} next` : w === undefined ? `lists ${JSON.stringify(g)} after the last file of limit 1000` : `lists ${JSON.stringify(g)} at position ${i} where limit 1000 lists ${JSON.stringify(w)}`;
+    throw new ConformanceFailure('files.pagination.limit-independent', `traversal at limit ${limit} ${what}`);
+  }
+}
+
+async function listing(ctx: ProbeContext): Promise<Traversal> {
+  return fullListing(ctx, ctx.target.containerFiles.containerId);
+}
+
+export const paginationPropertyChecks = defineChecks([
+  {
+    id: 'files.property.traversal',
+    title: 'For any limit, following last_id while has_more yields the full listing exactly once, in byte-wise order',
+    operation: 'listContainerFiles',
+    kind: 'property',
+    requirements: [...PAGE_RULES],
+    // Per run (the plan multiplies by --num-runs): pages at limits of n/20 and more, down to 1 page at 1000.
+    estimatedRequests: 13,
+    async probe(ctx) {
+      const full = await listing(ctx);
+      const n = full.files.length;
+      if (n === 0) ctx.skip('the container lists no file: nothing to traverse');
+      // An endless cursor and a container too large for the budget look the same from outside: neither
+      // is failed; the prefix and strictly-after properties still judge every page they read.
+      if (full.stopped === 'page-cap') ctx.skip(`the listing did not end within ${full.pages} pages at limit 1000: a full traversal is beyond the request budget`);
+      // Limits that keep one traversal within about 20 pages of files (the budget bounds the rest).
+      const bounds = FILES_LIMIT();
+      const minLimit = Math.min(bounds.max, Math.max(bounds.min, Math.ceil(n / 20)));
+      await checkProperty(ctx, 'files.property.traversal', {
+        arbitrary: validLimit({ min: minLimit, max: bounds.max }),
+        requestsPerRun: Math.ceil(n / minLimit) + full.scanBoundPages + 1,
+        budgetShare: 0.12,
+        predicate: async (limit) => {
+          const t = await traverse(ctx, ctx.target.containerFiles.containerId, { limit, pageCap: pageCapFor(n, limit, full.scanBoundPages) });
+          expectSameFiles(t.files, full.files, limit, !full.complete);
+        },
+      });
+    },
+  },
+  {
+    id: 'files.property.prefix',
+    title: 'For any small limit, the first pages list exactly the first files of the full listing',
+    operation: 'listContainerFiles',
+    kind: 'property',
+    requirements: [...PAGE_RULES],
+    estimatedRequests: 4,
+    async probe(ctx) {
+      const full = await listing(ctx);
+      if (full.files.length === 0) ctx.skip('the container lists no file');
+      await checkProperty(ctx, 'files.property.prefix', {
+        arbitrary: validLimit({ min: 1, max: 20 }),
+        requestsPerRun: 4,
+        budgetShare: 0.05,
+        predicate: async (limit) => {
+          const t = await traverse(ctx, ctx.target.containerFiles.containerId, { limit, stopAfter: 4, pageCap: 5 });
+          expectSameFiles(t.files, full.files, limit, !t.complete || !full.complete);
+        },
+      });
+    },
+  },
+  {
+    id: 'files.property.strictly-after',
+    title: 'For any path, present or not, after=cfile_+base64url(path) resumes with exactly the files after it',
+    operation: 'listContainerFiles',
+    kind: 'property',
+    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.pagination.next-page'],
+    estimatedRequests: 3,
+    async probe(ctx) {
+      const full = await listing(ctx);
+      const paths = full.files.map((f) => f.path);
+      await checkProperty(ctx, 'files.property.strictly-after', {
+        arbitrary: fc.record({ at: pathAround(paths), limit: validLimit({ min: 1, max: 20 }) }),
+        requestsPerRun: 3,
+        budgetShare: 0.04,
+        predicate: async ({ at, limit }) => {
+          const after = encodeFileId(at.path);
+          const expected = paths.filter((p) => comparePaths(p, at.path) > 0);
+          // Up to 3 pages: pages that end at the scan bound may come back empty (4.1 rule 3).
+          let cursor = after;
+          const got: string[] = [];
+          for (let i = 0; i < 3 && got.length === 0; i++) {
+            const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit, after: cursor });
+            conform(res.status === 200, 'files.after.any-file-id', `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`, res);
+            const fp = { res, page: readPage(res), limit, after: cursor };
+            assertPageRules(fp);
+            got.push(...fp.page.data.map((f) => f.path));
+            if (!fp.page.has_more || fp.page.last_id === null) break;
+            cursor = fp.page.last_id;
+          }
+          // A file the full traversal never listed: following last_id ended early or skipped it (2.2).
+          const known = new Set(paths);
+          const unknown = got.find((p) => !known.has(p));
+          if (full.complete && unknown !== undefined) {
+            throw new ConformanceFailure('files.pagination.next-page', `after=${after} lists ${JSON.stringify(unknown)}, which following last_id from the start never listed: the traversal ended early or skipped it`);
+          }
+          // Three empty scan-bound pages in a row compare nothing: legal, and not a failure. Past the end
+          // of a listing cut short by the budget nothing is known, so only its known part is compared.
+          const compared = full.complete ? got : got.slice(0, expected.length);
+          const want = expected.slice(0, compared.length);
+          conform(
+            compared.length === want.length && compared.every((p, i) => p === want[i]),
+            'files.after.strictly-after',
+            `after ${at.position} path ${JSON.stringify(at.path)} resumed with ${JSON.stringify(got.slice(0, 3))}, expected ${JSON.stringify(want.slice(0, 3))}`,
+          );
+        },
+      });
+    },
+  },
+  {
+    id: 'files.property.invalid-inputs',
+    title: 'Any invalid limit or after gives 400 with the 7.1 error body whose code is 400',
+    operation: 'listContainerFiles',
+    kind: 'property',
+    requirements: ['files.limit.out-of-range-rejected', 'files.limit.non-integer-rejected', 'files.after.invalid-rejected', 'files.errors.shape', 'files.errors.code-equals-status'],
+    estimatedRequests: 1,
+    async probe(ctx) {
+      const bounds = FILES_LIMIT();
+      const input = fc.oneof(
+        invalidLimit(bounds).map((l) => ({ limit: l.value, requirement: l.reason === 'out-of-range' ? 'files.limit.out-of-range-rejected' : 'files.limit.non-integer-rejected' })),
+        malformedCursor().map((after) => ({ after, requirement: 'files.after.invalid-rejected' })),
+      );
+      await checkProperty(ctx, 'files.property.invalid-inputs', {
+        arbitrary: input,
+        requestsPerRun: 1,
+        budgetShare: 0.01,
+        predicate: async (q) => {
+          const { requirement, ...query } = q;
+          const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, query);
+          conform(res.status === 400, requirement, `${JSON.stringify(query)} answered ${res.status}, expected 400`, res);
+          expectSchema(res.json, 'ContainerFilesError', 'files.errors.shape', res);
+          const code = (res.json as { error: { code: unknown } }).error.code;
+          conform(code === 400, 'files.errors.code-equals-status', `error.code is ${JSON.stringify(code)} on a 400`, res);
+        },
+      });
+    },
+  },
+  {
+    id: 'auth.property.malformed-credentials',
+    title: 'Any malformed or unknown credential gives 401, on every operation',
+    operation: 'general',
+    kind: 'property',
+    requirements: ['auth.malformed-401', 'auth.invalid-401'],
+    estimatedRequests: 1,
+    async probe(ctx) {
+      await checkProperty(ctx, 'auth.property.malformed-credentials', {
+        arbitrary: fc.record({ auth: malformedAuthorization(), op: fc.constantFrom(...OPERATION_PROBES) }),
+        requestsPerRun: 1,
+        budgetShare: 0.01,
+        predicate: async ({ auth, op }) => {
+          const res = auth.header === '' ? await op.send(ctx, 'none') : await op.send(ctx, { header: auth.header });
+          const requirement = auth.kind === 'unknown-key' ? 'auth.invalid-401' : 'auth.malformed-401';
+          conform(res.status === 401, requirement, `${op.operation} with Authorization ${JSON.stringify(auth.header)} answered ${res.status}, expected 401`, res);
+        },
+      });
+    },
+  },
+]);
