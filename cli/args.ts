@@ -1,6 +1,10 @@
 import { parseArgs } from 'node:util';
 
-/** Command-line options of `npm run conformance`; a wrong option is a one-line error, exit 2. */
+/**
+ * Command-line options of `npm run conformance`: every value is checked here, so a wrong one is a
+ * single line naming the option and what it accepts (a UsageError; the CLI prints it and exits 2),
+ * never a value that reaches Playwright or a timer and fails later with a stack trace.
+ */
 export interface CliOptions {
   target?: string;
   reportDir?: string;
@@ -10,12 +14,19 @@ export interface CliOptions {
   maxRps?: number;
   timeoutMs?: number;
   deadlineS?: number;
+  /** Seconds the whole run may spend waiting before retries of 429/503 answers (then it stops, incomplete). */
+  retryBudgetS: number;
   grep?: string;
+  /** `I/N` with 1 <= I <= N, normalised (no leading zeros): it names the shard's files. */
   shard?: string;
   failOn: 'must' | 'should';
   transport: 'node' | 'playwright';
   allowLiteralKeys: boolean;
   allowInsecure: boolean;
+  /** MUST requirements skipped because an optional target field is absent make the verdict incomplete. */
+  requireAll: boolean;
+  /** Write into a report directory that holds files the suite did not write. */
+  force: boolean;
   dryRun: boolean;
   replayPath?: string;
   help: boolean;
@@ -25,102 +36,190 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/**
+ * Bounds of the numeric options, stated in --help. The upper bounds keep every value inside what
+ * Node's timers take (2^31-1 ms: above it a timer fires after 1 ms) and a run inside an hour.
+ */
+export const BOUNDS = {
+  seed: { min: 0, max: 0xffffffff },
+  'num-runs': { min: 1, max: 10_000 },
+  'max-requests': { min: 1, max: 1_000_000 },
+  'max-rps': { min: 1, max: 10_000 },
+  timeout: { min: 1, max: 120_000 },
+  deadline: { min: 1, max: 3_600 },
+  'retry-budget': { min: 0, max: 3_600 },
+  shards: { min: 1, max: 1_000 },
+} as const;
+
+/** Defaults stated in --help (the ones the CLI itself fills in; the run settings hold the others). */
+export const CLI_DEFAULTS = { deadlineS: 600, retryBudgetS: 60 } as const;
+
+/** A --grep or path longer than this is refused: it is a typo or an attack, not a selection. */
+const MAX_TEXT = 1_000;
+
 export const USAGE = `usage: npm run conformance -- [options]
 
 Runs the conformance suite against the target described by --target, or against the embedded
 reference implementation when no target is given. Exit code: 0 conformant, 1 a MUST requirement
-failed (or a SHOULD one with --fail-on should), 2 the run could not be made.
+failed (or a SHOULD one with --fail-on should), 2 the run could not be made or is incomplete.
 
   --target FILE          target file (YAML) describing the deployment
   --report-dir DIR       where the report is written (default reports/latest)
-  --seed N               seed of the run (default: random, printed)
-  --num-runs N           fast-check runs per property (default 20)
-  --max-requests N       hard request budget of the run (default 2000)
-  --max-rps N            at most N requests per second (default: no limit)
-  --timeout MS           time-out of one request (default 10000)
-  --deadline S           deadline of the whole run in seconds (default 600)
+  --force                write into a report directory holding files the suite did not write
+  --seed N               seed of the run, 0 to ${BOUNDS.seed.max} (default: random, printed)
+  --num-runs N           fast-check runs per property, 1 to ${BOUNDS['num-runs'].max} (default 20)
+  --max-requests N       hard request budget of the run, 1 to ${BOUNDS['max-requests'].max} (default 2000)
+  --max-rps N            at most N requests per second, 1 to ${BOUNDS['max-rps'].max} (default: no limit)
+  --timeout MS           time-out of one request in ms, 1 to ${BOUNDS.timeout.max} (default 10000)
+  --deadline S           deadline of the whole run in seconds, 1 to ${BOUNDS.deadline.max} (default ${CLI_DEFAULTS.deadlineS})
+  --retry-budget S       seconds the run may spend waiting to retry 429/503 answers, 0 to ${BOUNDS['retry-budget'].max}
+                         (default ${CLI_DEFAULTS.retryBudgetS}); past it the run stops and is incomplete
   --grep REGEX           run only the checks whose id or tag matches (e.g. @must, @files)
-  --shard I/N            run shard I of N; join the shards with npm run conformance:merge
-                         (README: Using it in CI)
+  --shard I/N            run shard I of N, 1 <= I <= N <= ${BOUNDS.shards.max}; join the shards with
+                         npm run conformance:merge (README: Using it in CI)
   --fail-on must|should  which failed level fails the run (default must)
+  --require-all          a MUST requirement skipped because an optional target field is absent makes
+                         the verdict incomplete (for certification)
   --transport node|playwright   HTTP client (default node: bodies capped while streaming)
   --allow-literal-keys   accept keys written literally in the target file
   --allow-insecure       accept plain http:// to a host other than loopback
-  --replay-path PATH     fast-check path of a counterexample to replay (with --seed and --grep)
+  --replay-path PATH     fast-check path of a counterexample to replay, e.g. 3:1:0 (with --seed and --grep)
   --dry-run              print the plan and send nothing
   --help                 this text`;
 
-function int(name: string, v: string | undefined, min: number): number | undefined {
+/** C0 and C1 control characters, DEL and the Unicode line separators: shown escaped, never sent to the terminal. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+function escapeControls(s: string): string {
+  return s.replace(CONTROL, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
+  });
+}
+
+/**
+ * A user's value shown in a message: quoted, control characters escaped (a value pasted from a
+ * terminal must not move the cursor), cut to a readable length so the message stays one line.
+ */
+export function shown(v: string, max = 60): string {
+  return `"${escapeControls(v.length > max ? `${v.slice(0, max)}…` : v)}"`;
+}
+
+function int(name: keyof typeof BOUNDS, v: string | undefined, unit = ''): number | undefined {
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, got ${JSON.stringify(v)}`);
+  const { min, max } = BOUNDS[name];
+  // Digits only: no sign, exponent or fraction; the length test keeps Number() exact before the bound test.
+  if (!/^\d{1,12}$/.test(v) || Number(v) < min || Number(v) > max) {
+    throw new UsageError(`--${name} takes a whole number from ${min} to ${max}${unit}, got ${shown(v)}`);
+  }
   return Number(v);
 }
+
+function shard(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const m = /^(\d{1,6})\/(\d{1,6})$/.exec(v);
+  const [i, n] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  if (!m || i < 1 || i > n || n > BOUNDS.shards.max) {
+    throw new UsageError(`--shard takes I/N with 1 <= I <= N <= ${BOUNDS.shards.max}, got ${shown(v)}`);
+  }
+  return `${i}/${n}`;
+}
+
+/** Compiled as Playwright compiles --grep (`/body/flags` or a pattern with flags gi), so what passes here runs there. */
+function grep(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const fail = () => new UsageError(`--grep takes a regular expression of 1 to ${MAX_TEXT} characters, got ${shown(v)}`);
+  if (v.length === 0 || v.length > MAX_TEXT) throw fail();
+  const slashed = /^\/(.*)\/([gi]*)$/.exec(v);
+  try {
+    if (slashed) new RegExp(slashed[1]!, slashed[2]);
+    else new RegExp(v, 'gi');
+  } catch {
+    throw fail();
+  }
+  return v;
+}
+
+/** A file or directory name: not empty, no NUL (the file system refuses it with a stack trace of its own). */
+function path(name: string, v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  if (v.length === 0 || v.length > 4096 || v.includes('\0')) throw new UsageError(`--${name} takes a path of 1 to 4096 characters without NUL, got ${shown(v)}`);
+  return v;
+}
+
+/** fast-check's counterexample path: run indices separated by colons (what a failure prints). */
+function replayPath(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  if (v.length > MAX_TEXT || !/^\d{1,9}(:\d{1,9})*$/.test(v)) throw new UsageError(`--replay-path takes a fast-check path such as 3:1:0, got ${shown(v)}`);
+  return v;
+}
+
+function choice<T extends string>(name: string, v: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (v === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`--${name} takes ${allowed.join(' or ')}, got ${shown(v)}`);
+  return v as T;
+}
+
+const OPTIONS = {
+  target: { type: 'string' },
+  'report-dir': { type: 'string' },
+  seed: { type: 'string' },
+  'num-runs': { type: 'string' },
+  'max-requests': { type: 'string' },
+  'max-rps': { type: 'string' },
+  timeout: { type: 'string' },
+  deadline: { type: 'string' },
+  'retry-budget': { type: 'string' },
+  grep: { type: 'string' },
+  shard: { type: 'string' },
+  'fail-on': { type: 'string' },
+  transport: { type: 'string' },
+  'allow-literal-keys': { type: 'boolean' },
+  'allow-insecure': { type: 'boolean' },
+  'require-all': { type: 'boolean' },
+  force: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  'replay-path': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Every option name, for tests that loop over all of them. */
+export const OPTION_NAMES = Object.keys(OPTIONS) as ReadonlyArray<keyof typeof OPTIONS>;
 
 export function parseCli(argv: readonly string[]): CliOptions {
   let values;
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        target: { type: 'string' },
-        'report-dir': { type: 'string' },
-        seed: { type: 'string' },
-        'num-runs': { type: 'string' },
-        'max-requests': { type: 'string' },
-        'max-rps': { type: 'string' },
-        timeout: { type: 'string' },
-        deadline: { type: 'string' },
-        grep: { type: 'string' },
-        shard: { type: 'string' },
-        'fail-on': { type: 'string' },
-        transport: { type: 'string' },
-        'allow-literal-keys': { type: 'boolean' },
-        'allow-insecure': { type: 'boolean' },
-        'dry-run': { type: 'boolean' },
-        'replay-path': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, ''));
+    // node:util names the option ("Unknown option '--x'", "Option '--seed <value>' argument missing");
+    // its hint about positionals is dropped, and what the user typed is escaped like any value.
+    const first = (e as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, '');
+    throw new UsageError(escapeControls(first.length > 200 ? `${first.slice(0, 200)}…` : first));
   }
-  const failOn = values['fail-on'] ?? 'must';
-  if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`--fail-on takes must or should, got ${JSON.stringify(failOn)}`);
-  const transport = values.transport ?? 'node';
-  if (transport !== 'node' && transport !== 'playwright') throw new UsageError(`--transport takes node or playwright, got ${JSON.stringify(transport)}`);
-  if (values.grep !== undefined) {
-    try {
-      new RegExp(values.grep);
-    } catch {
-      throw new UsageError(`--grep takes a regular expression, got ${JSON.stringify(values.grep)}`);
-    }
-  }
-  if (values.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(values.shard)) throw new UsageError(`--shard takes I/N, got ${JSON.stringify(values.shard)}`);
   const opts: CliOptions = {
-    failOn,
-    transport,
+    failOn: choice('fail-on', values['fail-on'], ['must', 'should'], 'must'),
+    transport: choice('transport', values.transport, ['node', 'playwright'], 'node'),
     allowLiteralKeys: values['allow-literal-keys'] ?? false,
     allowInsecure: values['allow-insecure'] ?? false,
+    requireAll: values['require-all'] ?? false,
+    force: values.force ?? false,
     dryRun: values['dry-run'] ?? false,
+    retryBudgetS: int('retry-budget', values['retry-budget'], ' s') ?? CLI_DEFAULTS.retryBudgetS,
     help: values.help ?? false,
   };
-  const seed = int('seed', values.seed, 0);
-  if (seed !== undefined && seed > 0xffffffff) throw new UsageError('--seed takes a 32-bit whole number');
   const assign = <K extends keyof CliOptions>(k: K, v: CliOptions[K] | undefined) => {
     if (v !== undefined) opts[k] = v;
   };
-  assign('target', values.target);
-  assign('reportDir', values['report-dir']);
-  assign('seed', seed);
-  assign('numRuns', int('num-runs', values['num-runs'], 1));
-  assign('maxRequests', int('max-requests', values['max-requests'], 1));
-  assign('maxRps', int('max-rps', values['max-rps'], 1));
-  assign('timeoutMs', int('timeout', values.timeout, 1));
-  assign('deadlineS', int('deadline', values.deadline, 1));
-  assign('grep', values.grep);
-  assign('shard', values.shard);
-  assign('replayPath', values['replay-path']);
+  assign('target', path('target', values.target));
+  assign('reportDir', path('report-dir', values['report-dir']));
+  assign('seed', int('seed', values.seed));
+  assign('numRuns', int('num-runs', values['num-runs']));
+  assign('maxRequests', int('max-requests', values['max-requests']));
+  assign('maxRps', int('max-rps', values['max-rps']));
+  assign('timeoutMs', int('timeout', values.timeout, ' ms'));
+  assign('deadlineS', int('deadline', values.deadline, ' s'));
+  assign('grep', grep(values.grep));
+  assign('shard', shard(values.shard));
+  assign('replayPath', replayPath(values['replay-path']));
   return opts;
 }

@@ -1,0 +1,99 @@
+import { readdirSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { BOUNDS, CLI_DEFAULTS, OPTION_NAMES, parseCli, USAGE, UsageError } from '../cli/args.ts';
+import { runCli } from './support/harness.ts';
+
+test.describe.configure({ mode: 'parallel' });
+
+/** Values each option must refuse. Every option of the CLI has an entry (the first test checks it). */
+const BAD: Record<(typeof OPTION_NAMES)[number], string[][]> = {
+  target: [['--target', ''], ['--target', 'a\0b'], ['--target']],
+  'report-dir': [['--report-dir', ''], ['--report-dir', 'x\0'], ['--report-dir']],
+  seed: [['--seed', '-1'], ['--seed', '4294967296'], ['--seed', '1e3'], ['--seed', '0x10'], ['--seed', '1.5'], ['--seed', ''], ['--seed', '\u001b[2J']],
+  'num-runs': [['--num-runs', '0'], ['--num-runs', '10001'], ['--num-runs', 'many'], ['--num-runs', '99999999999999999999']],
+  'max-requests': [['--max-requests', '0'], ['--max-requests', '1000001'], ['--max-requests', ' 5']],
+  'max-rps': [['--max-rps', '0'], ['--max-rps', '10001'], ['--max-rps', '2.5']],
+  // 2^31 ms is past what a Node timer holds: it would fire after 1 ms.
+  timeout: [['--timeout', '0'], ['--timeout', '2147483648'], ['--timeout', '120001'], ['--timeout', '10s']],
+  deadline: [['--deadline', '0'], ['--deadline', '3000000'], ['--deadline', '3601'], ['--deadline', '-5']],
+  'retry-budget': [['--retry-budget=-1'], ['--retry-budget', '3601'], ['--retry-budget', 'forever']],
+  grep: [['--grep', '('], ['--grep', '[a-'], ['--grep', '/(/'], ['--grep', ''], ['--grep', 'a'.repeat(1001)]],
+  shard: [['--shard', '3/2'], ['--shard', '0/2'], ['--shard', '1/0'], ['--shard', '2'], ['--shard', '1/1001'], ['--shard', '-1/2'], ['--shard', '1/2/3']],
+  'fail-on': [['--fail-on', 'may'], ['--fail-on', 'MUST'], ['--fail-on', '']],
+  transport: [['--transport', 'curl'], ['--transport', '']],
+  'allow-literal-keys': [['--allow-literal-keys=yes']],
+  'allow-insecure': [['--allow-insecure=1']],
+  'require-all': [['--require-all=true']],
+  force: [['--force=no']],
+  'dry-run': [['--dry-run=0']],
+  'replay-path': [['--replay-path', 'a:b'], ['--replay-path', '1::2'], ['--replay-path', ''], ['--replay-path', "1' ; rm -rf ~"]],
+  help: [['--help=please']],
+};
+
+function usageError(argv: string[]): UsageError {
+  try {
+    parseCli(argv);
+  } catch (e) {
+    if (e instanceof UsageError) return e;
+    throw e;
+  }
+  throw new Error(`accepted: ${JSON.stringify(argv)}`);
+}
+
+test('every option of the CLI is refused with one line naming it when its value is bad', () => {
+  expect(Object.keys(BAD).sort()).toEqual([...OPTION_NAMES].sort());
+  for (const [name, cases] of Object.entries(BAD)) {
+    for (const argv of cases) {
+      const { message } = usageError(argv);
+      expect(message, JSON.stringify(argv)).toContain(`--${name}`);
+      expect(message, JSON.stringify(argv)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+      expect(message.length, JSON.stringify(argv)).toBeLessThan(300);
+    }
+  }
+});
+
+test('numeric options take exactly the range --help states, both ends included', () => {
+  const key = { seed: 'seed', 'num-runs': 'numRuns', 'max-requests': 'maxRequests', 'max-rps': 'maxRps', timeout: 'timeoutMs', deadline: 'deadlineS', 'retry-budget': 'retryBudgetS' } as const;
+  for (const [name, field] of Object.entries(key) as Array<[keyof typeof key, (typeof key)[keyof typeof key]]>) {
+    const { min, max } = BOUNDS[name];
+    expect(USAGE, name).toContain(`--${name}`);
+    expect(USAGE, name).toContain(`${min} to ${max}`);
+    expect(parseCli([`--${name}`, String(min)])[field]).toBe(min);
+    expect(parseCli([`--${name}`, String(max)])[field]).toBe(max);
+    expect(usageError([`--${name}`, String(max + 1)]).message).toContain(`from ${min} to ${max}`);
+  }
+});
+
+test('--help names every option; the new ones parse into the options the CLI hands on', () => {
+  for (const name of OPTION_NAMES) expect(USAGE).toContain(`--${name}`);
+  expect(USAGE).toContain(`default ${CLI_DEFAULTS.retryBudgetS}`);
+  expect(USAGE).toContain(`N <= ${BOUNDS.shards.max}`);
+  const defaults = parseCli([]);
+  expect(defaults).toMatchObject({ requireAll: false, force: false, retryBudgetS: CLI_DEFAULTS.retryBudgetS });
+  expect(parseCli(['--require-all', '--force', '--retry-budget', '0'])).toMatchObject({ requireAll: true, force: true, retryBudgetS: 0 });
+  // Leading zeros are normalised: the shard names its files (conformance-shard-I-of-N).
+  expect(parseCli(['--shard', '02/03']).shard).toBe('2/3');
+  expect(parseCli(['--shard', '3/3']).shard).toBe('3/3');
+  expect(parseCli(['--grep', '/^interns\\./i']).grep).toBe('/^interns\\./i');
+  expect(parseCli(['--replay-path', '3:1:0']).replayPath).toBe('3:1:0');
+});
+
+test('what the user typed is shown with its control characters escaped', () => {
+  expect(usageError(['--seed', '\u001b[2Jverdict: CONFORMANT']).message).toContain('\\x1b[2J');
+  expect(usageError(['--\u001b[31mred']).message).toContain('\\x1b[31m');
+  expect(usageError(['--seed', '\u009b2J']).message).toContain('\\x9b');
+});
+
+for (const argv of [['--shard', '3/2'], ['--timeout', '2147483648'], ['--grep', '('], ['--no-such-option']]) {
+  test(`the CLI given ${argv.join(' ')} prints one line and exits 2 before doing anything`, async () => {
+    const run = await runCli(argv, { timeoutMs: 30_000 });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.split('\n').filter((l) => l !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(argv[0]);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    // Refused before any target is started or any report is written.
+    expect(readdirSync(run.reportDir)).toEqual([]);
+  });
+}
