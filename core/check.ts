@@ -1,4 +1,4 @@
-import type { Client } from './client.ts';
+import type { ApiResponse, Client } from './client.ts';
 import type { Counterexample } from './errors.ts';
 import type { Exchange } from './evidence.ts';
 import type { Operation } from './operations.ts';
@@ -16,6 +16,11 @@ export interface ProbeContext {
   observe(requirementId: string, value: unknown): void;
   /** Ends the check as skipped: it cannot be run against this target. */
   skip(reason: string): never;
+  /**
+   * Fails the check unless `condition` holds, with the response as evidence. The requirement is the
+   * check's own (its first declared one) unless another of its declared requirements is named.
+   */
+  conform(condition: unknown, message: string, res?: ApiResponse, requirementId?: string): asserts condition;
 }
 
 export type CheckKind = 'check' | 'observation' | 'property';

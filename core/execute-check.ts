@@ -1,6 +1,7 @@
 import { checkSeed, type CheckDeclaration, type CheckOutcome, type ProbeContext } from './check.ts';
 import type { Client } from './client.ts';
 import { curlCommand } from './curl.ts';
+import { conform } from './expect.ts';
 import { CannotJudge, ConformanceFailure, SkipCheck } from './errors.ts';
 import type { Exchange } from './evidence.ts';
 import type { RunSettings } from './run-settings.ts';
@@ -28,6 +29,10 @@ export async function executeCheck(check: CheckDeclaration, client: Client, targ
     },
     skip: (reason) => {
       throw new SkipCheck(reason);
+    },
+    conform: (condition, message, res, requirementId = check.requirements[0]!) => {
+      if (!check.requirements.includes(requirementId)) throw new Error(`${check.id} fails ${requirementId}, which it does not declare`);
+      conform(condition, requirementId, message, res);
     },
   };
   try {

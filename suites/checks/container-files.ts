@@ -7,7 +7,7 @@
  * two listed ones) and skips when the container has too little to probe.
  */
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { conform, expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
+import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
 import { RequestLog } from '../../core/request-log.ts';
 import { comparePaths, decodeFileId, encodeFileId, FILE_ID_PREFIX } from '../../generators/file-id.ts';
 import {
@@ -96,7 +96,7 @@ export const containerFilesChecks = defineChecks([
     title: 'Every file id is cfile_ followed by the base64url (URL-safe alphabet) encoding of its path',
     operation: 'listContainerFiles',
     requirements: ['files.file.id-encodes-path', 'files.file.id-url-safe-alphabet'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       for (const { file, at } of await sampleFiles(ctx)) {
         // Decoded and compared with path; "=" padding is accepted either way (RFC 4648 section 5).
         const d = decodeFileId(file.id);
@@ -106,16 +106,14 @@ export const containerFilesChecks = defineChecks([
         const body = file.id.startsWith(FILE_ID_PREFIX) ? file.id.slice(FILE_ID_PREFIX.length) : undefined;
         if (body !== undefined && /[+/]/.test(body)) {
           const urlSafe = decodeFileId(FILE_ID_PREFIX + body.replaceAll('+', '-').replaceAll('/', '_'));
-          conform(
+          ctx.conform(
             !(urlSafe.ok && urlSafe.path === file.path),
-            'files.file.id-url-safe-alphabet',
             `id ${q(file.id)} of path ${q(file.path)} uses the standard base64 alphabet (+ or /); 2.1 requires base64url (- and _)`,
-            at.res,
+            at.res, 'files.file.id-url-safe-alphabet',
           );
         }
-        conform(
+        ctx.conform(
           false,
-          'files.file.id-encodes-path',
           d.ok
             ? `id ${q(file.id)} decodes to ${q(d.path)}, expected the file's path ${q(file.path)}`
             : `id ${q(file.id)} of path ${q(file.path)} is not cfile_ + base64url(path): it ${d.reason}; expected ${q(encodeFileId(file.path))}`,
@@ -129,7 +127,7 @@ export const containerFilesChecks = defineChecks([
     title: 'container_id of every file echoes the container_id path parameter, also for a restarted container',
     operation: 'listContainerFiles',
     requirements: ['files.file.container-id-echo'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.1: a restarted session's id (-r<nonce>) is a container id of its own: echo it whole.
       const ids = [main(ctx), ctx.target.containerFiles.restartedContainerId].filter((x): x is string => x !== undefined);
       let seen = 0;
@@ -137,9 +135,8 @@ export const containerFilesChecks = defineChecks([
         const walk = await walkOrSkip(ctx, containerId, containerId !== main(ctx), { limit: LIMIT_MAX, maxPages: 3, enough: (ps) => filesOf(ps).length > 0 });
         for (const { file, at } of filesOf(walk?.pages ?? [])) {
           seen++;
-          conform(
+          ctx.conform(
             file.container_id === containerId,
-            'files.file.container-id-echo',
             `container_id is ${JSON.stringify(file.container_id)}, expected the path parameter ${q(containerId)} exactly (2.1)`,
             at.res,
           );
@@ -153,13 +150,12 @@ export const containerFilesChecks = defineChecks([
     title: 'created_at is an integer Unix timestamp in seconds, not milliseconds',
     operation: 'listContainerFiles',
     requirements: ['files.file.created-at-seconds'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       for (const { file, at } of await sampleFiles(ctx)) {
         const t = file.created_at;
-        conform(Number.isInteger(t), 'files.file.created-at-seconds', `created_at of ${q(file.path)} is ${JSON.stringify(t)}, expected an integer (2.1)`, at.res);
-        conform(
+        ctx.conform(Number.isInteger(t), `created_at of ${q(file.path)} is ${JSON.stringify(t)}, expected an integer (2.1)`, at.res);
+        ctx.conform(
           (t as number) <= SECONDS_CEILING,
-          'files.file.created-at-seconds',
           `created_at of ${q(file.path)} is ${t}, which in seconds is after the year 5138: milliseconds, not the seconds of 2.1`,
           at.res,
         );
@@ -171,10 +167,10 @@ export const containerFilesChecks = defineChecks([
     title: 'path is relative to the container (does not begin with /)',
     operation: 'listContainerFiles',
     requirements: ['files.file.path-relative'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 2.1 "Path relative to the container": read as not beginning with "/" (SHOULD: no grammar is given).
       for (const { file, at } of await sampleFiles(ctx)) {
-        conform(!file.path.startsWith('/'), 'files.file.path-relative', `path ${q(file.path)} begins with "/", expected a path relative to the container`, at.res);
+        ctx.conform(!file.path.startsWith('/'), `path ${q(file.path)} begins with "/", expected a path relative to the container`, at.res);
       }
     },
   },
@@ -183,7 +179,7 @@ export const containerFilesChecks = defineChecks([
     title: 'The files of a page are in strictly increasing byte-wise (UTF-8) path order',
     operation: 'listContainerFiles',
     requirements: ['files.list.path-order'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 2.2 / 4.1 "lexicographic path order": over UTF-8 bytes (= code points); locale and
       // case-insensitive orders fail, and equal neighbours would be one path listed twice.
       const files = await sampleFiles(ctx);
@@ -191,9 +187,8 @@ export const containerFilesChecks = defineChecks([
         const a = files[i - 1]!;
         const b = files[i]!;
         if (a.at !== b.at) continue; // across pages is the pagination checks' business
-        conform(
+        ctx.conform(
           comparePaths(a.file.path, b.file.path) < 0,
-          'files.list.path-order',
           `${q(a.file.path)} is listed before ${q(b.file.path)}, but it is not before it in byte-wise UTF-8 order`,
           b.at.res,
         );
@@ -205,7 +200,7 @@ export const containerFilesChecks = defineChecks([
     title: 'first_id is null or the id of the first file of the page',
     operation: 'listContainerFiles',
     requirements: ['files.list.first-id'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { pages } = await walkPages(ctx, main(ctx), { limit: LIMIT_MAX, maxPages: SAMPLE_PAGES });
       for (const p of pages) {
         if (!('first_id' in p.page)) continue; // absence is files.list.schema's
@@ -213,8 +208,8 @@ export const containerFilesChecks = defineChecks([
         const file = p.page.data[0];
         // 4.1 rule 5: null is always allowed; otherwise it names data[0] (padding may differ).
         if (first === null) continue;
-        conform(file !== undefined, 'files.list.first-id', `first_id is ${JSON.stringify(first)} on a page with no file; expected null`, p.res);
-        conform(sameId(first, file.id), 'files.list.first-id', `first_id is ${JSON.stringify(first)}, expected null or the id of the first file ${q(file.id)}`, p.res);
+        ctx.conform(file !== undefined, `first_id is ${JSON.stringify(first)} on a page with no file; expected null`, p.res);
+        ctx.conform(sameId(first, file.id), `first_id is ${JSON.stringify(first)}, expected null or the id of the first file ${q(file.id)}`, p.res);
       }
     },
   },
@@ -224,7 +219,7 @@ export const containerFilesChecks = defineChecks([
     operation: 'listContainerFiles',
     requirements: ['files.container-id.restarted'],
     needs: (t) => (t.containerFiles.restartedContainerId ? undefined : 'containerFiles.restartedContainerId is not set in the target file'),
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const id = ctx.target.containerFiles.restartedContainerId!;
       const res = await ctx.api.listContainerFiles(id);
       // 4.1: "A restarted session is a separate container with its own id carrying the suffix -r<nonce>".
@@ -237,18 +232,17 @@ export const containerFilesChecks = defineChecks([
     title: 'Without limit a page holds at most 100 files, and exactly 100 unless it ends the listing or the scan',
     operation: 'listContainerFiles',
     requirements: ['files.limit.default'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.1 / 8: default 100. A page that ends at the scan bound (4.1 rule 3) may be short, so walk
       // forward (bounded) to a page that ends at its last listed file with has_more true: it must be full.
       const full = (p: FetchedPage) => p.page.has_more && pageEnd(p.page) === 'last-listed';
       const { pages } = await walkPages(ctx, main(ctx), { maxPages: 8, enough: (ps) => full(ps[ps.length - 1]!) });
       for (const p of pages) {
         const n = p.page.data.length;
-        conform(n <= LIMIT_DEFAULT, 'files.limit.default', `a page without limit holds ${n} files, more than the default of ${LIMIT_DEFAULT}`, p.res);
+        ctx.conform(n <= LIMIT_DEFAULT, `a page without limit holds ${n} files, more than the default of ${LIMIT_DEFAULT}`, p.res);
         if (full(p)) {
-          conform(
+          ctx.conform(
             n === LIMIT_DEFAULT,
-            'files.limit.default',
             `a page without limit holds ${n} files with has_more true and last_id its last file (not at the scan bound); expected the default of ${LIMIT_DEFAULT}`,
             p.res,
           );
@@ -261,7 +255,7 @@ export const containerFilesChecks = defineChecks([
     title: 'limit=1 and limit=1000 are accepted',
     operation: 'listContainerFiles',
     requirements: ['files.limit.bounds-accepted'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.1 / 8: "Minimum 1, maximum 1000": both ends are inside the range.
       for (const limit of [1, LIMIT_MAX]) {
         const res = await ctx.api.listContainerFiles(main(ctx), { limit });
@@ -275,7 +269,7 @@ export const containerFilesChecks = defineChecks([
     title: 'limit=0, limit=-1 and limit=1001 are rejected with 400',
     operation: 'listContainerFiles',
     requirements: ['files.limit.out-of-range-rejected', 'files.errors.shape'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.1 / 8 bounds; 7.1: "Invalid request parameters" is 400.
       for (const v of ['0', '-1', '1001']) await expectRejected(ctx, { limit: v }, 'files.limit.out-of-range-rejected', `limit=${v}`);
     },
@@ -285,7 +279,7 @@ export const containerFilesChecks = defineChecks([
     title: 'limit=abc, limit=1.5 and an empty limit are rejected with 400',
     operation: 'listContainerFiles',
     requirements: ['files.limit.non-integer-rejected', 'files.errors.shape'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.1: limit is an integer; 7.1: invalid parameters are 400 (not read as a prefix, not defaulted).
       for (const v of ['abc', '1.5', '']) await expectRejected(ctx, { limit: v }, 'files.limit.non-integer-rejected', `limit=${q(v)}`);
     },
@@ -295,11 +289,11 @@ export const containerFilesChecks = defineChecks([
     title: 'A page never holds more files than limit (limit 1 and 7, a few pages each)',
     operation: 'listContainerFiles',
     requirements: ['files.limit.page-size'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       for (const limit of [1, 7]) {
         const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 3 });
         for (const p of pages) {
-          conform(p.page.data.length <= limit, 'files.limit.page-size', `limit=${limit} but the page holds ${p.page.data.length} files`, p.res);
+          ctx.conform(p.page.data.length <= limit, `limit=${limit} but the page holds ${p.page.data.length} files`, p.res);
         }
       }
     },
@@ -309,7 +303,7 @@ export const containerFilesChecks = defineChecks([
     title: "after set to the k-th file's id resumes exactly at file k+1 of the same page",
     operation: 'listContainerFiles',
     requirements: ['files.after.strictly-after'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.1 `after`: "Listing resumes strictly after that path." Compare the page with itself: the
       // page after its k-th file starts with its (k+1)-th and lists nothing at or before the k-th.
       const limit = 5;
@@ -322,20 +316,18 @@ export const containerFilesChecks = defineChecks([
       const cursor = data[k]!;
       const next = await firstFilesAfter(ctx, cursor.id, limit);
       for (const f of next.page.data) {
-        conform(
+        ctx.conform(
           comparePaths(f.path, cursor.path) > 0,
-          'files.after.strictly-after',
           `after=${q(cursor.id)} (path ${q(cursor.path)}) but the page lists ${q(f.path)}, which is not after it`,
           next.res,
         );
       }
       const expected = data.slice(k + 1).map((f) => f.path);
       const got = next.page.data.map((f) => f.path);
-      conform(got.length > 0, 'files.after.strictly-after', `after=${q(cursor.id)} lists no file, expected ${q(expected[0]!)} (listed after it on the page before)`, next.res);
+      ctx.conform(got.length > 0, `after=${q(cursor.id)} lists no file, expected ${q(expected[0]!)} (listed after it on the page before)`, next.res);
       const n = Math.min(got.length, expected.length);
-      conform(
+      ctx.conform(
         got.slice(0, n).every((p, i) => p === expected[i]),
-        'files.after.strictly-after',
         `after=${q(cursor.id)} lists ${JSON.stringify(got.slice(0, n))}, expected ${JSON.stringify(expected.slice(0, n))} (the files after ${q(cursor.path)} on the page before)`,
         next.res,
       );
@@ -346,7 +338,7 @@ export const containerFilesChecks = defineChecks([
     title: 'after set to the id of a path between two listed files is accepted and resumes strictly after that path',
     operation: 'listContainerFiles',
     requirements: ['files.after.any-file-id'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.1 `after`: "the previous page's last_id, or any container file id" - including the id of
       // a path that no file has. A path between two neighbours of a page is surely not listed.
       const limit = 5;
@@ -368,12 +360,11 @@ export const containerFilesChecks = defineChecks([
         p = await fetchPage(ctx, main(ctx), { limit, after: p.page.last_id });
       }
       for (const f of p.page.data) {
-        conform(comparePaths(f.path, between) > 0, 'files.after.any-file-id', `after the id of ${q(between)} the page lists ${q(f.path)}, which is not after it`, p.res);
+        ctx.conform(comparePaths(f.path, between) > 0, `after the id of ${q(between)} the page lists ${q(f.path)}, which is not after it`, p.res);
       }
       const first = p.page.data[0];
-      conform(
+      ctx.conform(
         first !== undefined && first.path === nextFile.path,
-        'files.after.any-file-id',
         `after the id of ${q(between)} the listing resumes at ${first ? q(first.path) : 'no file'}, expected ${q(nextFile.path)} (the file after it on the page before)`,
         p.res,
       );
@@ -384,7 +375,7 @@ export const containerFilesChecks = defineChecks([
     title: 'after values that are not container file ids are rejected with 400',
     operation: 'listContainerFiles',
     requirements: ['files.after.invalid-rejected', 'files.errors.shape'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 2.1 defines the id (cfile_ + base64url); 4.1 takes "any container file id"; anything else is
       // malformed input, 400 (7.1). Padding and trailing bits are left alone: decoders differ there.
       const bad: Array<[string, string]> = [
@@ -403,7 +394,7 @@ export const containerFilesChecks = defineChecks([
     operation: 'listContainerFiles',
     kind: 'observation',
     requirements: ['files.rate-limit.thresholds'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 8 rule 3: a 429 exists, its thresholds are not shown. The run's request log is what the
       // client saw (retries included); this check sends nothing.
       const log = RequestLog.read(ctx.settings.runDir);

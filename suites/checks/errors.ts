@@ -1,6 +1,5 @@
 import type { ApiResponse } from '../../core/client.ts';
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { conform } from '../../core/expect.ts';
 import { RequestLog, type RequestLogEntry } from '../../core/request-log.ts';
 import type { TargetView } from '../../core/target.ts';
 import { internsQuery, needsInternsParams } from '../support/interns-query.ts';
@@ -66,13 +65,13 @@ export const errorsChecks = defineChecks([
     title: 'listContainerFiles error bodies have an error object with an integer code and a string message',
     operation: 'listContainerFiles',
     requirements: ['files.errors.shape'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const errors = await filesErrors(ctx);
       requireSome(ctx, errors, 'error response of listContainerFiles');
       for (const res of errors) {
         const { code } = errorObject(res, 'files.errors.shape');
         // 7 "integer, or string on some operations"; 7.1's code equals the HTTP status, an integer.
-        conform(Number.isInteger(code), 'files.errors.shape', `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer (7.1)`, res);
+        ctx.conform(Number.isInteger(code), `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer (7.1)`, res);
       }
     },
   },
@@ -81,7 +80,7 @@ export const errorsChecks = defineChecks([
     title: 'listContainerFiles error bodies carry error.code equal to the HTTP status (400 and 401)',
     operation: 'listContainerFiles',
     requirements: ['files.errors.code-equals-status'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 7.1: "In these bodies error.code equals the HTTP status." Only the value is judged here: a
       // code of the wrong type, or no code at all, is files.errors.shape's failure.
       const judged = (await filesErrors(ctx)).filter((res) => {
@@ -91,7 +90,7 @@ export const errorsChecks = defineChecks([
       requireSome(ctx, judged, 'listContainerFiles error body with an error.code');
       for (const res of judged) {
         const code = ((res.json as { error: { code: number | string } }).error).code;
-        conform(Number(code) === res.status, 'files.errors.code-equals-status', `HTTP ${res.status} carries error.code ${JSON.stringify(code)}; 7.1: error.code equals the HTTP status`, res);
+        ctx.conform(Number(code) === res.status, `HTTP ${res.status} carries error.code ${JSON.stringify(code)}; 7.1: error.code equals the HTTP status`, res);
       }
     },
   },
@@ -100,7 +99,7 @@ export const errorsChecks = defineChecks([
     title: 'Every listContainerFiles error of the run has a status of 4.1 (400, 401, 403, 429, 500, 503)',
     operation: 'listContainerFiles',
     requirements: ['files.errors.documented-status'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // Own provocations: bad limit, no key, a valid key that may lack permission (5 rule 3) and a
       // container id no deployment has (the document shows no 404 for 4.1: an unknown container is
       // not one of its errors).
@@ -111,15 +110,14 @@ export const errorsChecks = defineChecks([
         await ctx.api.listContainerFiles(`conformance-suite-no-such-container-${ctx.seed.toString(16)}`, { limit: 1 }),
       ];
       for (const res of errorsAmong(own)) {
-        conform((FILES_DOCUMENTED as readonly number[]).includes(res.status), 'files.errors.documented-status', `listContainerFiles answered ${res.status}; 4.1 documents ${FILES_DOCUMENTED.join(', ')}`, res);
+        ctx.conform((FILES_DOCUMENTED as readonly number[]).includes(res.status), `listContainerFiles answered ${res.status}; 4.1 documents ${FILES_DOCUMENTED.join(', ')}`, res);
       }
       // Every other listContainerFiles error this run has seen so far (the request log is shared by
       // the whole run; a 429/503 that was retried is in it too and is documented).
       const undocumented = loggedErrors(ctx, FILES_PATH).filter((e) => !(FILES_DOCUMENTED as readonly number[]).includes(e.status!));
       const first = undocumented[0];
-      conform(
+      ctx.conform(
         first === undefined,
-        'files.errors.documented-status',
         `${undocumented.length} listContainerFiles response(s) of this run have an undocumented status, first ${first?.status} to GET ${ctx.api.redactor.text(first?.url ?? '')} (check ${first?.check}); 4.1 documents ${FILES_DOCUMENTED.join(', ')}`,
       );
     },
@@ -129,7 +127,7 @@ export const errorsChecks = defineChecks([
     title: 'listContainerFiles error bodies carry service_metadata and user_id',
     operation: 'listContainerFiles',
     requirements: ['files.errors.service-metadata'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 7: service_metadata and user_id are "present on the container-files errors" (read as SHOULD
       // since the same table says "Required: no"). Presence only: their types are general.errors.shape's.
       const judged = (await filesErrors(ctx)).filter((res) => isObject(res.json));
@@ -137,7 +135,7 @@ export const errorsChecks = defineChecks([
       for (const res of judged) {
         const body = res.json as Record<string, unknown>;
         const missing = ['service_metadata', 'user_id'].filter((k) => !(k in body));
-        conform(missing.length === 0, 'files.errors.service-metadata', `HTTP ${res.status} body has no ${missing.join(' and ')} (section 7: present on the container-files errors)`, res);
+        ctx.conform(missing.length === 0, `HTTP ${res.status} body has no ${missing.join(' and ')} (section 7: present on the container-files errors)`, res);
       }
     },
   },
@@ -147,14 +145,14 @@ export const errorsChecks = defineChecks([
     title: 'Model-endpoints error bodies (404, 401) have an error object with a code and a string message',
     operation: 'listModelEndpoints',
     requirements: ['models.errors.shape'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const errors = await modelsErrors(ctx);
       requireSome(ctx, errors, 'error response of the model-endpoints operation');
       for (const res of errors) {
         const { code } = errorObject(res, 'models.errors.shape');
         // 7: code is "integer, or string on some operations"; whether a string is allowed here is
         // models.errors.code-integer's (SHOULD) question, so any integer or string passes this MUST.
-        conform(Number.isInteger(code) || typeof code === 'string', 'models.errors.shape', `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer or a string (7)`, res);
+        ctx.conform(Number.isInteger(code) || typeof code === 'string', `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer or a string (7)`, res);
       }
     },
   },
@@ -163,13 +161,13 @@ export const errorsChecks = defineChecks([
     title: 'Model-endpoints error bodies carry an integer error.code',
     operation: 'listModelEndpoints',
     requirements: ['models.errors.code-integer'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 7: string codes are for "some operations"; 7.3 is where the document shows them, 7.2 does not.
       const judged = (await modelsErrors(ctx)).filter((res) => isObject(res.json) && isObject(res.json['error']) && 'code' in res.json['error']);
       requireSome(ctx, judged, 'model-endpoints error body with an error.code');
       for (const res of judged) {
         const code = (res.json as { error: { code: unknown } }).error.code;
-        conform(Number.isInteger(code), 'models.errors.code-integer', `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer (string codes are shown only in 7.3)`, res);
+        ctx.conform(Number.isInteger(code), `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer (string codes are shown only in 7.3)`, res);
       }
     },
   },
@@ -179,7 +177,7 @@ export const errorsChecks = defineChecks([
     operation: 'listModelEndpoints',
     requirements: ['models.errors.other-statuses'],
     kind: 'observation',
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 7.2: "Statuses for this operation other than these: not shown." The run's request log holds
       // every model-endpoints request sent so far (401s of section 5 among them).
       await modelsErrors(ctx);
@@ -198,14 +196,14 @@ export const errorsChecks = defineChecks([
     operation: 'listInterns',
     requirements: ['interns.errors.shape'],
     needs: needsInternsParams,
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.3 / 8: page size minimum 1 -> 7.3 "Query parameters invalid"; 5 rule 4 -> 401.
       const errors = errorsAmong([await interns.sendInvalid(ctx), await interns.send(ctx, 'none')]);
       requireSome(ctx, errors, 'error response of list interns');
       for (const res of errors) {
         const { code } = errorObject(res, 'interns.errors.shape');
         const ok = (INTERNS_INT_CODES as readonly unknown[]).includes(code) || (INTERNS_STRING_CODES as readonly unknown[]).includes(code);
-        conform(ok, 'interns.errors.shape', `HTTP ${res.status}: error.code is ${JSON.stringify(code)}; 7.3 shows the integers ${INTERNS_INT_CODES.join(', ')} and the strings ${INTERNS_STRING_CODES.join(', ')}`, res);
+        ctx.conform(ok, `HTTP ${res.status}: error.code is ${JSON.stringify(code)}; 7.3 shows the integers ${INTERNS_INT_CODES.join(', ')} and the strings ${INTERNS_STRING_CODES.join(', ')}`, res);
       }
     },
   },
@@ -216,7 +214,7 @@ export const errorsChecks = defineChecks([
     requirements: ['interns.errors.string-code-status'],
     kind: 'observation',
     needs: needsInternsParams,
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 7.3: "HTTP status for the bodies whose code is a string: not shown."
       const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit: 0 }));
       const error = isObject(res.json) ? res.json['error'] : undefined;

@@ -1,6 +1,6 @@
 import type { ApiResponse } from '../../core/client.ts';
-import { defineChecks } from '../../core/check.ts';
-import { conform, expectJson, expectSchema } from '../../core/expect.ts';
+import { defineChecks, type ProbeContext } from '../../core/check.ts';
+import { expectJson, expectSchema } from '../../core/expect.ts';
 import { errorBody, errorsAmong, OPERATION_PROBES } from '../support/operations.ts';
 
 /** Headers through which a deployment could announce deprecation or negotiate a version (section 9: not shown). */
@@ -12,7 +12,7 @@ export const generalChecks = defineChecks([
     title: 'Error bodies of every operation have the section 7 shape',
     operation: 'general',
     requirements: ['general.errors.shape'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // One error of each operation's own input where the target file allows it (4.1 limit=0, 4.2 the
       // missing model, 4.3 page size 0) and the no-key 401 of each (5 rule 2).
       const sent: Array<ApiResponse | undefined> = [];
@@ -32,7 +32,7 @@ export const generalChecks = defineChecks([
     title: 'Success and error responses of every operation are application/json',
     operation: 'general',
     requirements: ['general.json-media-type'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // Section 1 "exchanges JSON"; 4.1 "media type application/json". Parameters such as
       // charset=utf-8 are allowed (RFC 9110 section 8.3.1), and the type is compared case-insensitively.
       for (const op of OPERATION_PROBES) {
@@ -47,11 +47,12 @@ export const generalChecks = defineChecks([
     title: 'The base URL ends with the version segment /v1',
     operation: 'general',
     requirements: ['general.base-url-v1'],
-    async probe({ target }) {
+    async probe(ctx: ProbeContext) {
+      const { target } = ctx;
       // 9 rule 1: "{base_url} already includes the version path segment /v1; paths in section 4 are
       // appended to it." The client appends them to target.baseUrl, so its last segment must be v1.
       const path = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
-      conform(path.split('/').at(-1) === 'v1', 'general.base-url-v1', `baseUrl ${target.baseUrl} does not end with the path segment /v1 (section 9 rule 1)`);
+      ctx.conform(path.split('/').at(-1) === 'v1', `baseUrl ${target.baseUrl} does not end with the path segment /v1 (section 9 rule 1)`);
     },
   },
   {
@@ -60,7 +61,7 @@ export const generalChecks = defineChecks([
     operation: 'general',
     requirements: ['general.versioning.negotiation'],
     kind: 'observation',
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 9: "Deprecation policy and version negotiation: not shown." Observed on each operation's plain request.
       const seen: Record<string, Record<string, string>> = {};
       for (const op of OPERATION_PROBES) {

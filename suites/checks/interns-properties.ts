@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { defineChecks } from '../../core/check.ts';
+import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { conform, expectSchema } from '../../core/expect.ts';
 import { invalidLimit, invalidStatusFilter, statusSubset, validLimit } from '../../generators/arbitraries/index.ts';
 import { INTERNS_LIMIT } from '../../generators/parameter-bounds.ts';
@@ -17,23 +17,23 @@ export const internsPropertyChecks = defineChecks([
     requirements: ['interns.status.filter', 'interns.order.newest-first', 'interns.limit.respected'],
     needs: needsInternsParams,
     estimatedRequests: 1,
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       await checkProperty(ctx, 'interns.property.filter-and-size', {
         arbitrary: fc.record({ statuses: statusSubset(), limit: validLimit(INTERNS_LIMIT()) }),
         requestsPerRun: 1,
         budgetShare: 0.01,
         predicate: async ({ statuses, limit }) => {
           const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit, status: statuses.join(',') }));
-          conform(res.status === 200, 'interns.status.filter', `status=${statuses.join(',')} limit=${limit} answered ${res.status}, expected 200`, res);
+          ctx.conform(res.status === 200, `status=${statuses.join(',')} limit=${limit} answered ${res.status}, expected 200`, res);
           const data = (res.json as { data?: Array<{ status?: unknown; createdAt?: unknown }> } | undefined)?.data;
-          conform(Array.isArray(data), 'interns.status.filter', 'data is not an array', res);
-          conform(data.length <= limit, 'interns.limit.respected', `${data.length} interns for a page size of ${limit}`, res);
+          ctx.conform(Array.isArray(data), 'data is not an array', res);
+          ctx.conform(data.length <= limit, `${data.length} interns for a page size of ${limit}`, res, 'interns.limit.respected');
           const stray = data.find((i) => !statuses.includes(i.status as never));
-          conform(!stray, 'interns.status.filter', `status filter ${statuses.join(',')} listed an intern in state ${JSON.stringify(stray?.status)}`, res);
+          ctx.conform(!stray, `status filter ${statuses.join(',')} listed an intern in state ${JSON.stringify(stray?.status)}`, res);
           for (let i = 1; i < data.length; i++) {
             const a = Date.parse(String(data[i - 1]!.createdAt));
             const b = Date.parse(String(data[i]!.createdAt));
-            conform(!(b > a), 'interns.order.newest-first', `data[${i}].createdAt ${data[i]!.createdAt} is newer than data[${i - 1}].createdAt ${data[i - 1]!.createdAt}`, res);
+            ctx.conform(!(b > a), `data[${i}].createdAt ${data[i]!.createdAt} is newer than data[${i - 1}].createdAt ${data[i - 1]!.createdAt}`, res, 'interns.order.newest-first');
           }
         },
       });
@@ -47,7 +47,7 @@ export const internsPropertyChecks = defineChecks([
     requirements: ['interns.limit.out-of-range-rejected', 'interns.status.invalid-rejected', 'interns.errors.shape'],
     needs: needsInternsParams,
     estimatedRequests: 1,
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const input = fc.oneof(
         invalidLimit(INTERNS_LIMIT()).map((l) => ({ query: { limit: l.value }, requirement: 'interns.limit.out-of-range-rejected' })),
         invalidStatusFilter().map((status) => ({ query: { status }, requirement: 'interns.status.invalid-rejected' })),

@@ -1,6 +1,6 @@
-import { defineChecks } from '../../core/check.ts';
+import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { CannotJudge } from '../../core/errors.ts';
-import { conform, expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
+import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
 import { RequestLog } from '../../core/request-log.ts';
 import type { TargetView } from '../../core/target.ts';
 import {
@@ -44,14 +44,14 @@ export const internsChecks = defineChecks([
     title: 'id, workspaceId and vault_id are UUIDs',
     operation: 'listInterns',
     requirements: ['interns.intern.uuid-fields'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, interns } = await someInterns(ctx);
       for (const [i, intern] of interns.entries()) {
         for (const field of ['id', 'workspaceId', 'vault_id']) {
           const v = intern[field];
           if (typeof v !== 'string') continue; // a missing or non-string field is interns.intern.schema's
           // 2.5: "string (UUID format)": the 8-4-4-4-12 hexadecimal form of RFC 9562.
-          conform(UUID.test(v), 'interns.intern.uuid-fields', `/data/${i}/${field} ${JSON.stringify(v)} is not a UUID`, res);
+          ctx.conform(UUID.test(v), `/data/${i}/${field} ${JSON.stringify(v)} is not a UUID`, res);
         }
       }
     },
@@ -61,14 +61,14 @@ export const internsChecks = defineChecks([
     title: 'createdAt and updatedAt are ISO 8601 UTC timestamps with milliseconds',
     operation: 'listInterns',
     requirements: ['interns.intern.timestamps'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, interns } = await someInterns(ctx);
       for (const [i, intern] of interns.entries()) {
         for (const field of ['createdAt', 'updatedAt']) {
           const v = intern[field];
           if (typeof v !== 'string') continue; // interns.intern.schema's
           // 2.5: "ISO 8601 UTC timestamp with milliseconds": three fraction digits, UTC (Z or +00:00), a real date.
-          conform(parseUtcMillis(v) !== undefined, 'interns.intern.timestamps', `/data/${i}/${field} ${JSON.stringify(v)} is not an ISO 8601 UTC timestamp with milliseconds`, res);
+          ctx.conform(parseUtcMillis(v) !== undefined, `/data/${i}/${field} ${JSON.stringify(v)} is not an ISO 8601 UTC timestamp with milliseconds`, res);
         }
       }
     },
@@ -78,13 +78,13 @@ export const internsChecks = defineChecks([
     title: 'hostname has the form <intern_name>.<domain>',
     operation: 'listInterns',
     requirements: ['interns.intern.hostname-shape'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, interns } = await someInterns(ctx);
       for (const [i, intern] of interns.entries()) {
         if (typeof intern.hostname !== 'string') continue; // interns.intern.schema's
         // 2.5: "<intern_name>.<domain>": at least two non-empty dot-separated labels (requirement interpretation).
         const labels = intern.hostname.split('.');
-        conform(labels.length >= 2 && labels.every((l) => l.length > 0), 'interns.intern.hostname-shape', `/data/${i}/hostname ${JSON.stringify(intern.hostname)} is not <intern_name>.<domain>`, res);
+        ctx.conform(labels.length >= 2 && labels.every((l) => l.length > 0), `/data/${i}/hostname ${JSON.stringify(intern.hostname)} is not <intern_name>.<domain>`, res);
       }
     },
   },
@@ -93,7 +93,7 @@ export const internsChecks = defineChecks([
     title: 'The first label of hostname is the intern name',
     operation: 'listInterns',
     requirements: ['interns.intern.hostname-name'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, interns } = await someInterns(ctx);
       let judged = 0;
       for (const [i, intern] of interns.entries()) {
@@ -104,7 +104,7 @@ export const internsChecks = defineChecks([
         judged++;
         const first = hostname.split('.')[0] ?? '';
         // 2.5: "<intern_name>.<domain>"; host names compare case-insensitively (RFC 4343).
-        conform(first.toLowerCase() === name.toLowerCase(), 'interns.intern.hostname-name', `/data/${i}: hostname ${JSON.stringify(hostname)} does not start with the name ${JSON.stringify(name)}`, res);
+        ctx.conform(first.toLowerCase() === name.toLowerCase(), `/data/${i}: hostname ${JSON.stringify(hostname)} does not start with the name ${JSON.stringify(name)}`, res);
       }
       if (judged === 0) return ctx.skip('no listed intern has a name that is a valid host label');
     },
@@ -114,12 +114,12 @@ export const internsChecks = defineChecks([
     title: 'model is a model identifier <author>/<slug>',
     operation: 'listInterns',
     requirements: ['interns.intern.model-shape'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, interns } = await someInterns(ctx);
       for (const [i, intern] of interns.entries()) {
         if (typeof intern.model !== 'string') continue; // interns.intern.schema's
         // 2.5: "Model identifier <author>/<slug>" (as 2.3).
-        conform(AUTHOR_SLUG.test(intern.model), 'interns.intern.model-shape', `/data/${i}/model ${JSON.stringify(intern.model)} is not <author>/<slug>`, res);
+        ctx.conform(AUTHOR_SLUG.test(intern.model), `/data/${i}/model ${JSON.stringify(intern.model)} is not <author>/<slug>`, res);
       }
     },
   },
@@ -128,12 +128,12 @@ export const internsChecks = defineChecks([
     title: 'status is one of the lifecycle states of section 3',
     operation: 'listInterns',
     requirements: ['interns.intern.status-value'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, interns } = await someInterns(ctx);
       for (const [i, intern] of interns.entries()) {
         if (typeof intern.status !== 'string') continue; // interns.intern.schema's
         // 2.5 / 3: "One of the lifecycle statuses in section 3" (exact, case-sensitive values).
-        conform((INTERN_STATES as readonly string[]).includes(intern.status), 'interns.intern.status-value', `/data/${i}/status ${JSON.stringify(intern.status)} is not a section 3 state`, res);
+        ctx.conform((INTERN_STATES as readonly string[]).includes(intern.status), `/data/${i}/status ${JSON.stringify(intern.status)} is not a section 3 state`, res);
       }
     },
   },
@@ -142,13 +142,13 @@ export const internsChecks = defineChecks([
     title: 'Every listed intern belongs to the workspace of the API key',
     operation: 'listInterns',
     requirements: ['interns.intern.workspace-of-key'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, interns } = await someInterns(ctx);
       const own = ctx.target.interns.workspaceId;
       for (const [i, intern] of interns.entries()) {
         // 4.3: "The API key selects the caller, the workspace and the visible interns; there is no
         // default-workspace fallback"; 5 rule 4. UUIDs compare case-insensitively (RFC 9562 section 4).
-        conform(sameUuid(intern.workspaceId, own), 'interns.intern.workspace-of-key', `/data/${i}/workspaceId ${JSON.stringify(intern.workspaceId)} is not the key's workspace ${own}`, res);
+        ctx.conform(sameUuid(intern.workspaceId, own), `/data/${i}/workspaceId ${JSON.stringify(intern.workspaceId)} is not the key's workspace ${own}`, res);
       }
     },
   },
@@ -157,7 +157,7 @@ export const internsChecks = defineChecks([
     title: 'Interns are listed newest first',
     operation: 'listInterns',
     requirements: ['interns.order.newest-first'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, interns } = await someInterns(ctx);
       if (interns.length < 2) return ctx.skip('fewer than two interns listed: no order to judge');
       // 2.6 "Newest first" / 4.3: createdAt never increases along data; equal instants may come in
@@ -167,7 +167,7 @@ export const internsChecks = defineChecks([
         const text = typeof intern.createdAt === 'string' ? intern.createdAt : '';
         const at = Date.parse(text);
         if (!Number.isFinite(at)) continue;
-        conform(!prev || at <= prev.at, 'interns.order.newest-first', `/data/${i}/createdAt ${text} is newer than /data/${prev?.i}/createdAt ${prev?.text}: not newest first`, res);
+        ctx.conform(!prev || at <= prev.at, `/data/${i}/createdAt ${text} is newer than /data/${prev?.i}/createdAt ${prev?.text}: not newest first`, res);
         prev = { i, at, text };
       }
     },
@@ -192,7 +192,7 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     requirements: ['interns.limit.respected'],
     needs: needsInternsParams,
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const limit = 2;
       const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
       // 4.3: 2 lies within 1..500, so the answer is a page (refusing it would also break this requirement).
@@ -200,7 +200,7 @@ export const internsChecks = defineChecks([
       const { body } = internPage(ctx, res);
       const n = (body.data as unknown[]).length;
       // 4.3: "Maximum number of interns to return".
-      conform(n <= limit, 'interns.limit.respected', `page size ${limit} requested, ${n} interns returned`, res);
+      ctx.conform(n <= limit, `page size ${limit} requested, ${n} interns returned`, res);
     },
   },
   {
@@ -223,7 +223,7 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     requirements: ['interns.status.filter'],
     needs: needsInternsParams,
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // Data-agnostic: the states to filter on are taken from what the key lists, rarest first, so a
       // filter that is not applied shows other states.
       const { interns } = await plainInternPage(ctx);
@@ -239,7 +239,7 @@ export const internsChecks = defineChecks([
         const res = await ctx.api.listInterns(internsQuery(ctx.target, { status: value }));
         expectStatus(res, 200, 'interns.status.filter', `status filter ${JSON.stringify(value)}`);
         for (const [i, intern] of internPage(ctx, res).interns.entries()) {
-          conform(wanted.includes(String(intern.status)), 'interns.status.filter', `status filter ${JSON.stringify(value)}: /data/${i} has status ${JSON.stringify(intern.status)}`, res);
+          ctx.conform(wanted.includes(String(intern.status)), `status filter ${JSON.stringify(value)}: /data/${i} has status ${JSON.stringify(intern.status)}`, res);
         }
       }
     },
@@ -262,13 +262,13 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     requirements: ['interns.workspace.filter'],
     needs: needsInternsParams,
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const own = ctx.target.interns.workspaceId;
       const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: own }));
       // 4.3: "Only interns of this workspace; it must match the workspace of the API key" — it does here.
       expectStatus(res, 200, 'interns.workspace.filter', 'workspace filter set to the key\'s own workspace');
       for (const [i, intern] of internPage(ctx, res).interns.entries()) {
-        conform(sameUuid(intern.workspaceId, own), 'interns.workspace.filter', `workspace filter ${own}: /data/${i}/workspaceId is ${JSON.stringify(intern.workspaceId)}`, res);
+        ctx.conform(sameUuid(intern.workspaceId, own), `workspace filter ${own}: /data/${i}/workspaceId is ${JSON.stringify(intern.workspaceId)}`, res);
       }
     },
   },
@@ -278,7 +278,7 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     requirements: ['interns.workspace.mismatch-refused'],
     needs: needsOtherWorkspace,
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const other = ctx.target.interns.otherWorkspaceId!;
       const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: other }));
       // 4.3: "it must match the workspace of the API key ... there is no default-workspace fallback".
@@ -287,9 +287,9 @@ export const internsChecks = defineChecks([
       if (res.status >= 200 && res.status < 300) {
         const data = isObject(res.json) && Array.isArray(res.json.data) ? res.json.data.filter(isObject) : [];
         const ws = [...new Set(data.map((x) => String(x.workspaceId)))].slice(0, 3);
-        conform(false, 'interns.workspace.mismatch-refused', `workspace filter ${other} (not the key's) answered HTTP ${res.status} listing ${data.length} interns${ws.length ? ` of workspace(s) ${ws.join(', ')}` : ''}`, res);
+        ctx.conform(false, `workspace filter ${other} (not the key's) answered HTTP ${res.status} listing ${data.length} interns${ws.length ? ` of workspace(s) ${ws.join(', ')}` : ''}`, res);
       }
-      conform(res.status >= 400 && res.status < 500, 'interns.workspace.mismatch-refused', `workspace filter ${other} (not the key's): expected a 4xx error, got HTTP ${res.status}`, res);
+      ctx.conform(res.status >= 400 && res.status < 500, `workspace filter ${other} (not the key's): expected a 4xx error, got HTTP ${res.status}`, res);
       // 7.3: the refusal carries the interns error body.
       expectSchema(expectJson(res, 'interns.workspace.mismatch-refused'), 'InternsError', 'interns.workspace.mismatch-refused', res);
     },
@@ -312,7 +312,7 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     requirements: ['interns.regional-host-refused'],
     needs: (t) => (t.interns.regionalBaseUrl ? undefined : 'interns.regionalBaseUrl is not set in the target file'),
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const regional = ctx.target.interns.regionalBaseUrl!;
       let res;
       try {
@@ -328,7 +328,7 @@ export const internsChecks = defineChecks([
       }
       // 4.3: "Requests sent to regional host names are refused": the status is not named, so anything
       // but a 2xx (an error, or a redirect that is not followed) is a refusal.
-      conform(res.status < 200 || res.status >= 300, 'interns.regional-host-refused', `GET /interns on the regional base URL answered HTTP ${res.status}`, res);
+      ctx.conform(res.status < 200 || res.status >= 300, `GET /interns on the regional base URL answered HTTP ${res.status}`, res);
       ctx.observe('interns.regional-host-refused', { status: res.status, ...(res.headers['location'] ? { location: res.headers['location'] } : {}) });
     },
   },
@@ -338,7 +338,7 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     kind: 'observation',
     requirements: ['interns.intern.nullable-types'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { interns } = await someInterns(ctx);
       // 2.5: "Types of attached_vault_id, instructions, lastFailureMessage and progress when they are not null: not shown".
       const seen: Record<string, unknown> = { interns: interns.length };
@@ -361,7 +361,7 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     kind: 'observation',
     requirements: ['interns.limit.default'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { body } = await plainInternPage(ctx);
       const n = (body.data as unknown[]).length;
       // 8 rule 2: "Default page size of list interns: not shown". With has_more false the count is
@@ -375,7 +375,7 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     kind: 'observation',
     requirements: ['interns.params.names'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.3: "Names of these three query parameters: not shown" — the target file names them.
       ctx.observe('interns.params.names', ctx.target.interns.params ?? 'not set in the target file: the checks that send a parameter are skipped');
     },
@@ -386,7 +386,7 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     kind: 'observation',
     requirements: ['interns.pagination.next-page'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // A page size of 1 (when its name is known) makes has_more true whenever the key has two interns.
       const query = ctx.target.interns.params ? internsQuery(ctx.target, { limit: 1 }) : {};
       const { res, body } = await plainInternPage(ctx, query);

@@ -1,5 +1,5 @@
-import { defineChecks } from '../../core/check.ts';
-import { conform, expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
+import { defineChecks, type ProbeContext } from '../../core/check.ts';
+import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
 import { validate } from '../../generators/schemas.ts';
 import {
   ENDPOINT_FIELDS, PERCENTILE_FIELDS, UPTIME_FIELDS, endpointsOf, fetchTargetModel, ownedInEndpoint, ownedInModel, presentFields,
@@ -18,18 +18,19 @@ export const modelEndpointsChecks = defineChecks([
     title: 'The endpoints of the target model come as { data: model } of 2.3 with endpoints of 2.4',
     operation: 'listModelEndpoints',
     requirements: ['models.response.data-wrapper', 'models.model.schema', 'models.endpoint.schema', 'general.json-media-type'],
-    async probe({ api, target }) {
+    async probe(ctx: ProbeContext) {
+      const { api, target } = ctx;
       const res = await api.listModelEndpoints(target.modelEndpoints.model);
       expectStatus(res, 200, 'models.response.data-wrapper');
       const body = expectJson(res);
       // 4.2: "Response 200: an object with one field `data`, a model with endpoints (2.3)".
-      conform(isObject(body) && isObject(body.data), 'models.response.data-wrapper', 'the 200 body is not an object whose data is a model object', res);
+      ctx.conform(isObject(body) && isObject(body.data), 'the 200 body is not an object whose data is a model object', res);
       const { endpoints, ...model } = body.data;
       // 2.3: the types of the model's own fields and of architecture. The id shape and the modality
       // form are requirements of their own (models.model.id-shape, models.architecture.modality-shape).
       failOnViolations(violationsOf('Model', model, ownedInModel), 'Model', 'models.model.schema', res, '/data');
       // 2.3: endpoints is an "array of endpoint" (its presence is not shown: 2.4 / 2.3 have no Required column).
-      conform(endpoints === undefined || Array.isArray(endpoints), 'models.model.schema', `/data/endpoints is ${jsonType(body.data, 'endpoints')}, expected an array`, res);
+      ctx.conform(endpoints === undefined || Array.isArray(endpoints), `/data/endpoints is ${jsonType(body.data, 'endpoints')}, expected an array`, res, 'models.model.schema');
       // 2.4: each endpoint field, where present, has its type. pricing, the percentile objects and the
       // uptimes are requirements of their own (models.endpoint.pricing-decimal-strings / percentiles / uptime-numbers).
       for (const [i, e] of (endpoints ?? []).entries()) {
@@ -42,13 +43,13 @@ export const modelEndpointsChecks = defineChecks([
     title: 'The model id is shaped <author>/<slug>',
     operation: 'listModelEndpoints',
     requirements: ['models.model.id-shape'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
       // 2.3 has no Required column: an absent id cannot be judged; a non-string is a type error (models.model.schema).
       if (typeof model.id !== 'string') return ctx.skip(`the model id is ${jsonType(model, 'id')}, not a string (models.response.schema judges its type)`);
       // 2.3: "Model identifier, shaped <author>/<slug>": two non-empty parts around exactly one slash
       // (4.2 takes author and slug as two path segments, so neither holds a slash).
-      conform(AUTHOR_SLUG.test(model.id), 'models.model.id-shape', `model id ${JSON.stringify(model.id)} is not shaped <author>/<slug>`, res);
+      ctx.conform(AUTHOR_SLUG.test(model.id), `model id ${JSON.stringify(model.id)} is not shaped <author>/<slug>`, res);
     },
   },
   {
@@ -56,7 +57,7 @@ export const modelEndpointsChecks = defineChecks([
     title: 'The model returned is the one the path names',
     operation: 'listModelEndpoints',
     requirements: ['models.model.id-matches-path'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
       if (typeof model.id !== 'string' || !AUTHOR_SLUG.test(model.id)) {
         return ctx.skip('the model id is not an <author>/<slug> string (models.model.id-shape reports it)');
@@ -64,7 +65,7 @@ export const modelEndpointsChecks = defineChecks([
       // 4.2: the path parameters author and slug name the model. Compared case-insensitively: SHOULD
       // only, since a deployment may answer an alias with its canonical id (requirement interpretation).
       const asked = ctx.target.modelEndpoints.model;
-      conform(model.id.toLowerCase() === asked.toLowerCase(), 'models.model.id-matches-path', `asked for ${JSON.stringify(asked)}, got model ${JSON.stringify(model.id)}`, res);
+      ctx.conform(model.id.toLowerCase() === asked.toLowerCase(), `asked for ${JSON.stringify(asked)}, got model ${JSON.stringify(model.id)}`, res);
     },
   },
   {
@@ -72,13 +73,13 @@ export const modelEndpointsChecks = defineChecks([
     title: 'created is an integer Unix timestamp in seconds',
     operation: 'listModelEndpoints',
     requirements: ['models.model.created-seconds'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
       if (!('created' in model)) return ctx.skip('the model carries no created field (2.3 has no Required column)');
       const created = model.created;
-      conform(typeof created === 'number' && Number.isInteger(created), 'models.model.created-seconds', `created is ${JSON.stringify(created)}, not an integer`, res);
+      ctx.conform(typeof created === 'number' && Number.isInteger(created), `created is ${JSON.stringify(created)}, not an integer`, res);
       // 2.3 "Unix timestamp in seconds": a value above 10^11 only makes sense as milliseconds.
-      conform(created <= MAX_SECONDS, 'models.model.created-seconds', `created ${created} is above 10^11: milliseconds, not seconds (${new Date(created).toISOString()} read as ms)`, res);
+      ctx.conform(created <= MAX_SECONDS, `created ${created} is above 10^11: milliseconds, not seconds (${new Date(created).toISOString()} read as ms)`, res);
     },
   },
   {
@@ -86,14 +87,14 @@ export const modelEndpointsChecks = defineChecks([
     title: 'architecture.modality has the form <input>-><output>',
     operation: 'listModelEndpoints',
     requirements: ['models.architecture.modality-shape'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
       const arch = model.architecture;
       if (!isObject(arch)) return ctx.skip('the model carries no architecture object');
       // 2.4: nullability of modality is not shown, so null or absent cannot be judged.
       if (typeof arch.modality !== 'string') return ctx.skip(`architecture.modality is ${jsonType(arch, 'modality')}: only a string has a form to judge`);
       // 2.3: "modality (string in the form <input>-><output>)": something, the arrow, something.
-      conform(/^.+->.+$/.test(arch.modality), 'models.architecture.modality-shape', `architecture.modality ${JSON.stringify(arch.modality)} is not of the form <input>-><output>`, res);
+      ctx.conform(/^.+->.+$/.test(arch.modality), `architecture.modality ${JSON.stringify(arch.modality)} is not of the form <input>-><output>`, res);
     },
   },
   {
@@ -101,7 +102,7 @@ export const modelEndpointsChecks = defineChecks([
     title: 'pricing holds prompt, completion, request and image as strings holding a decimal number',
     operation: 'listModelEndpoints',
     requirements: ['models.endpoint.pricing-decimal-strings'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
       const endpoints = endpointsOf(ctx, model);
       const priced = endpoints.filter((e) => 'pricing' in e);
@@ -124,7 +125,7 @@ export const modelEndpointsChecks = defineChecks([
     title: 'latency_last_30m and throughput_last_30m hold numbers p50, p75, p90 and p99',
     operation: 'listModelEndpoints',
     requirements: ['models.endpoint.percentiles'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
       for (const { pointer, value } of presentFields(ctx, endpointsOf(ctx, model), PERCENTILE_FIELDS, 'latency_last_30m or throughput_last_30m')) {
         // 2.4: "Numbers p50, p75, p90, p99" (a latency or a throughput is never negative).
@@ -137,12 +138,12 @@ export const modelEndpointsChecks = defineChecks([
     title: 'uptime_last_5m, uptime_last_30m and uptime_last_1d are numbers (percent)',
     operation: 'listModelEndpoints',
     requirements: ['models.endpoint.uptime-numbers'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
       for (const { pointer, value: v } of presentFields(ctx, endpointsOf(ctx, model), UPTIME_FIELDS, 'an uptime field')) {
         // 2.4: "number | Percent": a JSON number within 0..100.
-        conform(typeof v === 'number' && Number.isFinite(v), 'models.endpoint.uptime-numbers', `${pointer} is ${JSON.stringify(v)}, not a number`, res);
-        conform(v >= 0 && v <= 100, 'models.endpoint.uptime-numbers', `${pointer} is ${v}, outside 0..100 percent`, res);
+        ctx.conform(typeof v === 'number' && Number.isFinite(v), `${pointer} is ${JSON.stringify(v)}, not a number`, res);
+        ctx.conform(v >= 0 && v <= 100, `${pointer} is ${v}, outside 0..100 percent`, res);
       }
     },
   },
@@ -152,7 +153,7 @@ export const modelEndpointsChecks = defineChecks([
     operation: 'listModelEndpoints',
     requirements: ['models.unknown-model-404'],
     needs: (t) => (t.modelEndpoints.missingModel ? undefined : 'modelEndpoints.missingModel is not set in the target file'),
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.missingModel!);
       // 4.2 / 7.2: 404 "Resource not found".
       expectStatus(res, 404, 'models.unknown-model-404', 'a model that does not exist');
@@ -171,7 +172,7 @@ export const modelEndpointsChecks = defineChecks([
     operation: 'listModelEndpoints',
     kind: 'observation',
     requirements: ['models.endpoint.nullability'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { model } = await fetchTargetModel(ctx);
       const endpoints = endpointsOf(ctx, model);
       const arch = isObject(model.architecture) ? model.architecture : undefined;
@@ -200,7 +201,7 @@ export const modelEndpointsChecks = defineChecks([
     operation: 'listModelEndpoints',
     kind: 'observation',
     requirements: ['models.endpoint.required-fields'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const { model } = await fetchTargetModel(ctx);
       const endpoints = endpointsOf(ctx, model);
       // 2.4: "which endpoint fields are required: not shown". Present = the key is there (null counts as present).

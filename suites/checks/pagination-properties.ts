@@ -55,7 +55,7 @@ export const paginationPropertyChecks = defineChecks([
     requirements: [...PAGE_RULES],
     // Per run (the plan multiplies by --num-runs): pages at limits of n/20 and more, down to 1 page at 1000.
     estimatedRequests: 13,
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const full = await listing(ctx);
       const n = full.files.length;
       if (n === 0) ctx.skip('the container lists no file: nothing to traverse');
@@ -83,7 +83,7 @@ export const paginationPropertyChecks = defineChecks([
     kind: 'property',
     requirements: [...PAGE_RULES],
     estimatedRequests: 4,
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const full = await listing(ctx);
       if (full.files.length === 0) ctx.skip('the container lists no file');
       await checkProperty(ctx, 'files.property.prefix', {
@@ -104,7 +104,7 @@ export const paginationPropertyChecks = defineChecks([
     kind: 'property',
     requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.pagination.next-page'],
     estimatedRequests: 3,
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const full = await listing(ctx);
       const paths = full.files.map((f) => f.path);
       await checkProperty(ctx, 'files.property.strictly-after', {
@@ -119,7 +119,7 @@ export const paginationPropertyChecks = defineChecks([
           const got: string[] = [];
           for (let i = 0; i < 3 && got.length === 0; i++) {
             const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit, after: cursor });
-            conform(res.status === 200, 'files.after.any-file-id', `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`, res);
+            ctx.conform(res.status === 200, `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`, res, 'files.after.any-file-id');
             const fp = { res, page: readPage(res), limit, after: cursor };
             assertPageRules(fp);
             got.push(...fp.page.data.map((f) => f.path));
@@ -136,9 +136,8 @@ export const paginationPropertyChecks = defineChecks([
           // of a listing cut short by the budget nothing is known, so only its known part is compared.
           const compared = full.complete ? got : got.slice(0, expected.length);
           const want = expected.slice(0, compared.length);
-          conform(
+          ctx.conform(
             compared.length === want.length && compared.every((p, i) => p === want[i]),
-            'files.after.strictly-after',
             `after ${at.position} path ${JSON.stringify(at.path)} resumed with ${JSON.stringify(got.slice(0, 3))}, expected ${JSON.stringify(want.slice(0, 3))}`,
           );
         },
@@ -152,7 +151,7 @@ export const paginationPropertyChecks = defineChecks([
     kind: 'property',
     requirements: ['files.limit.out-of-range-rejected', 'files.limit.non-integer-rejected', 'files.after.invalid-rejected', 'files.errors.shape', 'files.errors.code-equals-status'],
     estimatedRequests: 1,
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       const bounds = FILES_LIMIT();
       const input = fc.oneof(
         invalidLimit(bounds).map((l) => ({ limit: l.value, requirement: l.reason === 'out-of-range' ? 'files.limit.out-of-range-rejected' : 'files.limit.non-integer-rejected' })),
@@ -168,7 +167,7 @@ export const paginationPropertyChecks = defineChecks([
           conform(res.status === 400, requirement, `${JSON.stringify(query)} answered ${res.status}, expected 400`, res);
           expectSchema(res.json, 'ContainerFilesError', 'files.errors.shape', res);
           const code = (res.json as { error: { code: unknown } }).error.code;
-          conform(code === 400, 'files.errors.code-equals-status', `error.code is ${JSON.stringify(code)} on a 400`, res);
+          ctx.conform(code === 400, `error.code is ${JSON.stringify(code)} on a 400`, res, 'files.errors.code-equals-status');
         },
       });
     },
@@ -180,7 +179,7 @@ export const paginationPropertyChecks = defineChecks([
     kind: 'property',
     requirements: ['auth.malformed-401', 'auth.invalid-401'],
     estimatedRequests: 1,
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       await checkProperty(ctx, 'auth.property.malformed-credentials', {
         arbitrary: fc.record({ auth: malformedAuthorization(), op: fc.constantFrom(...OPERATION_PROBES) }),
         requestsPerRun: 1,

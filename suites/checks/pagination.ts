@@ -3,7 +3,6 @@
  * The fast-check properties of pagination (any limit, any cursor) are in pagination-properties.ts.
  */
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { conform } from '../../core/expect.ts';
 import { comparePaths, decodeFileId } from '../../generators/file-id.ts';
 import { fetchPage, pageEnd, pathOf, UnreadableListing, walkOrSkip, walkPages } from '../support/file-pages.ts';
 
@@ -19,11 +18,11 @@ export const paginationChecks = defineChecks([
     title: 'last_id is non-null whenever has_more is true',
     operation: 'listContainerFiles',
     requirements: ['files.pagination.last-id-when-has-more'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.1 rule 1: the next page is fetched with after = last_id, so has_more needs a cursor.
       const { pages } = await walkPages(ctx, main(ctx), { limit: 10, maxPages: 4 });
       for (const p of pages) {
-        conform(!(p.page.has_more && p.page.last_id === null), 'files.pagination.last-id-when-has-more', 'has_more is true but last_id is null', p.res);
+        ctx.conform(!(p.page.has_more && p.page.last_id === null), 'has_more is true but last_id is null', p.res);
       }
     },
   },
@@ -32,7 +31,7 @@ export const paginationChecks = defineChecks([
     title: 'last_id is the id of the last listed file, never of another file of the page',
     operation: 'listContainerFiles',
     requirements: ['files.pagination.last-id-is-last-listed'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.1 rule 2. A last_id that names no listed file is taken as a scan position (rule 3, judged
       // by files.pagination.scan-bound-position); one that names a listed file other than the last
       // is no scan position after the page, so it can only be rule 2 broken.
@@ -40,9 +39,8 @@ export const paginationChecks = defineChecks([
         const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 3 });
         for (const p of pages) {
           const last = p.page.data[p.page.data.length - 1];
-          conform(
+          ctx.conform(
             pageEnd(p.page) !== 'other-listed',
-            'files.pagination.last-id-is-last-listed',
             `last_id ${JSON.stringify(p.page.last_id)} is the id of a listed file that is not the last one; expected ${last ? q(last.id) : 'null'}`,
             p.res,
           );
@@ -55,7 +53,7 @@ export const paginationChecks = defineChecks([
     title: 'A page that ends at the scan bound names a scan position after every listed path and after the cursor',
     operation: 'listContainerFiles',
     requirements: ['files.pagination.scan-bound-position'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.1 rule 3: last_id then "names the scan position", may not appear in data, data may be
       // empty. A position the next page resumes from must lie after the page and after the cursor.
       const { pages } = await walkPages(ctx, main(ctx), { limit: LIMIT_MAX, maxPages: 6 });
@@ -65,13 +63,13 @@ export const paginationChecks = defineChecks([
         judged++;
         const id = p.page.last_id!;
         const d = decodeFileId(id);
-        conform(d.ok, 'files.pagination.scan-bound-position', `last_id ${q(id)} is not the id of the last listed file, nor a container file id naming a scan position: it ${d.ok ? '' : d.reason}`, p.res);
+        ctx.conform(d.ok, `last_id ${q(id)} is not the id of the last listed file, nor a container file id naming a scan position: it ${d.ok ? '' : d.reason}`, p.res);
         for (const f of p.page.data) {
-          conform(comparePaths(d.path, f.path) > 0, 'files.pagination.scan-bound-position', `scan position ${q(d.path)} (last_id) is not after the listed path ${q(f.path)}`, p.res);
+          ctx.conform(comparePaths(d.path, f.path) > 0, `scan position ${q(d.path)} (last_id) is not after the listed path ${q(f.path)}`, p.res);
         }
         const cursor = p.after === undefined ? undefined : pathOf(p.after);
         if (cursor !== undefined) {
-          conform(comparePaths(d.path, cursor) > 0, 'files.pagination.scan-bound-position', `scan position ${q(d.path)} (last_id) is not after the request's cursor ${q(cursor)}`, p.res);
+          ctx.conform(comparePaths(d.path, cursor) > 0, `scan position ${q(d.path)} (last_id) is not after the request's cursor ${q(cursor)}`, p.res);
         }
       }
       if (judged === 0) ctx.skip(`no page of the first ${pages.length} at limit ${LIMIT_MAX} ended at the scan bound (4.1 rule 3)`);
@@ -82,7 +80,7 @@ export const paginationChecks = defineChecks([
     title: 'A last page with files does not have a null last_id',
     operation: 'listContainerFiles',
     requirements: ['files.pagination.null-last-id'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.1 rule 4: last_id is null only when has_more is false and data is empty. With has_more
       // true a null last_id is rule 1's failure (files.pagination.last-id-when-has-more); here the
       // last page of a listing (has_more false) is judged: a null last_id needs an empty data.
@@ -93,9 +91,8 @@ export const paginationChecks = defineChecks([
         for (const p of walk?.pages ?? []) {
           if (p.page.has_more) continue;
           lastPages++;
-          conform(
+          ctx.conform(
             !(p.page.last_id === null && p.page.data.length > 0),
-            'files.pagination.null-last-id',
             `last_id is null on a page of ${p.page.data.length} files; null is allowed only with has_more false and empty data`,
             p.res,
           );
@@ -109,16 +106,15 @@ export const paginationChecks = defineChecks([
     title: 'A page shorter than limit with has_more true ends at the scan bound',
     operation: 'listContainerFiles',
     requirements: ['files.pagination.short-page-at-scan-bound'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 4.1 rules 2-3: a page ends at `limit` files, at the end of the listing, or at the scan bound;
       // short with has_more true and last_id its last file is none of these.
       const limit = 10;
       const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 6 });
       for (const p of pages) {
         if (!p.page.has_more || p.page.data.length >= limit) continue;
-        conform(
+        ctx.conform(
           pageEnd(p.page) !== 'last-listed',
-          'files.pagination.short-page-at-scan-bound',
           `limit=${limit} and has_more is true, but the page holds ${p.page.data.length} files and last_id is its last file, so it does not end at the scan bound`,
           p.res,
         );
@@ -131,7 +127,7 @@ export const paginationChecks = defineChecks([
     operation: 'listContainerFiles',
     kind: 'observation',
     requirements: ['files.scan-bound.value'],
-    async probe(ctx) {
+    async probe(ctx: ProbeContext) {
       // 8 rule 1: the value is not shown and hidden objects are never listed, so only its effect is
       // visible: pages whose last_id is a scan position, and empty pages with has_more true.
       const maxPages = 30;
