@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, release, totalmem, type as osType } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FAULTS } from '../reference/faults.ts';
+import { FAULTS } from '../reference/faults/index.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { startReference } from '../reference/server.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';

@@ -1,4 +1,4 @@
-import { validate, type SchemaName } from '../generators/schemas.ts';
+import { validate, type SchemaName } from '../spec/schemas.ts';
 import type { ApiResponse } from './client.ts';
 import { ConformanceFailure } from './errors.ts';
 

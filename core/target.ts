@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { parseDocument } from 'yaml';
-import { compileOwnSchema } from '../generators/schemas.ts';
+import { compileOwnSchema } from '../spec/schemas.ts';
 import targetSchema from './target.schema.json' with { type: 'json' };
 
 /** A target file as written: one deployment, described once and reused in CI. */

@@ -1,8 +1,8 @@
 /** Section 5: bearer API keys; 401 for a missing/invalid key, 403 for a valid key lacking permission. */
-import type { Operation } from '../core/operations.ts';
+import type { Operation } from './operations.ts';
 import { MANAGEMENT_KEY, RESTRICTED_KEY, WORKSPACE_A } from './data.ts';
 import type { ReferenceOptions } from './options.ts';
-import { hasFault } from './faults.ts';
+import { hasFault } from './faults/index.ts';
 
 export type KeyKind = 'management' | 'restricted';
 

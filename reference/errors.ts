@@ -1,5 +1,5 @@
-import type { Operation } from '../core/operations.ts';
-import { hasFault } from './faults.ts';
+import type { Operation } from './operations.ts';
+import { hasFault } from './faults/index.ts';
 import type { ReferenceOptions } from './options.ts';
 
 /** What a route hands back; server.ts serialises it with options.contentType. */

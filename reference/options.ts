@@ -1,4 +1,4 @@
-import type { Operation } from '../core/operations.ts';
+import type { Operation } from './operations.ts';
 
 /**
  * Knobs of the reference implementation. Defaults are the reference's own choices where the

@@ -1,7 +1,7 @@
 /** The reference implementation of the service (node:http only). */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Operation } from '../core/operations.ts';
+import type { Operation } from './operations.ts';
 import { authenticate, permitted } from './auth.ts';
 import type { RouteContext } from './context.ts';
 import {
@@ -9,7 +9,7 @@ import {
   MISSING_MODEL_FIXTURE, MODEL_FIXTURE, RESTRICTED_KEY, WORKSPACE_A, WORKSPACE_B,
 } from './data.ts';
 import { filesError, internsError, methodNotAllowed, modelsError, routeNotFound, withErrorFaults, type JsonResponse } from './errors.ts';
-import { hasFault, unknownFaults } from './faults.ts';
+import { hasFault, unknownFaults } from './faults/index.ts';
 import { DEFAULT_REFERENCE_OPTIONS, type ReferenceOptions, type ReferenceServer } from './options.ts';
 import { listContainerFiles } from './routes/container-files.ts';
 import { listInterns } from './routes/interns.ts';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { expect, test } from '@playwright/test';
 import { filePath, invalidLimit, invalidStatusFilter, malformedAuthorization, malformedCursor, pathAround, statusSubset, validLimit, INTERN_STATES } from '../generators/arbitraries/index.ts';
-import { comparePaths, decodeFileId, encodeFileId } from '../generators/file-id.ts';
-import { FILES_LIMIT, INTERNS_LIMIT } from '../generators/parameter-bounds.ts';
+import { comparePaths, decodeFileId, encodeFileId } from '../core/file-id.ts';
+import { FILES_LIMIT, INTERNS_LIMIT } from '../spec/parameter-bounds.ts';
 
 test('bounds come from the OpenAPI document (4.1: 1..1000, 4.3: 1..500)', () => {
   expect(FILES_LIMIT()).toEqual({ min: 1, max: 1000 });
@@ -14,7 +14,7 @@ test('arguments are checked up front', () => {
   expect(() => invalidLimit({ min: 1.5, max: 3 })).toThrow(TypeError);
   expect(() => filePath({ maxLength: 0 })).toThrow(RangeError);
   expect(() => statusSubset({ minLength: 9 })).toThrow(RangeError);
-  expect(() => pathAround(['b', 'a'])).toThrow(RangeError);
+  expect(() => pathAround(['b', 'a'], { compare: comparePaths })).toThrow(RangeError);
 });
 
 test('valid limits stay inside the bounds and reach both bounds', () => {
@@ -49,7 +49,7 @@ test('paths are valid Unicode that survives UTF-8 and the cursor codec', () => {
 test('paths around a listing lie where they say', () => {
   const listing = ['a', 'a b', 'a.b', 'a/b', 'b', 'é'].sort(comparePaths);
   fc.assert(
-    fc.property(pathAround(listing), ({ path, position }) => {
+    fc.property(pathAround(listing, { compare: comparePaths }), ({ path, position }) => {
       if (position === 'listed') expect(listing).toContain(path);
       if (position === 'between') expect(listing).not.toContain(path);
       if (position === 'before-first') expect(comparePaths(path, listing[0]!)).toBeLessThan(0);

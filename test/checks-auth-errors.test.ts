@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import type { CheckOutcome } from '../core/check.ts';
 import { MANAGEMENT_KEY } from '../reference/data.ts';
-import { FAULTS } from '../reference/faults.ts';
+import { FAULTS } from '../reference/faults/index.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { authChecksAll } from '../suites/checks/auth.ts';
 import { errorsChecks } from '../suites/checks/errors.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { RequestLog } from '../core/request-log.ts';
-import { FAULTS } from '../reference/faults.ts';
+import { FAULTS } from '../reference/faults/index.ts';
 import { probeCheck } from './support/harness.ts';
 
 test.describe.configure({ mode: 'parallel' });

@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import type { CheckDeclaration, CheckOutcome } from '../core/check.ts';
 import { catalogue } from '../core/catalogue.ts';
 import type { Exchange } from '../core/evidence.ts';
-import { compileOwnSchema } from '../generators/schemas.ts';
+import { compileOwnSchema } from '../spec/schemas.ts';
 import { badgeSvg } from '../reports/badge.ts';
 import { buildReport, type ReportInput } from '../reports/build-report.ts';
 import { esc, mdCode, mdText } from '../reports/escape.ts';

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { requirement } from '../core/catalogue.ts';
-import { FAULTS } from '../reference/faults.ts';
+import { FAULTS } from '../reference/faults/index.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { runSuiteAgainst } from './support/run-against.ts';
 

@@ -10,7 +10,7 @@ import {
   validatorFor,
   type SchemaName,
   type SchemaViolation,
-} from '../generators/schemas.ts';
+} from '../spec/schemas.ts';
 
 // Tests of spec/openapi.yaml and generators/schemas.ts. A schema that is too strict fails a
 // conformant server (false failure) and one that is too loose lets a fault through, so every

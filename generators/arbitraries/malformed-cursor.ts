@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { encodeFileId, FILE_ID_PREFIX } from '../file-id.ts';
 import { filePath } from './file-path.ts';
 
 /**
@@ -8,12 +7,13 @@ import { filePath } from './file-path.ts';
  * fairly accept (non-canonical trailing bits, "=" padding, the empty path) are left out.
  */
 export function malformedCursor(): fc.Arbitrary<string> {
-  const body = filePath({ maxLength: 12 }).map((p) => encodeFileId(p).slice(FILE_ID_PREFIX.length));
+  // 2.1: the part after `cfile_` is the base64url encoding of a path.
+  const body = filePath({ maxLength: 12 }).map((p) => Buffer.from(p, 'utf8').toString('base64url'));
   return fc.oneof(
     body.map((b) => b || 'YQ'),
     body.map((b) => `file_${b || 'YQ'}`),
     body.map((b) => `CFILE_${b || 'YQ'}`),
     fc.constantFrom('cfile_a+b/', 'cfile_++++', 'cfile_////', 'cfile_Zm9v+w', 'cfile_A', 'cfile_AAAAA', 'cfile_!!', 'cfile_a.b', 'cfile_a b', 'cfile_a~b', 'cfile_%41%42'),
-    body.filter((b) => b.length > 0).map((b) => `${FILE_ID_PREFIX}${b}*`),
+    body.filter((b) => b.length > 0).map((b) => `cfile_${b}*`),
   );
 }

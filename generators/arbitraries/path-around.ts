@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { comparePaths } from '../file-id.ts';
 import { filePath } from './file-path.ts';
 
 /** Where a generated path lies relative to an observed listing. */
@@ -12,10 +11,17 @@ const SPREAD = ['-', '0', '5', 'A', 'M', 'Z', '_', 'a', 'f', 'm', 's', 'z', '~',
 /**
  * Paths positioned against a listing observed on the target (4.1 "any container file id"): listed
  * ones, ones strictly between two consecutive listed paths, before the first, after the last, probe
- * points spread over the key space, and arbitrary ones. The listing must be in byte-wise path order.
+ * points spread over the key space, and arbitrary ones. The listing must be in the order `compare` gives.
  */
-export function pathAround(listing: readonly string[]): fc.Arbitrary<{ path: string; position: PathPosition }> {
+export interface PathAroundConstraints {
+  /** The path order the listing is in (the target's lexicographic order, 2.2 / 4.1). */
+  compare: (a: string, b: string) => number;
+}
+
+export function pathAround(listing: readonly string[], constraints: PathAroundConstraints): fc.Arbitrary<{ path: string; position: PathPosition }> {
   if (!Array.isArray(listing)) throw new TypeError('pathAround: listing must be an array of paths');
+  if (typeof constraints?.compare !== 'function') throw new TypeError('pathAround: constraints.compare must be a function');
+  const comparePaths = constraints.compare;
   for (let i = 1; i < listing.length; i++) {
     if (comparePaths(listing[i - 1]!, listing[i]!) >= 0) throw new RangeError(`pathAround: listing is not in strictly increasing path order at ${i}`);
   }

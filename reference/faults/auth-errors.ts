@@ -1,4 +1,4 @@
-import type { FaultDeclaration } from '../faults.ts';
+import type { FaultDeclaration } from './index.ts';
 
 /**
  * Faults of the reference in authentication (section 5) and error bodies (sections 1, 7); each breaks

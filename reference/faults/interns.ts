@@ -1,4 +1,4 @@
-import type { FaultDeclaration } from '../faults.ts';
+import type { FaultDeclaration } from './index.ts';
 
 /** Faults of the reference in interns behaviour; each breaks the requirements it names and nothing else. */
 export const INTERNS_FAULTS: readonly FaultDeclaration[] = [

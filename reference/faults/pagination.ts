@@ -1,4 +1,4 @@
-import type { FaultDeclaration } from '../faults.ts';
+import type { FaultDeclaration } from './index.ts';
 
 /** Faults of the reference in pagination behaviour (4.1): what only following pages reveals. */
 export const PAGINATION_FAULTS: readonly FaultDeclaration[] = [

@@ -4,7 +4,7 @@ import { filesError, type JsonResponse } from '../errors.ts';
 import { FILE_ID_PREFIX, fileId, pathFromFileId } from '../ids.ts';
 import type { ReferenceOptions } from '../options.ts';
 import { decodeSegment, extra, type RouteContext } from '../context.ts';
-import { hasFault } from '../faults.ts';
+import { hasFault } from '../faults/index.ts';
 import { single, strictInt } from '../query.ts';
 
 /** 4.1 / 8: limit 1..1000, default 100. */

@@ -2,7 +2,7 @@
 import { INTERNS, INTERN_STATUSES, type InternStatus } from '../data.ts';
 import { internsError, type JsonResponse } from '../errors.ts';
 import { extra, type RouteContext } from '../context.ts';
-import { hasFault } from '../faults.ts';
+import { hasFault } from '../faults/index.ts';
 import { single, strictInt } from '../query.ts';
 
 /** 4.3 / 8: page size 1..500. */

@@ -2,7 +2,7 @@
 import { MODELS, type Endpoint, type Model } from '../data.ts';
 import { modelsError, type JsonResponse } from '../errors.ts';
 import { decodeSegment, extra, type RouteContext } from '../context.ts';
-import { hasFault } from '../faults.ts';
+import { hasFault } from '../faults/index.ts';
 import type { ReferenceOptions } from '../options.ts';
 
 export function listModelEndpoints(ctx: RouteContext): JsonResponse {

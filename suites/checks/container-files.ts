@@ -9,7 +9,7 @@
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
 import { RequestLog } from '../../core/request-log.ts';
-import { comparePaths, decodeFileId, encodeFileId, FILE_ID_PREFIX } from '../../generators/file-id.ts';
+import { comparePaths, decodeFileId, encodeFileId, FILE_ID_PREFIX } from '../../core/file-id.ts';
 import {
   expectFileListSchema,
   fetchPage,

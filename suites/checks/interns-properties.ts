@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { conform, expectSchema } from '../../core/expect.ts';
 import { invalidLimit, invalidStatusFilter, statusSubset, validLimit } from '../../generators/arbitraries/index.ts';
-import { INTERNS_LIMIT } from '../../generators/parameter-bounds.ts';
+import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import { internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { checkProperty } from '../support/property.ts';
 

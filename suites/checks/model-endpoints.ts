@@ -1,6 +1,6 @@
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
-import { validate } from '../../generators/schemas.ts';
+import { validate } from '../../spec/schemas.ts';
 import {
   ENDPOINT_FIELDS, PERCENTILE_FIELDS, UPTIME_FIELDS, endpointsOf, fetchTargetModel, ownedInEndpoint, ownedInModel, presentFields,
 } from '../support/model-endpoints.ts';

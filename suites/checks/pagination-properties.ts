@@ -3,8 +3,8 @@ import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { ConformanceFailure } from '../../core/errors.ts';
 import { conform, expectSchema } from '../../core/expect.ts';
 import { invalidLimit, malformedAuthorization, malformedCursor, pathAround, validLimit } from '../../generators/arbitraries/index.ts';
-import { comparePaths, encodeFileId } from '../../generators/file-id.ts';
-import { FILES_LIMIT } from '../../generators/parameter-bounds.ts';
+import { comparePaths, encodeFileId } from '../../core/file-id.ts';
+import { FILES_LIMIT } from '../../spec/parameter-bounds.ts';
 import { readPage, type ListedFile } from '../support/file-pages.ts';
 import { OPERATION_PROBES } from '../support/operations.ts';
 import { assertPageRules } from '../support/page-rules.ts';
@@ -108,7 +108,7 @@ export const paginationPropertyChecks = defineChecks([
       const full = await listing(ctx);
       const paths = full.files.map((f) => f.path);
       await checkProperty(ctx, 'files.property.strictly-after', {
-        arbitrary: fc.record({ at: pathAround(paths), limit: validLimit({ min: 1, max: 20 }) }),
+        arbitrary: fc.record({ at: pathAround(paths, { compare: comparePaths }), limit: validLimit({ min: 1, max: 20 }) }),
         requestsPerRun: 3,
         budgetShare: 0.04,
         predicate: async ({ at, limit }) => {

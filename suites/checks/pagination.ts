@@ -3,7 +3,7 @@
  * The fast-check properties of pagination (any limit, any cursor) are in pagination-properties.ts.
  */
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { comparePaths, decodeFileId } from '../../generators/file-id.ts';
+import { comparePaths, decodeFileId } from '../../core/file-id.ts';
 import { fetchPage, pageEnd, pathOf, UnreadableListing, walkOrSkip, walkPages } from '../support/file-pages.ts';
 
 /** 4.1 / 8: limit maximum 1000. */

@@ -8,8 +8,8 @@
 import type { ApiResponse, Query } from '../../core/client.ts';
 import type { ProbeContext } from '../../core/check.ts';
 import { ConformanceFailure } from '../../core/errors.ts';
-import { comparePaths, decodeFileId } from '../../generators/file-id.ts';
-import { validate } from '../../generators/schemas.ts';
+import { comparePaths, decodeFileId } from '../../core/file-id.ts';
+import { validate } from '../../spec/schemas.ts';
 
 /** The fields of a container file (2.1) the checks read; the rest is left to the schema check. */
 export interface ListedFile {

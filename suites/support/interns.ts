@@ -1,7 +1,7 @@
 import type { ProbeContext } from '../../core/check.ts';
 import type { ApiResponse, Query } from '../../core/client.ts';
 import { conform } from '../../core/expect.ts';
-import type { SchemaViolation } from '../../generators/schemas.ts';
+import type { SchemaViolation } from '../../spec/schemas.ts';
 import { isObject } from './values.ts';
 
 export interface InternPage {

@@ -1,6 +1,6 @@
 import type { ProbeContext } from '../../core/check.ts';
 import type { ApiResponse } from '../../core/client.ts';
-import type { SchemaViolation } from '../../generators/schemas.ts';
+import type { SchemaViolation } from '../../spec/schemas.ts';
 import { isObject } from './values.ts';
 
 export interface TargetModel {

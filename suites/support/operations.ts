@@ -2,7 +2,7 @@ import type { ApiResponse, Auth, KeyHeader } from '../../core/client.ts';
 import type { ProbeContext } from '../../core/check.ts';
 import { conform } from '../../core/expect.ts';
 import type { Operation } from '../../core/operations.ts';
-import type { SchemaName } from '../../generators/schemas.ts';
+import type { SchemaName } from '../../spec/schemas.ts';
 import { internsQuery } from './interns-query.ts';
 
 export type { KeyHeader };

@@ -1,5 +1,5 @@
 import { ConformanceFailure } from '../../core/errors.ts';
-import { comparePaths } from '../../generators/file-id.ts';
+import { comparePaths } from '../../core/file-id.ts';
 import { pageEnd, pathOf, sameId, type FetchedPage } from './file-pages.ts';
 
 /** 4.1 / 8: without limit a page holds at most 100 files. */

@@ -1,6 +1,6 @@
 import type { ApiResponse } from '../../core/client.ts';
 import { ConformanceFailure } from '../../core/errors.ts';
-import { validate, type SchemaName, type SchemaViolation } from '../../generators/schemas.ts';
+import { validate, type SchemaName, type SchemaViolation } from '../../spec/schemas.ts';
 
 /**
  * Violations of `value` against a component, minus those `owned` claims. One OpenAPI component mixes

@@ -1,6 +1,6 @@
 import type { ProbeContext } from '../../core/check.ts';
 import { CannotJudge, ConformanceFailure } from '../../core/errors.ts';
-import { comparePaths } from '../../generators/file-id.ts';
+import { comparePaths } from '../../core/file-id.ts';
 import { fetchPage, pageEnd, pathOf, type FetchedPage, type ListedFile } from './file-pages.ts';
 import { assertPageRules } from './page-rules.ts';
 

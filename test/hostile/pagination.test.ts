@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { decodeFileId } from '../../generators/file-id.ts';
+import { decodeFileId } from '../../core/file-id.ts';
 import { startReference } from '../../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../../reference/target-file.ts';
 import type { ReferenceServer } from '../../reference/options.ts';

@@ -1,10 +1,10 @@
-import type { Operation } from '../core/operations.ts';
-import type { ReferenceOptions } from './options.ts';
-import { AUTH_ERRORS_FAULTS } from './faults/auth-errors.ts';
-import { CONTAINER_FILES_FAULTS } from './faults/container-files.ts';
-import { INTERNS_FAULTS } from './faults/interns.ts';
-import { MODEL_ENDPOINTS_FAULTS } from './faults/model-endpoints.ts';
-import { PAGINATION_FAULTS } from './faults/pagination.ts';
+import type { Operation } from '../operations.ts';
+import type { ReferenceOptions } from '../options.ts';
+import { AUTH_ERRORS_FAULTS } from './auth-errors.ts';
+import { CONTAINER_FILES_FAULTS } from './container-files.ts';
+import { INTERNS_FAULTS } from './interns.ts';
+import { MODEL_ENDPOINTS_FAULTS } from './model-endpoints.ts';
+import { PAGINATION_FAULTS } from './pagination.ts';
 
 /** One deliberate defect of the reference: it breaks exactly the requirements listed in `breaks`. */
 export interface FaultDeclaration {
