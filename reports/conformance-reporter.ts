@@ -4,7 +4,8 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../core/check.ts';
 import { RequestLog } from '../core/request-log.ts';
 import { readRunSettings } from '../core/run-settings.ts';
-import { loadTarget, viewOf } from '../core/target.ts';
+import { Mask } from '../core/mask.ts';
+import { loadTarget, secretsOf, viewOf } from '../core/target.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { buildReport } from './build-report.ts';
 import { writeReportFiles } from './write-report.ts';
@@ -62,7 +63,7 @@ export default class ConformanceReporter implements Reporter {
       requestLog: RequestLog.read(settings.runDir),
     });
     mkdirSync(settings.reportDir, { recursive: true });
-    writeReportFiles(report, settings.reportDir);
+    writeReportFiles(report, settings.reportDir, { mask: new Mask(secretsOf(target)) });
     writeFileSync(join(settings.runDir, 'verdict'), report.verdict);
   }
 

@@ -1,10 +1,13 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { maskOutput, type Mask } from '../core/mask.ts';
 import { badgeSvg } from './badge.ts';
 import { reportHtml } from './html.ts';
 import { junitXml } from './junit.ts';
 import type { ConformanceReport } from './model.ts';
+import { prepareDir, writeFilesSafely, type OwnedEntries } from './safe-files.ts';
+import { BLOB_SUBDIR } from './shards.ts';
 import { summaryMarkdown } from './summary-md.ts';
+
+export { ReportDirError } from './safe-files.ts';
 
 /** The files of a report directory, each rendered from the one report model. */
 export const REPORT_FILES = {
@@ -17,7 +20,30 @@ export const REPORT_FILES = {
 
 export type ReportFileName = keyof typeof REPORT_FILES;
 
-/** Every file of the report directory is written from the one report model. */
-export function writeReportFiles(report: ConformanceReport, dir: string): void {
-  for (const [name, render] of Object.entries(REPORT_FILES)) writeFileSync(join(dir, name), render(report));
+/** Everything the suite writes in a report directory: the report files and a shard's blob directory. */
+export const REPORT_ENTRIES: OwnedEntries = { files: Object.keys(REPORT_FILES), dirs: [BLOB_SUBDIR] };
+
+export interface ReportDirOptions {
+  /** Write into a directory that holds files the suite did not write (`--force`). */
+  force?: boolean;
+}
+
+/**
+ * Called when a run starts, before anything is written: refuses a linked or foreign directory (one
+ * line, ReportDirError) and removes the previous run's files, so a run that ends early leaves no
+ * stale report behind. `keepBlob` keeps blob/ (a merge reads the shards' blobs from there).
+ */
+export function prepareReportDir(dir: string, options: ReportDirOptions & { keepBlob?: boolean } = {}): void {
+  prepareDir(dir, REPORT_ENTRIES, { ...(options.force ? { force: true } : {}), ...(options.keepBlob ? { keep: [BLOB_SUBDIR] } : {}) });
+}
+
+/**
+ * Every file of the report directory, rendered from the one report model, then masked as a whole
+ * (the last pass: a value parsed out of a body and serialised again is masked here too), then
+ * written safely (reports/safe-files.ts).
+ */
+export function writeReportFiles(report: ConformanceReport, dir: string, options: ReportDirOptions & { mask: Mask }): void {
+  const files = new Map<string, string>();
+  for (const [name, render] of Object.entries(REPORT_FILES)) files.set(name, maskOutput(render(report), options.mask));
+  writeFilesSafely(dir, files, REPORT_ENTRIES, options.force ? { force: true } : {});
 }
