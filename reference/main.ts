@@ -1,30 +1,38 @@
-/** CLI: `npx tsx reference/main.ts [--port N]` starts the reference and prints where it listens. */
+/**
+ * `npm run reference -- [--fault NAME] [--variant NAME] [--port N] [--regional-port N]`: starts the
+ * reference on loopback and prints the lines that describe it to the suite (reference/cli.ts).
+ * --help and --list start nothing. A bad option or a port that cannot be listened on: one line, exit 2.
+ */
+import { parseReferenceCli, REFERENCE_USAGE, ReferenceUsageError, referenceList, referenceOptions, startedText, type ReferenceCli } from './cli.ts';
 import { startReference } from './server.ts';
 
-function parsePort(argv: readonly string[]): number {
-  const i = argv.findIndex((a) => a === '--port' || a.startsWith('--port='));
-  if (i < 0) return 0;
-  const a = argv[i]!;
-  const raw = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[i + 1];
-  const n = Number(raw);
-  if (!raw || !/^[0-9]+$/.test(raw) || n > 65535) {
-    console.error(`reference: invalid --port ${JSON.stringify(raw ?? '')}`);
-    process.exit(2);
-  }
-  return n;
+function fail(message: string): never {
+  process.stderr.write(`reference: ${message}\n`);
+  process.exit(2);
 }
 
-const ref = await startReference({ port: parsePort(process.argv.slice(2)) });
-const s = (v: string) => JSON.stringify(v); // a JSON string is a valid YAML scalar
-const lines = [
-  `base_url: ${s(ref.baseUrl)}`,
-  `regional_base_url: ${s(ref.regionalBaseUrl)}`,
-  'keys:',
-  ...Object.entries(ref.keys).map(([k, v]) => `  ${k}: ${s(v)}`),
-  'fixtures:',
-  ...Object.entries(ref.fixtures).map(([k, v]) => `  ${k}: ${s(v)}`),
-];
-process.stdout.write(lines.join('\n') + '\n');
+let cli: ReferenceCli;
+try {
+  cli = parseReferenceCli(process.argv.slice(2));
+} catch (e) {
+  if (e instanceof ReferenceUsageError) fail(`${e.message} (see --help)`);
+  throw e;
+}
+
+if (cli.help) {
+  process.stdout.write(REFERENCE_USAGE + '\n');
+  process.exit(0);
+}
+if (cli.list) {
+  process.stdout.write(referenceList() + '\n');
+  process.exit(0);
+}
+
+const ref = await startReference(referenceOptions(cli)).catch((e: NodeJS.ErrnoException) => {
+  // EADDRINUSE, EACCES (a port below 1024): the listener names the address in its message.
+  fail(`cannot listen: ${String(e.message).split('\n')[0]}`);
+});
+process.stdout.write(startedText(ref, cli));
 
 let stopping = false;
 const stop = (signal: string) => {

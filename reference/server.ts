@@ -111,8 +111,9 @@ function send(res: ServerResponse, opts: ReferenceOptions, r: JsonResponse): voi
   res.end(body);
 }
 
-export async function startReference(opts: Partial<ReferenceOptions> & { port?: number } = {}): Promise<ReferenceServer> {
-  const { port = 0, ...rest } = opts;
+/** `port` and `regionalPort` 0 (the default) take any free port; a fixed one lets a hand-written target file name it. */
+export async function startReference(opts: Partial<ReferenceOptions> & { port?: number; regionalPort?: number } = {}): Promise<ReferenceServer> {
+  const { port = 0, regionalPort: wantedRegionalPort = 0, ...rest } = opts;
   const options: ReferenceOptions = Object.freeze({ ...DEFAULT_REFERENCE_OPTIONS, ...rest });
   const unknown = unknownFaults(options.faults);
   if (unknown.length > 0) throw new Error(`unknown reference fault(s): ${unknown.join(', ')}`);
@@ -134,7 +135,10 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
   // whose event loop is busy validating a large page for longer than Node's default 5 s.
   server.keepAliveTimeout = 60_000;
   const actual = await listen(server, port);
-  const regionalPort = await listen(regional, 0);
+  const regionalPort = await listen(regional, wantedRegionalPort).catch((err: unknown) => {
+    server.close(); // a taken regional port leaves no main listener behind
+    throw err;
+  });
 
   return {
     baseUrl: `http://127.0.0.1:${actual}${BASE_PATH}`,
