@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { terminalSafe } from '../core/terminal-text.ts';
 
 /**
  * Command-line options of `npm run conformance`: every value is checked here, so a wrong one is a
@@ -87,22 +88,12 @@ failed (or a SHOULD one with --fail-on should), 2 the run could not be made or i
   --dry-run              print the plan and send nothing
   --help                 this text`;
 
-/** C0 and C1 control characters, DEL and the Unicode line separators: shown escaped, never sent to the terminal. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-
-function escapeControls(s: string): string {
-  return s.replace(CONTROL, (c) => {
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
-  });
-}
-
 /**
  * A user's value shown in a message: quoted, control characters escaped (a value pasted from a
  * terminal must not move the cursor), cut to a readable length so the message stays one line.
  */
 export function shown(v: string, max = 60): string {
-  return `"${escapeControls(v.length > max ? `${v.slice(0, max)}…` : v)}"`;
+  return `"${terminalSafe(v.length > max ? `${v.slice(0, max)}…` : v)}"`;
 }
 
 function int(name: keyof typeof BOUNDS, v: string | undefined, unit = ''): number | undefined {
@@ -194,7 +185,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     // node:util names the option ("Unknown option '--x'", "Option '--seed <value>' argument missing");
     // its hint about positionals is dropped, and what the user typed is escaped like any value.
     const first = (e as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, '');
-    throw new UsageError(escapeControls(first.length > 200 ? `${first.slice(0, 200)}…` : first));
+    throw new UsageError(terminalSafe(first.length > 200 ? `${first.slice(0, 200)}…` : first));
   }
   const opts: CliOptions = {
     failOn: choice('fail-on', values['fail-on'], ['must', 'should'], 'must'),
