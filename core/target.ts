@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { parseDocument } from 'yaml';
+import { CST, Lexer, parseDocument } from 'yaml';
+import { FileReadError, readRegularFile } from './regular-file.ts';
+import { terminalSafe } from './terminal-text.ts';
 import { compileOwnSchema } from '../spec/schemas.ts';
 import targetSchema from './target.schema.json' with { type: 'json' };
 
@@ -39,24 +40,33 @@ const validateTarget = compileOwnSchema<Target>(targetSchema);
 const SECRET_FIELDS = ['apiKey', 'restrictedApiKey'] as const;
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+/** A target file is a few hundred bytes: a larger one is not a target file (and is never read whole). */
+export const MAX_TARGET_FILE_BYTES = 1024 * 1024;
+/** Alias expansions allowed while reading the YAML (yaml's maxAliasCount): an alias bomb is refused. */
+export const MAX_YAML_ALIASES = 50;
+/** Collections nested deeper than this are refused before they reach the parser's recursion (the file is 3 deep). */
+export const MAX_YAML_DEPTH = 16;
+
 export function loadTarget(file: string, options: LoadOptions = {}): Target {
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(file, MAX_TARGET_FILE_BYTES);
+  } catch (e) {
+    if (e instanceof FileReadError) throw new TargetFileError(`target file ${terminalSafe(file)}: ${e.message}`);
+    throw e;
+  }
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new TargetFileError(`target file ${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new TargetFileError(`target file ${terminalSafe(file)}: not UTF-8 text`);
   }
   return parseTarget(text, file, options);
 }
 
-export function parseTarget(text: string, file: string, options: LoadOptions = {}): Target {
-  const doc = parseDocument(text, { prettyErrors: false });
-  const yamlError = doc.errors[0];
-  if (yamlError) {
-    const line = yamlError.linePos?.[0]?.line;
-    throw new TargetFileError(`target file ${file}: not valid YAML${line ? ` (line ${line})` : ''}: ${yamlError.message.split('\n')[0]}`);
-  }
-  const raw: unknown = doc.toJS();
+export function parseTarget(text: string, fileName: string, options: LoadOptions = {}): Target {
+  const file = terminalSafe(fileName);
+  const raw = readYaml(text, file);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new TargetFileError(`target file ${file}: must be a YAML mapping`);
 
   if (!options.allowLiteralKeys) {
@@ -70,12 +80,63 @@ export function parseTarget(text: string, file: string, options: LoadOptions = {
     }
   }
   const resolved = substitute(raw, options.env ?? process.env, file, '');
-  if (!validateTarget(resolved)) throw new TargetFileError(`target file ${file}: ${describeError(validateTarget.errors ?? [])}`);
+  if (!validateTarget(resolved)) throw new TargetFileError(`target file ${file}: ${terminalSafe(describeError(validateTarget.errors ?? []))}`);
   const target = resolved;
-  checkTransportSafety(target.baseUrl, 'baseUrl', file, options);
-  if (target.interns.regionalBaseUrl) checkTransportSafety(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
+  for (const field of SECRET_FIELDS) checkKey(field, target[field], (raw as Record<string, unknown>)[field], file);
+  checkBaseUrl(target.baseUrl, 'baseUrl', file, options);
+  if (target.interns.regionalBaseUrl) checkBaseUrl(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
   target.baseUrl = target.baseUrl.replace(/\/+$/, '');
   return target;
+}
+
+/**
+ * The YAML as plain data, within bounds: flow collections nested too deep are refused before the
+ * parser's recursion meets them (a megabyte of `[` would take seconds to fail), aliases are expanded
+ * at most MAX_YAML_ALIASES times, and the result is at most MAX_YAML_DEPTH deep (an alias can even
+ * make it cyclic).
+ */
+function readYaml(text: string, file: string): unknown {
+  const tooDeep = `target file ${file}: not valid YAML: collections nested more than ${MAX_YAML_DEPTH} levels deep`;
+  if (flowDepthExceeds(text, MAX_YAML_DEPTH)) throw new TargetFileError(tooDeep);
+  const doc = parseDocument(text, { prettyErrors: false });
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    if (yamlError.message.includes('Maximum call stack size exceeded')) throw new TargetFileError(tooDeep);
+    const line = yamlError.linePos?.[0]?.line;
+    throw new TargetFileError(`target file ${file}: not valid YAML${line ? ` (line ${line})` : ''}: ${terminalSafe(yamlError.message.split('\n')[0] ?? '')}`);
+  }
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (e) {
+    const message = (e as Error).message ?? String(e);
+    if (/alias count/i.test(message)) throw new TargetFileError(`target file ${file}: not valid YAML: more than ${MAX_YAML_ALIASES} alias expansions (an alias bomb?)`);
+    throw new TargetFileError(`target file ${file}: not valid YAML: ${terminalSafe(message.split('\n')[0] ?? '')}`);
+  }
+  if (depthExceeds(raw, MAX_YAML_DEPTH)) throw new TargetFileError(tooDeep);
+  return raw;
+}
+
+/** Nesting of flow collections (`[`, `{`) as YAML's own lexer sees them (quotes, comments, block scalars). */
+function flowDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  for (const token of new Lexer().lex(text)) {
+    const type = CST.tokenType(token);
+    if (type === 'flow-seq-start' || type === 'flow-map-start') {
+      if (++depth > max) return true;
+    } else if (type === 'flow-seq-end' || type === 'flow-map-end') depth = Math.max(0, depth - 1);
+  }
+  return false;
+}
+
+function depthExceeds(value: unknown, max: number, seen = new Set<object>()): boolean {
+  if (!value || typeof value !== 'object') return false;
+  if (max === 0 || seen.has(value)) return true;
+  seen.add(value);
+  const children = Array.isArray(value) ? value : Object.values(value);
+  const deeper = children.some((child) => depthExceeds(child, max - 1, seen));
+  seen.delete(value);
+  return deeper;
 }
 
 /**
@@ -133,19 +194,57 @@ export function isLoopback(hostname: string): boolean {
   return isIP(h) === 4 && h.startsWith('127.');
 }
 
-function checkTransportSafety(url: string, field: string, file: string, options: LoadOptions): void {
+/**
+ * A base URL is a scheme, a host and a path: a query or a fragment would be dropped or mangled when
+ * the documented paths are appended (every request would miss), and credentials in it would be sent
+ * to the host and printed with the URL. http:// to a host other than loopback would carry the key in
+ * clear. The URL itself is never printed here: it may hold credentials.
+ */
+function checkBaseUrl(url: string, field: string, file: string, options: LoadOptions): void {
+  // new URL() silently drops tabs and newlines; a URL with them is not what the user meant.
+  if (/[\u0000-\u0020\u007f-\u009f]/.test(url)) throw new TargetFileError(`target file ${file}: ${field} holds white space or a control character`);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new TargetFileError(`target file ${file}: ${field} is not a URL`);
   }
+  if (/^[^:]*:\/\/[^/?#]*@/.test(url) || parsed.username || parsed.password) throw new TargetFileError(`target file ${file}: ${field} must not carry credentials (user:password@); the key goes in apiKey`);
+  if (url.includes('?')) throw new TargetFileError(`target file ${file}: ${field} must not have a query (?...); give the base URL only, e.g. https://api.example.com/v1`);
+  if (url.includes('#')) throw new TargetFileError(`target file ${file}: ${field} must not have a fragment (#...); give the base URL only, e.g. https://api.example.com/v1`);
   if (parsed.protocol === 'http:' && !isLoopback(parsed.hostname) && !options.allowInsecure) {
     throw new TargetFileError(
       `target file ${file}: ${field} uses plain http:// to ${parsed.hostname}; the bearer key would travel in clear text (pass --allow-insecure to accept)`,
     );
   }
-  if (parsed.username || parsed.password) throw new TargetFileError(`target file ${file}: ${field} must not carry credentials`);
+}
+
+/** RFC 6750 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * A key is checked when the file is loaded: one that cannot be a bearer token (a newline from a
+ * secrets file, a Latin-1 character) would otherwise be sent as raw bytes or refused by the HTTP
+ * stack, and the target blamed. The message names where the key came from, never the key.
+ */
+function checkKey(field: (typeof SECRET_FIELDS)[number], value: string | undefined, written: unknown, file: string): void {
+  if (value === undefined || B64TOKEN.test(value)) return;
+  const vars = typeof written === 'string' ? [...written.matchAll(VAR)].map((m) => `$${m[1]}`) : [];
+  const source = vars.length === 0 ? 'written in the file' : typeof written === 'string' && written.trim() === `\${${vars[0]!.slice(1)}}` ? `from ${vars[0]}` : `from the file and ${vars.join(', ')}`;
+  throw new TargetFileError(
+    `target file ${file}: ${field} (${source}) is not a valid bearer token: ${keyProblem(value)}; RFC 6750 2.1 allows letters, digits, - . _ ~ + / and = at the end`,
+  );
+}
+
+/** What is wrong with a key, without showing any of it. */
+function keyProblem(key: string): string {
+  if (/^\s|\s$/.test(key)) return 'it starts or ends with white space (a trailing newline?)';
+  if (/[\r\n]/.test(key)) return 'it holds a line break';
+  if (/[\u0000-\u001f\u007f]/.test(key)) return 'it holds a control character';
+  if (/[^\u0000-\u007f]/.test(key)) return 'it holds a character outside ASCII';
+  if (/\s/.test(key)) return 'it holds white space';
+  if (/=[^=]/.test(key)) return '= appears before its end';
+  return 'it holds a character outside that set';
 }
 
 export function viewOf(target: Target): TargetView {

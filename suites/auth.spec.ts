@@ -1,4 +1,0 @@
-import { registerChecks } from '../core/playwright.ts';
-import { authChecksAll } from './checks/auth.ts';
-
-registerChecks(authChecksAll);

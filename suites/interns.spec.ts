@@ -1,4 +1,0 @@
-import { registerChecks } from '../core/playwright.ts';
-import { internsChecks } from './checks/interns.ts';
-
-registerChecks(internsChecks);
