@@ -1,0 +1,158 @@
+/**
+ * Strict reading of a response body as JSON text (RFC 8259).
+ *
+ * RFC 8259 section 8.1: JSON exchanged between systems "MUST be encoded using UTF-8". A lenient
+ * decoder (Buffer#toString) silently turns invalid bytes into U+FFFD and the body looks fine; here
+ * the bytes are decoded strictly and the offset of the first invalid sequence is kept, so the JSON
+ * requirement can fail with a cause a developer can find in a hex dump.
+ *
+ * RFC 8259 section 4: object names "SHOULD be unique"; with duplicates "the behavior of software
+ * that receives such an object is unpredictable". The service document says nothing about them, so
+ * the first duplicate is reported for observation, never as a failure (principle 1).
+ */
+
+export interface DecodedJsonBody {
+  /**
+   * The body as text. Strictly decoded when it is valid UTF-8; otherwise decoded leniently (invalid
+   * sequences become U+FFFD) so that evidence can still show it.
+   */
+  text: string;
+  /**
+   * The parsed body. Parsed from the lenient text when the bytes are not valid UTF-8, so the rules
+   * that do not depend on those bytes can still be judged: the encoding is judged on its own
+   * (invalidUtf8Offset), not by hiding the body from every other rule.
+   */
+  json?: unknown;
+  /** Why the text is not JSON (`empty body`, or JSON.parse's message); undefined when it parsed. */
+  jsonError?: string;
+  /** Byte offset of the first invalid UTF-8 sequence (RFC 3629 section 4), when there is one. */
+  invalidUtf8Offset?: number;
+  /** JSON Pointer of the first member whose name repeats an earlier name of the same object (e.g. `/data/3/id`). */
+  duplicateKey?: string;
+}
+
+// ignoreBOM: a byte order mark stays in the text, so JSON.parse refuses it as before (RFC 8259
+// section 8.1: a BOM MUST NOT be added; parsers MAY ignore it, this one reports it as not JSON).
+const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Decodes `buf` as strict UTF-8, parses it as JSON and finds the first duplicate object name. */
+export function decodeJsonBody(buf: Uint8Array): DecodedJsonBody {
+  let text: string;
+  let invalidUtf8Offset: number | undefined;
+  try {
+    text = STRICT.decode(buf);
+  } catch {
+    invalidUtf8Offset = firstInvalidUtf8(buf) ?? 0;
+    text = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8');
+  }
+  const out: DecodedJsonBody = { text, ...(invalidUtf8Offset !== undefined ? { invalidUtf8Offset } : {}) };
+  if (text.length === 0) return { ...out, jsonError: 'empty body' };
+  try {
+    out.json = JSON.parse(text);
+  } catch (e) {
+    return { ...out, jsonError: (e as Error).message };
+  }
+  const duplicateKey = firstDuplicateKey(text);
+  return duplicateKey === undefined ? out : { ...out, duplicateKey };
+}
+
+/**
+ * Offset of the first byte that does not start a well-formed UTF-8 sequence (RFC 3629 section 4:
+ * no overlong forms, no surrogates U+D800..U+DFFF, nothing above U+10FFFF, no truncated sequence),
+ * or undefined when every sequence is well formed.
+ */
+export function firstInvalidUtf8(buf: Uint8Array): number | undefined {
+  const n = buf.length;
+  let i = 0;
+  while (i < n) {
+    const b = buf[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    // Lead byte: how many continuation bytes follow, and the allowed range of the first of them.
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      if (b === 0xe0) lo = 0xa0; // overlong below U+0800
+      if (b === 0xed) hi = 0x9f; // surrogates
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      if (b === 0xf0) lo = 0x90; // overlong below U+10000
+      if (b === 0xf4) hi = 0x8f; // above U+10FFFF
+    } else return i; // 0x80..0xC1 (continuation or overlong lead) and 0xF5..0xFF never start a sequence
+    for (let k = 1; k <= need; k++) {
+      const c = buf[i + k];
+      const [min, max] = k === 1 ? [lo, hi] : [0x80, 0xbf];
+      if (c === undefined || c < min || c > max) return i;
+    }
+    i += need + 1;
+  }
+  return undefined;
+}
+
+interface ObjectFrame {
+  kind: 'object';
+  pointer: string;
+  names: Set<string>;
+  /** True between `{` or `,` and the next member name. */
+  expectName: boolean;
+  /** The name of the member whose value is being read. */
+  name: string;
+}
+interface ArrayFrame {
+  kind: 'array';
+  pointer: string;
+  index: number;
+}
+
+/** RFC 6901 escaping of one reference token. */
+function token(s: string): string {
+  return s.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/**
+ * JSON Pointer of the first member whose name (after unescaping, so "a" and "\u0061" are the same
+ * name) already occurs in its object, or undefined. `text` must be valid JSON (JSON.parse accepted
+ * it): the scanner trusts its structure and only tracks containers, names and string boundaries.
+ * One pass with an explicit stack: linear in the text and safe for any nesting depth.
+ */
+export function firstDuplicateKey(text: string): string | undefined {
+  const stack: Array<ObjectFrame | ArrayFrame> = [];
+  const childPointer = (): string => {
+    const top = stack[stack.length - 1];
+    if (!top) return '';
+    return top.kind === 'object' ? `${top.pointer}/${token(top.name)}` : `${top.pointer}/${top.index}`;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b /* { */) {
+      stack.push({ kind: 'object', pointer: childPointer(), names: new Set(), expectName: true, name: '' });
+    } else if (c === 0x5b /* [ */) {
+      stack.push({ kind: 'array', pointer: childPointer(), index: 0 });
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      stack.pop();
+    } else if (c === 0x2c /* , */) {
+      const top = stack[stack.length - 1];
+      if (top?.kind === 'object') top.expectName = true;
+      else if (top?.kind === 'array') top.index++;
+    } else if (c === 0x22 /* " */) {
+      let j = i + 1;
+      while (text.charCodeAt(j) !== 0x22) j += text.charCodeAt(j) === 0x5c /* \ */ ? 2 : 1;
+      const top = stack[stack.length - 1];
+      if (top?.kind === 'object' && top.expectName) {
+        const raw = text.slice(i + 1, j);
+        const name = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+        if (top.names.has(name)) return `${top.pointer}/${token(name)}`;
+        top.names.add(name);
+        top.name = name;
+        top.expectName = false;
+      }
+      i = j;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,80 @@
+/** core/json-body.ts: strict UTF-8 (RFC 8259 section 8.1, RFC 3629), JSON parsing and duplicate object names. */
+import { expect, test } from '@playwright/test';
+import { decodeJsonBody, firstDuplicateKey, firstInvalidUtf8 } from '../core/json-body.ts';
+
+const bytes = (...parts: Array<string | number[]>): Buffer => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
+
+test('valid UTF-8 JSON is decoded and parsed, with no finding', () => {
+  const d = decodeJsonBody(bytes('{"path":"intl/caf\u00e9 \u65e5\u672c \u{1f600}.txt","n":[1,2]}'));
+  expect(d).toEqual({ text: '{"path":"intl/caf\u00e9 \u65e5\u672c \u{1f600}.txt","n":[1,2]}', json: { path: 'intl/caf\u00e9 \u65e5\u672c \u{1f600}.txt', n: [1, 2] } });
+});
+
+test('a Latin-1 byte inside a string is reported at its byte offset; the rest of the body is still parsed', () => {
+  // {"description":"caf<E9>"} : the 0xE9 lead byte is followed by `"`, not a continuation byte.
+  const body = bytes('{"description":"caf', [0xe9], '"}');
+  const d = decodeJsonBody(body);
+  expect(d.invalidUtf8Offset).toBe(19);
+  expect(body[19]).toBe(0xe9);
+  expect(d.jsonError).toBeUndefined();
+  expect(d.json).toEqual({ description: 'caf\ufffd' });
+  expect(d.text).toBe('{"description":"caf\ufffd"}');
+});
+
+test('each kind of ill-formed sequence of RFC 3629 is found at its first byte', () => {
+  const cases: Array<[string, number[]]> = [
+    ['lone continuation byte', [0x80]],
+    ['overlong 2-byte form of "/"', [0xc0, 0xaf]],
+    ['overlong lead 0xC1', [0xc1, 0x81]],
+    ['overlong 3-byte form', [0xe0, 0x80, 0xaf]],
+    ['UTF-16 surrogate U+D800', [0xed, 0xa0, 0x80]],
+    ['overlong 4-byte form', [0xf0, 0x80, 0x80, 0xaf]],
+    ['above U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+    ['lead byte 0xF5', [0xf5, 0x80, 0x80, 0x80]],
+    ['0xFF', [0xff]],
+    ['truncated 3-byte sequence', [0xe6, 0x97]],
+    ['truncated 4-byte sequence at the end', [0xf0, 0x9f, 0x98]],
+  ];
+  for (const [what, bad] of cases) {
+    const buf = bytes('["ok \u00e9", "', bad, '"]');
+    expect(firstInvalidUtf8(buf), what).toBe(Buffer.byteLength('["ok \u00e9", "'));
+    expect(decodeJsonBody(buf).invalidUtf8Offset, what).toBe(Buffer.byteLength('["ok \u00e9", "'));
+  }
+  // The largest and the boundary code points are well formed.
+  expect(firstInvalidUtf8(bytes('\u{10ffff}\u{ffff}\u{10000}\u0800\u07ff\ud7ff\ue000'))).toBeUndefined();
+});
+
+test('not JSON: empty body, syntax error, byte order mark', () => {
+  expect(decodeJsonBody(Buffer.alloc(0))).toEqual({ text: '', jsonError: 'empty body' });
+  const html = decodeJsonBody(bytes('<html></html>'));
+  expect(html.json).toBeUndefined();
+  expect(html.jsonError).toMatch(/Unexpected token/);
+  // RFC 8259 8.1: a BOM MUST NOT be added; this reader does not skip one.
+  const bom = decodeJsonBody(bytes([0xef, 0xbb, 0xbf], '{}'));
+  expect(bom.jsonError).toBeDefined();
+  expect(bom.invalidUtf8Offset).toBeUndefined();
+});
+
+test('a duplicate object name is reported by its JSON pointer, after unescaping, at any depth', () => {
+  expect(decodeJsonBody(bytes('{"data":[{"id":"a"},{"id":"b","id":"c"}]}')).duplicateKey).toBe('/data/1/id');
+  expect(firstDuplicateKey('{"a":1,"\\u0061":2}')).toBe('/a');
+  expect(firstDuplicateKey('{"a/b":{"x~y":1,"x~y":2}}')).toBe('/a~1b/x~0y');
+  // Equal names in different objects, and strings that look like names in values or arrays, are not duplicates.
+  expect(firstDuplicateKey('{"a":{"a":"a"},"b":["a","a"],"c":{"d":"{\\"a\\":1,\\"a\\":2}"}}')).toBeUndefined();
+  expect(firstDuplicateKey('[{"k":1},{"k":2}]')).toBeUndefined();
+  expect(firstDuplicateKey('"just a string"')).toBeUndefined();
+  // Only the first one is named.
+  expect(firstDuplicateKey('{"x":{"p":1,"p":2},"y":1,"y":2}')).toBe('/x/p');
+  // JSON.parse keeps the last value: what a lenient client would have judged.
+  expect(decodeJsonBody(bytes('{"object":"list","object":"file"}')).json).toEqual({ object: 'file' });
+});
+
+test('deep nesting and a large body are scanned in linear time without recursion', () => {
+  const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+  expect(firstDuplicateKey(deep)).toBeUndefined();
+  const big = JSON.stringify({ data: Array.from({ length: 50_000 }, (_, i) => ({ id: `cfile_${i}`, path: `p/${i}` })) });
+  const started = Date.now();
+  const d = decodeJsonBody(Buffer.from(big));
+  expect(d.duplicateKey).toBeUndefined();
+  expect((d.json as { data: unknown[] }).data).toHaveLength(50_000);
+  expect(Date.now() - started).toBeLessThan(2_000);
+});
