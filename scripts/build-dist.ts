@@ -1,0 +1,55 @@
+/**
+ * `npm run build` (and `prepack`): the compiled package in dist/, which the `conformance` command runs
+ * without tsx. Empties dist/ first, so a module deleted from the sources never ships from an older
+ * build; compiles with tsconfig.build.json (tsc rewrites the `.ts` import specifiers to `.js` and emits
+ * the JSON files the code imports); copies the data files the code reads at run time; then checks that
+ * every file a compiled module names with `new URL('<relative path>', import.meta.url)` exists in dist/,
+ * so a new data file cannot be forgotten here and found missing only by a user.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIST = join(ROOT, 'dist');
+
+/** Read at run time, not imported: tsc does not emit them (spec/openapi.yaml, spec/requirements.yaml). */
+const DATA_FILES = /\.(ya?ml)$/;
+const DATA_DIRS = ['spec'];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+rmSync(DIST, { recursive: true, force: true });
+const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+try {
+  execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+} catch {
+  // tsc has printed the errors: a tree that does not type-check is not packed.
+  process.stderr.write('build: tsc reported errors (above); dist/ is incomplete\n');
+  process.exit(1);
+}
+
+for (const dir of DATA_DIRS) {
+  for (const file of filesUnder(join(ROOT, dir)).filter((f) => DATA_FILES.test(f))) {
+    cpSync(file, join(DIST, relative(ROOT, file)));
+  }
+}
+
+const missing: string[] = [];
+for (const file of filesUnder(DIST).filter((f) => f.endsWith('.js'))) {
+  for (const m of readFileSync(file, 'utf8').matchAll(/new URL\((['"])(\.{1,2}\/[^'"]*)\1, import\.meta\.url\)/g)) {
+    const target = fileURLToPath(new URL(m[2]!, `file://${file}`));
+    if (!existsSync(target)) missing.push(`${relative(ROOT, file)} reads ${m[2]} (${relative(ROOT, target)})`);
+  }
+}
+if (missing.length) {
+  process.stderr.write(`build: files read at run time are missing from dist/:\n  ${missing.join('\n  ')}\n`);
+  process.exit(1);
+}
+process.stdout.write(`build: dist/ written (${filesUnder(DIST).length} files)\n`);
