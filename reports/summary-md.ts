@@ -42,8 +42,9 @@ function table(first: string, rows: Array<{ name: string; counts: Record<Require
   return lines.join('\n');
 }
 
+/** A reason quotes what the target sent (URLs, header values): in a code span, nothing in it becomes a link. */
 function list(reqs: readonly RequirementResult[]): string[] {
-  const shown = reqs.slice(0, MAX_LISTED).map((q) => `- ${mdCode(q.id)} (${q.level}, section ${mdText(q.section)}, ${q.operation}): ${mdText(oneLine(q.reason ?? '', 200))}`);
+  const shown = reqs.slice(0, MAX_LISTED).map((q) => `- ${mdCode(q.id)} (${q.level}, section ${mdText(q.section)}, ${q.operation}): ${mdCode(oneLine(q.reason ?? '', 200))}`);
   if (reqs.length > MAX_LISTED) shown.push(`- … and ${reqs.length - MAX_LISTED} more (see report.html)`);
   return shown;
 }

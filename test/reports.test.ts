@@ -199,7 +199,9 @@ test('summary.md: verdict, counts per level and per operation, failures with ids
   expect(md).toMatch(/^- `files\.file\.path-relative` \(SHOULD/m);
   expect(md).toContain('### Errors (1)');
   expect(md).toContain('```sh\nnpm run conformance -- --seed 7\n```');
-  expect(md).not.toMatch(/<(script|img)/i);
+  // Target text is in code spans (shown as written, never HTML or a link): no tag outside them.
+  expect(md.replace(/(`+)[\s\S]*?\1/g, '')).not.toMatch(/<(script|img)/i);
+  expect(md).toMatch(/^- `files\.file\.schema` \(MUST, section 2\.1, listContainerFiles\): ``x\.fail: does not match ContainerFile: <\/td>.*\[l\]\(http:\/\/evil\.invalid\)``$/m);
   expect(md).not.toContain('\u0000');
   for (const line of md.split('\n').filter((l) => l.startsWith('- '))) expect(line.length).toBeLessThan(600);
   // Markdown escaping holds for any text: no tag, link or code span can be opened from inside.
