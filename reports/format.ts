@@ -1,7 +1,9 @@
 /** Helpers shared by the report writers: every format says the same thing the same way. */
 import type { Level } from '../core/catalogue.ts';
 import { LEVELS } from '../core/catalogue.ts';
+import { dataJson } from '../core/data-json.ts';
 import { OPERATIONS, type Operation } from '../core/operations.ts';
+import { checkReplayCommand } from '../core/replay.ts';
 import { REQUIREMENT_STATUSES, type ConformanceReport, type RequirementResult, type RequirementStatus, type Verdict } from './model.ts';
 
 export const VERDICT_TEXT: Record<Verdict, string> = { conformant: 'conformant', 'non-conformant': 'non-conformant', error: 'error' };
@@ -61,15 +63,9 @@ export function oneLine(text: string, max = 240): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-/** A value as compact JSON (undefined as `undefined`), cut to `max` characters. */
+/** A value as compact JSON data (functions, symbols, undefined as markers; undefined alone as `undefined`), cut to `max` characters. */
 export function compactJson(value: unknown, max = 400): string {
-  let s: string;
-  try {
-    s = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
-  } catch {
-    s = String(value);
-  }
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+  return value === undefined ? 'undefined' : dataJson(value, max);
 }
 
 /** What was observed for a requirement, as one line: the distinct values, in order. */
@@ -82,7 +78,7 @@ export function observedText(values: readonly unknown[] | undefined, max = 400):
 /** What was observed, for a reader: each distinct value as indented JSON, cut to `max` characters. */
 export function observedPretty(values: readonly unknown[] | undefined, max = 4000): string {
   if (!values || values.length === 0) return '';
-  const distinct = [...new Set(values.map((v) => (v === undefined ? 'undefined' : (JSON.stringify(v, null, 2) ?? String(v)))))];
+  const distinct = [...new Set(values.map((v) => (v === undefined ? 'undefined' : dataJson(v, max, 2))))];
   const s = distinct.join('\n\n');
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
@@ -101,6 +97,22 @@ export function durationText(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+/**
+ * The verdict and what it rests on, as one line that every output can start with: the verdict, the
+ * failed requirements per level (a SHOULD failure marked "not gating" unless the run fails on SHOULD)
+ * and the MUST requirements left unjudged (error or skip), e.g.
+ * `NON-CONFORMANT — 1 MUST failed, 2 SHOULD failed (not gating), 3 MUST not judged`.
+ */
+export function verdictLine(report: ConformanceReport): string {
+  const c = report.counts;
+  const parts = [
+    c.MUST.fail ? `${c.MUST.fail} MUST failed` : '',
+    c.SHOULD.fail ? `${c.SHOULD.fail} SHOULD failed${report.run.failOn === 'should' ? '' : ' (not gating)'}` : '',
+    c.MUST.error + c.MUST.skip ? `${c.MUST.error + c.MUST.skip} MUST not judged` : '',
+  ].filter(Boolean);
+  return `${report.verdict.toUpperCase()}${parts.length ? ` — ${parts.join(', ')}` : ''}`;
+}
+
 /** The label of the run's scope: whole run, one shard, or merged shards. */
 export function scopeText(report: ConformanceReport): string {
   if (report.run.shard) return `shard ${report.run.shard} only (partial report: the other shards' checks are disabled)`;
@@ -110,7 +122,5 @@ export function scopeText(report: ConformanceReport): string {
 
 /** The command that replays one check of a failure (and its counterexample, when fast-check found one). */
 export function replayCheckCommand(report: ConformanceReport, checkId: string, replayPath?: string): string {
-  const base = report.run.replay || `npm run conformance -- --seed ${report.run.seed}`;
-  const grep = `--grep '^${checkId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, `'\\''`)}$'`;
-  return `${base} ${grep}${replayPath ? ` --replay-path '${replayPath.replace(/'/g, `'\\''`)}'` : ''}`;
+  return checkReplayCommand(report.run.replay, report.run.seed, checkId, replayPath);
 }

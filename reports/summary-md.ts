@@ -1,25 +1,58 @@
 /**
- * summary.md: the short Markdown for a CI job summary ($GITHUB_STEP_SUMMARY) or a PR comment:
- * verdict, counts per level and per operation, each failure with its requirement id and one line,
- * the replay command. The evidence stays in report.html / report.json.
+ * summary.md: the Markdown for a CI job summary ($GITHUB_STEP_SUMMARY) or a PR comment. The verdict
+ * line first; counts per level and per operation; one line per failing requirement; then, per
+ * failure, what a reader needs to act on it: requirement, level (a SHOULD that does not fail the run
+ * marked "not gating"), message, counterexample as JSON data, the curl of the failing request and the
+ * command that replays the check. The full evidence stays in report.html / report.json.
+ *
+ * Every string the target controls (messages quoting bodies, URLs, counterexample values, skip
+ * reasons) is put in a code span or a fenced block sized past any backtick run inside, with control
+ * characters shown escaped: nothing it holds can autolink, render as Markdown or HTML, or move a
+ * terminal's cursor when the file is printed (principle 4).
  */
-import type { ConformanceReport, RequirementResult, RequirementStatus } from './model.ts';
-import { REQUIREMENT_STATUSES } from './model.ts';
+import { dataJson } from '../core/data-json.ts';
+import { terminalSafe } from '../core/terminal-text.ts';
 import { mdCode, mdText } from './escape.ts';
-import { byOperation, durationText, LEVEL_ORDER, oneLine, scopeText, tally } from './format.ts';
+import { byOperation, durationText, LEVEL_ORDER, oneLine, replayCheckCommand, scopeText, tally, verdictLine } from './format.ts';
+import type { ConformanceReport, RequirementFailure, RequirementResult, RequirementStatus } from './model.ts';
+import { REQUIREMENT_STATUSES } from './model.ts';
 
 const ICON: Record<ConformanceReport['verdict'], string> = { conformant: '✅', 'non-conformant': '❌', error: '⚠️' };
 
-/** Failures and errors listed in full up to this many; the rest are counted. */
+/** Requirements listed (and detailed) up to this many; the rest are counted. */
 const MAX_LISTED = 25;
+/** Failures detailed per requirement (several checks can fail one requirement). */
+const MAX_FAILURES_SHOWN = 2;
+/** Bounds of the target-controlled parts, so a hostile target cannot grow the summary past what CI accepts. */
+const LIMITS = { headline: 200, message: 500, counterexample: 2_000, curl: 2_000 } as const;
+
+/** Target text inline: a code span, control characters shown escaped (`\x1b`), never raw. */
+function code(value: unknown): string {
+  return mdCode(terminalSafe(String(value)));
+}
+
+/**
+ * Target text as a block: a fence longer than any backtick run inside (so no line can close it),
+ * every line indented as the block is (so none escapes its container), control characters escaped.
+ */
+function fenced(text: string, info: string, indent = ''): string[] {
+  const body = terminalSafe(text, { keepNewlines: true });
+  const fence = '`'.repeat(Math.max(3, ...[...body.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return [`${indent}${fence}${info}`, ...body.split('\n').map((l) => `${indent}${l}`), `${indent}${fence}`];
+}
+
+/** A SHOULD failure fails the run only with --fail-on should; the reader is told which ones do. */
+function gating(report: ConformanceReport, q: RequirementResult): boolean {
+  return q.level === 'MUST' || (q.level === 'SHOULD' && report.run.failOn === 'should');
+}
 
 export function summaryMarkdown(report: ConformanceReport): string {
   const r = report.run;
   const scope = scopeText(report);
   const out: string[] = [
-    `## ${ICON[report.verdict]} Conformance ${mdText(report.specVersion)}: ${report.verdict.toUpperCase()}`,
+    `## ${ICON[report.verdict]} Conformance ${mdText(report.specVersion)}: ${verdictLine(report)}`,
     '',
-    `Target ${mdCode(report.target.baseUrl)} · suite ${mdText(report.suite.version)} (${mdCode(report.suite.commit)}) · seed ${r.seed} · ${r.requests} requests · fails on ${r.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} · started ${r.startedAt} · took ${durationText(r.durationMs)}${scope ? ` · ${mdText(scope)}` : ''}`,
+    `Target ${code(report.target.baseUrl)} · suite ${mdText(report.suite.version)} (${code(report.suite.commit)}) · seed ${r.seed} · ${r.requests} requests · fails on ${r.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} · started ${mdText(r.startedAt)} · took ${durationText(r.durationMs)}${scope ? ` · ${mdText(scope)}` : ''}`,
     '',
     table('level', LEVEL_ORDER.map((level) => ({ name: level, counts: report.counts[level] }))),
     '',
@@ -28,11 +61,15 @@ export function summaryMarkdown(report: ConformanceReport): string {
   ];
   const failures = report.requirements.filter((q) => q.status === 'fail');
   const errors = report.requirements.filter((q) => q.status === 'error');
-  if (failures.length) out.push(`### Failures (${failures.length})`, '', ...list(failures), '');
-  if (errors.length) out.push(`### Errors (${errors.length})`, '', ...list(errors), '');
-  if (r.budgetExhausted.length) out.push(`Request budget of ${r.maxRequests} spent: ${r.budgetExhausted.map(mdCode).join(', ')} cut short.`, '');
-  out.push('Replay this run (keys from the environment):', '', '```sh', r.replay.replace(/\r?\n/g, ' ') || `npm run conformance -- --seed ${r.seed}`, '```', '');
-  out.push('Evidence of every failure (request, response, `curl` reproduction): `report.html` and `report.json` of this run.', '');
+  if (failures.length) out.push(`### Failures (${failures.length})`, '', ...list(report, failures), '');
+  if (errors.length) out.push(`### Errors (${errors.length})`, '', ...list(report, errors), '');
+  // A MUST left unjudged is part of what the verdict rests on: the reader sees which and why.
+  const skipped = report.requirements.filter((q) => q.status === 'skip' && q.level === 'MUST');
+  if (skipped.length) out.push(`### MUST requirements skipped (${skipped.length})`, '', ...list(report, skipped), '');
+  if (r.budgetExhausted.length) out.push(`Request budget of ${r.maxRequests} spent: ${r.budgetExhausted.map(code).join(', ')} cut short.`, '');
+  if (failures.length) out.push('### Failure details', '', ...failures.slice(0, MAX_LISTED).flatMap((q) => details(report, q)));
+  out.push('### Replay this run', '', 'Keys come from the environment, as in the run.', '', ...fenced(r.replay.replace(/\r?\n/g, ' ') || `npm run conformance -- --seed ${r.seed}`, 'sh'), '');
+  out.push('Evidence of every failure (each request and response): `report.html` and `report.json` of this run.', '');
   return out.join('\n');
 }
 
@@ -42,9 +79,40 @@ function table(first: string, rows: Array<{ name: string; counts: Record<Require
   return lines.join('\n');
 }
 
-/** A reason quotes what the target sent (URLs, header values): in a code span, nothing in it becomes a link. */
-function list(reqs: readonly RequirementResult[]): string[] {
-  const shown = reqs.slice(0, MAX_LISTED).map((q) => `- ${mdCode(q.id)} (${q.level}, section ${mdText(q.section)}, ${q.operation}): ${mdCode(oneLine(q.reason ?? '', 200))}`);
+function list(report: ConformanceReport, reqs: readonly RequirementResult[]): string[] {
+  const shown = reqs.slice(0, MAX_LISTED).map((q) => {
+    const level = q.status === 'fail' && !gating(report, q) ? `${q.level}, not gating` : q.level;
+    return `- ${code(q.id)} (${level}, section ${mdText(q.section)}, ${q.operation}): ${code(oneLine(q.reason ?? '', LIMITS.headline))}`;
+  });
   if (reqs.length > MAX_LISTED) shown.push(`- … and ${reqs.length - MAX_LISTED} more (see report.html)`);
   return shown;
+}
+
+/** One failing requirement: each failure (up to MAX_FAILURES_SHOWN) with its evidence and replay. */
+function details(report: ConformanceReport, q: RequirementResult): string[] {
+  const fails = q.failures ?? [];
+  const out = [
+    `#### ${code(q.id)} · ${q.level}${gating(report, q) ? '' : ' · not gating'} · section ${mdText(q.section)} · ${q.operation}`,
+    '',
+    `> ${mdText(q.statement)}`,
+    '',
+  ];
+  for (const f of fails.slice(0, MAX_FAILURES_SHOWN)) out.push(...failure(report, f));
+  if (fails.length > MAX_FAILURES_SHOWN) out.push(`… and ${fails.length - MAX_FAILURES_SHOWN} more failures of this requirement (see report.html)`, '');
+  if (fails.length === 0 && q.reason) out.push(`- Message: ${code(oneLine(q.reason, LIMITS.message))}`, '');
+  return out;
+}
+
+function failure(report: ConformanceReport, f: RequirementFailure): string[] {
+  const last = f.exchanges.at(-1);
+  const out = [`- Check ${code(f.checkId)}: ${code(oneLine(f.message, LIMITS.message))}`];
+  if (last?.response) out.push(`- Last response: HTTP ${last.response.status} to ${code(oneLine(last.request.url, LIMITS.headline))}`);
+  else if (last?.error) out.push(`- Last request failed: ${code(oneLine(last.error, LIMITS.headline))}`);
+  if (f.counterexample) {
+    const c = f.counterexample;
+    out.push(`- Counterexample (fast-check seed ${c.seed}${c.path ? `, path ${code(c.path)}` : ''}), as JSON data:`, '', ...fenced(dataJson(c.value, LIMITS.counterexample, 2), 'json', '  '), '');
+  }
+  if (f.curl) out.push('- Reproduce the request (keys from `$API_KEY`, `$RESTRICTED_API_KEY`):', '', ...fenced(oneLine(f.curl, LIMITS.curl), 'sh', '  '), '');
+  out.push('- Replay the check:', '', ...fenced(replayCheckCommand(report, f.checkId, f.counterexample?.path), 'sh', '  '), '');
+  return out;
 }

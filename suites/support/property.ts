@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import type { ProbeContext } from '../../core/check.ts';
+import { dataJson, toData } from '../../core/data-json.ts';
 import { CannotJudge, ConformanceFailure } from '../../core/errors.ts';
+import { checkReplayCommand } from '../../core/replay.ts';
 import { UnreadableListing } from './file-pages.ts';
+
+/** The counterexample in a failure message: enough to read it; the report holds it whole. */
+const MESSAGE_COUNTEREXAMPLE_CHARS = 600;
 
 export interface PropertyOptions<T> {
   arbitrary: fc.Arbitrary<T>;
@@ -49,12 +54,14 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
   if (result.failed) {
     const err = result.errorInstance;
     if (!(err instanceof ConformanceFailure)) throw err instanceof Error ? err : new Error(String(err));
-    const value = result.counterexample?.[0];
+    // The counterexample as data (a generated function or symbol as a marker, never its source),
+    // the same in the message, the report and the replay.
+    const value = toData(result.counterexample?.[0]);
     const path = result.counterexamplePath ?? undefined;
-    const replay = `npm run conformance -- --seed ${ctx.settings.seed} --grep '${checkId}'${path ? ` --replay-path '${path}'` : ''}`;
+    const replay = checkReplayCommand(ctx.settings.replay, ctx.settings.seed, checkId, path);
     throw new ConformanceFailure(
       err.requirementId,
-      `${err.message} — counterexample ${fc.stringify(value)} (after ${result.numShrinks} shrinks; replay: ${replay})`,
+      `${err.message} — counterexample ${dataJson(value, MESSAGE_COUNTEREXAMPLE_CHARS)} (after ${result.numShrinks} shrinks; replay: ${replay})`,
       err.exchanges,
       { value, seed: result.seed, ...(path ? { path } : {}), numRuns },
     );

@@ -1,0 +1,24 @@
+/**
+ * The command that replays one check: the run's replay command (target and every option that
+ * shaped the run), a --grep that selects exactly that check, and the fast-check path of its
+ * counterexample. Printed by the property runner and every report, so all of them say the same.
+ */
+
+/** Shell single quotes: the text is passed as it is, whatever it holds. */
+function quoted(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Playwright matches --grep (flags `gi`) against the test's title path and tags joined by spaces,
+ * e.g. `conformance.spec.ts files.after.strictly-after @must @files`: `^id$` selects nothing and
+ * a bare id also selects every check whose id extends it. Bounded by spaces it selects one check.
+ */
+export function checkGrep(checkId: string): string {
+  return `(^| )${checkId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( |$)`;
+}
+
+export function checkReplayCommand(runReplay: string, seed: number, checkId: string, replayPath?: string): string {
+  const base = runReplay.replace(/\r?\n/g, ' ').trim() || `npm run conformance -- --seed ${seed}`;
+  return `${base} --grep ${quoted(checkGrep(checkId))}${replayPath ? ` --replay-path ${quoted(replayPath)}` : ''}`;
+}

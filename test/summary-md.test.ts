@@ -1,0 +1,170 @@
+/**
+ * summary.md from a report model built here: the verdict line first, each failure with what a reader
+ * acts on, and every string a hostile target controls kept inside code, where Markdown renders nothing.
+ */
+import { expect, test } from '@playwright/test';
+import { LEVELS } from '../core/catalogue.ts';
+import type { Exchange } from '../core/evidence.ts';
+import { REQUIREMENT_STATUSES, type ConformanceReport, type RequirementResult } from '../reports/model.ts';
+import { summaryMarkdown } from '../reports/summary-md.ts';
+
+/** What a target can put in a body, a URL or a value the suite quotes. */
+const HOSTILE = 'see http://evil.example/ and <script>alert(1)</script> ``` `x` \u001b[2J\u009b31m [l](http://evil.example/) **b** | \u202e';
+
+function exchange(url: string): Exchange {
+  return {
+    request: { method: 'GET', url, headers: { authorization: 'Bearer $API_KEY' } },
+    response: { status: 200, headers: {}, body: HOSTILE, truncated: false },
+    durationMs: 2,
+    retries: 0,
+  };
+}
+
+function requirement(id: string, level: 'MUST' | 'SHOULD', o: Partial<RequirementResult>): RequirementResult {
+  return { id, level, section: '4.1 rule 3', operation: 'listContainerFiles', statement: `statement of ${id}`, status: 'pass', checks: [`${id}.check`], ...o };
+}
+
+const URL_WITH_CURSOR = `http://127.0.0.1:1/v1/containers/c/files?after=${encodeURIComponent('http://evil.example/`<script>')}`;
+
+const REQUIREMENTS: RequirementResult[] = [
+  requirement('files.after.strictly-after', 'MUST', {
+    status: 'fail',
+    reason: `page starts at ${HOSTILE}`,
+    failures: [
+      {
+        checkId: 'files.property.strictly-after',
+        message: `after names "${HOSTILE}" but the page starts there`,
+        exchanges: [exchange(URL_WITH_CURSOR)],
+        curl: `curl -sS -i -H "authorization: Bearer $API_KEY" '${URL_WITH_CURSOR}'`,
+        counterexample: { value: { at: { path: HOSTILE, position: 'listed' }, limit: 1, f: '[function]' }, seed: 11, path: '5:0:0', numRuns: 20 },
+      },
+    ],
+  }),
+  requirement('files.file.path-relative', 'SHOULD', {
+    status: 'fail',
+    reason: 'path "/a" begins with /',
+    failures: [{ checkId: 'files.file.path-relative', message: 'path "/a" begins with /', exchanges: [exchange('http://127.0.0.1:1/v1/containers/c/files')] }],
+  }),
+  requirement('files.list.schema', 'MUST', { status: 'pass' }),
+  requirement('files.limit.bounds', 'MUST', { status: 'skip', reason: HOSTILE }),
+];
+
+function report(failOn: 'must' | 'should' = 'must'): ConformanceReport {
+  const counts = Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, 0]))])) as ConformanceReport['counts'];
+  for (const r of REQUIREMENTS) counts[r.level][r.status]++;
+  return {
+    reportVersion: 1,
+    specVersion: '1.0.0',
+    specDocument: 'Service interface',
+    suite: { name: 'conformance-suite', version: '0.1.0', commit: 'abc1234' },
+    target: { baseUrl: 'http://evil.example/v1', file: { baseUrl: 'http://evil.example/v1', containerFiles: { containerId: 'c' }, modelEndpoints: { model: 'a/b' }, interns: { workspaceId: 'w' }, hasRestrictedKey: false } },
+    run: {
+      seed: 7, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1234, requests: 12, retries: 0, numRuns: 20, maxRequests: 2000, failOn, budgetExhausted: [],
+      replay: 'npm run conformance -- --target t.yaml --seed 7',
+    },
+    verdict: 'non-conformant',
+    counts,
+    requirements: REQUIREMENTS,
+    checks: [],
+  };
+}
+
+/**
+ * The text Markdown would render as Markdown: the file without its fenced blocks and code spans
+ * (CommonMark: a fence closes on a line of at least as many backticks; a span on the next run of
+ * exactly as many). A fenced line indented less than its fence would leave the list item it is in,
+ * so that is an error here.
+ */
+function renderedOutsideCode(md: string): string {
+  const out: string[] = [];
+  let fence: { indent: number; length: number } | undefined;
+  for (const line of md.split('\n')) {
+    const m = /^( *)(`{3,})([^`]*)$/.exec(line);
+    if (fence) {
+      if (m && m[2]!.length >= fence.length && m[3]!.trim() === '') fence = undefined;
+      else if (line.length - line.trimStart().length < fence.indent && line.trim() !== '') throw new Error(`a fenced line leaves its list item: ${line}`);
+      continue;
+    }
+    if (m) {
+      fence = { indent: m[1]!.length, length: m[2]!.length };
+      continue;
+    }
+    let rest = line;
+    let text = '';
+    for (;;) {
+      const open = /`+/.exec(rest);
+      if (!open) break;
+      const after = rest.slice(open.index + open[0].length);
+      const close = new RegExp(`(?<!\`)\`{${open[0].length}}(?!\`)`).exec(after);
+      if (!close) break;
+      text += rest.slice(0, open.index) + ' ';
+      rest = after.slice(close.index + close[0].length);
+    }
+    out.push(text + rest);
+  }
+  expect(fence, 'every fence is closed').toBeUndefined();
+  return out.join('\n');
+}
+
+test('the verdict line comes first and says what the verdict rests on; SHOULD failures are marked not gating', () => {
+  const md = summaryMarkdown(report());
+  expect(md.split('\n')[0]).toBe('## ❌ Conformance 1.0.0: NON-CONFORMANT — 1 MUST failed, 1 SHOULD failed (not gating), 1 MUST not judged');
+  expect(md).toMatch(/^- `files\.file\.path-relative` \(SHOULD, not gating, /m);
+  expect(md).toMatch(/^#### `files\.file\.path-relative` · SHOULD · not gating · /m);
+  expect(md).toMatch(/^- `files\.after\.strictly-after` \(MUST, section 4\.1 rule 3, listContainerFiles\): /m);
+  // The MUST not judged is named with its reason.
+  expect(md).toContain('### MUST requirements skipped (1)');
+  expect(md).toMatch(/^- `files\.limit\.bounds` \(MUST, section 4\.1 rule 3, listContainerFiles\): `+ ?see http/m);
+  // With --fail-on should a SHOULD failure gates: no "not gating" anywhere.
+  const should = summaryMarkdown(report('should'));
+  expect(should.split('\n')[0]).toContain('1 SHOULD failed,');
+  expect(should).not.toContain('not gating');
+});
+
+test('each failure gives its requirement, level, message, counterexample as JSON data, curl and replay', () => {
+  const md = summaryMarkdown(report());
+  const section = md.slice(md.indexOf('#### `files.after.strictly-after`'), md.indexOf('#### `files.file.path-relative`'));
+  expect(section).toMatch(/^#### `files\.after\.strictly-after` · MUST · section 4\.1 rule 3 · listContainerFiles$/m);
+  expect(section).toContain('> statement of files.after.strictly-after');
+  expect(section).toMatch(/^- Check `files\.property\.strictly-after`: `+ ?after names "see http/m);
+  expect(section).toContain('- Last response: HTTP 200 to ');
+  expect(section).toContain('- Counterexample (fast-check seed 11, path `5:0:0`), as JSON data:');
+  // The counterexample block is JSON that parses back to the value (control characters as JSON escapes).
+  const json = /^ {2}(`{3,})json\n([\s\S]*?)\n {2}\1$/m.exec(section);
+  expect(json).not.toBeNull();
+  const block = json![2]!.split('\n').map((l) => l.slice(2)).join('\n');
+  expect(JSON.parse(block)).toEqual({ at: { path: HOSTILE, position: 'listed' }, limit: 1, f: '[function]' });
+  expect(section).toContain(`  curl -sS -i -H "authorization: Bearer $API_KEY" '${URL_WITH_CURSOR}'`);
+  // The replay carries the run's command (target and options) and selects exactly this check.
+  expect(section).toContain("  npm run conformance -- --target t.yaml --seed 7 --grep '(^| )files\\.property\\.strictly-after( |$)' --replay-path '5:0:0'");
+  expect(md).toContain("```sh\nnpm run conformance -- --target t.yaml --seed 7\n```");
+});
+
+test('target-controlled text stays in code: no link, tag, emphasis or control character reaches the rendered Markdown', () => {
+  // The reading of Markdown used here sees text outside code (so its silence below means something).
+  expect(renderedOutsideCode('a `x` http://evil.example/ ``y`` z')).toBe('a   http://evil.example/   z');
+  expect(renderedOutsideCode('```\n<script>\n```\n<b>')).toBe('<b>');
+  const md = summaryMarkdown(report());
+  expect(md).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+  expect(md).toContain('\\x1b[2J');
+  const rendered = renderedOutsideCode(md);
+  expect(rendered).not.toContain('evil.example');
+  expect(rendered).not.toContain('<script');
+  expect(rendered).not.toContain('[2J');
+  expect(rendered).not.toContain('**b**');
+  // The hostile text is there, escaped, inside code (the reader sees what the target sent).
+  expect(md).toContain('http://evil.example/');
+  expect(md).toContain('<script>alert(1)</script>');
+});
+
+test('a backtick run longer than any fence cannot close the block it is in', () => {
+  const long = '`'.repeat(9);
+  const r = report();
+  r.requirements = [requirement('files.after.strictly-after', 'MUST', {
+    status: 'fail',
+    reason: long,
+    failures: [{ checkId: 'c', message: `${long} http://evil.example/`, exchanges: [], curl: `curl '${long}\nhttp://evil.example/'`, counterexample: { value: `${long}\n${long}http://evil.example/`, seed: 1 } }],
+  })];
+  const rendered = renderedOutsideCode(summaryMarkdown(r));
+  expect(rendered).not.toContain('evil.example');
+});
