@@ -26,11 +26,6 @@ const MAX_FAILURES_SHOWN = 2;
 /** Bounds of the target-controlled parts, so a hostile target cannot grow the summary past what CI accepts. */
 const LIMITS = { headline: 200, message: 500, counterexample: 2_000, curl: 2_000 } as const;
 
-/** Target text inline: a code span, control characters shown escaped (`\x1b`), never raw. */
-function code(value: unknown): string {
-  return mdCode(terminalSafe(String(value)));
-}
-
 /**
  * Target text as a block: a fence longer than any backtick run inside (so no line can close it),
  * every line indented as the block is (so none escapes its container), control characters escaped.
@@ -52,7 +47,7 @@ export function summaryMarkdown(report: ConformanceReport): string {
   const out: string[] = [
     `## ${ICON[report.verdict]} Conformance ${mdText(report.specVersion)}: ${verdictLine(report)}`,
     '',
-    `Target ${code(report.target.baseUrl)} · suite ${mdText(report.suite.version)} (${code(report.suite.commit)}) · seed ${r.seed} · ${r.requests} requests · fails on ${r.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} · started ${mdText(r.startedAt)} · took ${durationText(r.durationMs)}${scope ? ` · ${mdText(scope)}` : ''}`,
+    `Target ${mdCode(report.target.baseUrl)} · suite ${mdText(report.suite.version)} (${mdCode(report.suite.commit)}) · seed ${r.seed} · ${r.requests} requests · fails on ${r.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} · started ${mdText(r.startedAt)} · took ${durationText(r.durationMs)}${scope ? ` · ${mdText(scope)}` : ''}`,
     '',
     table('level', LEVEL_ORDER.map((level) => ({ name: level, counts: report.counts[level] }))),
     '',
@@ -66,7 +61,7 @@ export function summaryMarkdown(report: ConformanceReport): string {
   // A MUST left unjudged is part of what the verdict rests on: the reader sees which and why.
   const skipped = report.requirements.filter((q) => q.status === 'skip' && q.level === 'MUST');
   if (skipped.length) out.push(`### MUST requirements skipped (${skipped.length})`, '', ...list(report, skipped), '');
-  if (r.budgetExhausted.length) out.push(`Request budget of ${r.maxRequests} spent: ${r.budgetExhausted.map(code).join(', ')} cut short.`, '');
+  if (r.budgetExhausted.length) out.push(`Request budget of ${r.maxRequests} spent: ${r.budgetExhausted.map(mdCode).join(', ')} cut short.`, '');
   if (failures.length) out.push('### Failure details', '', ...failures.slice(0, MAX_LISTED).flatMap((q) => details(report, q)));
   out.push('### Replay this run', '', 'Keys come from the environment, as in the run.', '', ...fenced(r.replay.replace(/\r?\n/g, ' ') || `npm run conformance -- --seed ${r.seed}`, 'sh'), '');
   out.push('Evidence of every failure (each request and response): `report.html` and `report.json` of this run.', '');
@@ -82,7 +77,7 @@ function table(first: string, rows: Array<{ name: string; counts: Record<Require
 function list(report: ConformanceReport, reqs: readonly RequirementResult[]): string[] {
   const shown = reqs.slice(0, MAX_LISTED).map((q) => {
     const level = q.status === 'fail' && !gating(report, q) ? `${q.level}, not gating` : q.level;
-    return `- ${code(q.id)} (${level}, section ${mdText(q.section)}, ${q.operation}): ${code(oneLine(q.reason ?? '', LIMITS.headline))}`;
+    return `- ${mdCode(q.id)} (${level}, section ${mdText(q.section)}, ${q.operation}): ${mdCode(oneLine(q.reason ?? '', LIMITS.headline))}`;
   });
   if (reqs.length > MAX_LISTED) shown.push(`- … and ${reqs.length - MAX_LISTED} more (see report.html)`);
   return shown;
@@ -92,25 +87,25 @@ function list(report: ConformanceReport, reqs: readonly RequirementResult[]): st
 function details(report: ConformanceReport, q: RequirementResult): string[] {
   const fails = q.failures ?? [];
   const out = [
-    `#### ${code(q.id)} · ${q.level}${gating(report, q) ? '' : ' · not gating'} · section ${mdText(q.section)} · ${q.operation}`,
+    `#### ${mdCode(q.id)} · ${q.level}${gating(report, q) ? '' : ' · not gating'} · section ${mdText(q.section)} · ${q.operation}`,
     '',
     `> ${mdText(q.statement)}`,
     '',
   ];
   for (const f of fails.slice(0, MAX_FAILURES_SHOWN)) out.push(...failure(report, f));
   if (fails.length > MAX_FAILURES_SHOWN) out.push(`… and ${fails.length - MAX_FAILURES_SHOWN} more failures of this requirement (see report.html)`, '');
-  if (fails.length === 0 && q.reason) out.push(`- Message: ${code(oneLine(q.reason, LIMITS.message))}`, '');
+  if (fails.length === 0 && q.reason) out.push(`- Message: ${mdCode(oneLine(q.reason, LIMITS.message))}`, '');
   return out;
 }
 
 function failure(report: ConformanceReport, f: RequirementFailure): string[] {
   const last = f.exchanges.at(-1);
-  const out = [`- Check ${code(f.checkId)}: ${code(oneLine(f.message, LIMITS.message))}`];
-  if (last?.response) out.push(`- Last response: HTTP ${last.response.status} to ${code(oneLine(last.request.url, LIMITS.headline))}`);
-  else if (last?.error) out.push(`- Last request failed: ${code(oneLine(last.error, LIMITS.headline))}`);
+  const out = [`- Check ${mdCode(f.checkId)}: ${mdCode(oneLine(f.message, LIMITS.message))}`];
+  if (last?.response) out.push(`- Last response: HTTP ${last.response.status} to ${mdCode(oneLine(last.request.url, LIMITS.headline))}`);
+  else if (last?.error) out.push(`- Last request failed: ${mdCode(oneLine(last.error, LIMITS.headline))}`);
   if (f.counterexample) {
     const c = f.counterexample;
-    out.push(`- Counterexample (fast-check seed ${c.seed}${c.path ? `, path ${code(c.path)}` : ''}), as JSON data:`, '', ...fenced(dataJson(c.value, LIMITS.counterexample, 2), 'json', '  '), '');
+    out.push(`- Counterexample (fast-check seed ${c.seed}${c.path ? `, path ${mdCode(c.path)}` : ''}), as JSON data:`, '', ...fenced(dataJson(c.value, LIMITS.counterexample, 2), 'json', '  '), '');
   }
   if (f.curl) out.push('- Reproduce the request (keys from `$API_KEY`, `$RESTRICTED_API_KEY`):', '', ...fenced(oneLine(f.curl, LIMITS.curl), 'sh', '  '), '');
   out.push('- Replay the check:', '', ...fenced(replayCheckCommand(report, f.checkId, f.counterexample?.path), 'sh', '  '), '');
