@@ -1,0 +1,190 @@
+/**
+ * action.yml, the composite GitHub Action: it parses, declares the inputs the README shows, and its
+ * `run:` steps work when run here in bash as the runner runs them: each step's `env:` expressions
+ * evaluated from the inputs and the outputs of earlier steps, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY as
+ * files, a step without `if:` skipped after a failure and `if: always()` run anyway. The upload step
+ * (`uses:` actions/upload-artifact) cannot run here: its inputs are checked instead.
+ *
+ * The suite is "installed" in the workspace as node_modules/.bin/conformance, a shim running this
+ * clone's sources through tsx; the other branch of the install step (npm ci and a build in the action's
+ * own checkout) is left to the package test, which builds and installs the package for real.
+ */
+import { expect, test } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import type { ReferenceOptions } from '../reference/options.ts';
+import { startReference } from '../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { ROOT } from './support/harness.ts';
+
+interface Step {
+  name?: string;
+  id?: string;
+  if?: string;
+  shell?: string;
+  run?: string;
+  uses?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+}
+
+interface Action {
+  name: string;
+  description: string;
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: Step[] };
+}
+
+const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as Action;
+
+test('action.yml: a composite action with the inputs target, seed, fail-on and report-dir, the summary and the upload even on failure', () => {
+  expect(action.runs.using).toBe('composite');
+  for (const input of ['target', 'seed', 'fail-on', 'report-dir']) expect(action.inputs[input]?.description, input).toBeTruthy();
+  expect(action.inputs['fail-on']!.default).toBe('must');
+
+  const steps = action.runs.steps;
+  for (const s of steps.filter((x) => x.run)) {
+    // A composite step must name its shell; inputs reach scripts through env only (no `${{` in a script).
+    expect(s.shell, s.name).toBe('bash');
+    expect(s.run, s.name).not.toContain('${{');
+  }
+  const summary = steps.find((s) => s.run?.includes('GITHUB_STEP_SUMMARY'));
+  expect(summary?.if).toBe('always()');
+  expect(summary?.run).toContain('summary.md');
+  const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+  expect(upload?.if).toBe('always()');
+  expect(upload?.with?.['path']).toBe('${{ inputs.report-dir }}');
+  expect(steps.some((s) => s.run?.includes('"$CONFORMANCE_BIN"'))).toBe(true);
+  for (const o of Object.values(action.outputs)) expect(o.value).toMatch(/^\$\{\{ steps\.run\.outputs\.[a-z-]+ \}\}$/);
+});
+
+/** `${{ inputs.x }}`, `${{ steps.id.outputs.k }}` and `${{ github.action_path }}`, as the runner evaluates them. */
+function evaluate(text: string, ctx: { inputs: Record<string, string>; outputs: Record<string, Record<string, string>> }): string {
+  return text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_m, expr: string) => {
+    const input = /^inputs\.([\w-]+)$/.exec(expr);
+    if (input) return ctx.inputs[input[1]!] ?? action.inputs[input[1]!]?.default ?? '';
+    const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expr);
+    if (output) return ctx.outputs[output[1]!]?.[output[2]!] ?? '';
+    if (expr === 'github.action_path') return ROOT;
+    throw new Error(`expression not evaluated by this test: ${expr}`);
+  });
+}
+
+/** As the runner runs a `shell: bash` step: the script in a file, `bash --noprofile --norc -eo pipefail FILE`. */
+function bash(script: string, cwd: string, env: Record<string, string>): Promise<number | null> {
+  const file = join(mkdtempSync(join(tmpdir(), 'action-step-')), 'step.sh');
+  writeFileSync(file, script);
+  const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd, env: { ...process.env, ...env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.resume();
+  child.stderr.resume();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+interface ActionRun {
+  codes: Record<string, number | null | 'skipped'>;
+  outputs: Record<string, Record<string, string>>;
+  summary: string;
+  workspace: string;
+  uploadPath: string;
+}
+
+/** Runs the action's steps in a fresh workspace, as the runner would. */
+async function runAction(inputs: Record<string, string>, env: Record<string, string>, files: Record<string, string> = {}): Promise<ActionRun> {
+  const workspace = mkdtempSync(join(tmpdir(), 'action-workspace-'));
+  const bin = join(workspace, 'node_modules', '.bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'conformance'), `#!/bin/sh\nexec "${process.execPath}" "${ROOT}/node_modules/tsx/dist/cli.mjs" "${ROOT}/cli/main.ts" "$@"\n`);
+  chmodSync(join(bin, 'conformance'), 0o755);
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(workspace, name), content);
+  const summaryFile = join(workspace, '..', `${workspace.split('/').pop()}-summary.md`);
+  writeFileSync(summaryFile, '');
+
+  const ctx = { inputs, outputs: {} as Record<string, Record<string, string>> };
+  const codes: ActionRun['codes'] = {};
+  let failed = false;
+  let uploadPath = '';
+  for (const [i, step] of action.runs.steps.entries()) {
+    const key = step.id ?? step.name ?? String(i);
+    // No `if:` means success(): skipped once a step failed; always() runs anyway.
+    if (failed && step.if !== 'always()') {
+      codes[key] = 'skipped';
+      continue;
+    }
+    if (step.uses) {
+      uploadPath = evaluate(step.with?.['path'] ?? '', ctx);
+      continue;
+    }
+    const outputFile = join(workspace, '..', `${workspace.split('/').pop()}-output-${i}`);
+    writeFileSync(outputFile, '');
+    const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(v, ctx)]));
+    const code = await bash(step.run!, workspace, { ...env, ...stepEnv, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile });
+    codes[key] = code;
+    if (code !== 0) failed = true;
+    if (step.id) {
+      ctx.outputs[step.id] = Object.fromEntries(
+        readFileSync(outputFile, 'utf8')
+          .split('\n')
+          .filter((l) => l.includes('='))
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
+    }
+  }
+  return { codes, outputs: ctx.outputs, summary: readFileSync(summaryFile, 'utf8'), workspace, uploadPath };
+}
+
+function reportOf(r: ActionRun, dir: string): ConformanceReport {
+  return JSON.parse(readFileSync(join(r.workspace, dir, 'report.json'), 'utf8')) as ConformanceReport;
+}
+
+async function withReference<T>(options: Partial<ReferenceOptions>, body: (target: string, env: Record<string, string>) => Promise<T>): Promise<T> {
+  const server = await startReference(options);
+  try {
+    return await body(referenceTargetYaml(server), referenceKeyEnv(server));
+  } finally {
+    await server.close();
+  }
+}
+
+test('the steps on a conformant target: exit 0, verdict output, summary.md in the job summary, the report where the upload looks', async () => {
+  test.slow();
+  const r = await withReference({}, (target, env) => runAction({ target: 'staging.yaml', seed: '7', 'report-dir': 'out/conformance' }, env, { 'staging.yaml': target }));
+  expect(r.codes).toEqual({ install: 0, run: 0, 'Job summary': 0 });
+  expect(r.outputs['run']).toEqual({ 'exit-code': '0', verdict: 'conformant' });
+  const report = reportOf(r, 'out/conformance');
+  // The inputs reached the run: its seed and the default fail-on are in the report.
+  expect(report.run.seed).toBe(7);
+  expect(report.run.failOn).toBe('must');
+  expect(r.summary).toBe(readFileSync(join(r.workspace, 'out/conformance/summary.md'), 'utf8'));
+  expect(r.summary.length).toBeGreaterThan(0);
+  expect(r.uploadPath).toBe('out/conformance');
+  for (const f of ['report.json', 'report.html', 'junit.xml', 'badge.svg']) expect(existsSync(join(r.workspace, r.uploadPath, f)), f).toBe(true);
+});
+
+test('the steps on a non-conformant target with fail-on should: the run step fails, the summary is still written', async () => {
+  test.slow();
+  const r = await withReference({ faults: ['interns-has-more-string'] }, (target, env) => runAction({ target: 't.yaml', 'fail-on': 'should' }, env, { 't.yaml': target }));
+  expect(r.codes).toEqual({ install: 0, run: 1, 'Job summary': 0 });
+  expect(r.outputs['run']).toEqual({ 'exit-code': '1', verdict: 'non-conformant' });
+  expect(reportOf(r, 'conformance-report').run.failOn).toBe('should');
+  expect(r.summary).toBe(readFileSync(join(r.workspace, 'conformance-report/summary.md'), 'utf8'));
+  expect(r.summary).toContain('interns.list.schema');
+  expect(r.uploadPath).toBe('conformance-report');
+});
+
+test('the steps when the run cannot be made (no such target file): exit 2, no verdict, the job summary says so', async () => {
+  const r = await runAction({ target: 'missing.yaml' }, {});
+  expect(r.codes).toEqual({ install: 0, run: 2, 'Job summary': 0 });
+  expect(r.outputs['run']).toEqual({ 'exit-code': '2', verdict: '' });
+  expect(r.summary).toContain('the run wrote no summary');
+});
