@@ -74,7 +74,10 @@ function loadReport(file: string): ConformanceReport {
   if (!validate(value)) {
     const first = validate.errors?.[0];
     const where = first?.instancePath ? ` at ${first.instancePath}` : '';
-    throw new BadInput(`${shown(file)} is not a conformance report (reports/report.schema.json: ${terminalSafe(`${first?.message ?? 'invalid'}${where}`).slice(0, 300)})`);
+    // Ajv names the offending property only in its params: a reader needs it to see what is wrong.
+    const extra = (first?.params as { additionalProperty?: unknown } | undefined)?.additionalProperty;
+    const named = typeof extra === 'string' ? ` (${JSON.stringify(extra)})` : '';
+    throw new BadInput(`${shown(file)} is not a conformance report (reports/report.schema.json: ${terminalSafe(`${first?.message ?? 'invalid'}${named}${where}`).slice(0, 300)})`);
   }
   return value;
 }
@@ -114,11 +117,10 @@ function main(argv: string[]): number {
   const refused = incomparable(a, b);
   if (refused) throw new BadInput(terminalSafe(refused));
   const comparison = compareReports(a, b, { a: fileA, b: fileB });
+  // The page first: a destination that cannot be written is bad input, reported before any output.
+  if (parsed.values.html !== undefined) writeHtml(parsed.values.html, diffHtml(comparison));
   process.stdout.write(diffText(comparison));
-  if (parsed.values.html !== undefined) {
-    writeHtml(parsed.values.html, diffHtml(comparison));
-    process.stdout.write(`html: ${terminalSafe(parsed.values.html)}\n`);
-  }
+  if (parsed.values.html !== undefined) process.stdout.write(`html: ${terminalSafe(parsed.values.html)}\n`);
   return comparison.agree ? 0 : 1;
 }
 

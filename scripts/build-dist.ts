@@ -4,13 +4,15 @@
  * build; compiles with tsconfig.build.json (tsc rewrites the `.ts` import specifiers to `.js` and emits
  * the JSON files the code imports); copies the data files the code reads at run time; then checks that
  * every file a compiled module names with `new URL('<relative path>', import.meta.url)` exists in dist/,
- * so a new data file cannot be forgotten here and found missing only by a user.
+ * so a new data file cannot be forgotten here and found missing only by a user. It also records the
+ * commit the package is built from (dist/build-info.json).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILD_INFO } from '../cli/suite-files.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
@@ -40,6 +42,19 @@ for (const dir of DATA_DIRS) {
     cpSync(file, join(DIST, relative(ROOT, file)));
   }
 }
+
+// Installed, the package has no git checkout: the commit it was built from is recorded here
+// (cli/suite-files.ts reads it). A tree with uncommitted changes says so.
+function git(args: string[]): string | undefined {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    return undefined;
+  }
+}
+const commit = git(['rev-parse', '--short', 'HEAD']);
+const dirty = commit !== undefined && git(['status', '--porcelain', '--untracked-files=no']) !== '';
+writeFileSync(join(DIST, BUILD_INFO), JSON.stringify({ commit: commit ? `${commit}${dirty ? '-dirty' : ''}` : 'unknown' }) + '\n');
 
 const missing: string[] = [];
 for (const file of filesUnder(DIST).filter((f) => f.endsWith('.js'))) {

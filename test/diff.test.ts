@@ -1,0 +1,226 @@
+/**
+ * `conformance diff A B`: the real CLI on real reports. The suite runs once on the plain reference (and
+ * once more with another seed), once on each variant that makes other choices where the document is
+ * silent, and once on a fault; every assertion below reuses those reports, so the file costs seven runs.
+ *
+ * The variants made of one reading of the document's words (`options.readings`, spec/readings.yaml)
+ * are left out: they differ on MUST points both readings pass, which the implementation profile does
+ * not record, and the self-test already runs each of them.
+ */
+import { expect, test } from '@playwright/test';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
+import { compareReports, type ObservationDifference, type ReportComparison } from '../reports/diff-compare.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { runCli, runScript } from './support/harness.ts';
+import { runSuiteAgainst } from './support/run-against.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+/** A fault that breaks one MUST requirement (4.3: has_more is a boolean), and that requirement. */
+const FAULT = { name: 'interns-has-more-string', requirement: 'interns.list.schema' };
+
+interface Run {
+  file: string;
+  report: ConformanceReport;
+}
+
+/** The variants that choose otherwise where the document says "not shown". */
+const SILENT_CHOICES = CONFORMANT_VARIANTS.filter((v) => !v.options.readings);
+
+const runs = new Map<string, Run>();
+const dir = mkdtempSync(join(tmpdir(), 'diff-test-'));
+
+function keep(name: string, report: ConformanceReport | undefined, code: number | null, expectedCode: number): void {
+  expect(code, `suite run ${name}`).toBe(expectedCode);
+  if (!report) throw new Error(`suite run ${name} wrote no report`);
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify(report));
+  runs.set(name, { file, report });
+}
+
+function run(name: string): Run {
+  const r = runs.get(name);
+  if (!r) throw new Error(`no report ${name}`);
+  return r;
+}
+
+function diff(args: string[]) {
+  return runScript('cli/diff.ts', args, { timeoutMs: 30_000 });
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  // One at a time: the machine's cores are shared, and a run's timing must not starve another's.
+  const plain = await runSuiteAgainst({});
+  keep('plain', plain.report, plain.code, 0);
+  const reseeded = await runCli(['--seed', '99']);
+  keep('plain-seed-99', reseeded.report, reseeded.code, 0);
+  for (const v of SILENT_CHOICES) {
+    const r = await runSuiteAgainst(v.options);
+    keep(v.name, r.report, r.code, 0);
+  }
+  const faulty = await runSuiteAgainst({ faults: [FAULT.name] });
+  keep('fault', faulty.report, faulty.code, 1);
+});
+
+test('two runs of one implementation agree, whatever the seed: exit 0', async () => {
+  const out = await diff([run('plain').file, run('plain-seed-99').file]);
+  expect(out.stderr).toBe('');
+  expect(out.stdout).toContain('The two reports agree');
+  expect(out.stdout).not.toContain('Requirements whose status differs');
+  expect(out.code).toBe(0);
+});
+
+/**
+ * What each variant chose where the document is silent, read from its declared options
+ * (reference/variants.ts), and where the implementation profile must show it. The comparison is the
+ * same one the CLI prints (checked below by its text).
+ */
+const CHOICES: Record<string, Array<{ id: string; shows: (b: Record<string, unknown>, a: Record<string, unknown>) => boolean }>> = {
+  'tiny-scan-bound': [
+    // 8 rule 1: a bound of 3 gives more empty pages with has_more true than the reference's 64.
+    { id: 'files.scan-bound.value', shows: (b, a) => Number(b['emptyPagesWithHasMore']) > Number(a['emptyPagesWithHasMore']) },
+  ],
+  'sparse-extra-charset': [
+    // 2.4: endpoint fields left out or null where presence and nullability are not shown.
+    { id: 'models.endpoint.required-fields', shows: (b) => Array.isArray(b['sometimesAbsent']) && b['sometimesAbsent'].length > 0 },
+    { id: 'models.endpoint.nullability', shows: (b) => JSON.stringify(b).includes('"null"') },
+    // Unknown extra fields (x_reference) beside data and has_more.
+    { id: 'interns.pagination.next-page', shows: (b) => Object.keys(b['fieldsBeyondDataAndHasMore'] as object).length > 0 },
+  ],
+  'other-silent-choices': [
+    { id: 'interns.params.names', shows: (b) => JSON.stringify(b) === JSON.stringify(variantOptions('other-silent-choices').internsParams) },
+    { id: 'interns.limit.default', shows: (b) => b['defaultPageSize'] === variantOptions('other-silent-choices').internsDefaultPageSize },
+    { id: 'interns.errors.string-code-status', shows: (b) => b['status'] === variantOptions('other-silent-choices').stringErrorStatus?.invalid_body },
+    { id: 'auth.key-kind-per-operation', shows: (b) => JSON.stringify(b['acceptedBy']) === JSON.stringify(variantOptions('other-silent-choices').restrictedKeyAcceptedBy) },
+  ],
+  // Padding of ids (RFC 4648 leaves it open) and a null first_id (4.1 rule 5) are judged, both
+  // readings pass, but no requirement of the catalogue records which one a target chose: the profile
+  // has nothing to show, and the diff says the two agree (see the test below).
+  'padded-ids-null-first-id': [],
+};
+
+function variantOptions(name: string) {
+  const v = CONFORMANT_VARIANTS.find((x) => x.name === name);
+  if (!v) throw new Error(`no variant ${name}`);
+  return v.options;
+}
+
+function only(values: unknown[]): Record<string, unknown> {
+  expect(values, 'one distinct observed value').toHaveLength(1);
+  return values[0] as Record<string, unknown>;
+}
+
+test('every conformant variant: no requirement differs, and the profile shows what the variant chose', async () => {
+  expect(Object.keys(CHOICES).sort()).toEqual(SILENT_CHOICES.map((v) => v.name).sort());
+  for (const v of SILENT_CHOICES) {
+    const comparison: ReportComparison = compareReports(run('plain').report, run(v.name).report, { a: 'plain', b: v.name });
+    expect(comparison.statuses, `${v.name}: a conformant variant is judged as the reference is`).toEqual([]);
+    const byId = new Map<string, ObservationDifference>(comparison.observations.map((d) => [d.id, d]));
+    for (const choice of CHOICES[v.name]!) {
+      const d = byId.get(choice.id);
+      expect(d, `${v.name}: ${choice.id} differs`).toBeDefined();
+      expect(choice.shows(only(d!.b.observed), only(d!.a.observed)), `${v.name}: ${choice.id} shows the variant's choice`).toBe(true);
+    }
+
+    const out = await diff([run('plain').file, run(v.name).file]);
+    expect(out.stderr).toBe('');
+    expect(out.code, v.name).toBe(comparison.agree ? 0 : 1);
+    expect(out.stdout).not.toContain('Requirements whose status differs');
+    for (const choice of CHOICES[v.name]!) expect(out.stdout, `${v.name}: ${choice.id} on the console`).toContain(`  ${choice.id} (`);
+    if (CHOICES[v.name]!.length === 0) expect(out.stdout).toContain('The two reports agree');
+  }
+});
+
+test('the variant that names its interns parameters otherwise: its names side by side with the reference\'s', async () => {
+  const out = await diff([run('plain').file, run('other-silent-choices').file]);
+  const names = variantOptions('other-silent-choices').internsParams!;
+  const section = out.stdout.slice(out.stdout.indexOf('  interns.params.names ('));
+  for (const [key, value] of Object.entries(names)) {
+    const line = section.split('\n').find((l) => l.trimStart().startsWith(`${key} `));
+    expect(line, `row for ${key}`).toBeDefined();
+    // The reference's name in column A, the variant's in column B.
+    expect(line!).toMatch(new RegExp(`^\\s+${key}\\s+"[a-z_]+"\\s+"${value}"$`));
+  }
+});
+
+test('a fault: its requirement passes on A and fails on B, exit 1; the HTML page says the same', async () => {
+  const html = join(dir, 'fault.html');
+  const out = await diff([run('plain').file, run('fault').file, '--html', html]);
+  expect(out.stderr).toBe('');
+  expect(out.code).toBe(1);
+  const row = out.stdout.split('\n').find((l) => l.startsWith(`  ${FAULT.requirement} `));
+  expect(row, out.stdout).toBeDefined();
+  expect(row!).toMatch(/\bMUST\b.*\bpass\s+fail$/);
+  expect(out.stdout).toContain('The two reports differ');
+
+  const page = readFileSync(html, 'utf8');
+  expect(page).toContain(`<tr id="req-${FAULT.requirement}">`);
+  expect(page).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
+  expect(page).not.toMatch(/<script|<link|src="http|href="http/);
+});
+
+test('values from a report are hostile: escaped on the console and in the page', async () => {
+  const report = structuredClone(run('plain').report);
+  const hostile = '\u001b[2J\u001b[1;1Hverdict: CONFORMANT\r\n<script>alert(1)</script>\u202e';
+  const point = report.requirements.find((r) => r.id === 'interns.params.names')!;
+  point.observed = [{ limit: hostile, [`k${hostile}`]: 1 }];
+  report.target.baseUrl = `http://127.0.0.1/${hostile}`;
+  const file = join(dir, 'hostile.json');
+  writeFileSync(file, JSON.stringify(report));
+  const html = join(dir, 'hostile.html');
+  const out = await diff([run('plain').file, file, '--html', html]);
+  expect(out.code).toBe(1);
+  // No control character but the line breaks the command itself writes.
+  expect(out.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+  expect(out.stdout).toContain('\\x1b[2J');
+  expect(out.stdout.split('\n').filter((l) => l.startsWith('verdict'))).toEqual([]);
+  const page = readFileSync(html, 'utf8');
+  expect(page).not.toContain('<script>alert(1)</script>');
+  expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+});
+
+test('bad input: one line on stderr, exit 2, for every kind', async () => {
+  const plain = run('plain');
+  const write = (name: string, content: string) => {
+    const f = join(dir, name);
+    writeFileSync(f, content);
+    return f;
+  };
+  const other = (edit: (r: ConformanceReport) => void) => {
+    const r = structuredClone(plain.report);
+    edit(r);
+    return write(`edited-${Math.random().toString(36).slice(2)}.json`, JSON.stringify(r));
+  };
+  const link = join(dir, 'link.html');
+  symlinkSync(join(dir, 'elsewhere.html'), link);
+  const cases: Array<{ args: string[]; says: RegExp }> = [
+    { args: [plain.file, join(dir, 'missing.json')], says: /missing\.json.*no such file/ },
+    { args: [plain.file, write('broken.json', '{"reportVersion": 1,')], says: /broken\.json.* is not valid JSON/ },
+    { args: [plain.file, write('other.json', '{"name": "not a report"}')], says: /other\.json.* is not a conformance report/ },
+    { args: [plain.file, other((r) => (r.suite.version = '9.9.9'))], says: /different suite versions \(A .* 0\.\d+\.\d+, B .* 9\.9\.9\)/ },
+    { args: [plain.file, other((r) => (r.specVersion = '2.0.0'))], says: /different versions of the service document \(A 1\.0\.0, B 2\.0\.0\)/ },
+    { args: [plain.file], says: /takes two reports, got 1/ },
+    { args: [plain.file, plain.file, '--colour'], says: /Unknown option '--colour'/ },
+    { args: [plain.file, '/dev/zero'], says: /is not a regular file/ },
+    { args: [plain.file, plain.file, '--html', link], says: /symbolic link; refusing/ },
+  ];
+  for (const c of cases) {
+    const out = await diff(c.args);
+    expect(out.code, c.args.join(' ')).toBe(2);
+    expect(out.stderr.trimEnd().split('\n'), c.args.join(' ')).toHaveLength(1);
+    expect(out.stderr).toMatch(/^conformance diff: /);
+    expect(out.stderr).toMatch(c.says);
+    expect(out.stdout).toBe('');
+  }
+});
+
+test('--help says how to use it, exit 0', async () => {
+  const out = await diff(['--help']);
+  expect(out.code).toBe(0);
+  expect(out.stdout).toMatch(/^usage: conformance diff A\/report\.json B\/report\.json/);
+  expect(out.stdout).toContain('0 the two agree, 1 they differ, 2 bad input');
+});
