@@ -1,24 +1,23 @@
 import { spawn } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
-import { preflight } from './preflight.ts';
-import { stoppedReason } from '../core/client.ts';
-import { DEFAULTS, settingsToEnv, type RunSettings } from '../core/run-settings.ts';
-import { loadTarget, TargetFileError, type Target } from '../core/target.ts';
-import type { ConformanceReport } from '../reports/model.ts';
-import { saveShardState } from '../reports/shards.ts';
+import { join } from 'node:path';
+import { Mask } from '../core/mask.ts';
+import { loadTarget, parseTarget, secretsOf, TargetFileError, type Target } from '../core/target.ts';
+import { terminalSafe } from '../core/terminal-text.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import { consoleSummary } from '../reports/console-summary.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
+import { parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
+import { preflight } from './preflight.ts';
+import { ROOT, RUN_ENV, settingsOf, suiteInfo, type PreparedRun } from './prepare-run.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EXIT = { conformant: 0, 'non-conformant': 1, error: 2 } as const;
 
-/** A run that could not be made: one line on stderr and exit 2, never a stack trace (principle 5). */
+/** A run that could not be made: one line on stderr and exit 2, never a stack trace (principle 6). */
 class Fatal extends Error {}
 
 function die(message: string): never {
@@ -38,50 +37,29 @@ async function main(): Promise<number> {
     return 0;
   }
 
+  const started = performance.now();
   const runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
-  const env: Record<string, string> = {};
   let stopReference: (() => Promise<void>) | undefined;
-  let targetFile = opts.target ? resolve(opts.target) : '';
   try {
-    if (!opts.target) {
-      // No target: the embedded reference, described by a target file like any deployment's.
-      const server = await startReference();
-      stopReference = () => server.close();
-      targetFile = join(runDir, 'reference-target.yaml');
-      writeFileSync(targetFile, referenceTargetYaml(server));
-      Object.assign(env, referenceKeyEnv(server));
-      Object.assign(process.env, env);
-      process.stdout.write(`target: embedded reference at ${server.baseUrl}\n`);
-    }
-
-    const settings: RunSettings = {
-      targetFile,
-      runDir,
-      seed: opts.seed ?? (Math.random() * 0x100000000) >>> 0,
-      numRuns: opts.numRuns ?? DEFAULTS.numRuns,
-      maxRequests: opts.maxRequests ?? DEFAULTS.maxRequests,
-      maxRps: opts.maxRps ?? DEFAULTS.maxRps,
-      requestTimeoutMs: opts.timeoutMs ?? DEFAULTS.requestTimeoutMs,
-      bodyCapBytes: DEFAULTS.bodyCapBytes,
-      maxRetries: DEFAULTS.maxRetries,
-      retryCapMs: DEFAULTS.retryCapMs,
-      reportDir: resolve(opts.reportDir ?? DEFAULTS.reportDir),
-      transport: opts.transport,
-      failOn: opts.failOn,
-      allowLiteralKeys: opts.allowLiteralKeys,
-      allowInsecure: opts.allowInsecure,
-      ...(opts.replayPath ? { replayPath: opts.replayPath } : {}),
-    };
-
+    const settings = settingsOf(opts, runDir, opts.seed ?? (Math.random() * 0x100000000) >>> 0);
     let target: Target;
     try {
-      target = loadTarget(targetFile, settings);
+      if (opts.target) {
+        target = loadTarget(settings.targetFile, settings);
+      } else {
+        // No target: the embedded reference, described by a target file like any deployment's.
+        const server = await startReference();
+        stopReference = () => server.close();
+        target = parseTarget(referenceTargetYaml(server), 'embedded reference', { env: referenceKeyEnv(server) });
+      }
     } catch (e) {
       if (e instanceof TargetFileError) die(e.message);
       throw e;
     }
-    if (opts.target) process.stdout.write(`target: ${target.baseUrl}\n`);
-    process.stdout.write(`seed: ${settings.seed}\n`);
+    const mask = new Mask(secretsOf(target));
+    const say = (line: string) => process.stdout.write(maskedLine(line, mask) + '\n');
+    say(opts.target ? `target: ${target.baseUrl}` : `target: embedded reference at ${target.baseUrl}`);
+    say(`seed: ${settings.seed}`);
 
     if (opts.dryRun) {
       // Loaded only here: the plan needs every check declaration, which a real run loads in Playwright.
@@ -90,14 +68,19 @@ async function main(): Promise<number> {
       return 0;
     }
 
-    const unreachable = await preflight(target, settings);
-    if (unreachable) die(`target ${target.baseUrl} is unreachable: ${unreachable}`);
+    try {
+      prepareReportDir(settings.reportDir, { force: settings.force });
+    } catch (e) {
+      if (e instanceof ReportDirError) die(e.message);
+      throw e;
+    }
+    const pre = await preflight(target, settings);
+    if (pre.fatal) die(maskedLine(pre.fatal, mask));
+    settings.requestsBefore = pre.requests;
 
-    mkdirSync(settings.reportDir, { recursive: true });
-    const code = await runPlaywright(settings, opts, { ...env, ...replayEnv(opts, settings) });
-    // A shard keeps its request log and settings next to its blob report, for npm run conformance:merge.
-    if (opts.shard) saveShardState(settings, opts.shard, { baseUrl: target.baseUrl, replay: replayEnv(opts, settings)['CONFORMANCE_REPLAY_COMMAND']!, suiteVersion: suiteVersion(), suiteCommit: suiteCommit() });
-    return finish(settings, code);
+    const run: PreparedRun = { settings, target, suite: suiteInfo(), embedded: !opts.target };
+    const code = await runPlaywright(run, opts);
+    return finish(run, code, mask, performance.now() - started);
   } finally {
     await stopReference?.();
     // CONFORMANCE_KEEP_RUN_DIR=1 keeps the request log and Playwright's output (for audits: test/safety).
@@ -105,53 +88,35 @@ async function main(): Promise<number> {
   }
 }
 
-/** The command that replays this run, printed in the report (keys stay in the environment). */
-function replayEnv(opts: CliOptions, s: RunSettings): Record<string, string> {
-  const parts = ['npm run conformance --'];
-  if (opts.target) parts.push(`--target ${opts.target}`);
-  parts.push(`--seed ${s.seed}`);
-  if (opts.numRuns) parts.push(`--num-runs ${opts.numRuns}`);
-  if (opts.maxRequests) parts.push(`--max-requests ${opts.maxRequests}`);
-  return { CONFORMANCE_REPLAY_COMMAND: parts.join(' ') };
+/** A line that may hold what the target sent: masked, and terminal control shown escaped. */
+function maskedLine(line: string, mask: Mask): string {
+  return terminalSafe(mask.text(line));
 }
 
-function suiteCommit(): string {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-  } catch {
-    return 'unknown';
-  }
-}
-
-function suiteVersion(): string {
-  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-function runPlaywright(settings: RunSettings, opts: CliOptions, extraEnv: Record<string, string>): Promise<number | null> {
+/**
+ * Runs the prepared run through Playwright with the repository's configuration: the run travels as
+ * one JSON value; the engine lives in Playwright's runner process, the reporters print and judge.
+ */
+function runPlaywright(run: PreparedRun, opts: CliOptions): Promise<number | null> {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const args = [cli, 'test', '-c', join(ROOT, 'suites', 'playwright.config.ts')];
+  const reporters = [join(ROOT, 'cli/playwright/host-reporter.ts'), join(ROOT, 'cli/playwright/console-reporter.ts')];
+  if (opts.shard) reporters.push('blob');
+  const args = [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), `--reporter=${reporters.join(',')}`];
   if (opts.grep) args.push('--grep', opts.grep);
   if (opts.shard) args.push('--shard', opts.shard);
-  const deadlineMs = (opts.deadlineS ?? 600) * 1000;
-  const version = suiteVersion();
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
       ...process.env,
-      ...extraEnv,
-      ...settingsToEnv(settings),
-      CONFORMANCE_DEADLINE_MS: String(deadlineMs),
-      CONFORMANCE_SUITE_VERSION: version,
-      CONFORMANCE_SUITE_COMMIT: suiteCommit(),
-      // A shard writes its own partial report (its exit code) and the blob that conformance:merge joins.
-      CONFORMANCE_REPORTERS: opts.shard ? 'console,conformance,blob' : 'console,conformance',
+      [RUN_ENV]: JSON.stringify(run),
+      ...(opts.shard ? { PLAYWRIGHT_BLOB_OUTPUT_DIR: join(run.settings.reportDir, 'blob'), PLAYWRIGHT_BLOB_OUTPUT_NAME: `report-${opts.shard.replace('/', '-of-')}.zip` } : {}),
       FORCE_COLOR: '0',
     },
   });
   return new Promise((resolvePromise) => {
     // Playwright's own globalTimeout ends the run; this is the backstop if it does not.
-    const killer = setTimeout(() => child.kill('SIGKILL'), deadlineMs + 30_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), run.settings.deadlineMs + 30_000);
     child.on('exit', (code) => {
       clearTimeout(killer);
       resolvePromise(code);
@@ -159,29 +124,17 @@ function runPlaywright(settings: RunSettings, opts: CliOptions, extraEnv: Record
   });
 }
 
-function finish(settings: RunSettings, playwrightCode: number | null): number {
-  const reportFile = join(settings.reportDir, 'report.json');
-  if (!existsSync(join(settings.runDir, 'verdict')) || !existsSync(reportFile)) {
-    if (process.env['CONFORMANCE_REPORTERS']?.includes('blob')) return playwrightCode === 0 ? 0 : 1;
-    die(`the suite ended (code ${playwrightCode}) without writing its report`);
-  }
+function finish(run: PreparedRun, playwrightCode: number | null, mask: Mask, elapsedMs: number): number {
+  const reportFile = join(run.settings.reportDir, 'report.json');
+  if (!existsSync(reportFile)) die(`the suite ended (code ${playwrightCode}) without writing its report`);
   const report = JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport;
   // Nothing judged is no verdict: a selection (--grep, --shard) with no check must not read as CONFORMANT.
-  if (report.checks.every((c) => c.reason === 'not selected in this run')) die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
-  const c = report.counts;
-  const line = (l: keyof typeof c) => `${l} ${c[l].pass} pass, ${c[l].fail} fail, ${c[l].error} error, ${c[l].skip} skip${c[l].observed ? `, ${c[l].observed} observed` : ''}`;
-  process.stdout.write(
-    [
-      '',
-      `verdict: ${report.verdict.toUpperCase()}`,
-      `requirements: ${line('MUST')}; ${line('SHOULD')}; UNSPECIFIED ${c.UNSPECIFIED.observed} observed, ${c.UNSPECIFIED.skip} skip`,
-      `requests: ${report.run.requests} (${report.run.retries} retries)`,
-      ...(stoppedReason(settings.runDir) ? [`stopped early: ${stoppedReason(settings.runDir)}`] : []),
-      ...(report.run.budgetExhausted.length ? [`request budget of ${settings.maxRequests} spent: ${report.run.budgetExhausted.length} checks cut short (${report.run.budgetExhausted.join(', ')})`] : []),
-      `report: ${reportFile}`,
-      '',
-    ].join('\n'),
-  );
+  if (report.checks.every((c) => c.reason === 'not selected in this run')) {
+    rmSync(run.settings.reportDir, { recursive: true, force: true });
+    die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
+  }
+  process.stdout.write(consoleSummary(report, reportFile).split('\n').map((l) => maskedLine(l, mask)).join('\n'));
+  process.stdout.write(`time: ${(elapsedMs / 1000).toFixed(1)} s\n`);
   return EXIT[report.verdict];
 }
 
@@ -189,7 +142,7 @@ main().then(
   (code) => process.exit(code),
   (e: unknown) => {
     const message = e instanceof Fatal ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
-    process.stderr.write(`conformance: ${message}\n`);
+    process.stderr.write(`conformance: ${terminalSafe(message)}\n`);
     process.exit(2);
   },
 );

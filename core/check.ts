@@ -2,6 +2,7 @@ import type { ApiResponse, Client } from './client.ts';
 import type { Counterexample } from './errors.ts';
 import type { Exchange } from './evidence.ts';
 import type { Operation } from './operations.ts';
+import type { RequestLogEntry } from './request-log.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { TargetView } from './target.ts';
 
@@ -14,6 +15,8 @@ export interface ProbeContext {
   seed: number;
   /** Records what the target chose on a point the document leaves open (or any point worth showing). */
   observe(requirementId: string, value: unknown): void;
+  /** Every request the run has sent so far (whole-run checks run after all others, so they see the run's). */
+  log: readonly RequestLogEntry[];
   /** Ends the check as skipped: it cannot be run against this target. */
   skip(reason: string): never;
   /**
@@ -34,6 +37,11 @@ export interface CheckDeclaration {
   /** Requirement ids of spec/requirements.yaml this check proves (or observes). Its level derives from them. */
   requirements: readonly string[];
   kind?: CheckKind;
+  /**
+   * Judges what the whole run sent (its request log) as well as what it sends itself: run after
+   * every other selected check, whatever the order of selection, so --grep and --shard do not change it.
+   */
+  wholeRun?: boolean;
   /** The reason the check cannot run against this target (an optional target field is absent), or undefined. */
   needs?(target: TargetView): string | undefined;
   /**
@@ -66,9 +74,16 @@ export function defineChecks(checks: readonly CheckDeclaration[]): readonly Chec
   return checks;
 }
 
-/** 32-bit FNV-1a of the run seed and the check id: each check's seed is independent of run order. */
+/**
+ * Each check's seed, from the run seed and the check id, independent of run order (so --grep replays
+ * one check alone). The check id is hashed (32-bit FNV-1a) and mixed with the run seed by a bijective
+ * 32-bit finaliser (murmur3 fmix32): for one check, distinct run seeds give distinct check seeds.
+ */
 export function checkSeed(runSeed: number, checkId: string): number {
-  let h = 0x811c9dc5 ^ runSeed;
-  for (const c of `${runSeed}:${checkId}`) h = Math.imul(h ^ c.codePointAt(0)!, 0x01000193) >>> 0;
-  return h >>> 0;
+  let h = 0x811c9dc5;
+  for (const c of checkId) h = Math.imul(h ^ c.codePointAt(0)!, 0x01000193) >>> 0;
+  let x = (h ^ (runSeed >>> 0)) >>> 0;
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b) >>> 0;
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35) >>> 0;
+  return (x ^ (x >>> 16)) >>> 0;
 }

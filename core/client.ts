@@ -1,9 +1,8 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { CannotJudge } from './errors.ts';
 import { maskVolatileHeaders, truncateBody, type Exchange } from './evidence.ts';
 import { Redactor } from './redact.ts';
 import { RequestLog } from './request-log.ts';
+import type { SeenResponse } from './judge.ts';
 import type { RunSettings } from './run-settings.ts';
 import { secretsOf, type Target } from './target.ts';
 import { TransportError, type Transport } from './transport.ts';
@@ -35,20 +34,25 @@ export type Query = Record<string, string | number | undefined>;
 /**
  * After this many requests in a row without a usable answer (time-out, refused or reset connection,
  * body over the cap, 429/503 after every retry) the run sends nothing more: a target that stopped
- * answering costs this many request time-outs, not one per remaining request. The state lives in the
- * run directory (STOP_FILE), shared by the Playwright workers and surviving their restarts.
+ * answering costs this many request time-outs, not one per remaining request.
  */
 export const CONSECUTIVE_FAILURE_LIMIT = 3;
-export const STOP_FILE = 'target-stopped.json';
 
-/** Why the run stopped sending (read by the CLI for its summary), or undefined. */
-export function stoppedReason(runDir: string): string | undefined {
-  try {
-    return (JSON.parse(readFileSync(join(runDir, STOP_FILE), 'utf8')) as { stopped?: string }).stopped;
-  } catch {
-    return undefined;
-  }
+/**
+ * The state of one run, in memory, shared by every check of the run: the request log (the budget
+ * counts it), the pace, the time spent waiting on 429/503, and why the run stopped sending, if it did.
+ */
+export class RunState {
+  readonly log = new RequestLog();
+  failuresInARow = 0;
+  /** Time spent waiting before 429/503 retries in the whole run: a target that limits now and then still spends it. */
+  rateLimitedWaitMs = 0;
+  nextSlot = 0;
+  stopped: string | undefined;
 }
+
+/** A response as the run's whole-run judgements see it (core/judge.ts), handed to the engine as it arrives. */
+export type ResponseListener = (seen: SeenResponse) => void;
 
 /**
  * The only way checks reach the target: GET on the three documented paths under the configured base
@@ -59,41 +63,40 @@ export class Client {
   readonly redactor: Redactor;
   /** Exchanges of the current check, newest last. */
   readonly exchanges: Exchange[] = [];
-  private nextSlot = 0;
-  /** Requests in a row without a usable answer, and the reason the run stopped sending (if it did). */
-  private failuresInARow = 0;
-  private stopped: string | undefined;
   check = '';
+  /** Told of every response, whichever check sent it (the engine's whole-run judgements). */
+  onResponse: ResponseListener | undefined;
 
   constructor(
     private readonly target: Target,
     private readonly settings: RunSettings,
     private readonly transport: Transport,
-    readonly log: RequestLog,
+    readonly state: RunState = new RunState(),
   ) {
     this.redactor = new Redactor(secretsOf(target));
-    this.loadStopState();
-    // A restarted worker keeps the pace: the log was last written when the previous request ended.
-    if (settings.maxRps > 0 && existsSync(log.file)) this.nextSlot = statSync(log.file).mtimeMs + 1000 / settings.maxRps;
+  }
+
+  get log(): RequestLog {
+    return this.state.log;
   }
 
   /** 4.1 GET /containers/{container_id}/files */
   listContainerFiles(containerId: string, query: Query = {}, auth: Auth = 'key'): Promise<ApiResponse> {
-    return this.get(`/containers/${encodeURIComponent(containerId)}/files`, query, auth);
+    return this.get({ operation: 'listContainerFiles', pathParams: { container_id: containerId } }, `/containers/${encodeURIComponent(containerId)}/files`, query, auth);
   }
 
   /** 4.2 GET /models/{author}/{slug}/endpoints; model is `author/slug`. */
   listModelEndpoints(model: string, auth: Auth = 'key'): Promise<ApiResponse> {
     const [author = '', slug = ''] = model.split('/');
-    return this.get(`/models/${encodeURIComponent(author)}/${encodeURIComponent(slug)}/endpoints`, {}, auth);
+    return this.get({ operation: 'listModelEndpoints', pathParams: { author, slug } }, `/models/${encodeURIComponent(author)}/${encodeURIComponent(slug)}/endpoints`, {}, auth);
   }
 
   /** 4.3 GET /interns; query keys are the wire names (see internsQuery in core/api-helpers). */
   listInterns(query: Query = {}, auth: Auth = 'key', baseUrl = this.target.baseUrl): Promise<ApiResponse> {
-    return this.get('/interns', query, auth, baseUrl);
+    return this.get({ operation: 'listInterns', pathParams: {} }, '/interns', query, auth, baseUrl);
   }
 
-  private async get(path: string, query: Query, auth: Auth, baseUrl = this.target.baseUrl): Promise<ApiResponse> {
+  private async get(op: Pick<SeenResponse, 'operation' | 'pathParams'>, path: string, query: Query, auth: Auth, baseUrl = this.target.baseUrl): Promise<ApiResponse> {
     const url = this.documentedUrl(path, baseUrl);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.append(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'conformance-suite' };
@@ -132,7 +135,7 @@ export class Client {
       });
       if ((raw.status === 429 || raw.status === 503) && retries < this.settings.maxRetries) {
         retries++;
-        await sleep(this.backoff(retries, retryAfter));
+        await this.waitRateLimited(this.backoff(retries, retryAfter), url);
         continue;
       }
       // Redacted before any check sees it: a target that echoes the key cannot put it in a message.
@@ -154,6 +157,15 @@ export class Client {
         throw new CannotJudge('rate-limited', message, [exchange]);
       }
       this.noteAnswer();
+      this.onResponse?.({
+        ...op,
+        check: this.check,
+        status: raw.status,
+        json: response.json,
+        query: Object.fromEntries(url.searchParams),
+        auth: typeof auth === 'string' ? auth : 'other',
+        exchange,
+      });
       return response;
     }
   }
@@ -187,53 +199,42 @@ export class Client {
     return url;
   }
 
-  private get stopFile(): string {
-    return join(this.settings.runDir, STOP_FILE);
-  }
-
-  private loadStopState(): void {
-    try {
-      const state = JSON.parse(readFileSync(this.stopFile, 'utf8')) as { failuresInARow?: number; stopped?: string };
-      this.failuresInARow = state.failuresInARow ?? 0;
-      this.stopped = state.stopped;
-    } catch {
-      // no state yet (or no run directory): nothing has failed
-    }
-  }
-
-  private saveStopState(): void {
-    try {
-      writeFileSync(this.stopFile, JSON.stringify({ failuresInARow: this.failuresInARow, ...(this.stopped ? { stopped: this.stopped } : {}) }));
-    } catch {
-      // a client without a run directory keeps the state in memory only
-    }
-  }
-
   /**
    * Once the target stopped answering, the remaining checks are cut short like a spent budget
    * (`skip`, with the reason): the requests that did fail are the run's `error`s.
    */
   private refuseIfStopped(): void {
-    if (!this.stopped && existsSync(this.stopFile)) this.loadStopState();
-    if (this.stopped) throw new CannotJudge('budget', `not sent: ${this.stopped}`);
+    if (this.state.stopped) throw new CannotJudge('budget', `not sent: ${this.state.stopped}`);
   }
 
   private noteFailure(what: string): void {
-    this.failuresInARow++;
-    if (this.failuresInARow >= CONSECUTIVE_FAILURE_LIMIT) {
-      this.stopped = `the target stopped answering (${this.failuresInARow} requests in a row without a usable answer, last: ${what}); nothing more is sent in this run`;
+    this.state.failuresInARow++;
+    if (this.state.failuresInARow >= CONSECUTIVE_FAILURE_LIMIT) {
+      this.state.stopped ??= `the target stopped answering (${this.state.failuresInARow} requests in a row without a usable answer, last: ${what}); nothing more is sent in this run`;
     }
-    this.saveStopState();
   }
 
   private noteAnswer(): void {
-    if (this.failuresInARow === 0) return;
-    this.failuresInARow = 0;
-    this.saveStopState();
+    this.state.failuresInARow = 0;
+  }
+
+  /**
+   * Waits before a 429/503 retry, within the run's retry budget (the time all such waits may take
+   * together): a target that keeps limiting cannot hold the run until its deadline. Past the budget
+   * the run stops sending, with that reason (8 rule 3: a 429 is never the probed requirement's failure).
+   */
+  private async waitRateLimited(ms: number, url: URL): Promise<void> {
+    if (this.state.rateLimitedWaitMs + ms > this.settings.retryBudgetMs) {
+      this.state.stopped ??= `the target kept answering 429/503: the retry budget of ${Math.round(this.settings.retryBudgetMs / 1000)} s was spent waiting (last: GET ${this.redactor.text(url.pathname)}); nothing more is sent in this run`;
+      throw new CannotJudge('rate-limited', this.state.stopped);
+    }
+    this.state.rateLimitedWaitMs += ms;
+    await sleep(ms);
   }
 
   private spendBudget(url: URL): void {
-    if (this.log.count >= this.settings.maxRequests) {
+    // The command line's preflight (settings.requestsBefore) counts against the budget too.
+    if (this.log.count + this.settings.requestsBefore >= this.settings.maxRequests) {
       throw new CannotJudge('budget', `request budget of ${this.settings.maxRequests} spent before GET ${url.pathname}`);
     }
   }
@@ -241,8 +242,8 @@ export class Client {
   private async pace(): Promise<void> {
     if (this.settings.maxRps <= 0) return;
     const now = Date.now();
-    const wait = this.nextSlot - now;
-    this.nextSlot = Math.max(now, this.nextSlot) + 1000 / this.settings.maxRps;
+    const wait = this.state.nextSlot - now;
+    this.state.nextSlot = Math.max(now, this.state.nextSlot) + 1000 / this.settings.maxRps;
     if (wait > 0) await sleep(wait);
   }
 

@@ -1,28 +1,55 @@
 import { checkSeed, type CheckDeclaration, type CheckOutcome, type ProbeContext } from './check.ts';
 import type { Client } from './client.ts';
 import { curlCommand } from './curl.ts';
-import { conform } from './expect.ts';
 import { CannotJudge, ConformanceFailure, SkipCheck } from './errors.ts';
 import type { Exchange } from './evidence.ts';
+import { conform } from './expect.ts';
+import type { Finding, ResponseJudge } from './judge.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { TargetView } from './target.ts';
+
+/** What the engine shares with every check it runs: the response judges and the violations already reported. */
+export interface JudgeContext {
+  judges: readonly ResponseJudge[];
+  /** Distinct violations already reported in this run (Finding.dedupeKey): each is reported once. */
+  reported: Set<string>;
+}
 
 /**
  * Runs one check's probe and classifies what happened: a ConformanceFailure is the target's `fail`;
  * CannotJudge is `error` (or `skip` when the budget is spent); anything else is a suite `error`.
- * Used by the Playwright tests and, directly, by the suite's own tests.
+ * Every response the check receives is also handed to the whole-run judges (record rules, schema of
+ * every response): what they find fails the check that saw it, under the finding's requirement.
  */
-export async function executeCheck(check: CheckDeclaration, client: Client, target: TargetView, settings: Readonly<RunSettings>): Promise<CheckOutcome> {
+export async function executeCheck(
+  check: CheckDeclaration,
+  client: Client,
+  target: TargetView,
+  settings: Readonly<RunSettings>,
+  judging: JudgeContext = { judges: [], reported: new Set() },
+): Promise<CheckOutcome> {
   const seed = checkSeed(settings.seed, check.id);
   const before = client.log.count;
   client.check = check.id;
   client.exchanges.length = 0;
   const outcome: CheckOutcome = { checkId: check.id, status: 'pass', failures: [], observations: [], requests: 0, seed };
+  const findings: Finding[] = [];
+  client.onResponse = (seen) => {
+    for (const judge of judging.judges) {
+      for (const f of judge.judge(seen)) {
+        const key = f.dedupeKey ?? `${f.requirementId}\u0000${f.message}`;
+        if (judging.reported.has(key)) continue;
+        judging.reported.add(key);
+        findings.push(f);
+      }
+    }
+  };
   const ctx: ProbeContext = {
     api: client,
     target,
     settings,
     seed,
+    log: client.log.entries,
     observe: (requirementId, value) => {
       if (!check.requirements.includes(requirementId)) throw new Error(`${check.id} observes ${requirementId}, which it does not declare`);
       outcome.observations.push({ requirementId, value });
@@ -47,12 +74,11 @@ export async function executeCheck(check: CheckDeclaration, client: Client, targ
       outcome.status = 'fail';
       outcome.reason = e.message;
       const exchanges = e.exchanges.length ? [...e.exchanges] : client.exchanges.slice(-1);
-      const last = exchanges[exchanges.length - 1];
       outcome.failures.push({
         requirementId: check.requirements.includes(e.requirementId) ? e.requirementId : check.requirements[0]!,
         message: e.message,
         exchanges,
-        ...(last ? { curl: curlOf(last) } : {}),
+        ...curlOf(exchanges[exchanges.length - 1]),
         ...(e.counterexample ? { counterexample: e.counterexample } : {}),
       });
     } else if (e instanceof CannotJudge) {
@@ -62,13 +88,25 @@ export async function executeCheck(check: CheckDeclaration, client: Client, targ
       outcome.status = 'error';
       outcome.reason = `suite error: ${(e as Error)?.message ?? String(e)}`;
     }
+  } finally {
+    client.onResponse = undefined;
+  }
+  // What the judges saw is evidence whatever the probe concluded: a violation seen is a failure.
+  for (const f of findings) {
+    const at = f.position === undefined ? '' : ` (record ${f.position})`;
+    outcome.failures.push({ requirementId: f.requirementId, message: `${f.message}${at}`, exchanges: [f.exchange], ...curlOf(f.exchange) });
+  }
+  if (findings.length && outcome.status !== 'fail') {
+    outcome.status = 'fail';
+    outcome.reason = `${findings[0]!.requirementId}: ${findings[0]!.message}`;
   }
   outcome.requests = client.log.count - before;
   return outcome;
 }
 
 /** The reproduction command of a failure: the request as sent, with only the header that matters. */
-function curlOf(exchange: Exchange): string {
+function curlOf(exchange: Exchange | undefined): { curl?: string } {
+  if (!exchange) return {};
   const auth = exchange.request.headers['authorization'];
-  return curlCommand(exchange.request.url, auth === undefined ? {} : { authorization: auth });
+  return { curl: curlCommand(exchange.request.url, auth === undefined ? {} : { authorization: auth }) };
 }

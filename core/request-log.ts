@@ -1,5 +1,4 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 
 /** One line of the run's request log: what was sent, never a header (so never a key). */
 export interface RequestLogEntry {
@@ -15,41 +14,22 @@ export interface RequestLogEntry {
 }
 
 /**
- * The request log of a run (runDir/requests.jsonl). It is shared by every Playwright worker of the
- * run, and survives the worker restarts that follow a failed test, so the request budget holds for
- * the whole run; it is also what the report counts and what the safety tests audit.
+ * The request log of a run, in memory for the whole run: the request budget counts it, whole-run
+ * judgements read it, the report counts it. Written out as JSON lines only when asked (audits).
  */
 export class RequestLog {
-  readonly file: string;
-  private n: number;
+  readonly entries: RequestLogEntry[] = [];
 
-  constructor(runDir: string) {
-    this.file = join(runDir, 'requests.jsonl');
-    this.n = existsSync(this.file) ? countLines(readFileSync(this.file, 'utf8')) : 0;
-  }
-
-  /** Requests sent so far in the whole run (this process's view: other shards count their own). */
+  /** Requests sent so far in the whole run (retries included). */
   get count(): number {
-    return this.n;
+    return this.entries.length;
   }
 
   append(entry: RequestLogEntry): void {
-    appendFileSync(this.file, JSON.stringify(entry) + '\n');
-    this.n++;
+    this.entries.push(entry);
   }
 
-  static read(runDir: string): RequestLogEntry[] {
-    const file = join(runDir, 'requests.jsonl');
-    if (!existsSync(file)) return [];
-    return readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as RequestLogEntry);
+  writeTo(file: string): void {
+    writeFileSync(file, this.entries.map((e) => JSON.stringify(e) + '\n').join(''));
   }
-}
-
-function countLines(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 10) n++;
-  return n;
 }

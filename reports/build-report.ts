@@ -12,6 +12,8 @@ export interface ReportInput {
   suite: ConformanceReport['suite'];
   run: Omit<ConformanceReport['run'], 'requests' | 'retries' | 'budgetExhausted'>;
   requestLog: readonly RequestLogEntry[];
+  /** Requests sent before the checks (the command line's preflight): they count in the run's total. */
+  requestsBefore?: number;
 }
 
 /** Joins the catalogue, the declarations and the outcomes into the report; pure, so it is deterministic. */
@@ -20,7 +22,8 @@ export function buildReport(input: ReportInput): ConformanceReport {
     const outcome = input.outcomes.get(c.id) ?? { checkId: c.id, status: 'skip' as const, reason: 'not selected in this run', failures: [], observations: [], requests: 0, seed: 0 };
     return { ...outcome, title: c.title, level: strongestLevel(c.requirements), operation: c.operation, kind: c.kind ?? 'check', requirements: [...c.requirements] };
   });
-  const requirements = catalogue().requirements.map((r) => judge(r, checks, input.outcomes));
+  const ran = checks.filter((c) => input.outcomes.has(c.checkId));
+  const requirements = catalogue().requirements.map((r) => judge(r, checks, ran, input.outcomes));
   const counts = Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, 0]))])) as ConformanceReport['counts'];
   for (const r of requirements) counts[r.level][r.status]++;
   const failOn = input.run.failOn;
@@ -34,7 +37,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     target: input.target,
     run: {
       ...input.run,
-      requests: input.requestLog.length,
+      requests: input.requestLog.length + (input.requestsBefore ?? 0),
       retries: input.requestLog.filter((e) => e.retry).length,
       budgetExhausted: checks.filter((c) => c.status === 'skip' && c.reason?.startsWith('request budget')).map((c) => c.checkId),
     },
@@ -45,7 +48,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
   };
 }
 
-function judge(r: Requirement, checks: readonly CheckResult[], outcomes: ReadonlyMap<string, CheckOutcome>): RequirementResult {
+function judge(r: Requirement, checks: readonly CheckResult[], allRan: readonly CheckResult[], outcomes: ReadonlyMap<string, CheckOutcome>): RequirementResult {
   const covering = checks.filter((c) => c.requirements.includes(r.id));
   const base: RequirementResult = {
     id: r.id,
@@ -57,18 +60,21 @@ function judge(r: Requirement, checks: readonly CheckResult[], outcomes: Readonl
     status: 'skip',
     checks: covering.map((c) => c.checkId),
   };
-  if (covering.length === 0) {
-    return { ...base, reason: r.observable === false ? 'not observable through the three read operations' : 'no check declared' };
-  }
-  const ran = covering.filter((c) => outcomes.has(c.checkId));
-  if (ran.length === 0) return { ...base, status: 'disabled', reason: 'its checks were not selected in this run' };
-
-  const evidence: RequirementFailure[] = ran.flatMap((c) =>
+  // A failure seen by any check of the run counts, also one a whole-run judge attributed to this
+  // requirement from a response another check received (core/execute-check.ts).
+  const evidence: RequirementFailure[] = allRan.flatMap((c) =>
     c.failures
       .filter((f) => f.requirementId === r.id)
       .map(({ requirementId: _r, ...f }) => ({ checkId: c.checkId, ...f })),
   );
+  if (covering.length === 0 && evidence.length === 0) {
+    return { ...base, reason: r.observable === false ? 'not observable through the three read operations' : 'no check declared' };
+  }
+  const ran = covering.filter((c) => outcomes.has(c.checkId));
+  if (ran.length === 0 && evidence.length === 0) return { ...base, status: 'disabled', reason: 'its checks were not selected in this run' };
+
   const failures = evidence.map((f) => `${f.checkId}: ${f.message}`);
+  if (r.level !== 'UNSPECIFIED' && failures.length) return { ...base, status: 'fail', reason: failures[0], failures: evidence };
   const observed = ran.flatMap((c) => c.observations.filter((o) => o.requirementId === r.id).map((o) => o.value));
   const errors = ran.filter((c) => c.status === 'error').map((c) => `${c.checkId}: ${c.reason}`);
   const passed = ran.filter((c) => c.status === 'pass');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { REPLACED_AUTO_FIXTURES } from '../core/playwright.ts';
+import { REPLACED_AUTO_FIXTURES } from '../core/playwright-tests.ts';
 
 // core/playwright.ts replaces Playwright's automatic per-test fixtures by name. If an upgrade renames
 // them, the replacement would silently stop applying (traces possible again, the run slower): this

@@ -230,7 +230,7 @@ test('two shards merged with conformance:merge give the same requirements as one
       expect(shard.report, shard.stderr).toBeDefined();
       expect(shard.report!.run.shard).toBe(`${i + 1}/2`);
       expect(shard.code).toBe(shard.report!.verdict === 'non-conformant' ? 1 : 0);
-      expect(readdirSync(join(shard.reportDir, 'blob')).sort()).toEqual([`conformance-shard-${i + 1}-of-2.json`, `report-${i + 1}.zip`, `requests-${i + 1}-of-2.jsonl`]);
+      expect(readdirSync(join(shard.reportDir, 'blob')).sort()).toEqual([`conformance-shard-${i + 1}-of-2.json`, `report-${i + 1}-of-2.zip`]);
     }
     expect(shard1.report!.counts.MUST.disabled + shard2.report!.counts.MUST.disabled).toBeGreaterThan(0);
 
@@ -239,7 +239,7 @@ test('two shards merged with conformance:merge give the same requirements as one
     mkdirSync(join(merged, 'blob'));
     for (const shard of [shard1, shard2]) cpSync(join(shard.reportDir, 'blob'), join(merged, 'blob'), { recursive: true });
     const collected = readdirSync(join(merged, 'blob')).sort();
-    const merge = await runMerge(['--report-dir', merged, '--target', file]);
+    const merge = await runMerge(['--report-dir', merged]);
     expect(merge.code, merge.stderr + merge.stdout).toBe(1);
     expect(readdirSync(join(merged, 'blob')).sort()).toEqual(collected);
     const report = JSON.parse(readFileSync(join(merged, 'report.json'), 'utf8')) as ConformanceReport;
@@ -252,7 +252,7 @@ test('two shards merged with conformance:merge give the same requirements as one
     expect(differing, 'requirement statuses of the merged and the unsharded run').toEqual([]);
     expect(report.counts).toEqual(whole.report!.counts);
     expect(comparable(report)).toEqual(comparable(whole.report!));
-    // Every request of every shard is counted (each shard also sent its own preflight request).
+    // Every request of every shard is counted (each shard also sent its own preflight requests).
     expect(report.run.requests).toBe(shard1.report!.run.requests + shard2.report!.run.requests);
     for (const name of Object.keys(REPORT_FILES)) expect(readdirSync(merged)).toContain(name);
 
@@ -267,7 +267,7 @@ test('two shards merged with conformance:merge give the same requirements as one
     // A missing shard is one line and exit 2, not a report that silently lacks half the checks.
     const partial = mkdtempSync(join(tmpdir(), 'reports-partial-'));
     cpSync(join(shard1.reportDir, 'blob'), join(partial, 'blob'), { recursive: true });
-    const incomplete = await runMerge(['--report-dir', partial, '--target', file]);
+    const incomplete = await runMerge(['--report-dir', partial]);
     expect(incomplete.code).toBe(2);
     expect(incomplete.stderr).toMatch(/^conformance:merge: cannot merge: shard 2\/2 missing/);
   });

@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { estimateOf } from '../cli/plan.ts';
 import { Client } from '../core/client.ts';
-import { RequestLog } from '../core/request-log.ts';
 import { NodeTransport } from '../core/transport.ts';
 import type { ReferenceServer } from '../reference/options.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
-import suitesConfig from '../suites/playwright.config.ts';
+import suitesConfig from '../playwright.config.ts';
 import { runCli, testSettings, type CliRun } from './support/harness.ts';
 import {
   HOSTILE_KEYS, hostileTarget, OK_JSON, stackLines, startHostile, stderrLines, writeTarget, writeTargetYaml, type Action, type HostileServer,
@@ -73,7 +72,7 @@ test('the client refuses a path parameter that would leave the documented path, 
   const server = await recorder();
   const runDir = mkdtempSync(join(tmpdir(), 'safety-client-'));
   const transport = new NodeTransport({ timeoutMs: 2_000, bodyCapBytes: 1024 });
-  const client = new Client(hostileTarget(server.baseUrl), testSettings(runDir), transport, new RequestLog(runDir));
+  const client = new Client(hostileTarget(server.baseUrl), testSettings(runDir), transport);
   try {
     await expect(client.listContainerFiles('..')).rejects.toThrow(/refuses GET .*a path parameter would leave the documented path \(\/v1\/files\)/);
     await expect(client.listContainerFiles('.')).rejects.toThrow(/refuses GET/);

@@ -2,52 +2,71 @@ import { expect, test } from '@playwright/test';
 import { requirement } from '../core/catalogue.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
+import { runEngineAgainst } from './support/harness.ts';
 import { runSuiteAgainst } from './support/run-against.ts';
 
-// The suite proves itself: the whole suite, run as a user runs it, must catch every fault of the
-// catalogue (each breaks one requirement) and must find every conformant variant conformant.
-// Each result is attached as `mutation-result`; test/summary-reporter.ts prints the score table.
+// The suite proves itself: the whole suite, run by its engine in-process (as a run runs it, without
+// the process start-ups around it), must catch every fault of the catalogue (each breaks one
+// requirement) and must find every conformant variant conformant, on every seed. Each result is
+// attached as `mutation-result`; test/summary-reporter.ts prints the score table. A few runs go
+// through the real command line too (the end-to-end path).
 test.describe.configure({ mode: 'parallel' });
+
+/** Seeds every variant is judged on: a reading must be accepted whatever the seed (principle 1). */
+const SEEDS = [1, 2, 3, 4, 5];
 
 for (const fault of FAULTS) {
   test(`fault ${fault.name} is caught (${fault.breaks.join(', ')})`, async ({}, testInfo) => {
     const mustLevel = fault.breaks.some((id) => requirement(id).level === 'MUST');
     // A fault that breaks only SHOULD requirements is caught when it fails the run under --fail-on should.
-    const run = await runSuiteAgainst({ faults: [fault.name] }, mustLevel ? [] : ['--fail-on', 'should']);
-    const failed = (run.report?.requirements ?? []).filter((r) => r.status === 'fail').map((r) => r.id);
-    const caught = run.code === 1 && fault.breaks.some((id) => failed.includes(id));
+    const report = await runEngineAgainst({ faults: [fault.name] }, { settings: { seed: 1234, failOn: mustLevel ? 'must' : 'should' } });
+    const failed = report.requirements.filter((r) => r.status === 'fail').map((r) => r.id);
+    const caught = report.verdict === 'non-conformant' && fault.breaks.some((id) => failed.includes(id));
     await testInfo.attach('mutation-result', {
-      body: JSON.stringify({ kind: 'fault', name: fault.name, operation: fault.operation, caught }),
+      body: JSON.stringify({ kind: 'fault', name: fault.name, operation: fault.operation, caught, level: mustLevel ? 'MUST' : 'SHOULD' }),
       contentType: 'application/json',
     });
-    expect(run.stderr, 'no internal error').not.toContain('internal error');
-    expect(run.report?.verdict, `stdout:\n${run.stdout}`).toBe('non-conformant');
+    expect(report.checks.filter((c) => c.reason?.startsWith('suite error')).map((c) => `${c.checkId}: ${c.reason}`), 'no suite error').toEqual([]);
+    expect(report.verdict).toBe('non-conformant');
     expect(failed, 'the requirement the fault breaks is among the failures').toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^(${fault.breaks.map((b) => b.replace(/\./g, '\\.')).join('|')})$`))]));
-    expect(run.code).toBe(1);
   });
 }
 
 for (const variant of CONFORMANT_VARIANTS) {
-  test(`conformant variant ${variant.name} is judged conformant`, async ({}, testInfo) => {
-    const run = await runSuiteAgainst(variant.options);
-    const mustFailures = (run.report?.requirements ?? []).filter((r) => r.status === 'fail' && r.level === 'MUST').map((r) => `${r.id}: ${r.reason}`);
+  test(`conformant variant ${variant.name} is judged conformant on seeds ${SEEDS.join(', ')}`, async ({}, testInfo) => {
+    const bySeed: Record<number, string[]> = {};
+    for (const seed of SEEDS) {
+      const report = await runEngineAgainst(variant.options, { settings: { seed } });
+      bySeed[seed] = report.requirements.filter((r) => r.status !== 'pass' && r.level === 'MUST' && r.status !== 'skip').map((r) => `${r.id} ${r.status}: ${r.reason}`);
+      if (report.verdict !== 'conformant') bySeed[seed]!.push(`verdict ${report.verdict}`);
+    }
     await testInfo.attach('mutation-result', {
-      body: JSON.stringify({ kind: 'variant', name: variant.name, operation: 'general', caught: mustFailures.length > 0 }),
+      body: JSON.stringify({ kind: 'variant', name: variant.name, operation: 'general', caught: Object.values(bySeed).some((l) => l.length > 0), seeds: Object.fromEntries(Object.entries(bySeed).map(([s, l]) => [s, l.length === 0])) }),
       contentType: 'application/json',
     });
-    expect(mustFailures, `false MUST failures on ${variant.description}`).toEqual([]);
-    expect(run.report?.verdict, run.stdout).toBe('conformant');
-    expect(run.code).toBe(0);
+    expect(bySeed, `false MUST failures on ${variant.description}`).toEqual(Object.fromEntries(SEEDS.map((s) => [s, []])));
   });
 }
 
-test('the fault catalogue covers every operation with at least 35 faults, each naming known requirements', () => {
-  expect(FAULTS.length).toBeGreaterThanOrEqual(35);
-  const names = FAULTS.map((f) => f.name);
-  expect(new Set(names).size).toBe(names.length);
-  for (const f of FAULTS) for (const id of f.breaks) expect(() => requirement(id), `${f.name} breaks unknown ${id}`).not.toThrow();
-  for (const op of ['listContainerFiles', 'listModelEndpoints', 'listInterns'] as const) {
-    expect(FAULTS.filter((f) => f.operation === op).length, op).toBeGreaterThanOrEqual(5);
+test('one verdict per target: every requirement has the same status on 5 seeds, on the reference and on faults', async () => {
+  const sample = [undefined, ...FAULTS.filter((_, i) => i % 9 === 0).map((f) => f.name)];
+  for (const fault of sample) {
+    const statuses = new Set<string>();
+    for (const seed of SEEDS) {
+      const report = await runEngineAgainst(fault ? { faults: [fault] } : {}, { settings: { seed } });
+      statuses.add(JSON.stringify(report.requirements.filter((r) => r.level !== 'UNSPECIFIED').map((r) => [r.id, r.status])));
+    }
+    expect(statuses.size, `statuses differ across seeds on ${fault ?? 'the reference'}`).toBe(1);
   }
-  expect(CONFORMANT_VARIANTS.length).toBeGreaterThanOrEqual(3);
+});
+
+test('the real command line judges a fault and a variant as the engine does (end to end)', async () => {
+  const fault = FAULTS.find((f) => f.breaks.some((id) => requirement(id).level === 'MUST'))!;
+  const faulty = await runSuiteAgainst({ faults: [fault.name] });
+  expect(faulty.code, faulty.stdout + faulty.stderr).toBe(1);
+  expect(faulty.report?.requirements.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(expect.arrayContaining([fault.breaks[0]]));
+  const variant = CONFORMANT_VARIANTS[0]!;
+  const plain = await runSuiteAgainst(variant.options);
+  expect(plain.code, plain.stdout + plain.stderr).toBe(0);
+  expect(plain.report?.verdict).toBe('conformant');
 });

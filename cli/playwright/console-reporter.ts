@@ -1,5 +1,5 @@
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../core/check.ts';
+import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../../core/check.ts';
 
 const MARK: Record<CheckOutcome['status'], string> = { pass: 'pass ', fail: 'FAIL ', error: 'ERROR', skip: 'skip ' };
 

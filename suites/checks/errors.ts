@@ -1,6 +1,6 @@
 import type { ApiResponse } from '../../core/client.ts';
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { RequestLog, type RequestLogEntry } from '../../core/request-log.ts';
+import type { RequestLogEntry } from '../../core/request-log.ts';
 import type { TargetView } from '../../core/target.ts';
 import { internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { errorObject, errorsAmong, isObject, probeOf } from '../support/operations.ts';
@@ -39,7 +39,7 @@ function requireSome<T>(ctx: ProbeContext, list: readonly T[], what: string): vo
 /** Request-log entries of one operation's path under the target's base URL (any check of this run). */
 function loggedErrors(ctx: ProbeContext, pathPattern: RegExp): RequestLogEntry[] {
   const base = basePath(ctx.target);
-  return RequestLog.read(ctx.settings.runDir).filter((e) => {
+  return ctx.log.filter((e) => {
     if (e.status === null || e.status < 400) return false;
     let path: string;
     try {
@@ -99,6 +99,7 @@ export const errorsChecks = defineChecks([
     title: 'Every listContainerFiles error of the run has a status of 4.1 (400, 401, 403, 429, 500, 503)',
     operation: 'listContainerFiles',
     requirements: ['files.errors.documented-status'],
+    wholeRun: true,
     async probe(ctx: ProbeContext) {
       // Own provocations: bad limit, no key, a valid key that may lack permission (5 rule 3) and a
       // container id no deployment has (the document shows no 404 for 4.1: an unknown container is
@@ -176,6 +177,7 @@ export const errorsChecks = defineChecks([
     title: 'Model-endpoints error statuses other than 403, 404 and 500 seen in this run (not shown)',
     operation: 'listModelEndpoints',
     requirements: ['models.errors.other-statuses'],
+    wholeRun: true,
     kind: 'observation',
     async probe(ctx: ProbeContext) {
       // 7.2: "Statuses for this operation other than these: not shown." The run's request log holds

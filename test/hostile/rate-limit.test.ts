@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { Client, CONSECUTIVE_FAILURE_LIMIT } from '../../core/client.ts';
 import { CannotJudge } from '../../core/errors.ts';
-import { RequestLog } from '../../core/request-log.ts';
 import { DEFAULTS } from '../../core/run-settings.ts';
 import { NodeTransport } from '../../core/transport.ts';
 import type { ReferenceServer } from '../../reference/options.ts';
@@ -101,7 +100,7 @@ test('the client: Retry-After as seconds or HTTP date up to the cap; an unusable
     const runDir = mkdtempSync(join(tmpdir(), 'hostile-retry-'));
     const settings = testSettings(runDir, { maxRetries: 1, retryCapMs: 400 });
     const transport = new NodeTransport({ timeoutMs: 2_000, bodyCapBytes: settings.bodyCapBytes });
-    const client = new Client(hostileTarget(hostile.baseUrl), settings, transport, new RequestLog(runDir));
+    const client = new Client(hostileTarget(hostile.baseUrl), settings, transport);
     try {
       const res = await client.listInterns();
       expect(res.status).toBe(200);
@@ -109,7 +108,7 @@ test('the client: Retry-After as seconds or HTTP date up to the cap; an unusable
       const label = `Retry-After ${JSON.stringify(retryAfter)}: waited ${wait} ms, expected ${expected}`;
       expect(wait, label).toBeGreaterThanOrEqual(expected - 20);
       expect(wait, label).toBeLessThan(expected + 300);
-      expect(RequestLog.read(runDir).map((e) => e.retry)).toEqual([0, 1]);
+      expect(client.log.entries.map((e) => e.retry)).toEqual([0, 1]);
     } finally {
       await transport.close();
     }
@@ -121,7 +120,7 @@ test('the client: a 503 that outlasts the retries is CannotJudge rate-limited wi
   servers.push(hostile);
   const runDir = mkdtempSync(join(tmpdir(), 'hostile-retry-'));
   const transport = new NodeTransport({ timeoutMs: 2_000, bodyCapBytes: DEFAULTS.bodyCapBytes });
-  const client = new Client(hostileTarget(hostile.baseUrl), testSettings(runDir, { maxRetries: 2, retryCapMs: 400 }), transport, new RequestLog(runDir));
+  const client = new Client(hostileTarget(hostile.baseUrl), testSettings(runDir, { maxRetries: 2, retryCapMs: 400 }), transport);
   try {
     const error = await client.listModelEndpoints('hostile/model').then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(CannotJudge);

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckOutcome } from '../../core/check.ts';
+import type { RequestLogEntry } from '../../core/request-log.ts';
 import { Client } from '../../core/client.ts';
 import { executeCheck } from '../../core/execute-check.ts';
-import { RequestLog } from '../../core/request-log.ts';
 import { DEFAULTS, type RunSettings } from '../../core/run-settings.ts';
 import { parseTarget, viewOf, type Target } from '../../core/target.ts';
 import { NodeTransport } from '../../core/transport.ts';
@@ -15,6 +15,9 @@ import { startReference } from '../../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../../reference/target-file.ts';
 import type { ConformanceReport } from '../../reports/model.ts';
 import { ALL_CHECKS } from '../../suites/checks/index.ts';
+import { RESPONSE_JUDGES } from '../../suites/judges/index.ts';
+import { Engine } from '../../core/engine.ts';
+import { reportOfRun } from '../../cli/run-report.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -38,10 +41,42 @@ export function testSettings(runDir: string, overrides: Partial<RunSettings> = {
     reportDir: join(runDir, 'report'),
     transport: 'node',
     failOn: 'must',
+    requireAll: false,
+    force: false,
     allowLiteralKeys: false,
     allowInsecure: false,
+    retryBudgetMs: 60_000,
+    deadlineMs: 600_000,
+    replay: '',
+    requestsBefore: 0,
     ...overrides,
   };
+}
+
+/**
+ * The whole suite run in-process by the engine (as a run does, without Playwright and the command
+ * line around it) against a reference started with the given options: the fast self-test.
+ * `select` picks checks by id (a --grep), else every check runs.
+ */
+export async function runEngineAgainst(
+  options: Partial<ReferenceOptions> = {},
+  more: { settings?: Partial<RunSettings>; select?: (id: string) => boolean } = {},
+): Promise<ConformanceReport> {
+  const server = await startReference(options);
+  const runDir = mkdtempSync(join(tmpdir(), 'engine-'));
+  const settings = testSettings(runDir, { maxRetries: DEFAULTS.maxRetries, retryCapMs: DEFAULTS.retryCapMs, requestTimeoutMs: DEFAULTS.requestTimeoutMs, ...more.settings });
+  const target = referenceTarget(server);
+  const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
+  const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
+  const startedAt = new Date();
+  try {
+    engine.plan(ALL_CHECKS.map((c) => c.id).filter(more.select ?? (() => true)));
+    const outcomes = await engine.finished();
+    return reportOfRun({ settings, target, suite: { name: 'conformance-suite', version: '0.0.0-test', commit: 'test' }, embedded: false }, engine, outcomes, { startedAt });
+  } finally {
+    await transport.close();
+    await server.close();
+  }
 }
 
 /**
@@ -51,7 +86,7 @@ export function testSettings(runDir: string, overrides: Partial<RunSettings> = {
 export async function probeCheck(
   checkId: string,
   options: Partial<ReferenceOptions> = {},
-  more: { settings?: Partial<RunSettings>; editTarget?: (yaml: string) => string } = {},
+  more: { settings?: Partial<RunSettings>; editTarget?: (yaml: string) => string; log?: RequestLogEntry[] } = {},
 ): Promise<CheckOutcome> {
   const check = ALL_CHECKS.find((c) => c.id === checkId);
   if (!check) throw new Error(`no check ${checkId}`);
@@ -61,7 +96,12 @@ export async function probeCheck(
   const target = referenceTarget(server, more.editTarget);
   const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
   try {
-    return await executeCheck(check, new Client(target, settings, transport, new RequestLog(settings.runDir)), viewOf(target), settings);
+    const client = new Client(target, settings, transport);
+    try {
+      return await executeCheck(check, client, viewOf(target), settings, { judges: RESPONSE_JUDGES, reported: new Set() });
+    } finally {
+      more.log?.push(...client.log.entries);
+    }
   } finally {
     await transport.close();
     await server.close();

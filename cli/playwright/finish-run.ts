@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import type { CheckOutcome } from '../../core/check.ts';
+import { secretsOf } from '../../core/target.ts';
+import { Mask } from '../../core/mask.ts';
+import type { ConformanceReport } from '../../reports/model.ts';
+import { writeReportFiles } from '../../reports/write-report.ts';
+import { writeShardReport } from '../../reports/shards.ts';
+import { reportOfRun } from '../run-report.ts';
+import type { RunHost } from './run-host.ts';
+
+/** How long the report waits for a check still running when the run ends (its request's time-out bounds it). */
+const DRAIN_MS = 15_000;
+
+/**
+ * Ends the run: every check Playwright selected has an outcome (one cut by the deadline is said so),
+ * the report is built from the engine's outcomes and written, masked, into the report directory.
+ */
+export async function finishRun(host: RunHost): Promise<ConformanceReport> {
+  const { engine, run } = host;
+  // Nothing more is sent once the run ends (deadline, interrupted): queued checks end as not sent.
+  engine.state.stopped ??= 'the run ended (deadline or interruption) before this check ran';
+  const outcomes = new Map<string, CheckOutcome>(await Promise.race([engine.finished(), new Promise<ReadonlyMap<string, CheckOutcome>>((r) => setTimeout(() => r(new Map()), DRAIN_MS).unref())]));
+  for (const id of host.selection ?? []) {
+    if (!outcomes.has(id)) outcomes.set(id, { checkId: id, status: 'error', reason: 'the run ended before this check ran (deadline or interruption)', failures: [], observations: [], requests: 0, seed: 0 });
+  }
+  const report = reportOfRun(host.run, engine, outcomes, { startedAt: host.startedAt, ...(host.shard ? { shard: host.shard } : {}) });
+  const mask = new Mask(secretsOf(run.target));
+  writeReportFiles(report, run.settings.reportDir, { mask, force: run.settings.force });
+  // A shard keeps its report beside Playwright's blob, for `conformance merge` (cli/merge.ts).
+  if (host.shard) writeShardReport(report, run.settings.reportDir, host.shard, mask);
+  if (process.env['CONFORMANCE_KEEP_RUN_DIR'] === '1') engine.state.log.writeTo(join(run.settings.runDir, 'requests.jsonl'));
+  return report;
+}

@@ -1,0 +1,82 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULTS, type RunSettings } from '../core/run-settings.ts';
+import type { Target } from '../core/target.ts';
+import { CLI_DEFAULTS, type CliOptions } from './args.ts';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Everything a run is: settings decided once, the target file parsed once, the suite that runs. */
+export interface PreparedRun {
+  settings: RunSettings;
+  target: Target;
+  suite: { name: string; version: string; commit: string };
+  /** Where the run goes when no target file is given: the embedded reference (the command line's). */
+  embedded: boolean;
+}
+
+/** The one environment variable that hands a prepared run to the Playwright runner process. */
+export const RUN_ENV = 'CONFORMANCE_RUN';
+
+export function settingsOf(opts: CliOptions, runDir: string, seed: number): RunSettings {
+  return {
+    targetFile: opts.target ? resolve(opts.target) : '',
+    runDir,
+    seed,
+    numRuns: opts.numRuns ?? DEFAULTS.numRuns,
+    maxRequests: opts.maxRequests ?? DEFAULTS.maxRequests,
+    maxRps: opts.maxRps ?? DEFAULTS.maxRps,
+    requestTimeoutMs: opts.timeoutMs ?? DEFAULTS.requestTimeoutMs,
+    bodyCapBytes: DEFAULTS.bodyCapBytes,
+    maxRetries: DEFAULTS.maxRetries,
+    retryCapMs: DEFAULTS.retryCapMs,
+    retryBudgetMs: (opts.retryBudgetS ?? CLI_DEFAULTS.retryBudgetS) * 1000,
+    deadlineMs: (opts.deadlineS ?? CLI_DEFAULTS.deadlineS) * 1000,
+    reportDir: resolve(opts.reportDir ?? DEFAULTS.reportDir),
+    transport: opts.transport,
+    failOn: opts.failOn,
+    requireAll: opts.requireAll,
+    force: opts.force,
+    allowLiteralKeys: opts.allowLiteralKeys,
+    allowInsecure: opts.allowInsecure,
+    ...(opts.replayPath ? { replayPath: opts.replayPath } : {}),
+    replay: replayCommand(opts, seed),
+    requestsBefore: 0,
+  };
+}
+
+/**
+ * The command that replays this run exactly: the target file and every option that shapes what is
+ * sent and how it is judged (keys stay in the environment).
+ */
+export function replayCommand(opts: CliOptions, seed: number): string {
+  const parts = ['npm run conformance --'];
+  if (opts.target) parts.push(`--target ${shellWord(opts.target)}`);
+  parts.push(`--seed ${seed}`);
+  if (opts.numRuns !== undefined) parts.push(`--num-runs ${opts.numRuns}`);
+  if (opts.maxRequests !== undefined) parts.push(`--max-requests ${opts.maxRequests}`);
+  if (opts.timeoutMs !== undefined) parts.push(`--timeout ${opts.timeoutMs}`);
+  if (opts.failOn !== 'must') parts.push(`--fail-on ${opts.failOn}`);
+  if (opts.transport !== 'node') parts.push(`--transport ${opts.transport}`);
+  if (opts.allowLiteralKeys) parts.push('--allow-literal-keys');
+  if (opts.allowInsecure) parts.push('--allow-insecure');
+  return parts.join(' ');
+}
+
+/** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
+export function shellWord(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+export function suiteInfo(): PreparedRun['suite'] {
+  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    // not a clone (an installed package): the version says which suite ran
+  }
+  return { name: 'conformance-suite', version, commit };
+}

@@ -1,0 +1,29 @@
+import type { CheckOutcome } from '../core/check.ts';
+import type { Engine } from '../core/engine.ts';
+import { viewOf } from '../core/target.ts';
+import { buildReport } from '../reports/build-report.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { ALL_CHECKS } from '../suites/checks/index.ts';
+import type { PreparedRun } from './prepare-run.ts';
+
+/** The report of a run from its engine's outcomes: the same for a Playwright run and an in-process one. */
+export function reportOfRun(run: PreparedRun, engine: Engine, outcomes: ReadonlyMap<string, CheckOutcome>, meta: { startedAt: Date; shard?: string }): ConformanceReport {
+  return buildReport({
+    checks: ALL_CHECKS,
+    outcomes,
+    target: { baseUrl: run.target.baseUrl, file: viewOf(run.target) },
+    suite: run.suite,
+    run: {
+      seed: run.settings.seed,
+      startedAt: meta.startedAt.toISOString(),
+      durationMs: Date.now() - meta.startedAt.getTime(),
+      numRuns: run.settings.numRuns,
+      maxRequests: run.settings.maxRequests,
+      failOn: run.settings.failOn,
+      replay: run.settings.replay,
+      ...(meta.shard ? { shard: meta.shard } : {}),
+    },
+    requestLog: engine.state.log.entries,
+    requestsBefore: run.settings.requestsBefore,
+  });
+}

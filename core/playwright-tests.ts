@@ -1,0 +1,43 @@
+import { test as base } from '@playwright/test';
+import { OUTCOME_ATTACHMENT, type CheckDeclaration } from './check.ts';
+import { askOutcome } from './engine-socket.ts';
+import { tagsOf } from './tags.ts';
+
+/** Where the run's engine answers (set by the run's global set-up, cli/playwright/global-setup.ts). */
+export const ENGINE_SOCKET_ENV = 'CONFORMANCE_ENGINE_SOCKET';
+
+/**
+ * Playwright's two automatic per-test fixtures serve browser pages: trace recording (which would
+ * record the Authorization header: principle 4, no secret in a trace) and browser context options.
+ * A check uses neither, yet each costs a stack capture per test on set-up and tear-down. Replaced by
+ * fixtures that do nothing and report no step; `npm test` verifies that these names are still
+ * Playwright's (test/playwright-fixtures.test.ts).
+ */
+export const REPLACED_AUTO_FIXTURES = ['_setupArtifacts', '_setupContextOptions'] as const;
+const noAutoFixtures = Object.fromEntries(
+  REPLACED_AUTO_FIXTURES.map((name) => [name, [async ({}, use: () => Promise<void>) => use(), { auto: 'all-hooks-included', box: 'self' }]]),
+);
+const test = base.extend(noAutoFixtures as {});
+
+/**
+ * One Playwright test per declared check. The test holds no state: it asks the run's engine for its
+ * check's outcome and reports it (attachment, skip, failure). Whole-run checks are registered last,
+ * so a run without the engine's plan still asks for them after every other check.
+ */
+export function registerChecks(checks: readonly CheckDeclaration[]): void {
+  const ordered = [...checks.filter((c) => !c.wholeRun), ...checks.filter((c) => c.wholeRun)];
+  for (const check of ordered) {
+    test(check.id, { tag: tagsOf(check), annotation: [{ type: 'check', description: check.id }] }, async ({}, testInfo) => {
+      const socket = process.env[ENGINE_SOCKET_ENV];
+      if (!socket) throw new Error(`the conformance run was not set up (${ENGINE_SOCKET_ENV} is not set): start it with \`npm run conformance\` or the repository's playwright.config.ts`);
+      const { outcome, reportedByHost } = await askOutcome(socket, check.id);
+      await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(outcome), contentType: 'application/json' });
+      if (outcome.status === 'skip') testInfo.skip(true, outcome.reason);
+      if (outcome.status === 'pass' || reportedByHost) return;
+      // No host reporter to mark the failure (Playwright's --reporter replaced it): fail here, truthfully.
+      const err = new Error(`${outcome.status === 'fail' ? 'FAIL' : 'ERROR'} ${outcome.reason ?? ''}`);
+      err.stack = err.message;
+      throw err;
+    });
+  }
+}

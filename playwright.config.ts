@@ -1,0 +1,28 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * The conformance suite as a Playwright project: `npx playwright test` runs it (against the target
+ * file named by CONFORMANCE_TARGET, else the embedded reference), and `npm run conformance` goes
+ * through this same configuration with the run it prepared (CONFORMANCE_RUN). Playwright's own
+ * options work as usual: --grep, --list, --reporter, --shard.
+ *
+ * One worker, checks in declaration order: they share the run's request budget and their requests
+ * come in a fixed order, so two runs with one seed send the same requests. The run's engine lives in
+ * the runner process (cli/playwright/global-setup.ts); tests only ask it for outcomes.
+ */
+const run = process.env['CONFORMANCE_RUN'] ? (JSON.parse(process.env['CONFORMANCE_RUN']) as { settings: { deadlineMs: number; runDir: string } }) : undefined;
+
+export default defineConfig({
+  testDir: './suites',
+  testMatch: 'conformance.spec.ts',
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  // A check's own time limit is its requests' time-outs; the run's deadline bounds everything.
+  timeout: 0,
+  globalTimeout: run?.settings.deadlineMs ?? 600_000,
+  globalSetup: './cli/playwright/global-setup.ts',
+  outputDir: run ? `${run.settings.runDir}/test-output` : 'test-results/conformance',
+  use: { trace: 'off' },
+  reporter: [['./cli/playwright/host-reporter.ts'], ['list']],
+});
