@@ -6,6 +6,7 @@
  * hold what targets sent.
  */
 import { esc } from './escape.ts';
+import { htmlHead } from './html-head.ts';
 import type { DiffSide, LeafDifference, ObservationDifference, ReportComparison, SideObservation, SideStatus } from './diff-compare.ts';
 import { compactJson, observedPretty, oneLine } from './format.ts';
 
@@ -127,16 +128,7 @@ export function diffHtml(c: ReportComparison): string {
     ? 'Every requirement has the same status and every point left open the same observed value.'
     : `${c.statuses.length} requirement${c.statuses.length === 1 ? '' : 's'} by status, ${c.observations.length} observation${c.observations.length === 1 ? '' : 's'} of the implementation profile.`;
   return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="referrer" content="no-referrer">',
-    `<title>${esc(`Comparison: ${c.a.baseUrl} and ${c.b.baseUrl}`)}</title>`,
-    `<style>${CSS}</style>`,
-    '</head>',
+    ...htmlHead(`Comparison: ${c.a.baseUrl} and ${c.b.baseUrl}`, CSP, CSS),
     '<body>',
     `<header id="result" class="banner ${c.agree ? 'agree' : 'differ'}" role="status"><div><h1 data-agree="${c.agree}">${esc(word)}</h1><div>${esc(sub)}</div></div></header>`,
     '<main>',

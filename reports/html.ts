@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Exchange } from '../core/evidence.ts';
 import { esc } from './escape.ts';
+import { htmlHead } from './html-head.ts';
 import {
   byOperation, bySection, durationText, LEVEL_ORDER, observedPretty, observedText, oneLine, prettyBody, replayCheckCommand, scopeText, tally,
 } from './format.ts';
@@ -113,16 +114,7 @@ const VERDICT_WORD: Record<ConformanceReport['verdict'], string> = { conformant:
 export function reportHtml(report: ConformanceReport): string {
   const title = `Conformance ${report.specVersion}: ${report.verdict} — ${report.target.baseUrl}`;
   return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="referrer" content="no-referrer">',
-    `<title>${esc(title)}</title>`,
-    `<style>${CSS}</style>`,
-    '</head>',
+    ...htmlHead(title, CSP, CSS),
     '<body>',
     banner(report),
     '<main>',
