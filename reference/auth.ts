@@ -3,6 +3,7 @@ import type { Operation } from './operations.ts';
 import { MANAGEMENT_KEY, RESTRICTED_KEY, WORKSPACE_A } from './data.ts';
 import type { ReferenceOptions } from './options.ts';
 import { hasFault } from './faults/index.ts';
+import { hasReading } from './variants.ts';
 
 export type KeyKind = 'management' | 'restricted';
 
@@ -24,19 +25,21 @@ const KEYS: ReadonlyMap<string, Caller> = new Map([
  * separate scheme and token (RFC 7235 `1*SP`). A missing header, an empty token (`Bearer `),
  * another scheme (`Basic`, `Token`) or an unknown key is unauthenticated.
  */
-export function authenticate(header: string | undefined, opts: Pick<ReferenceOptions, 'faults'> = { faults: [] }): Caller | null {
+export function authenticate(header: string | undefined, opts: Pick<ReferenceOptions, 'faults' | 'readings'> = { faults: [], readings: [] }): Caller | null {
   if (header === undefined) return hasFault(opts, 'auth-missing-key-accepted') ? KEYS.get(MANAGEMENT_KEY)! : null;
-  if (hasFault(opts, 'auth-basic-scheme-accepted')) {
+  // Reading auth-basic-accepted: the key is neither missing nor invalid (5 rule 2), whatever the scheme.
+  if (hasFault(opts, 'auth-basic-scheme-accepted') || hasReading(opts, 'auth-basic-accepted')) {
     const basic = basicCaller(header);
     if (basic) return basic;
   }
   const m = /^([A-Za-z]+) +(\S+)$/.exec(header);
-  if (!m || m[1]?.toLowerCase() !== 'bearer') return null;
+  // Reading bearer-case-sensitive: the scheme exactly as 5 rule 1 writes it.
+  if (!m || (hasReading(opts, 'bearer-case-sensitive') ? m[1] !== 'Bearer' : m[1]?.toLowerCase() !== 'bearer')) return null;
   if (hasFault(opts, 'auth-invalid-key-accepted')) return KEYS.get(m[2] ?? '') ?? KEYS.get(MANAGEMENT_KEY)!;
   return KEYS.get(m[2] ?? '') ?? null;
 }
 
-/** Fault auth-basic-scheme-accepted only: `Basic base64(user:password)` where user or password is a known key. */
+/** Fault auth-basic-scheme-accepted and reading auth-basic-accepted: `Basic base64(user:password)` where user or password is a known key. */
 function basicCaller(header: string): Caller | null {
   const m = /^basic +(\S+)$/i.exec(header);
   if (!m) return null;

@@ -8,6 +8,8 @@ import type { Operation } from './operations.ts';
 export interface ReferenceOptions {
   /** Names of faults from reference/faults.ts to switch on (normally zero or one). */
   faults: readonly string[];
+  /** Reading switches of reference/variants.ts (READING_SWITCHES): another faithful reading of the document's words. */
+  readings: readonly string[];
   /** 2.1: ids keep their `=` padding (RFC 4648 section 5 leaves padding to the user). */
   paddedIds: boolean;
   /** 4.1 rule 5: `first_id` may be null; when true the reference always sends null. */
@@ -32,6 +34,7 @@ export interface ReferenceOptions {
 
 export const DEFAULT_REFERENCE_OPTIONS: ReferenceOptions = {
   faults: [],
+  readings: [],
   paddedIds: false,
   firstIdNull: false,
   scanBound: 64,

@@ -10,6 +10,7 @@ import {
 } from './data.ts';
 import { filesError, internsError, methodNotAllowed, modelsError, routeNotFound, withErrorFaults, type JsonResponse } from './errors.ts';
 import { hasFault, unknownFaults } from './faults/index.ts';
+import { hasReading, unknownReadings } from './variants.ts';
 import { DEFAULT_REFERENCE_OPTIONS, type ReferenceOptions, type ReferenceServer } from './options.ts';
 import { listContainerFiles } from './routes/container-files.ts';
 import { listInterns } from './routes/interns.ts';
@@ -106,7 +107,9 @@ function respond(opts: ReferenceOptions, req: IncomingMessage): JsonResponse {
 
 function send(res: ServerResponse, opts: ReferenceOptions, r: JsonResponse): void {
   const body = Buffer.from(r.raw ?? JSON.stringify(r.body), 'utf8');
-  const contentType = hasFault(opts, 'errors-text-plain-content-type') && r.status === 401 ? 'text/plain' : opts.contentType;
+  // Reading errors-problem-json: error bodies as RFC 9457 problem documents' media type (still section 7's body).
+  const errorType = hasReading(opts, 'errors-problem-json') && r.status >= 400 ? 'application/problem+json' : opts.contentType;
+  const contentType = hasFault(opts, 'errors-text-plain-content-type') && r.status === 401 ? 'text/plain' : errorType;
   res.writeHead(r.status, { 'content-type': contentType, 'content-length': body.length, ...r.headers });
   res.end(body);
 }
@@ -117,6 +120,8 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
   const options: ReferenceOptions = Object.freeze({ ...DEFAULT_REFERENCE_OPTIONS, ...rest });
   const unknown = unknownFaults(options.faults);
   if (unknown.length > 0) throw new Error(`unknown reference fault(s): ${unknown.join(', ')}`);
+  const unknownR = unknownReadings(options.readings);
+  if (unknownR.length > 0) throw new Error(`unknown reference reading(s): ${unknownR.join(', ')}`);
 
   const received: Array<{ method: string; url: string }> = [];
   const server = createServer((req, res) => {

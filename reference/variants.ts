@@ -2,14 +2,59 @@ import type { ReferenceOptions } from './options.ts';
 
 /**
  * Conformant variants: the reference with other legal choices where the document is silent or
- * lenient. The suite must judge every one of them conformant (principle 1: a false failure on a
- * conformant implementation is as bad as a missed fault).
+ * lenient, or with another reading of words that admit more than one (spec/readings.yaml names each
+ * reading and its variant). The suite must judge every one of them conformant (principle 1: a false
+ * failure on a conformant implementation is as bad as a missed fault).
  */
 export interface ConformantVariant {
   name: string;
   /** The legal choices it makes, with the section that leaves them open. */
   description: string;
   options: Partial<ReferenceOptions>;
+}
+
+/**
+ * One switch per reading, like a fault: route code asks `hasReading(opts, 'name')`. Each is another
+ * faithful reading of the service document's words (spec/readings.yaml says which words and why).
+ */
+export const READING_SWITCHES = [
+  'path-order-utf16',
+  'cursor-lenient-base64',
+  'cursor-standard-alphabet',
+  'cursor-padding-required',
+  'cursor-control-refused',
+  'scan-cursor-opaque',
+  'limit-clamped',
+  'limit-number-spellings',
+  'limit-empty-default',
+  'has-more-when-full',
+  'page-cap-50',
+  'unknown-container-forbidden',
+  'pricing-exponent',
+  'unknown-model-403',
+  'errors-problem-json',
+  'interns-omit-null-fields',
+  'workspace-mismatch-empty',
+  'workspace-malformed-forbidden',
+  'status-filter-lenient',
+  'auth-basic-accepted',
+  'bearer-case-sensitive',
+] as const;
+export type ReadingSwitch = (typeof READING_SWITCHES)[number];
+
+/** True when the reading `name` is switched on. */
+export function hasReading(options: Pick<ReferenceOptions, 'readings'>, name: ReadingSwitch): boolean {
+  return options.readings.includes(name);
+}
+
+/** Names in `readings` that READING_SWITCHES does not declare (a typo would otherwise silently change nothing). */
+export function unknownReadings(readings: readonly string[]): string[] {
+  return readings.filter((r) => !(READING_SWITCHES as readonly string[]).includes(r));
+}
+
+/** A variant made of one reading switch. */
+function reading(name: ReadingSwitch, description: string): ConformantVariant {
+  return { name, description, options: { readings: [name] } };
 }
 
 export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
@@ -40,4 +85,26 @@ export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
       restrictedKeyAcceptedBy: ['listInterns'],
     },
   },
+  // ---- readings of the document's words (spec/readings.yaml)
+  reading('path-order-utf16', '"lexicographic path order" (2.2, 4.1) as UTF-16 code-unit order, the default string order of Java, JavaScript and C#: paths and cursors compared that way'),
+  reading('cursor-lenient-base64', 'after decoded as Node\'s base64url decoder does (2.1, 7.1 do not say how strictly): an impossible length, stray characters and either alphabet are accepted when the cfile_ prefix is there'),
+  reading('cursor-standard-alphabet', 'after decoded as Python\'s urlsafe_b64decode does: "+" and "/" accepted beside "-" and "_", an impossible length refused'),
+  reading('cursor-padding-required', 'ids carry "=" padding (the RFC 4648 section 3.2 default) and after must carry it too: an unpadded id of a length that needs padding is malformed input (7.1 400)'),
+  reading('cursor-control-refused', 'after naming a path with NUL or another control character is refused with 400: 2.1 gives no path grammar, and no file can have such a path'),
+  reading('scan-cursor-opaque', 'a page that ends at the scan bound names the scan position with an opaque token (4.1 rule 3 "names the scan position"), which after accepts back'),
+  reading('limit-clamped', '"Minimum 1, maximum 1000" / "Minimum 1, maximum 500" (4.1, 4.3) as the bounds of the page size used: an out-of-range integer limit is clamped into range'),
+  reading('limit-number-spellings', 'an integer limit may be spelled as a number: "1e2", "2.0", "+5", "05", "0x10" read with Number() (4.1, 4.3 say "integer", not its spelling)'),
+  reading('limit-empty-default', 'an empty limit (`limit=`) is read as no limit, so the default applies (4.1, 8; 8 rule 2 for interns)'),
+  reading('has-more-when-full', 'has_more is true whenever the page is full or ends at the scan bound, without looking ahead: the next page may be empty with has_more false (2.2 "another page can be fetched")'),
+  reading('page-cap-50', 'limit is a maximum: a page holds at most 50 files whatever the limit, ending with has_more true and last_id its last file (4.1 never says a page is full)'),
+  reading('unknown-container-forbidden', 'a container id the key cannot see is answered 403 (a documented status of 4.1), not with an empty list'),
+  reading('pricing-exponent', 'pricing strings written as Python prints floats: "2.5e-06", "1e-05", "0.0" (2.4 "a string holding a decimal number")'),
+  reading('unknown-model-403', 'a model that does not exist is answered 403 (4.2 lists 403, 404, 500 and 7.2 ties no condition to 404): existence is not revealed'),
+  reading('errors-problem-json', 'error responses carry Content-Type application/problem+json with the section 7 body (section 1 says only that the API exchanges JSON)'),
+  reading('interns-omit-null-fields', 'the four nullable intern fields are left out when null (2.5 has no Required column)'),
+  reading('workspace-mismatch-empty', 'a workspace filter that is not the key\'s workspace lists no intern: 200 with an empty data, no fallback (4.3)'),
+  reading('workspace-malformed-forbidden', 'a workspace filter that is not a UUID does not "match the workspace of the API key" and is refused with 403 Forbidden (4.3, 7.3)'),
+  reading('status-filter-lenient', 'status filter values matched case-insensitively, blanks around and empty elements ignored (4.3 "comma-separated list of values from section 3")'),
+  reading('auth-basic-accepted', 'the valid API key is also accepted in the Basic scheme (5 rule 2 gives 401 when the header is missing or the key invalid; here it is neither)'),
+  reading('bearer-case-sensitive', 'only the scheme spelled `Bearer`, as 5 rule 1 writes it, is accepted; `bearer <key>` is refused with 401'),
 ];

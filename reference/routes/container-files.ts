@@ -5,7 +5,11 @@ import { FILE_ID_PREFIX, fileId, pathFromFileId } from '../ids.ts';
 import type { ReferenceOptions } from '../options.ts';
 import { decodeSegment, extra, type RouteContext } from '../context.ts';
 import { hasFault } from '../faults/index.ts';
-import { single, strictInt } from '../query.ts';
+import { single } from '../query.ts';
+import { opaqueScanCursor, padsIds, readCursor } from '../cursor.ts';
+import { readLimit } from '../limit.ts';
+import { orderedView, utf16KeyOrder } from '../path-orders.ts';
+import { hasReading } from '../variants.ts';
 
 /** 4.1 / 8: limit 1..1000, default 100. */
 const LIMIT_MIN = 1;
@@ -23,7 +27,7 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
 
   const limitRaw = single(query, 'limit');
   if (!limitRaw.ok) return filesError(400);
-  let limit = strictInt(limitRaw.value, LIMIT_MIN, LIMIT_MAX, LIMIT_DEFAULT);
+  let limit = readLimit(opts, limitRaw.value, LIMIT_MIN, LIMIT_MAX, LIMIT_DEFAULT);
   if (hasFault(opts, 'files-default-limit-50') && limitRaw.value === undefined) limit = { ok: true, value: 50 };
   if (hasFault(opts, 'files-limit-1-rejected') && limitRaw.value === '1') limit = { ok: false };
   if (hasFault(opts, 'files-limit-bounds-not-enforced') && /^-?[0-9]+$/.test(limitRaw.value ?? '')) limit = { ok: true, value: Math.min(LIMIT_MAX, Math.max(LIMIT_MIN, Number(limitRaw.value))) };
@@ -47,9 +51,11 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
   // is answered with an empty list rather than an undocumented status.
   if (hasFault(opts, 'errors-files-404-status') && !CONTAINERS.has(containerId)) return { status: 404, body: { error: { code: 404, message: 'Container not found', metadata: null }, service_metadata: null, user_id: null } };
   if (hasFault(opts, 'files-restarted-container-rejected') && /-r[0-9a-z]+$/i.test(containerId)) return filesError(400);
+  if (hasReading(opts, 'unknown-container-forbidden') && !CONTAINERS.has(containerId)) return filesError(403);
   const container = CONTAINERS.get(containerId) ?? NO_CONTAINER;
   if (hasFault(opts, 'files-after-unknown-path-rejected') && afterKey !== null && !container.objects.some((o) => o.key.equals(afterKey))) return filesError(400);
   let pageSize = limit.value;
+  if (hasReading(opts, 'page-cap-50')) pageSize = Math.min(pageSize, 50);
   if (hasFault(opts, 'files-short-page-without-scan-bound')) pageSize = Math.max(1, pageSize - 1);
   if (hasFault(opts, 'files-page-larger-than-limit')) pageSize += 1;
   return { status: 200, body: page(ctx, containerId, container, afterKey, pageSize) };
@@ -82,14 +88,14 @@ function startIndex(objects: readonly StoredObject[], after: Buffer | null, comp
 function page(ctx: RouteContext, containerId: string, container: Container, after: Buffer | null, limit: number): unknown {
   const { opts } = ctx;
   const caseInsensitive = hasFault(opts, 'pagination-wrong-sort-order');
-  const c = caseInsensitive ? caseInsensitiveView(container) : container;
-  const padded = opts.paddedIds;
+  const utf16 = hasReading(opts, 'path-order-utf16');
+  const c = caseInsensitive ? caseInsensitiveView(container) : utf16 ? orderedView(container, utf16KeyOrder) : container;
   const bound = Math.max(1, opts.scanBound);
   const data: unknown[] = [];
   let lastListed: StoredObject | null = null;
   let scanPosition: StoredObject | null = null; // set when the page ends at the scan bound
   let hiddenSkipped = 0;
-  let i = startIndex(c.objects, after, caseInsensitive ? compareCaseInsensitive : Buffer.compare);
+  let i = startIndex(c.objects, after, caseInsensitive ? compareCaseInsensitive : utf16 ? utf16KeyOrder : Buffer.compare);
   const start = i;
   if (hasFault(opts, 'files-after-inclusive') && after !== null && i > 0 && c.objects[i - 1]!.key.equals(after)) i--;
   if (hasFault(opts, 'pagination-skip-item-between-pages') && after !== null) i = (c.nextVisible[i] ?? c.objects.length) + 1;
@@ -109,9 +115,11 @@ function page(ctx: RouteContext, containerId: string, container: Container, afte
   }
   if (hasFault(opts, 'files-locale-order') && data.length > 3) data.splice(1, data.length - 2, ...(data.slice(1, -1) as Array<{ path: string }>).sort((a, b) => a.path.localeCompare(b.path)));
   // i is the index just after the resume position.
-  const hasMore = (c.nextVisible[i] ?? c.objects.length) < c.objects.length && !(hasFault(opts, 'pagination-has-more-false-on-truncated-page') && scanPosition !== null);
+  let hasMore = (c.nextVisible[i] ?? c.objects.length) < c.objects.length && !(hasFault(opts, 'pagination-has-more-false-on-truncated-page') && scanPosition !== null);
+  // has-more-when-full: no look-ahead; a full page or one that ended at the scan bound says more may follow.
+  if (hasReading(opts, 'has-more-when-full')) hasMore = i < c.objects.length && (data.length >= limit || scanPosition !== null);
   let lastId: string | null;
-  if (scanPosition !== null && hasMore) lastId = idOf(opts, scanPosition.path); // rule 3
+  if (scanPosition !== null && hasMore) lastId = hasReading(opts, 'scan-cursor-opaque') ? opaqueScanCursor(scanPosition.path) : idOf(opts, scanPosition.path); // rule 3
   else if (lastListed !== null) lastId = idOf(opts, lastListed.path); // rule 2
   else lastId = null; // rule 4: only with has_more false and empty data
   if (hasFault(opts, 'files-last-id-null-with-has-more') && hasMore) lastId = null;
@@ -153,7 +161,7 @@ function fileObject(ctx: RouteContext, containerId: string, o: StoredObject): un
 function idOf(opts: ReferenceOptions, path: string): string {
   const shown = shownPath(opts, path);
   if (hasFault(opts, 'files-raw-path-ids')) return FILE_ID_PREFIX + shown;
-  const id = fileId(shown, { padded: opts.paddedIds });
+  const id = fileId(shown, { padded: padsIds(opts) });
   if (hasFault(opts, 'files-standard-base64-ids')) return FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('-', '+').replaceAll('_', '/');
   return id;
 }
@@ -163,7 +171,7 @@ function afterPath(opts: ReferenceOptions, id: string): string | null {
   let path: string | null;
   if (hasFault(opts, 'files-raw-path-ids')) path = id.startsWith(FILE_ID_PREFIX) && id.length > FILE_ID_PREFIX.length ? id.slice(FILE_ID_PREFIX.length) : null;
   else if (hasFault(opts, 'files-standard-base64-ids')) path = pathFromFileId(FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('+', '-').replaceAll('/', '_'));
-  else path = pathFromFileId(id);
+  else path = readCursor(opts, id);
   if (hasFault(opts, 'files-absolute-paths') && path !== null) {
     // Shown paths are "/" + stored: a path before "/" is before all of them, one after it after all.
     if (path.startsWith('/')) path = path.slice(1);

@@ -3,7 +3,9 @@ import { INTERNS, INTERN_STATUSES, type InternStatus } from '../data.ts';
 import { internsError, type JsonResponse } from '../errors.ts';
 import { extra, type RouteContext } from '../context.ts';
 import { hasFault } from '../faults/index.ts';
-import { single, strictInt } from '../query.ts';
+import { single } from '../query.ts';
+import { readLimit } from '../limit.ts';
+import { hasReading } from '../variants.ts';
 
 /** 4.3 / 8: page size 1..500. */
 const LIMIT_MIN = 1;
@@ -17,7 +19,7 @@ export function listInterns(ctx: RouteContext): JsonResponse {
 
   const limitRaw = single(query, names.limit);
   if (!limitRaw.ok) return internsError('invalid_body', opts);
-  let limit = strictInt(limitRaw.value, LIMIT_MIN, LIMIT_MAX, opts.internsDefaultPageSize);
+  let limit = readLimit(opts, limitRaw.value, LIMIT_MIN, LIMIT_MAX, opts.internsDefaultPageSize);
   if (hasFault(opts, 'interns-limit-bounds-not-enforced') && /^(0|-?[1-9][0-9]{0,15})$/.test(limitRaw.value ?? '')) limit = { ok: true, value: Math.min(Math.max(Number(limitRaw.value), LIMIT_MIN), LIMIT_MAX) };
   if (hasFault(opts, 'errors-interns-integer-invalid-body') && !limit.ok) return { status: 400, body: { error: { code: 400, message: 'Invalid list query' } } };
   if (!limit.ok) return internsError('invalid_body', opts);
@@ -31,7 +33,9 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   if (!statusRaw.ok) return internsError('invalid_body', opts);
   let statuses: ReadonlySet<string> | null = null;
   if (statusRaw.value !== undefined) {
-    const parts = statusRaw.value.split(',');
+    let parts = statusRaw.value.split(',');
+    // status-filter-lenient: case folded, blanks trimmed, empty elements dropped.
+    if (hasReading(opts, 'status-filter-lenient')) parts = parts.map((p) => p.trim().toLowerCase()).filter((p) => p.length > 0);
     if (!parts.every((p) => (INTERN_STATUSES as readonly string[]).includes(p)) && !hasFault(opts, 'interns-bad-status-accepted')) return internsError('invalid_body', opts);
     statuses = new Set(parts as InternStatus[]);
   }
@@ -47,9 +51,12 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   let wsFilter = wsRaw.value;
   if (hasFault(opts, 'interns-malformed-workspace-accepted') && wsFilter !== undefined && !UUID.test(wsFilter)) wsFilter = undefined;
   if (wsFilter !== undefined) {
-    if (!UUID.test(wsFilter)) return internsError('invalid_body', opts);
+    if (!UUID.test(wsFilter)) return internsError(hasReading(opts, 'workspace-malformed-forbidden') ? 403 : 'invalid_body', opts);
     if (hasFault(opts, 'interns-workspace-filter-refused')) return internsError(403, opts);
-    if (wsFilter.toLowerCase() !== caller.workspaceId.toLowerCase() && !hasFault(opts, 'interns-workspace-fallback')) return internsError(403, opts);
+    const mismatch = wsFilter.toLowerCase() !== caller.workspaceId.toLowerCase();
+    // workspace-mismatch-empty: only interns of that workspace, and the key sees none of them.
+    if (mismatch && hasReading(opts, 'workspace-mismatch-empty') && !hasFault(opts, 'interns-workspace-fallback')) return { status: 200, body: extra(opts, { data: [], has_more: false }) };
+    if (mismatch && !hasFault(opts, 'interns-workspace-fallback')) return internsError(403, opts);
   }
 
   // 4.3: the key selects the visible interns (its own workspace). INTERNS is already newest
@@ -78,6 +85,8 @@ export function listInterns(ctx: RouteContext): JsonResponse {
 /** One intern as sent (2.5), with the faults of the intern body applied. */
 function internBody(opts: RouteContext['opts'], intern: (typeof INTERNS)[number]): Record<string, unknown> {
   const out: Record<string, unknown> = { ...intern };
+  // interns-omit-null-fields: 2.5 has no Required column; null fields are left out.
+  if (hasReading(opts, 'interns-omit-null-fields')) for (const k of ['attached_vault_id', 'instructions', 'lastFailureMessage', 'progress']) if (out[k] === null) delete out[k];
   if (hasFault(opts, 'interns-description-not-string')) out.description = null;
   if (hasFault(opts, 'interns-bad-uuid')) out.vault_id = `vault_${intern.vault_id.slice(0, 8)}`;
   if (hasFault(opts, 'interns-timestamps-no-millis')) for (const k of ['createdAt', 'updatedAt'] as const) out[k] = intern[k].replace(/\.\d{3}Z$/, 'Z');

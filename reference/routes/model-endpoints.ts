@@ -4,6 +4,7 @@ import { modelsError, type JsonResponse } from '../errors.ts';
 import { decodeSegment, extra, type RouteContext } from '../context.ts';
 import { hasFault } from '../faults/index.ts';
 import type { ReferenceOptions } from '../options.ts';
+import { hasReading } from '../variants.ts';
 
 export function listModelEndpoints(ctx: RouteContext): JsonResponse {
   // 4.2 path parameters author and slug, each percent-decoded exactly once; an undecodable
@@ -13,7 +14,7 @@ export function listModelEndpoints(ctx: RouteContext): JsonResponse {
   if (author === null || slug === null) return modelsError(404);
   const named = MODELS.get(`${author}/${slug}`);
   if (!named && hasFault(ctx.opts, 'models-unknown-200')) return { status: 200, body: { data: { id: `${author}/${slug}`, endpoints: [] } } };
-  if (!named) return modelsError(404); // 7.2: "Resource not found"
+  if (!named) return modelsError(hasReading(ctx.opts, 'unknown-model-403') ? 403 : 404); // 7.2: "Resource not found"
   let model = named;
   if (hasFault(ctx.opts, 'models-other-model-returned')) model = [...MODELS.values()].find((m) => m.id !== named.id) ?? named;
   // 4.2: an object with one field `data` holding the model with endpoints (2.3).
@@ -45,6 +46,8 @@ function modelBody(opts: ReferenceOptions, m: Model): unknown {
 /** One endpoint as sent (2.4), with the variant and the endpoint faults applied. */
 function endpointBody(opts: ReferenceOptions, e: Endpoint, i: number): Record<string, unknown> {
   const out: Record<string, unknown> = opts.sparseEndpoints ? sparse(e, i) : { ...e };
+  // pricing-exponent: the decimal numbers as Python prints floats ("2.5e-06" below 1e-4, "0.0").
+  if (hasReading(opts, 'pricing-exponent')) out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, pythonFloat(Number(v))]));
   if (hasFault(opts, 'models-endpoint-context-length-string')) out.context_length = String(e.context_length);
   if (hasFault(opts, 'models-pricing-numbers')) out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, Number(v)]));
   if (hasFault(opts, 'models-percentile-strings')) out.latency_last_30m = Object.fromEntries(Object.entries(e.latency_last_30m).map(([k, v]) => [k, String(v)]));
@@ -66,4 +69,11 @@ function sparse(e: Endpoint, i: number): Record<string, unknown> {
   if (i % 3 === 0) delete out.uptime_last_1d;
   if (i === 2) delete out.tag;
   return out;
+}
+
+/** Python's str(float): exponent form (two-digit exponent) below 1e-4 and from 1e16, else ".0" on whole numbers. */
+function pythonFloat(n: number): string {
+  const a = Math.abs(n);
+  if (a !== 0 && (a < 1e-4 || a >= 1e16)) return n.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
+  return Number.isInteger(n) ? `${n}.0` : String(n);
 }
