@@ -31,6 +31,17 @@ export interface DecodedJsonBody {
   duplicateKey?: string;
 }
 
+/**
+ * Section 1 "exchanges JSON", 4.1 "media type application/json": the type and subtype compared
+ * case-insensitively, parameters such as charset=utf-8 allowed (RFC 9110 section 8.3.1).
+ */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
+
+/** What the strict reading adds to a response beyond its text and parsed body (carried on ApiResponse / SeenResponse). */
+export type JsonBodyFacts = Pick<DecodedJsonBody, 'invalidUtf8Offset' | 'duplicateKey'>;
+
 // ignoreBOM: a byte order mark stays in the text, so JSON.parse refuses it as before (RFC 8259
 // section 8.1: a BOM MUST NOT be added; parsers MAY ignore it, this one reports it as not JSON).
 const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -8,7 +8,7 @@ export interface JsonResponse {
   body: unknown;
   headers?: Record<string, string>;
   /** Sent as is instead of JSON.stringify(body) (fault errors-html-body only). */
-  raw?: string;
+  raw?: string | Buffer;
 }
 
 /** 7.1 example messages, one per documented status of listContainerFiles. */

@@ -1,5 +1,8 @@
 import type { Operation } from './operations.ts';
 
+/** Where a record fault puts its one bad record (reference/faults/records.ts). */
+export type FaultPosition = 'first' | 'middle' | 'last';
+
 /**
  * Knobs of the reference implementation. Defaults are the reference's own choices where the
  * service document is silent; conformant variants (reference/variants.ts) change them to other
@@ -8,6 +11,11 @@ import type { Operation } from './operations.ts';
 export interface ReferenceOptions {
   /** Names of faults from reference/faults.ts to switch on (normally zero or one). */
   faults: readonly string[];
+  /**
+   * Where a fault that breaks one record (reference/faults/records.ts) puts it among the records it
+   * applies to: the first, the middle or the last. Tests move one fault to the three places.
+   */
+  faultPosition: FaultPosition;
   /** Reading switches of reference/variants.ts (READING_SWITCHES): another faithful reading of the document's words. */
   readings: readonly string[];
   /** 2.1: ids keep their `=` padding (RFC 4648 section 5 leaves padding to the user). */
@@ -34,6 +42,7 @@ export interface ReferenceOptions {
 
 export const DEFAULT_REFERENCE_OPTIONS: ReferenceOptions = {
   faults: [],
+  faultPosition: 'last',
   readings: [],
   paddedIds: false,
   firstIdNull: false,

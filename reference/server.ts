@@ -106,7 +106,7 @@ function respond(opts: ReferenceOptions, req: IncomingMessage): JsonResponse {
 }
 
 function send(res: ServerResponse, opts: ReferenceOptions, r: JsonResponse): void {
-  const body = Buffer.from(r.raw ?? JSON.stringify(r.body), 'utf8');
+  const body = Buffer.isBuffer(r.raw) ? r.raw : Buffer.from(r.raw ?? JSON.stringify(r.body), 'utf8');
   // Reading errors-problem-json: error bodies as RFC 9457 problem documents' media type (still section 7's body).
   const errorType = hasReading(opts, 'errors-problem-json') && r.status >= 400 ? 'application/problem+json' : opts.contentType;
   const contentType = hasFault(opts, 'errors-text-plain-content-type') && r.status === 401 ? 'text/plain' : errorType;

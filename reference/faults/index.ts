@@ -2,9 +2,11 @@ import type { Operation } from '../operations.ts';
 import type { ReferenceOptions } from '../options.ts';
 import { AUTH_ERRORS_FAULTS } from './auth-errors.ts';
 import { CONTAINER_FILES_FAULTS } from './container-files.ts';
+import { EMPTY_CONTAINER_FAULTS } from './empty-container.ts';
 import { INTERNS_FAULTS } from './interns.ts';
 import { MODEL_ENDPOINTS_FAULTS } from './model-endpoints.ts';
 import { PAGINATION_FAULTS } from './pagination.ts';
+import { RECORD_FAULTS } from './records.ts';
 
 /** One deliberate defect of the reference: it breaks exactly the requirements listed in `breaks`. */
 export interface FaultDeclaration {
@@ -22,6 +24,8 @@ export const FAULTS: readonly FaultDeclaration[] = [
   ...MODEL_ENDPOINTS_FAULTS,
   ...INTERNS_FAULTS,
   ...AUTH_ERRORS_FAULTS,
+  ...RECORD_FAULTS,
+  ...EMPTY_CONTAINER_FAULTS,
 ];
 
 /** True when the fault `name` is switched on. Route code uses `if (hasFault(opts, 'name'))`. */

@@ -1,10 +1,11 @@
 /** GET /containers/{container_id}/files — listContainerFiles (2.1, 2.2, 4.1, 8). */
-import { CONTAINERS, indexContainer, type Container, type StoredObject } from '../data.ts';
+import { CONTAINER_MAIN, CONTAINERS, indexContainer, visiblePaths, type Container, type StoredObject } from '../data.ts';
 import { filesError, type JsonResponse } from '../errors.ts';
 import { FILE_ID_PREFIX, fileId, pathFromFileId } from '../ids.ts';
-import type { ReferenceOptions } from '../options.ts';
+import type { FaultPosition, ReferenceOptions } from '../options.ts';
 import { decodeSegment, extra, type RouteContext } from '../context.ts';
 import { hasFault } from '../faults/index.ts';
+import { recordIndex } from '../faults/records.ts';
 import { single } from '../query.ts';
 import { opaqueScanCursor, padsIds, readCursor } from '../cursor.ts';
 import { readLimit } from '../limit.ts';
@@ -131,6 +132,7 @@ function page(ctx: RouteContext, containerId: string, container: Container, afte
   let first = data.length > 0 && !opts.firstIdNull ? (data[0] as { id: string }).id : null; // rule 5
   if (hasFault(opts, 'files-first-id-wrong') && data.length > 1) first = (data[data.length - 1] as { id: string }).id;
   const list = { object: 'list', data, first_id: first, last_id: lastId, has_more: hasMore };
+  if (hasFault(opts, 'files-empty-container-has-more') && container !== NO_CONTAINER && container.visibleCount === 0) Object.assign(list, { has_more: true, last_id: null });
   if (hasFault(opts, 'files-list-wrong-object')) list.object = 'container.file.list';
   return extra(opts, list);
 }
@@ -150,6 +152,10 @@ function fileObject(ctx: RouteContext, containerId: string, o: StoredObject): un
   if (hasFault(opts, 'files-wrong-source')) file.source = 'user';
   if (hasFault(opts, 'files-container-id-not-echoed')) file.container_id = containerId.replace(/-r[0-9a-z]+$/i, '');
   if (hasFault(opts, 'files-created-at-millis')) file.created_at = o.created_at * 1000;
+  const faulty = opts.faults.length > 0 && containerId === CONTAINER_MAIN && o.path === recordFaultPath(opts.faultPosition);
+  if (faulty && hasFault(opts, 'files-record-source-user')) file.source = 'user';
+  if (faulty && hasFault(opts, 'files-record-object-file')) file.object = 'file';
+  if (faulty && hasFault(opts, 'files-record-created-at-millis')) file.created_at = o.created_at * 1000;
   return extra(opts, file);
 }
 
@@ -161,6 +167,8 @@ function fileObject(ctx: RouteContext, containerId: string, o: StoredObject): un
 function idOf(opts: ReferenceOptions, path: string): string {
   const shown = shownPath(opts, path);
   if (hasFault(opts, 'files-raw-path-ids')) return FILE_ID_PREFIX + shown;
+  // The id is changed here, in the codec, so first_id, last_id and the cursor agree with data[].id.
+  if (hasFault(opts, 'files-record-id-other-path') && path === recordFaultPath(opts.faultPosition)) return fileId(`${shown}\u0000`, { padded: padsIds(opts) });
   const id = fileId(shown, { padded: padsIds(opts) });
   if (hasFault(opts, 'files-standard-base64-ids')) return FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('-', '+').replaceAll('_', '/');
   return id;
@@ -206,4 +214,16 @@ function caseInsensitiveView(c: Container): Container {
     caseInsensitiveViews.set(c, view);
   }
   return view;
+}
+
+const recordFaultPaths = new Map<FaultPosition, string>();
+/** The one file of the main container the record faults (reference/faults/records.ts) break: first, middle or last in path order. */
+function recordFaultPath(position: FaultPosition): string {
+  let path = recordFaultPaths.get(position);
+  if (path === undefined) {
+    const paths = visiblePaths(CONTAINER_MAIN);
+    path = paths[recordIndex(position, paths.length)] ?? '';
+    recordFaultPaths.set(position, path);
+  }
+  return path;
 }

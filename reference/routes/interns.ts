@@ -1,8 +1,10 @@
 /** GET /interns — List interns (2.5, 2.6, 3, 4.3, 7.3). */
-import { INTERNS, INTERN_STATUSES, type InternStatus } from '../data.ts';
+import { INTERNS, INTERN_STATUSES, type Intern, type InternStatus } from '../data.ts';
 import { internsError, type JsonResponse } from '../errors.ts';
 import { extra, type RouteContext } from '../context.ts';
 import { hasFault } from '../faults/index.ts';
+import { recordIndex } from '../faults/records.ts';
+import type { FaultPosition, ReferenceOptions } from '../options.ts';
 import { single } from '../query.ts';
 import { readLimit } from '../limit.ts';
 import { hasReading } from '../variants.ts';
@@ -67,7 +69,8 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   if (hasFault(opts, 'interns-other-workspace-leak') && wsFilter === undefined) visibleWorkspace = INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId ?? visibleWorkspace;
   let ordered = INTERNS;
   if (hasFault(opts, 'interns-oldest-first')) ordered = [...INTERNS].reverse();
-  for (const intern of ordered) {
+  for (const listed of ordered) {
+    const intern = stored(opts, listed);
     if (intern.workspaceId !== visibleWorkspace) continue;
     if (statuses !== null && !statuses.has(intern.status)) continue;
     if (data.length === limit.value) {
@@ -95,4 +98,30 @@ function internBody(opts: RouteContext['opts'], intern: (typeof INTERNS)[number]
   if (hasFault(opts, 'interns-model-bad-shape')) out.model = intern.model.split('/').pop();
   if (hasFault(opts, 'interns-unknown-status-value') && intern.status === 'stopped') out.status = 'paused';
   return out;
+}
+
+/**
+ * The intern as stored, with the record faults (reference/faults/records.ts) applied to the one intern
+ * they break: what the status filter and the body both see, so no filter selects a status outside
+ * section 3 and only the record rule breaks.
+ */
+function stored(opts: ReferenceOptions, intern: Intern): Intern {
+  if (opts.faults.length === 0 || intern.id !== recordFaultInternId(intern.workspaceId, opts.faultPosition)) return intern;
+  const out = { ...intern };
+  // The status is outside section 3 on purpose: that is the fault.
+  if (hasFault(opts, 'interns-record-status-paused')) out.status = 'paused' as InternStatus;
+  // The same instant written with a +02:00 offset, so the order (newest first) is unchanged.
+  if (hasFault(opts, 'interns-record-created-at-offset')) out.createdAt = new Date(Date.parse(intern.createdAt) + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
+  return out;
+}
+
+const recordFaultInterns = new Map<string, string | undefined>();
+/** Id of the intern the record faults break: first, middle or last of the workspace's newest 500 (LIMIT_MAX, the largest page). */
+function recordFaultInternId(workspaceId: string, position: FaultPosition): string | undefined {
+  const key = `${workspaceId}:${position}`;
+  if (!recordFaultInterns.has(key)) {
+    const newest = INTERNS.filter((i) => i.workspaceId === workspaceId).slice(0, LIMIT_MAX);
+    recordFaultInterns.set(key, newest[recordIndex(position, newest.length)]?.id);
+  }
+  return recordFaultInterns.get(key);
 }

@@ -3,6 +3,7 @@ import { MODELS, type Endpoint, type Model } from '../data.ts';
 import { modelsError, type JsonResponse } from '../errors.ts';
 import { decodeSegment, extra, type RouteContext } from '../context.ts';
 import { hasFault } from '../faults/index.ts';
+import { recordIndex } from '../faults/records.ts';
 import type { ReferenceOptions } from '../options.ts';
 import { hasReading } from '../variants.ts';
 
@@ -20,6 +21,7 @@ export function listModelEndpoints(ctx: RouteContext): JsonResponse {
   // 4.2: an object with one field `data` holding the model with endpoints (2.3).
   const data = modelBody(ctx.opts, model);
   if (hasFault(ctx.opts, 'models-no-data-wrapper')) return { status: 200, body: data };
+  if (hasFault(ctx.opts, 'models-description-latin1')) return { status: 200, body: null, raw: latin1Cafe(extra(ctx.opts, { data })) };
   return { status: 200, body: extra(ctx.opts, { data }) };
 }
 
@@ -38,6 +40,10 @@ function modelBody(opts: ReferenceOptions, m: Model): unknown {
     architecture: extra(opts, arch),
     endpoints: m.endpoints.map((e, i) => extra(opts, endpointBody(opts, e, i))),
   };
+  // Record fault: one endpoint (options.faultPosition), not every one, with pricing.completion a JSON number.
+  const bad = recordIndex(opts.faultPosition, m.endpoints.length);
+  if (hasFault(opts, 'models-record-endpoint-pricing-number') && bad >= 0) (body.endpoints as Array<Record<string, unknown>>)[bad]!.pricing = { ...m.endpoints[bad]!.pricing, completion: Number(m.endpoints[bad]!.pricing.completion) };
+  if (hasFault(opts, 'models-description-latin1')) body.description = `${m.description} (caf\u00e9)`;
   if (hasFault(opts, 'models-created-millis')) body.created = m.created * 1000;
   if (hasFault(opts, 'models-id-without-author')) body.id = m.id.split('/')[1];
   return extra(opts, body);
@@ -76,4 +82,16 @@ function pythonFloat(n: number): string {
   const a = Math.abs(n);
   if (a !== 0 && (a < 1e-4 || a >= 1e16)) return n.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
   return Number.isInteger(n) ? `${n}.0` : String(n);
+}
+
+/**
+ * Fault models-description-latin1: the body as UTF-8 except the "é" of "(café)" in the description,
+ * sent as the Latin-1 byte 0xE9 (an encoding mistake of a server that writes Latin-1 text into a
+ * UTF-8 body): every other byte is unchanged, so only RFC 8259 section 8.1 breaks.
+ */
+function latin1Cafe(body: unknown): Buffer {
+  const utf8 = Buffer.from(JSON.stringify(body), 'utf8');
+  const cafe = Buffer.from('caf\u00e9)', 'utf8');
+  const at = utf8.indexOf(cafe);
+  return Buffer.concat([utf8.subarray(0, at + 3), Buffer.from([0xe9]), utf8.subarray(at + cafe.length - 1)]);
 }

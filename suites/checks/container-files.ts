@@ -9,9 +9,8 @@
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
 import { RequestLog } from '../../core/request-log.ts';
-import { comparePaths, decodeFileId, encodeFileId, FILE_ID_PREFIX } from '../../core/file-id.ts';
+import { comparePaths, encodeFileId } from '../../core/file-id.ts';
 import {
-  expectFileListSchema,
   fetchPage,
   filesOf,
   pageEnd,
@@ -27,14 +26,15 @@ import {
   type ListedFile,
   type Walk,
 } from '../support/file-pages.ts';
+import { containerIdEchoRule, createdAtSecondsRule, fileIdRule, pathRelativeRule } from '../judges/container-file-records.ts';
+import { conformRecord } from '../judges/records.ts';
+import { conformToSchema } from '../judges/response-schema.ts';
 
 /** 4.1 / 8: limit 1 to 1000, default 100. */
 const LIMIT_MAX = 1000;
 const LIMIT_DEFAULT = 100;
 /** Pages a sampling check walks at limit 1000: enough to pass a scan-bound page or two, few requests. */
 const SAMPLE_PAGES = 4;
-/** 2.1: created_at is in seconds; above 10^11 (the year 5138 in seconds) it can only be milliseconds. */
-const SECONDS_CEILING = 1e11;
 
 const main = (ctx: ProbeContext) => ctx.target.containerFiles.containerId;
 
@@ -69,6 +69,8 @@ async function firstFilesAfter(ctx: ProbeContext, after: string, limit: number, 
 }
 
 const q = (s: string) => JSON.stringify(s);
+/** Where a sampled file sits in the page that is the evidence, for a message. */
+const where = (file: ListedFile, at: FetchedPage) => `/data/${at.page.data.indexOf(file)}`;
 
 /** 7.1: a rejected parameter is 400 with the container-files error body. */
 async function expectRejected(ctx: ProbeContext, query: Record<string, string>, requirementId: string, what: string): Promise<void> {
@@ -83,12 +85,13 @@ export const containerFilesChecks = defineChecks([
     title: 'A page of the container is a container file list of 2.2 made of container files of 2.1',
     operation: 'listContainerFiles',
     requirements: ['files.list.schema', 'files.file.schema', 'general.json-media-type'],
-    async probe({ api, target }) {
-      const res = await api.listContainerFiles(target.containerFiles.containerId);
+    async probe(ctx: ProbeContext) {
+      const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId);
       expectStatus(res, 200, 'files.list.schema');
-      const body = expectJson(res);
-      // A violation inside data[n] is the file's (2.1), any other the list's (2.2).
-      expectFileListSchema(body, res);
+      expectJson(res);
+      // A violation inside data[n] is the file's (2.1), any other the list's (2.2): the attribution
+      // the response-schema judge applies to every page of the run.
+      conformToSchema(ctx, 'listContainerFiles', res);
     },
   },
   {
@@ -97,29 +100,8 @@ export const containerFilesChecks = defineChecks([
     operation: 'listContainerFiles',
     requirements: ['files.file.id-encodes-path', 'files.file.id-url-safe-alphabet'],
     async probe(ctx: ProbeContext) {
-      for (const { file, at } of await sampleFiles(ctx)) {
-        // Decoded and compared with path; "=" padding is accepted either way (RFC 4648 section 5).
-        const d = decodeFileId(file.id);
-        if (d.ok && d.path === file.path) continue;
-        // 2.1 "base64url": the standard alphabet's + and / are a failure of the alphabet when the id
-        // is otherwise the encoding of the path (translated to -/_ it decodes to the path).
-        const body = file.id.startsWith(FILE_ID_PREFIX) ? file.id.slice(FILE_ID_PREFIX.length) : undefined;
-        if (body !== undefined && /[+/]/.test(body)) {
-          const urlSafe = decodeFileId(FILE_ID_PREFIX + body.replaceAll('+', '-').replaceAll('/', '_'));
-          ctx.conform(
-            !(urlSafe.ok && urlSafe.path === file.path),
-            `id ${q(file.id)} of path ${q(file.path)} uses the standard base64 alphabet (+ or /); 2.1 requires base64url (- and _)`,
-            at.res, 'files.file.id-url-safe-alphabet',
-          );
-        }
-        ctx.conform(
-          false,
-          d.ok
-            ? `id ${q(file.id)} decodes to ${q(d.path)}, expected the file's path ${q(file.path)}`
-            : `id ${q(file.id)} of path ${q(file.path)} is not cfile_ + base64url(path): it ${d.reason}; expected ${q(encodeFileId(file.path))}`,
-          at.res,
-        );
-      }
+      // 2.1: decoded and compared with path, padding either way (the rule: suites/judges/container-file-records.ts).
+      for (const { file, at } of await sampleFiles(ctx)) conformRecord(ctx, fileIdRule, file, at.res, where(file, at));
     },
   },
   {
@@ -135,11 +117,7 @@ export const containerFilesChecks = defineChecks([
         const walk = await walkOrSkip(ctx, containerId, containerId !== main(ctx), { limit: LIMIT_MAX, maxPages: 3, enough: (ps) => filesOf(ps).length > 0 });
         for (const { file, at } of filesOf(walk?.pages ?? [])) {
           seen++;
-          ctx.conform(
-            file.container_id === containerId,
-            `container_id is ${JSON.stringify(file.container_id)}, expected the path parameter ${q(containerId)} exactly (2.1)`,
-            at.res,
-          );
+          conformRecord(ctx, containerIdEchoRule(containerId), file, at.res, where(file, at));
         }
       }
       if (seen === 0) ctx.skip('no file listed in the first pages of the configured containers');
@@ -151,15 +129,7 @@ export const containerFilesChecks = defineChecks([
     operation: 'listContainerFiles',
     requirements: ['files.file.created-at-seconds'],
     async probe(ctx: ProbeContext) {
-      for (const { file, at } of await sampleFiles(ctx)) {
-        const t = file.created_at;
-        ctx.conform(Number.isInteger(t), `created_at of ${q(file.path)} is ${JSON.stringify(t)}, expected an integer (2.1)`, at.res);
-        ctx.conform(
-          (t as number) <= SECONDS_CEILING,
-          `created_at of ${q(file.path)} is ${t}, which in seconds is after the year 5138: milliseconds, not the seconds of 2.1`,
-          at.res,
-        );
-      }
+      for (const { file, at } of await sampleFiles(ctx)) conformRecord(ctx, createdAtSecondsRule, file, at.res, where(file, at));
     },
   },
   {
@@ -169,9 +139,7 @@ export const containerFilesChecks = defineChecks([
     requirements: ['files.file.path-relative'],
     async probe(ctx: ProbeContext) {
       // 2.1 "Path relative to the container": read as not beginning with "/" (SHOULD: no grammar is given).
-      for (const { file, at } of await sampleFiles(ctx)) {
-        ctx.conform(!file.path.startsWith('/'), `path ${q(file.path)} begins with "/", expected a path relative to the container`, at.res);
-      }
+      for (const { file, at } of await sampleFiles(ctx)) conformRecord(ctx, pathRelativeRule, file, at.res, where(file, at));
     },
   },
   {

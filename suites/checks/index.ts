@@ -1,6 +1,7 @@
 import type { CheckDeclaration } from '../../core/check.ts';
 import { authChecksAll } from './auth.ts';
 import { containerFilesChecks } from './container-files.ts';
+import { emptyContainerChecks } from './empty-container.ts';
 import { errorsChecks } from './errors.ts';
 import { generalChecks } from './general.ts';
 import { internsChecks } from './interns.ts';
@@ -14,6 +15,7 @@ export const ALL_CHECKS: readonly CheckDeclaration[] = [
   ...containerFilesChecks,
   ...paginationChecks,
   ...paginationPropertyChecks,
+  ...emptyContainerChecks,
   ...modelEndpointsChecks,
   ...internsChecks,
   ...internsPropertyChecks,

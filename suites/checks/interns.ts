@@ -3,12 +3,14 @@ import { CannotJudge } from '../../core/errors.ts';
 import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
 import { RequestLog } from '../../core/request-log.ts';
 import type { TargetView } from '../../core/target.ts';
-import {
-  HOST_LABEL, INTERN_STATES, UUID, expectInvalidBody, internPage, ownedInIntern, parseUtcMillis, plainInternPage, someInterns,
-} from '../support/interns.ts';
+import { INTERN_STATES, expectInvalidBody, internPage, plainInternPage, someInterns } from '../support/interns.ts';
 import { internsQuery, needsInternsParams } from '../support/interns-query.ts';
-import { failOnViolations, violationsOf } from '../support/schema-parts.ts';
-import { AUTHOR_SLUG, brief, isObject, jsonType, tally } from '../support/values.ts';
+import { brief, isObject, jsonType, tally } from '../support/values.ts';
+import {
+  hostnameNameJudgeable, hostnameNameRule, hostnameShapeRule, modelShapeRule, statusValueRule, timestampsRule, uuidFieldsRule,
+} from '../judges/intern-records.ts';
+import { conformRecord } from '../judges/records.ts';
+import { conformToSchema } from '../judges/response-schema.ts';
 
 /** Values kept per list in an observation. */
 const CAP = 12;
@@ -25,18 +27,14 @@ export const internsChecks = defineChecks([
     title: 'The interns of the key come as an intern list of 2.6 made of interns of 2.5',
     operation: 'listInterns',
     requirements: ['interns.list.schema', 'interns.intern.schema', 'general.json-media-type'],
-    async probe({ api }) {
-      const res = await api.listInterns();
+    async probe(ctx: ProbeContext) {
+      const res = await ctx.api.listInterns();
       expectStatus(res, 200, 'interns.list.schema');
-      const body = expectJson(res);
-      // 2.6: data (array) and has_more (boolean); the interns themselves are judged one by one below.
-      const list = isObject(body) && Array.isArray(body.data) ? { ...body, data: [] } : body;
-      failOnViolations(violationsOf('InternList', list), 'InternList', 'interns.list.schema', res);
-      // 2.5: every field with its type (the four nullable ones open). UUID format, timestamp form,
-      // hostname and model shape and the status value are requirements of their own (checks below).
-      for (const [i, intern] of ((body as { data: unknown[] }).data).entries()) {
-        failOnViolations(violationsOf('Intern', intern, ownedInIntern), 'Intern', 'interns.intern.schema', res, `/data/${i}`);
-      }
+      expectJson(res);
+      // 2.6: data (array) and has_more (boolean) are the list's; a violation inside data[n] is the
+      // intern's (2.5: every field with its type, the four nullable ones open). UUID format, timestamp
+      // form, hostname and model shape and the status value are requirements of their own (below).
+      conformToSchema(ctx, 'listInterns', res);
     },
   },
   {
@@ -45,15 +43,9 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     requirements: ['interns.intern.uuid-fields'],
     async probe(ctx: ProbeContext) {
+      // 2.5: "string (UUID format)" (the rule: suites/judges/intern-records.ts, for every intern of the run).
       const { res, interns } = await someInterns(ctx);
-      for (const [i, intern] of interns.entries()) {
-        for (const field of ['id', 'workspaceId', 'vault_id']) {
-          const v = intern[field];
-          if (typeof v !== 'string') continue; // a missing or non-string field is interns.intern.schema's
-          // 2.5: "string (UUID format)": the 8-4-4-4-12 hexadecimal form of RFC 9562.
-          ctx.conform(UUID.test(v), `/data/${i}/${field} ${JSON.stringify(v)} is not a UUID`, res);
-        }
-      }
+      for (const [i, intern] of interns.entries()) conformRecord(ctx, uuidFieldsRule, intern, res, `/data/${i}`);
     },
   },
   {
@@ -62,15 +54,9 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     requirements: ['interns.intern.timestamps'],
     async probe(ctx: ProbeContext) {
+      // 2.5: "ISO 8601 UTC timestamp with milliseconds": three fraction digits, UTC (Z or +00:00), a real date.
       const { res, interns } = await someInterns(ctx);
-      for (const [i, intern] of interns.entries()) {
-        for (const field of ['createdAt', 'updatedAt']) {
-          const v = intern[field];
-          if (typeof v !== 'string') continue; // interns.intern.schema's
-          // 2.5: "ISO 8601 UTC timestamp with milliseconds": three fraction digits, UTC (Z or +00:00), a real date.
-          ctx.conform(parseUtcMillis(v) !== undefined, `/data/${i}/${field} ${JSON.stringify(v)} is not an ISO 8601 UTC timestamp with milliseconds`, res);
-        }
-      }
+      for (const [i, intern] of interns.entries()) conformRecord(ctx, timestampsRule, intern, res, `/data/${i}`);
     },
   },
   {
@@ -79,13 +65,9 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     requirements: ['interns.intern.hostname-shape'],
     async probe(ctx: ProbeContext) {
+      // 2.5: "<intern_name>.<domain>": at least two non-empty dot-separated labels (requirement interpretation).
       const { res, interns } = await someInterns(ctx);
-      for (const [i, intern] of interns.entries()) {
-        if (typeof intern.hostname !== 'string') continue; // interns.intern.schema's
-        // 2.5: "<intern_name>.<domain>": at least two non-empty dot-separated labels (requirement interpretation).
-        const labels = intern.hostname.split('.');
-        ctx.conform(labels.length >= 2 && labels.every((l) => l.length > 0), `/data/${i}/hostname ${JSON.stringify(intern.hostname)} is not <intern_name>.<domain>`, res);
-      }
+      for (const [i, intern] of interns.entries()) conformRecord(ctx, hostnameShapeRule, intern, res, `/data/${i}`);
     },
   },
   {
@@ -95,18 +77,11 @@ export const internsChecks = defineChecks([
     requirements: ['interns.intern.hostname-name'],
     async probe(ctx: ProbeContext) {
       const { res, interns } = await someInterns(ctx);
-      let judged = 0;
-      for (const [i, intern] of interns.entries()) {
-        const { name, hostname } = intern;
-        // Only a name that is itself a host label can appear verbatim in a host name; how a display
-        // name becomes a label is not shown (requirement interpretation), so other interns are skipped.
-        if (typeof name !== 'string' || typeof hostname !== 'string' || !HOST_LABEL.test(name)) continue;
-        judged++;
-        const first = hostname.split('.')[0] ?? '';
-        // 2.5: "<intern_name>.<domain>"; host names compare case-insensitively (RFC 4343).
-        ctx.conform(first.toLowerCase() === name.toLowerCase(), `/data/${i}: hostname ${JSON.stringify(hostname)} does not start with the name ${JSON.stringify(name)}`, res);
-      }
-      if (judged === 0) return ctx.skip('no listed intern has a name that is a valid host label');
+      // Only a name that is itself a host label can appear verbatim in a host name; how a display
+      // name becomes a label is not shown (requirement interpretation), so other interns are skipped.
+      if (!interns.some(hostnameNameJudgeable)) return ctx.skip('no listed intern has a name that is a valid host label');
+      // 2.5: "<intern_name>.<domain>"; host names compare case-insensitively (RFC 4343).
+      for (const [i, intern] of interns.entries()) conformRecord(ctx, hostnameNameRule, intern, res, `/data/${i}`);
     },
   },
   {
@@ -115,12 +90,9 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     requirements: ['interns.intern.model-shape'],
     async probe(ctx: ProbeContext) {
+      // 2.5: "Model identifier <author>/<slug>" (as 2.3).
       const { res, interns } = await someInterns(ctx);
-      for (const [i, intern] of interns.entries()) {
-        if (typeof intern.model !== 'string') continue; // interns.intern.schema's
-        // 2.5: "Model identifier <author>/<slug>" (as 2.3).
-        ctx.conform(AUTHOR_SLUG.test(intern.model), `/data/${i}/model ${JSON.stringify(intern.model)} is not <author>/<slug>`, res);
-      }
+      for (const [i, intern] of interns.entries()) conformRecord(ctx, modelShapeRule, intern, res, `/data/${i}`);
     },
   },
   {
@@ -129,12 +101,9 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     requirements: ['interns.intern.status-value'],
     async probe(ctx: ProbeContext) {
+      // 2.5 / 3: "One of the lifecycle statuses in section 3" (exact, case-sensitive values).
       const { res, interns } = await someInterns(ctx);
-      for (const [i, intern] of interns.entries()) {
-        if (typeof intern.status !== 'string') continue; // interns.intern.schema's
-        // 2.5 / 3: "One of the lifecycle statuses in section 3" (exact, case-sensitive values).
-        ctx.conform((INTERN_STATES as readonly string[]).includes(intern.status), `/data/${i}/status ${JSON.stringify(intern.status)} is not a section 3 state`, res);
-      }
+      for (const [i, intern] of interns.entries()) conformRecord(ctx, statusValueRule, intern, res, `/data/${i}`);
     },
   },
   {

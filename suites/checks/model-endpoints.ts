@@ -1,14 +1,15 @@
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
 import { validate } from '../../spec/schemas.ts';
-import {
-  ENDPOINT_FIELDS, PERCENTILE_FIELDS, UPTIME_FIELDS, endpointsOf, fetchTargetModel, ownedInEndpoint, ownedInModel, presentFields,
-} from '../support/model-endpoints.ts';
-import { failOnViolations, violationsOf } from '../support/schema-parts.ts';
+import { ENDPOINT_FIELDS, PERCENTILE_FIELDS, UPTIME_FIELDS, endpointsOf, fetchTargetModel, presentFields } from '../support/model-endpoints.ts';
 import { AUTHOR_SLUG, brief, isObject, jsonType, tally } from '../support/values.ts';
+import { SECONDS_CEILING } from '../judges/container-file-records.ts';
+import { percentilesRule, pricingRule, uptimeRule } from '../judges/endpoint-records.ts';
+import { conformRecord } from '../judges/records.ts';
+import { conformToSchema } from '../judges/response-schema.ts';
 
-/** 2.3: a created above 10^11 is read as milliseconds (10^11 s is the year 5138). */
-const MAX_SECONDS = 1e11;
+/** 2.3: a created above 10^11 is read as milliseconds (10^11 s is the year 5138), as 2.1's created_at. */
+const MAX_SECONDS = SECONDS_CEILING;
 /** Distinct values kept per field in an observation. */
 const VALUES_CAP = 12;
 
@@ -19,23 +20,14 @@ export const modelEndpointsChecks = defineChecks([
     operation: 'listModelEndpoints',
     requirements: ['models.response.data-wrapper', 'models.model.schema', 'models.endpoint.schema', 'general.json-media-type'],
     async probe(ctx: ProbeContext) {
-      const { api, target } = ctx;
-      const res = await api.listModelEndpoints(target.modelEndpoints.model);
+      const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.model);
       expectStatus(res, 200, 'models.response.data-wrapper');
-      const body = expectJson(res);
-      // 4.2: "Response 200: an object with one field `data`, a model with endpoints (2.3)".
-      ctx.conform(isObject(body) && isObject(body.data), 'the 200 body is not an object whose data is a model object', res);
-      const { endpoints, ...model } = body.data;
-      // 2.3: the types of the model's own fields and of architecture. The id shape and the modality
-      // form are requirements of their own (models.model.id-shape, models.architecture.modality-shape).
-      failOnViolations(violationsOf('Model', model, ownedInModel), 'Model', 'models.model.schema', res, '/data');
-      // 2.3: endpoints is an "array of endpoint" (its presence is not shown: 2.4 / 2.3 have no Required column).
-      ctx.conform(endpoints === undefined || Array.isArray(endpoints), `/data/endpoints is ${jsonType(body.data, 'endpoints')}, expected an array`, res, 'models.model.schema');
-      // 2.4: each endpoint field, where present, has its type. pricing, the percentile objects and the
-      // uptimes are requirements of their own (models.endpoint.pricing-decimal-strings / percentiles / uptime-numbers).
-      for (const [i, e] of (endpoints ?? []).entries()) {
-        failOnViolations(violationsOf('Endpoint', e, ownedInEndpoint), 'Endpoint', 'models.endpoint.schema', res, `/data/endpoints/${i}`);
-      }
+      expectJson(res);
+      // 4.2: "Response 200: an object with one field `data`, a model with endpoints (2.3)"; 2.3: the
+      // types of the model's own fields and of architecture; 2.4: each endpoint field, where present,
+      // has its type (presence is not shown). The id shape, the modality form, pricing, the percentile
+      // objects and the uptimes are requirements of their own (the checks below).
+      conformToSchema(ctx, 'listModelEndpoints', res);
     },
   },
   {
@@ -113,7 +105,7 @@ export const modelEndpointsChecks = defineChecks([
         if (!('pricing' in e)) continue;
         // 2.4: "Four fields prompt, completion, request, image, each a string holding a decimal number"
         // (Pricing / DecimalString of spec/openapi.yaml: plain fixed-point, no exponent, no spaces).
-        failOnViolations(validate('Pricing', e.pricing), 'Pricing', 'models.endpoint.pricing-decimal-strings', res, `/data/endpoints/${i}/pricing`);
+        conformRecord(ctx, pricingRule, e, res, `/data/endpoints/${i}`);
         for (const k of ['prompt', 'completion', 'request', 'image']) if (isObject(e.pricing) && !(k in e.pricing)) tally(missing, k);
       }
       // Presence of the four is left open by spec/openapi.yaml (Pricing requires none): reported, not failed.
@@ -127,10 +119,10 @@ export const modelEndpointsChecks = defineChecks([
     requirements: ['models.endpoint.percentiles'],
     async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
-      for (const { pointer, value } of presentFields(ctx, endpointsOf(ctx, model), PERCENTILE_FIELDS, 'latency_last_30m or throughput_last_30m')) {
-        // 2.4: "Numbers p50, p75, p90, p99" (a latency or a throughput is never negative).
-        failOnViolations(validate('Percentiles', value), 'Percentiles', 'models.endpoint.percentiles', res, pointer);
-      }
+      const endpoints = endpointsOf(ctx, model);
+      presentFields(ctx, endpoints, PERCENTILE_FIELDS, 'latency_last_30m or throughput_last_30m');
+      // 2.4: "Numbers p50, p75, p90, p99" (the rule: suites/judges/endpoint-records.ts).
+      for (const [i, e] of endpoints.entries()) conformRecord(ctx, percentilesRule, e, res, `/data/endpoints/${i}`);
     },
   },
   {
@@ -140,11 +132,10 @@ export const modelEndpointsChecks = defineChecks([
     requirements: ['models.endpoint.uptime-numbers'],
     async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
-      for (const { pointer, value: v } of presentFields(ctx, endpointsOf(ctx, model), UPTIME_FIELDS, 'an uptime field')) {
-        // 2.4: "number | Percent": a JSON number within 0..100.
-        ctx.conform(typeof v === 'number' && Number.isFinite(v), `${pointer} is ${JSON.stringify(v)}, not a number`, res);
-        ctx.conform(v >= 0 && v <= 100, `${pointer} is ${v}, outside 0..100 percent`, res);
-      }
+      const endpoints = endpointsOf(ctx, model);
+      presentFields(ctx, endpoints, UPTIME_FIELDS, 'an uptime field');
+      // 2.4: "number | Percent": a JSON number within 0..100.
+      for (const [i, e] of endpoints.entries()) conformRecord(ctx, uptimeRule, e, res, `/data/endpoints/${i}`);
     },
   },
   {

@@ -7,9 +7,7 @@
  */
 import type { ApiResponse, Query } from '../../core/client.ts';
 import type { ProbeContext } from '../../core/check.ts';
-import { ConformanceFailure } from '../../core/errors.ts';
 import { comparePaths, decodeFileId } from '../../core/file-id.ts';
-import { validate } from '../../spec/schemas.ts';
 
 /** The fields of a container file (2.1) the checks read; the rest is left to the schema check. */
 export interface ListedFile {
@@ -154,25 +152,6 @@ export function filesOf(pages: readonly FetchedPage[]): Array<{ file: ListedFile
 /** True when the target writes ids with `=` padding (judged from ids that need it; RFC 4648 section 5). */
 export function usesPadding(pages: readonly FetchedPage[]): boolean {
   return filesOf(pages).some(({ file }) => file.id.endsWith('='));
-}
-
-/**
- * 2.2 / 2.1: validates a body against ContainerFileList and names the precise requirement: a
- * violation inside `data[n]` breaks the container file (files.file.schema), any other one the list
- * (files.list.schema). List violations are reported first.
- */
-export function expectFileListSchema(body: unknown, res: ApiResponse): void {
-  const violations = validate('ContainerFileList', body);
-  if (violations.length === 0) return;
-  const inFile = (path: string) => /^\/data\/\d+(\/|$)/.test(path);
-  const list = violations.filter((v) => !inFile(v.path));
-  const files = violations.filter((v) => inFile(v.path));
-  const say = (vs: typeof violations, schema: string) => {
-    const text = vs.slice(0, 5).map((v) => `${v.path || '/'} ${v.message}`).join('; ');
-    return `does not match ${schema}: ${text}${vs.length > 5 ? ` (+${vs.length - 5} more)` : ''}`;
-  };
-  if (list.length) throw new ConformanceFailure('files.list.schema', say(list, 'ContainerFileList'), [res.exchange]);
-  throw new ConformanceFailure('files.file.schema', say(files, 'ContainerFile'), [res.exchange]);
 }
 
 /**

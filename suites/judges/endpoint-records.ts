@@ -1,0 +1,61 @@
+/**
+ * The rules of one endpoint (2.4) that have a requirement of their own: pricing, the percentile
+ * objects and the uptimes. Applied to every endpoint of every 200 answer of the model-endpoints
+ * operation the run receives, and by the models.endpoint.* checks. 2.4 leaves presence open ("which
+ * endpoint fields are required: not shown"), so an absent field is never judged.
+ */
+import type { Finding, ResponseJudge } from '../../core/judge.ts';
+import { validate, type SchemaName, type SchemaViolation } from '../../spec/schemas.ts';
+import { PERCENTILE_FIELDS, UPTIME_FIELDS } from '../support/model-endpoints.ts';
+import { isObject } from '../support/values.ts';
+import { arrayAt, recordFindings, type RecordRule, type RecordViolation } from './records.ts';
+
+/** The first violations of a component, as the checks have always worded them. */
+function schemaViolation(requirementId: string, schema: SchemaName, field: string, violations: readonly SchemaViolation[]): RecordViolation | undefined {
+  const first = violations[0];
+  if (!first) return undefined;
+  const list = violations.slice(0, 5).map((v) => `${field}${v.path} ${v.message}`).join('; ');
+  const more = violations.length > 5 ? ` (+${violations.length - 5} more)` : '';
+  return { requirementId, kind: `${field}${first.path.replace(/\/\d+(?=\/|$)/g, '/*')}:${first.keyword}`, message: `does not match ${schema}: ${list}${more}` };
+}
+
+/**
+ * 2.4 pricing: "Four fields prompt, completion, request, image, each a string holding a decimal
+ * number" (Pricing / DecimalString of spec/openapi.yaml: plain fixed-point, no exponent, no spaces).
+ */
+export const pricingRule: RecordRule = (endpoint) =>
+  'pricing' in endpoint ? schemaViolation('models.endpoint.pricing-decimal-strings', 'Pricing', 'pricing', validate('Pricing', endpoint.pricing)) : undefined;
+
+/** 2.4 latency_last_30m / throughput_last_30m: "Numbers p50, p75, p90, p99" (a latency or a throughput is never negative). */
+export const percentilesRule: RecordRule = (endpoint) => {
+  for (const field of PERCENTILE_FIELDS) {
+    if (!(field in endpoint)) continue;
+    const v = schemaViolation('models.endpoint.percentiles', 'Percentiles', field, validate('Percentiles', endpoint[field]));
+    if (v) return v;
+  }
+  return undefined;
+};
+
+/** 2.4 uptime_last_5m / 30m / 1d: "number | Percent": a JSON number within 0..100. */
+export const uptimeRule: RecordRule = (endpoint) => {
+  for (const field of UPTIME_FIELDS) {
+    if (!(field in endpoint)) continue;
+    const v = endpoint[field];
+    if (typeof v !== 'number' || !Number.isFinite(v)) return { requirementId: 'models.endpoint.uptime-numbers', kind: `${field}:type`, message: `${field} is ${JSON.stringify(v)}, not a number` };
+    if (v < 0 || v > 100) return { requirementId: 'models.endpoint.uptime-numbers', kind: `${field}:range`, message: `${field} is ${v}, outside 0..100 percent` };
+  }
+  return undefined;
+};
+
+const ENDPOINT_RULES: readonly RecordRule[] = [pricingRule, percentilesRule, uptimeRule];
+
+/** Every endpoint of every 200 answer of the model-endpoints operation, whichever check fetched it. */
+export const endpointRecordsJudge: ResponseJudge = {
+  id: 'models.endpoint-records',
+  requirements: ['models.endpoint.pricing-decimal-strings', 'models.endpoint.percentiles', 'models.endpoint.uptime-numbers'],
+  judge(response): Finding[] {
+    if (response.operation !== 'listModelEndpoints' || response.status !== 200) return [];
+    const model = isObject(response.json) ? response.json.data : undefined;
+    return recordFindings(response, '/data/endpoints', arrayAt(model, 'endpoints'), ENDPOINT_RULES);
+  },
+};

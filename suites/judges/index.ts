@@ -1,0 +1,20 @@
+/**
+ * The whole-run judges: fed every response the run received once all checks have run, each returns
+ * the findings (a failure of one requirement, with the exchange and the record position) it sees.
+ */
+import type { ResponseJudge } from '../../core/judge.ts';
+import { containerFileRecordsJudge } from './container-file-records.ts';
+import { endpointRecordsJudge } from './endpoint-records.ts';
+import { internRecordsJudge } from './intern-records.ts';
+import { jsonBodyJudge } from './json-body.ts';
+import { responseSchemaJudge } from './response-schema.ts';
+
+export { duplicateKeyObservation } from './json-body.ts';
+
+export const RESPONSE_JUDGES: readonly ResponseJudge[] = [
+  jsonBodyJudge,
+  responseSchemaJudge,
+  containerFileRecordsJudge,
+  internRecordsJudge,
+  endpointRecordsJudge,
+];

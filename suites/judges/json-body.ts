@@ -1,0 +1,45 @@
+/**
+ * Every documented response is JSON (section 1 "exchanges JSON"; 4.1 "media type application/json"):
+ * a Content-Type of application/json (parameters such as charset allowed, RFC 9110 section 8.3.1),
+ * a body that parses, and bytes that are UTF-8 (RFC 8259 section 8.1: JSON exchanged between systems
+ * "MUST be encoded using UTF-8"). Judged for the statuses whose body the document states (the
+ * response-schema judge's documentedSchema); a redirect or an undocumented status is judged elsewhere.
+ *
+ * Duplicate object names are not a failure: RFC 8259 section 4 says names "SHOULD be unique" and the
+ * service document is silent, so the first one is observed (principle 1).
+ */
+import { isJsonMediaType, type JsonBodyFacts } from '../../core/json-body.ts';
+import type { Finding, ResponseJudge, SeenResponse } from '../../core/judge.ts';
+import { documentedSchema } from './response-schema.ts';
+
+const REQUIREMENT = 'general.json-media-type';
+
+/** The strict-reading facts of a response, when the client recorded them (core/json-body.ts). */
+const factsOf = (response: SeenResponse): JsonBodyFacts => response as SeenResponse & JsonBodyFacts;
+
+export const jsonBodyJudge: ResponseJudge = {
+  id: 'responses.json',
+  requirements: [REQUIREMENT],
+  judge(response): Finding[] {
+    if (documentedSchema(response.operation, response.status) === undefined) return [];
+    const findings: Finding[] = [];
+    const add = (kind: string, message: string) =>
+      findings.push({ requirementId: REQUIREMENT, message: `HTTP ${response.status}: ${message}`, exchange: response.exchange, dedupeKey: `${REQUIREMENT}:${response.operation}:${response.status}:${kind}` });
+    const contentType = response.exchange.response?.headers['content-type'];
+    if (!isJsonMediaType(contentType)) add('content-type', `Content-Type is ${JSON.stringify(contentType ?? '(none)')}, expected application/json`);
+    const offset = factsOf(response).invalidUtf8Offset;
+    if (offset !== undefined) add('utf-8', `the body is not UTF-8: the byte at offset ${offset} does not start a well-formed UTF-8 sequence (RFC 8259 section 8.1, RFC 3629)`);
+    if (response.json === undefined) add('not-json', `the body is not JSON: ${JSON.stringify((response.exchange.response?.body ?? '').slice(0, 80))}`);
+    return findings;
+  },
+};
+
+/**
+ * The first duplicate object name of a response, for an observation of general.json-media-type
+ * (not a failure), or undefined. `value` is what the report shows.
+ */
+export function duplicateKeyObservation(response: SeenResponse): { requirementId: string; value: { duplicateKey: string; status: number; url: string; check: string } } | undefined {
+  const duplicateKey = factsOf(response).duplicateKey;
+  if (duplicateKey === undefined) return undefined;
+  return { requirementId: REQUIREMENT, value: { duplicateKey, status: response.status, url: response.exchange.request.url, check: response.check } };
+}

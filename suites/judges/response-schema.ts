@@ -1,0 +1,184 @@
+/**
+ * Every response against the schema of its operation and status (spec/openapi.yaml through the one
+ * ajv instance of spec/schemas.ts), whichever check sent it, as Schemathesis feeds every response to
+ * its response checks. Each violation is attributed to the precise requirement it breaks, with the
+ * record position when it sits inside a record, and reported once per distinct violation.
+ *
+ * Principle 1: only what the document states is judged.
+ * - 200 bodies (4.1 2.2, 4.2 2.3, 4.3 2.6), and error bodies only for the statuses each operation
+ *   lists (7.1: 400 401 403 429 500 503; 7.2: 403 404 500; 4.3 / 7.3: 400-type, 401, 403, 404-type,
+ *   408, 500-type, read as 400 401 403 404 408 500). Any other status has no schema here.
+ * - The components never forbid extra fields and accept null only where the document shows it; the
+ *   places 2.3 / 2.4 / 2.5 leave open are open in spec/openapi.yaml (no `required`, no type).
+ * - A rule with a requirement of its own (a record rule: ids, timestamps, pricing...) is left to that
+ *   rule (the owned* predicates), so one broken field is one failure, of the right requirement.
+ */
+import type { ProbeContext } from '../../core/check.ts';
+import type { ApiResponse } from '../../core/client.ts';
+import type { Finding, ResponseJudge, SeenResponse } from '../../core/judge.ts';
+import { validate, type SchemaName, type SchemaViolation } from '../../spec/schemas.ts';
+import { ownedInIntern } from '../support/interns.ts';
+import { ownedInEndpoint, ownedInModel } from '../support/model-endpoints.ts';
+import { isObject } from '../support/values.ts';
+import { ownedInFile } from './container-file-records.ts';
+
+type ApiOperation = SeenResponse['operation'];
+
+/** One schema violation, attributed. */
+export interface SchemaFinding {
+  requirementId: string;
+  /** The component the violation was found against (for the message). */
+  schema: SchemaName;
+  /** JSON Pointer into the body, e.g. `/data/3/source`. */
+  pointer: string;
+  keyword: string;
+  message: string;
+  /** Position of the record (`data[i]`, `endpoints[i]`) the violation sits in, when it does. */
+  position?: number;
+}
+
+/** 4.1 "Error responses: 400, 401, 403, 429, 500, 503" (7.1). */
+const FILES_ERRORS = [400, 401, 403, 429, 500, 503];
+/** 4.2 "Error responses: 403, 404, 500" (7.2; other statuses not shown). */
+const MODELS_ERRORS = [403, 404, 500];
+/** 4.3 "400-type invalid query, 401, 403, 404-type not found, 408, 500-type internal". */
+const INTERNS_ERRORS = [400, 401, 403, 404, 408, 500];
+
+/** The component a response of `operation` with `status` must match, or undefined when the document states none. */
+export function documentedSchema(operation: ApiOperation, status: number): SchemaName | undefined {
+  switch (operation) {
+    case 'listContainerFiles':
+      return status === 200 ? 'ContainerFileList' : FILES_ERRORS.includes(status) ? 'ContainerFilesError' : undefined;
+    case 'listModelEndpoints':
+      // 7 "integer, or string on some operations": the integer code of 7.2 is a SHOULD of its own
+      // (models.errors.code-integer), so the body is held to the section 7 shape here.
+      return status === 200 ? 'ModelEndpointsResponse' : MODELS_ERRORS.includes(status) ? 'Error' : undefined;
+    case 'listInterns':
+      return status === 200 ? 'InternList' : INTERNS_ERRORS.includes(status) ? 'InternsError' : undefined;
+  }
+}
+
+/** Requirement of the error-body shape of each operation (7.1, 7.2, 7.3). */
+const ERRORS_SHAPE: Record<ApiOperation, string> = {
+  listContainerFiles: 'files.errors.shape',
+  listModelEndpoints: 'models.errors.shape',
+  listInterns: 'interns.errors.shape',
+};
+
+/** A violation inside the record at `/prefix/<i>`, with the path relative to the record. */
+function inRecord(v: SchemaViolation, prefix: string): { position: number; relative: SchemaViolation } | undefined {
+  const m = new RegExp(`^${prefix}/(\\d+)(/.*)?$`).exec(v.path);
+  return m ? { position: Number(m[1]), relative: { ...v, path: m[2] ?? '' } } : undefined;
+}
+
+interface Attribution {
+  requirementId: string;
+  position?: number;
+}
+
+/** Which requirement a violation of a 200 body breaks; undefined when a rule of its own owns it. */
+function attribute200(operation: ApiOperation, v: SchemaViolation): Attribution | undefined {
+  if (operation === 'listContainerFiles') {
+    // A violation inside data[n] is the file's (2.1), any other the list's (2.2).
+    const r = inRecord(v, '/data');
+    if (!r) return { requirementId: 'files.list.schema' };
+    return ownedInFile(r.relative) ? undefined : { requirementId: 'files.file.schema', position: r.position };
+  }
+  if (operation === 'listInterns') {
+    const r = inRecord(v, '/data');
+    if (!r) return { requirementId: 'interns.list.schema' };
+    return ownedInIntern(r.relative) ? undefined : { requirementId: 'interns.intern.schema', position: r.position };
+  }
+  // 4.2: "an object with one field data, a model with endpoints (2.3)": the wrapper, the model, the endpoints.
+  if (v.path === '' || v.path === '/data') return { requirementId: 'models.response.data-wrapper' };
+  const e = inRecord(v, '/data/endpoints');
+  if (e) return ownedInEndpoint(e.relative) ? undefined : { requirementId: 'models.endpoint.schema', position: e.position };
+  return ownedInModel({ ...v, path: v.path.slice('/data'.length) }) ? undefined : { requirementId: 'models.model.schema' };
+}
+
+/** Which requirement a violation of a section 7 error body breaks. */
+function attributeError(operation: ApiOperation, v: SchemaViolation): Attribution {
+  // The optional members of section 7 (metadata, service_metadata, user_id: object/string or null) are general.errors.shape's.
+  if (/^\/(error\/metadata|service_metadata|user_id)(\/|$)/.test(v.path)) return { requirementId: 'general.errors.shape' };
+  return { requirementId: ERRORS_SHAPE[operation] };
+}
+
+/**
+ * One violation per value that matches none of the alternatives of an anyOf / oneOf (Ajv reports each
+ * branch's error and then the anyOf itself, all at the same pointer): one broken value is one violation,
+ * its message naming what each branch wanted ("must be integer or must be equal to one of ...").
+ */
+function collapseAlternatives(violations: readonly SchemaViolation[]): SchemaViolation[] {
+  const alternatives = new Set(violations.filter((v) => v.keyword === 'anyOf' || v.keyword === 'oneOf').map((v) => v.path));
+  const out: SchemaViolation[] = [];
+  for (const path of alternatives) {
+    const branches = violations.filter((v) => v.path === path && v.keyword !== 'anyOf' && v.keyword !== 'oneOf');
+    out.push({ path, keyword: 'anyOf', message: [...new Set(branches.map((v) => v.message))].join(' or ') || 'must match a schema in anyOf' });
+  }
+  return [...violations.filter((v) => !alternatives.has(v.path)), ...out];
+}
+
+/**
+ * Violations of a response body against its documented schema, attributed; [] when the body conforms
+ * or the status has no documented schema. Violations of the whole body come before those of records.
+ */
+export function responseSchemaViolations(operation: ApiOperation, status: number, body: unknown): SchemaFinding[] {
+  const schema = documentedSchema(operation, status);
+  if (!schema) return [];
+  const out: SchemaFinding[] = [];
+  for (const v of collapseAlternatives(validate(schema, body))) {
+    const a = status === 200 ? attribute200(operation, v) : attributeError(operation, v);
+    if (a) out.push({ requirementId: a.requirementId, schema, pointer: v.path, keyword: v.keyword, message: v.message, ...(a.position !== undefined ? { position: a.position } : {}) });
+  }
+  // 7.2 / 7: a string error.code where the body otherwise has the section 7 shape is the SHOULD of 7.2.
+  if (operation === 'listModelEndpoints' && status !== 200 && out.length === 0) {
+    const error = isObject(body) ? body.error : undefined;
+    if (isObject(error) && typeof error.code === 'string') {
+      out.push({ requirementId: 'models.errors.code-integer', schema: 'ModelEndpointsError', pointer: '/error/code', keyword: 'type', message: `is the string ${JSON.stringify(error.code)}, expected an integer (7.2)` });
+    }
+  }
+  return out.sort((a, b) => (a.position ?? -1) - (b.position ?? -1));
+}
+
+/**
+ * The first requirement broken and its violations (at most 5 named), worded as expectSchema words
+ * them: what a check that judges one response throws, so its message reads like the judge's.
+ */
+export function firstSchemaFailure(found: readonly SchemaFinding[]): { requirementId: string; message: string } | undefined {
+  const first = found[0];
+  if (!first) return undefined;
+  const same = found.filter((f) => f.requirementId === first.requirementId);
+  const list = same.slice(0, 5).map((f) => `${f.pointer || '/'} ${f.message}`).join('; ');
+  const more = same.length > 5 ? ` (+${same.length - 5} more)` : '';
+  return { requirementId: first.requirementId, message: `does not match ${first.schema}: ${list}${more}` };
+}
+
+/** For a check that judges one response it fetched: fails with the first requirement its body breaks. */
+export function conformToSchema(ctx: Pick<ProbeContext, 'conform'>, operation: ApiOperation, res: ApiResponse): void {
+  const failure = firstSchemaFailure(responseSchemaViolations(operation, res.status, res.json));
+  if (failure) ctx.conform(false, failure.message, res, failure.requirementId);
+}
+
+/** The pointer with record indices replaced by `*`: the same violation in another record is the same violation. */
+const shapeOf = (pointer: string) => pointer.replace(/\/\d+(?=\/|$)/g, '/*');
+
+/** Every response of the run whose status has a documented schema; unparsed bodies are the JSON judge's. */
+export const responseSchemaJudge: ResponseJudge = {
+  id: 'responses.schema',
+  requirements: [
+    'files.list.schema', 'files.file.schema', 'files.errors.shape',
+    'models.response.data-wrapper', 'models.model.schema', 'models.endpoint.schema', 'models.errors.shape', 'models.errors.code-integer',
+    'interns.list.schema', 'interns.intern.schema', 'interns.errors.shape',
+    'general.errors.shape',
+  ],
+  judge(response): Finding[] {
+    if (response.json === undefined) return [];
+    return responseSchemaViolations(response.operation, response.status, response.json).map((f) => ({
+      requirementId: f.requirementId,
+      message: `HTTP ${response.status} does not match ${f.schema}: ${f.pointer || '/'} ${f.message}`,
+      exchange: response.exchange,
+      ...(f.position !== undefined ? { position: f.position } : {}),
+      dedupeKey: `${f.requirementId}:${response.operation}:${response.status}:${shapeOf(f.pointer)}:${f.keyword}`,
+    }));
+  },
+};

@@ -1,0 +1,101 @@
+/**
+ * The one mask (core/mask.ts): every encoding a target can echo a key in is replaced, found by a
+ * scanner that decodes instead of encoding (test/support/key-scan.ts), so the two cannot share a gap.
+ */
+import { expect, test } from '@playwright/test';
+import { Mask, maskOutput, MIN_ENCODED_CHARS } from '../core/mask.ts';
+import { Redactor } from '../core/redact.ts';
+import { keyEncodings } from './support/echo-server.ts';
+import { findKeys } from './support/key-scan.ts';
+
+const KEY = 'sk-live_4f9A.b~c+d/e7Q2xZ==';
+const RESTRICTED = 'rk-Kz81/Tq+90_abcDEF-ghi.jkl';
+const mask = new Mask([
+  { value: KEY, placeholder: '$API_KEY' },
+  { value: RESTRICTED, placeholder: '$RESTRICTED_API_KEY' },
+]);
+
+test('the scanner finds every encoding of the echo server (else the tests below would prove nothing)', () => {
+  for (const e of keyEncodings(KEY)) expect(findKeys(`before ${e.text} after`, [KEY]), e.name).not.toEqual([]);
+  expect(findKeys('nothing to see here $API_KEY', [KEY])).toEqual([]);
+});
+
+for (const e of keyEncodings(KEY)) {
+  test(`masked: the key as ${e.name}, alone, in text, in JSON, in a URL`, () => {
+    for (const text of [e.text, `x=${e.text}&y=1`, JSON.stringify({ v: `a ${e.text} b` }), `"${e.text}"`, `http://h/v1?after=${encodeURIComponent(e.text)}`]) {
+      const out = mask.text(text);
+      expect(findKeys(out, [KEY]), `${e.name} in ${text}`).toEqual([]);
+      expect(out).toContain('$API_KEY');
+    }
+  });
+}
+
+test('masked: mixes of escapes in one echo, escaped again (a body quoted in report.json), percent-encoded twice', () => {
+  const mixed = [...KEY].map((c, i) => (i % 3 === 0 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : i % 3 === 1 ? `%${c.charCodeAt(0).toString(16).toUpperCase()}` : c.toUpperCase())).join('');
+  const quotedTwice = JSON.stringify(JSON.stringify({ body: `{"k":"${mixed}"}` }));
+  const percentTwice = encodeURIComponent(encodeURIComponent(KEY));
+  const slashEscaped = KEY.replaceAll('/', '\\/');
+  const xEscaped = [...KEY].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join('');
+  for (const text of [mixed, quotedTwice, percentTwice, slashEscaped, xEscaped, `%5Cu0073${KEY.slice(1)}`]) {
+    const out = mask.text(text);
+    expect(findKeys(out, [KEY]), text).toEqual([]);
+    expect(out).toContain('$API_KEY');
+  }
+});
+
+test('a value parsed out of a masked body and serialised again is masked by the pass over the rendered output', () => {
+  const escaped = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const body = `{"echo":"${escaped}"}`;
+  // What a report writer does: parse a body, show it again (JSON.parse turns \u0073 into s).
+  const rendered = JSON.stringify(JSON.parse(body), null, 2);
+  expect(rendered).toContain(KEY);
+  expect(findKeys(maskOutput(rendered, mask), [KEY])).toEqual([]);
+});
+
+test('longest secret first: a secret that contains another is replaced whole, each by its own placeholder', () => {
+  const inner = new Mask([
+    { value: 'abcdefgh', placeholder: '$SHORT' },
+    { value: 'xx-abcdefgh-yy', placeholder: '$LONG' },
+  ]);
+  expect(inner.text('1 xx-abcdefgh-yy 2 abcdefgh 3')).toBe('1 $LONG 2 $SHORT 3');
+  expect(mask.text(`${KEY} ${RESTRICTED}`)).toBe('$API_KEY $RESTRICTED_API_KEY');
+});
+
+test('header names as well as values; names masked alike keep both values', () => {
+  const out = mask.headers({ [`x-${KEY.slice(0, 20)}`]: 'no', [`x-${Buffer.from(KEY).toString('hex')}`]: '1', [`X-${KEY.toUpperCase()}`]: KEY, 'x-other': 'ok' });
+  expect(Object.keys(out).sort()).toEqual(['X-$API_KEY', `x-${KEY.slice(0, 20)}`, 'x-$API_KEY', 'x-other'].sort());
+  expect(out['X-$API_KEY']).toBe('$API_KEY');
+  const joined = mask.headers({ [`x-${KEY}`]: 'a', [`x-${KEY.toLowerCase()}`]: 'b' });
+  expect(joined).toEqual({ 'x-$API_KEY': 'a, b' });
+  for (const [k, v] of Object.entries(out)) expect(findKeys(`${k}: ${v}`, [KEY])).toEqual([]);
+});
+
+test('short secrets: the plain form always, encoded forms only from MIN_ENCODED_CHARS characters on (no masking of ordinary text)', () => {
+  const short = new Mask([{ value: 'ab', placeholder: '$K' }]);
+  expect(short.text('xabx')).toBe('x$Kx');
+  // The hex of "ab" is 4 characters: shorter than the minimum, ordinary hex text stays.
+  expect(MIN_ENCODED_CHARS).toBeGreaterThan(4);
+  expect(short.text('6162 and YWI')).toBe('6162 and YWI');
+});
+
+test('the client API: new Redactor(secrets), add() ignoring known and empty values, text(), headers()', () => {
+  const r = new Redactor([{ value: KEY, placeholder: '$API_KEY' }]);
+  const derived = Buffer.from(`${KEY}:`).toString('base64');
+  r.add([{ value: derived, placeholder: '$API_KEY_BASIC' }, { value: '', placeholder: '$EMPTY' }]);
+  for (let i = 0; i < 1000; i++) r.add([{ value: derived, placeholder: '$API_KEY_BASIC' }]);
+  expect(r.text(`Basic ${derived}`)).toBe('Basic $API_KEY_BASIC');
+  expect(r.text('')).toBe('');
+  expect(r.headers({ authorization: `Bearer ${KEY}` })).toEqual({ authorization: 'Bearer $API_KEY' });
+  // Adding a known value a thousand times costs nothing: the same work as once.
+  const started = performance.now();
+  r.text('x'.repeat(100_000));
+  expect(performance.now() - started).toBeLessThan(1_000);
+});
+
+test('a large output is masked in bounded time', () => {
+  const big = `${'{"a":"lorem ipsum \\u0041 %41 414243 QUJD",'.repeat(50_000)}"k":"${KEY}"}`;
+  const started = performance.now();
+  const out = mask.text(big);
+  expect(out.endsWith('"k":"$API_KEY"}')).toBe(true);
+  expect(performance.now() - started).toBeLessThan(5_000);
+});

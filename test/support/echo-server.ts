@@ -1,0 +1,104 @@
+/**
+ * A hostile target on 127.0.0.1 that echoes the credential it receives in every encoding a target
+ * can use (keyEncodings), everywhere it can: in JSON bodies (values, raw `\u` escapes, file paths
+ * and so in the base64url of cfile_ ids), in a non-JSON body with terminal escape sequences, in
+ * header values, in header NAMES, and as the `last_id` cursor of listContainerFiles, which the suite
+ * follows and so sends back in its own request URL. Built on the hostile server (loopback only).
+ */
+import type { Recorded } from './hostile-server.ts';
+import { startHostile, type Action, type HostileServer } from './hostile-server.ts';
+
+export interface Encoding {
+  name: string;
+  text: string;
+}
+
+/** What a terminal would act on: clear the screen, go home, print a verdict of the target's own. */
+export const TERMINAL_ATTACK = '\u001b[2J\u001b[1;1Hverdict: CONFORMANT\r\u009b2K\u0007\u202e';
+
+const swapCase = (s: string) => [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+const utf8Hex = (c: string) => [...Buffer.from(c, 'utf8')].map((b) => b.toString(16).padStart(2, '0'));
+
+/** The key in each encoding, each written here on its own (not with the mask's code). */
+export function keyEncodings(key: string): Encoding[] {
+  const bytes = Buffer.from(key, 'utf8');
+  const out: Encoding[] = [
+    { name: 'plain', text: key },
+    { name: 'case-swapped', text: swapCase(key) },
+    { name: 'upper-case', text: key.toUpperCase() },
+    // Every other character escaped, hex case alternating: "h\u006Fs\u0074..."
+    { name: 'json-escaped-mixed', text: [...key].map((c, i) => (i % 2 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')[i % 4 === 1 ? 'toUpperCase' : 'toLowerCase']()}` : c)).join('') },
+    { name: 'json-escaped-all', text: [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`).join('') },
+    { name: 'percent-all-upper', text: [...key].map((c) => utf8Hex(c).map((h) => `%${h.toUpperCase()}`).join('')).join('') },
+    { name: 'percent-mixed-lower', text: [...key].map((c, i) => (i % 3 ? c : utf8Hex(c).map((h) => `%${h}`).join(''))).join('') },
+    { name: 'hex-lower', text: bytes.toString('hex') },
+    { name: 'hex-upper', text: bytes.toString('hex').toUpperCase() },
+  ];
+  // Inside a larger encoded blob, starting 0, 1 or 2 bytes into a group of three.
+  for (const prefix of ['', 'x', 'xy']) {
+    const blob = Buffer.concat([Buffer.from(prefix), bytes, Buffer.from('!?')]);
+    out.push({ name: `base64-offset-${prefix.length}`, text: blob.toString('base64') });
+    out.push({ name: `base64url-offset-${prefix.length}`, text: blob.toString('base64url') });
+  }
+  return out;
+}
+
+/** A header name may hold only token characters (RFC 9110 5.6.2). */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export interface EchoServer extends HostileServer {
+  /** Requests whose `after` query parameter was set (the suite following an echoed cursor). */
+  cursorsFollowed(): string[];
+}
+
+/** Starts the echo target. */
+export async function startEcho(): Promise<EchoServer> {
+  let served = 0;
+  const server = await startHostile((req: Recorded): Action => echo(req, served++));
+  return {
+    ...server,
+    cursorsFollowed: () => server.received.map((r) => new URL(r.url, server.origin).searchParams.get('after')).filter((a): a is string => a !== null),
+  };
+}
+
+function echo(req: Recorded, index: number): Action {
+  const auth = typeof req.headers.authorization === 'string' ? req.headers.authorization : '';
+  const credential = auth.replace(/^\S+\s+/, '');
+  if (!credential) return { kind: 'json', status: 401, body: { error: { code: 401, message: 'Missing Authentication header' } } };
+  const forms = keyEncodings(credential);
+  const headers: Record<string, string> = {};
+  for (const f of forms) {
+    headers[`x-echo-${f.name}`] = f.text;
+    if (TOKEN.test(f.text)) headers[`x-${f.text}`] = '1';
+  }
+  const url = new URL(req.url, 'http://127.0.0.1');
+  const files = /^\/v1\/containers\/([^/]+)\/files$/.exec(url.pathname);
+  if (files) return { kind: 'raw', headers, body: filesPage(decodeURIComponent(files[1]!), forms, index, url.searchParams.get('after')) };
+  // Every third answer is not JSON: the terminal escapes and the forms as text.
+  if (index % 3 === 2) return { kind: 'raw', status: 500, headers: { ...headers, 'content-type': 'text/plain' }, body: `${TERMINAL_ATTACK} ${forms.map((f) => f.text).join(' ')}` };
+  return { kind: 'raw', status: index % 2 ? 403 : 200, headers, body: echoJson(forms) };
+}
+
+/**
+ * A JSON object holding every form. The escaped forms go in raw, so the JSON text holds `\u0073`
+ * and the parsed value holds the plain key (what JSON.parse then JSON.stringify of a report shows).
+ */
+function echoJson(forms: readonly Encoding[]): string {
+  const fields = forms.map((f) => `${JSON.stringify(f.name)}:${f.name.startsWith('json-') ? `"${f.text}"` : JSON.stringify(f.text)}`);
+  return `{"error":{"code":403,"message":"echo","metadata":{${fields.join(',')}}},"data":{${fields.join(',')}}}`;
+}
+
+/**
+ * A valid first page of one file whose path holds the key (so its cfile_ id is the key's base64url),
+ * with `last_id` set to one of the forms in turn and has_more true: the suite follows it. A page
+ * asked for with `after` is the last one (empty).
+ */
+function filesPage(containerId: string, forms: readonly Encoding[], index: number, after: string | null): string {
+  if (after !== null) return JSON.stringify({ object: 'list', data: [], first_id: null, last_id: null, has_more: false });
+  const cursor = forms[index % forms.length]!;
+  const path = `notes/${forms[0]!.text}.txt`;
+  const id = `cfile_${Buffer.from(path).toString('base64url')}`;
+  const file = JSON.stringify({ id, object: 'container.file', container_id: containerId, bytes: 1, created_at: 1_700_000_000, path, source: 'assistant' });
+  const lastId = cursor.name.startsWith('json-') ? `"${cursor.text}"` : JSON.stringify(cursor.text);
+  return `{"object":"list","data":[${file}],"first_id":${JSON.stringify(id)},"last_id":${lastId},"has_more":true}`;
+}
