@@ -1,0 +1,146 @@
+/**
+ * Report files written safely (reports/safe-files.ts through reports/write-report.ts): links refused
+ * and their targets untouched, foreign directories refused unless forced, old files cleared, every
+ * file written whole (temporary name, then rename) and masked after rendering.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { Mask } from '../core/mask.ts';
+import { buildReport } from '../reports/build-report.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { MARKER } from '../reports/safe-files.ts';
+import { prepareReportDir, REPORT_FILES, ReportDirError, writeReportFiles } from '../reports/write-report.ts';
+import { ALL_CHECKS } from '../suites/checks/index.ts';
+import { findKeys } from './support/key-scan.ts';
+
+const KEY = 'report-files-key-0123456789abcdef';
+const mask = new Mask([{ value: KEY, placeholder: '$API_KEY' }]);
+const ESCAPED_KEY = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+/** A report whose one failure holds a body echoing the key as JSON escapes (parsed again by report.html). */
+function report(): ConformanceReport {
+  const check = ALL_CHECKS.find((c) => c.id === 'files.response.schema')!;
+  const body = `{"echo":"${ESCAPED_KEY}","also":"${KEY.toUpperCase()}"}`;
+  return buildReport({
+    checks: ALL_CHECKS,
+    outcomes: new Map([
+      [
+        check.id,
+        {
+          checkId: check.id,
+          status: 'fail',
+          reason: `echoed ${KEY}`,
+          failures: [
+            {
+              requirementId: check.requirements[0]!,
+              message: `body echoes ${ESCAPED_KEY}`,
+              exchanges: [
+                {
+                  request: { method: 'GET', url: `http://127.0.0.1:1/v1/containers/c/files?after=${encodeURIComponent(KEY)}`, headers: { authorization: 'Bearer $API_KEY' } },
+                  response: { status: 200, headers: { [`x-${KEY}`]: Buffer.from(`xy${KEY}`).toString('base64') }, body, truncated: false },
+                  durationMs: 1,
+                  retries: 0,
+                },
+              ],
+            },
+          ],
+          observations: [{ requirementId: check.requirements[0]!, value: { echoed: KEY } }],
+          requests: 1,
+          seed: 1,
+        },
+      ],
+    ]),
+    target: { baseUrl: 'http://127.0.0.1:1/v1', file: { baseUrl: 'http://127.0.0.1:1/v1', containerFiles: { containerId: 'c' }, modelEndpoints: { model: 'a/b' }, interns: { workspaceId: 'w' }, hasRestrictedKey: false } },
+    suite: { name: 'conformance-suite', version: '0.1.0', commit: 'abc1234' },
+    run: { seed: 7, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1, numRuns: 1, maxRequests: 10, failOn: 'must', replay: 'npm run conformance -- --seed 7' },
+    requestLog: [],
+  });
+}
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'report-files-'));
+const suiteFiles = (dir: string) => readdirSync(dir).filter((n) => n !== MARKER).sort();
+
+test('every file is masked after rendering: the key JSON-escaped in a body that report.html parses and shows again', () => {
+  const r = report();
+  // Without the last pass the key would be in the rendered output (this is what the pass is for).
+  expect(findKeys(REPORT_FILES['report.html'](r), [KEY])).not.toEqual([]);
+  const dir = tempDir();
+  writeReportFiles(r, dir, { mask });
+  expect(suiteFiles(dir)).toEqual(Object.keys(REPORT_FILES).sort());
+  for (const name of Object.keys(REPORT_FILES)) expect(findKeys(readFileSync(join(dir, name), 'utf8'), [KEY]), name).toEqual([]);
+  expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('$API_KEY');
+  expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).verdict).toBe('non-conformant');
+  // No temporary file is left behind.
+  expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+});
+
+test('a symbolic link at an output path is refused in one line, and the file it points to is untouched', () => {
+  const dir = tempDir();
+  const victim = join(tempDir(), 'bashrc');
+  writeFileSync(victim, 'precious\n');
+  symlinkSync(victim, join(dir, 'report.html'));
+  let error: unknown;
+  try {
+    writeReportFiles(report(), dir, { mask, force: true });
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(ReportDirError);
+  expect((error as Error).message).toMatch(/^report directory \S+: report\.html is a symbolic link; refusing to write through it \(remove it\)$/);
+  expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+  // Nothing was written before the refusal.
+  expect(existsSync(join(dir, 'report.json'))).toBe(false);
+  // prepareReportDir refuses it too (a dangling link as well), and does not remove it.
+  symlinkSync(join(dir, 'nowhere'), join(dir, 'junit.xml'));
+  expect(() => prepareReportDir(dir)).toThrow(/report\.html is a symbolic link|junit\.xml is a symbolic link/);
+  expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+});
+
+test('a report directory that is itself a symbolic link is refused, whatever it points to', () => {
+  const real = tempDir();
+  const link = join(tempDir(), 'reports');
+  symlinkSync(real, link);
+  expect(() => prepareReportDir(link)).toThrow(ReportDirError);
+  expect(() => writeReportFiles(report(), link, { mask })).toThrow(/^report directory \S+ is a symbolic link; refusing to write through it/);
+  expect(readdirSync(real)).toEqual([]);
+});
+
+test('a directory holding files the suite did not write is refused unless forced; forced, those files are kept', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'README.md'), 'mine\n');
+  mkdirSync(join(dir, 'src'));
+  expect(() => prepareReportDir(dir)).toThrow(/^report directory \S+ holds files the suite did not write \(README\.md, src\); choose an empty directory or pass --force$/);
+  expect(() => writeReportFiles(report(), dir, { mask })).toThrow(ReportDirError);
+  expect(readdirSync(dir).sort()).toEqual(['README.md', 'src']);
+  prepareReportDir(dir, { force: true });
+  writeReportFiles(report(), dir, { mask });
+  expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe('mine\n');
+  expect(existsSync(join(dir, 'report.json'))).toBe(true);
+});
+
+test('a run writes its directory anew: the previous run\'s files and blob/ are removed first (blob/ kept for a merge)', () => {
+  const dir = tempDir();
+  writeReportFiles(report(), dir, { mask });
+  mkdirSync(join(dir, 'blob'));
+  writeFileSync(join(dir, 'blob', 'report-1.zip'), 'old');
+  prepareReportDir(dir, { keepBlob: true });
+  expect(readdirSync(dir).sort()).toEqual([MARKER, 'blob']);
+  expect(readdirSync(join(dir, 'blob'))).toEqual(['report-1.zip']);
+  prepareReportDir(dir);
+  expect(readdirSync(dir)).toEqual([MARKER]);
+  // A run that stops before writing leaves no stale report behind; the next write is accepted.
+  writeReportFiles(report(), dir, { mask });
+  expect(suiteFiles(dir)).toEqual(Object.keys(REPORT_FILES).sort());
+});
+
+test('a path that cannot be written (a directory named report.json, a directory under a file) is one line, not a stack', () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'report.json'));
+  expect(() => writeReportFiles(report(), dir, { mask })).toThrow(/^report directory \S+: report\.json is a directory; the suite writes a file there$/);
+  const notDir = join(tempDir(), 'file');
+  writeFileSync(notDir, 'x');
+  expect(() => prepareReportDir(notDir)).toThrow(/^report directory \S+ is not a directory$/);
+  expect(() => prepareReportDir(join(notDir, 'sub'))).toThrow(/^report directory \S+: ENOTDIR/);
+});
