@@ -1,6 +1,7 @@
 import { validate, type SchemaName } from '../spec/schemas.ts';
 import type { ApiResponse } from './client.ts';
 import { ConformanceFailure } from './errors.ts';
+import { isJsonMediaType } from './json-body.ts';
 
 /** Throws a conformance failure of requirementId unless cond holds; the response becomes the evidence. */
 export function conform(cond: unknown, requirementId: string, message: string, res?: ApiResponse): asserts cond {
@@ -20,8 +21,8 @@ export function expectStatus(res: ApiResponse, allowed: number | readonly number
 
 /** The body parses as JSON and the media type is application/json (parameters allowed). */
 export function expectJson(res: ApiResponse, requirementId = 'general.json-media-type'): unknown {
-  const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  conform(type === 'application/json', requirementId, `Content-Type is ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json`, res);
+  // The one media-type rule, shared with the whole-run JSON judge (suites/judges/json-body.ts).
+  conform(isJsonMediaType(res.headers['content-type']), requirementId, `Content-Type is ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json`, res);
   conform(res.jsonError === undefined, requirementId, `body is not JSON (${res.jsonError}): ${res.text.slice(0, 80)}`, res);
   return res.json;
 }
