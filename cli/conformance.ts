@@ -9,13 +9,13 @@ import { terminalSafe } from '../core/terminal-text.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
+import { EXIT_CODE } from '../reports/format.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
 import { parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
 import { preflight } from './preflight.ts';
 import { ROOT, RUN_ENV, settingsOf, suiteInfo, type PreparedRun } from './prepare-run.ts';
 
-const EXIT = { conformant: 0, 'non-conformant': 1, error: 2 } as const;
 
 /** A run that could not be made: one line on stderr and exit 2, never a stack trace (principle 6). */
 class Fatal extends Error {}
@@ -133,9 +133,8 @@ function finish(run: PreparedRun, playwrightCode: number | null, mask: Mask, ela
     rmSync(run.settings.reportDir, { recursive: true, force: true });
     die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
   }
-  process.stdout.write(consoleSummary(report, reportFile).split('\n').map((l) => maskedLine(l, mask)).join('\n'));
-  process.stdout.write(`time: ${(elapsedMs / 1000).toFixed(1)} s\n`);
-  return EXIT[report.verdict];
+  process.stdout.write(consoleSummary(report, run.settings.reportDir, elapsedMs).split('\n').map((l) => maskedLine(l, mask)).join('\n'));
+  return EXIT_CODE[report.verdict];
 }
 
 main().then(

@@ -12,11 +12,11 @@ import { DEFAULTS } from '../core/run-settings.ts';
 import { terminalSafe } from '../core/terminal-text.ts';
 import { buildReport } from '../reports/build-report.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
+import { EXIT_CODE } from '../reports/format.ts';
 import { BLOB_SUBDIR, collectShards } from '../reports/shards.ts';
 import { writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 
-const EXIT = { conformant: 0, 'non-conformant': 1, error: 2 } as const;
 
 const MERGE_USAGE = `usage: npm run conformance:merge -- [options]
 
@@ -93,9 +93,8 @@ function main(argv: string[]): number {
   report.run.retries = reports.reduce((n, r) => n + r.run.retries, 0);
   // The shard reports were masked when written; the merged one is rendered from them.
   writeReportFiles(report, reportDir, { mask: new Mask([]), force: values.force ?? false });
-  const reportFile = join(reportDir, 'report.json');
-  process.stdout.write(`merged ${reports.length} shards (seed ${first.run.seed})\n` + consoleSummary(report, reportFile).split('\n').map((l) => terminalSafe(l)).join('\n'));
-  return EXIT[report.verdict];
+  process.stdout.write(`merged ${reports.length} shards (seed ${first.run.seed})\n` + consoleSummary(report, reportDir, report.run.durationMs).split('\n').map((l) => terminalSafe(l)).join('\n'));
+  return EXIT_CODE[report.verdict];
 }
 
 try {

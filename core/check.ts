@@ -61,6 +61,12 @@ export interface CheckOutcome {
   checkId: string;
   status: 'pass' | 'fail' | 'error' | 'skip';
   reason?: string;
+  /**
+   * Why a check that was selected did not judge: an optional target field is absent (`target-field`),
+   * or the run's limits cut it short (`run-limit`: budget, deadline, a target that stopped answering,
+   * the retry budget). A run-limit cut of a MUST makes the run incomplete (principle 3).
+   */
+  cause?: 'target-field' | 'run-limit';
   failures: Array<{ requirementId: string; message: string; exchanges: Exchange[]; curl?: string; counterexample?: Counterexample }>;
   observations: Array<{ requirementId: string; value: unknown }>;
   requests: number;

@@ -64,7 +64,10 @@ export async function executeCheck(
   };
   try {
     const missing = check.needs?.(target);
-    if (missing) throw new SkipCheck(missing);
+    if (missing) {
+      outcome.cause = 'target-field';
+      throw new SkipCheck(missing);
+    }
     await check.probe(ctx);
   } catch (e) {
     if (e instanceof SkipCheck) {
@@ -84,6 +87,7 @@ export async function executeCheck(
     } else if (e instanceof CannotJudge) {
       outcome.status = e.reason === 'budget' ? 'skip' : 'error';
       outcome.reason = e.message;
+      if (e.reason === 'budget' || client.state.stopped) outcome.cause = 'run-limit';
     } else {
       outcome.status = 'error';
       outcome.reason = `suite error: ${(e as Error)?.message ?? String(e)}`;

@@ -14,21 +14,47 @@ export interface ReportInput {
   requestLog: readonly RequestLogEntry[];
   /** Requests sent before the checks (the command line's preflight): they count in the run's total. */
   requestsBefore?: number;
+  /** --require-all: MUST requirements skipped for an absent optional target field make the run incomplete. */
+  requireAll?: boolean;
+}
+
+export const NOT_SELECTED = 'not selected in this run';
+
+/**
+ * The verdict (principle 3: never green without evidence). A MUST requirement the run's limits left
+ * unjudged makes the run `incomplete` whatever else it found: its verdict covers less than it must.
+ * Then a failure of a gating level is `non-conformant`, an error `error`; MUST requirements skipped
+ * for an absent optional target field are named, and make the run incomplete under --require-all.
+ */
+function verdictOf(requirements: readonly RequirementResult[], failOn: 'must' | 'should', requireAll: boolean): { verdict: Verdict; incomplete?: string; mustNotJudged: { count: number; fields: string[] } } {
+  const must = requirements.filter((r) => r.level === 'MUST');
+  const cut = must.filter((r) => r.cause === 'run-limit');
+  const absent = must.filter((r) => r.cause === 'target-field');
+  const fields = [...new Set(absent.map((r) => /^(\S+) is not set/.exec(r.reason ?? '')?.[1] ?? r.reason ?? ''))].filter(Boolean).sort();
+  const mustNotJudged = { count: absent.length, fields };
+  if (cut.length) {
+    const why = [...new Set(cut.map((r) => r.reason ?? ''))][0] ?? '';
+    return { verdict: 'incomplete', incomplete: `${cut.length} MUST requirement(s) not judged: ${why}`, mustNotJudged };
+  }
+  const failed = requirements.some((r) => r.status === 'fail' && (r.level === 'MUST' || (failOn === 'should' && r.level === 'SHOULD')));
+  if (failed) return { verdict: 'non-conformant', mustNotJudged };
+  if (requirements.some((r) => r.status === 'error')) return { verdict: 'error', mustNotJudged };
+  if (requireAll && absent.length) return { verdict: 'incomplete', incomplete: `${absent.length} MUST requirement(s) not judged (--require-all): ${fields.join(', ')} absent`, mustNotJudged };
+  return { verdict: 'conformant', mustNotJudged };
 }
 
 /** Joins the catalogue, the declarations and the outcomes into the report; pure, so it is deterministic. */
 export function buildReport(input: ReportInput): ConformanceReport {
   const checks: CheckResult[] = input.checks.map((c) => {
-    const outcome = input.outcomes.get(c.id) ?? { checkId: c.id, status: 'skip' as const, reason: 'not selected in this run', failures: [], observations: [], requests: 0, seed: 0 };
+    const outcome = input.outcomes.get(c.id) ?? { checkId: c.id, status: 'skip' as const, reason: NOT_SELECTED, failures: [], observations: [], requests: 0, seed: 0 };
     return { ...outcome, title: c.title, level: strongestLevel(c.requirements), operation: c.operation, kind: c.kind ?? 'check', requirements: [...c.requirements] };
   });
   const ran = checks.filter((c) => input.outcomes.has(c.checkId));
   const requirements = catalogue().requirements.map((r) => judge(r, checks, ran, input.outcomes));
   const counts = Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, 0]))])) as ConformanceReport['counts'];
   for (const r of requirements) counts[r.level][r.status]++;
-  const failOn = input.run.failOn;
-  const failed = requirements.some((r) => r.status === 'fail' && (r.level === 'MUST' || (failOn === 'should' && r.level === 'SHOULD')));
-  const verdict: Verdict = failed ? 'non-conformant' : requirements.some((r) => r.status === 'error') ? 'error' : 'conformant';
+  const { verdict, incomplete, mustNotJudged } = verdictOf(requirements, input.run.failOn, input.requireAll ?? false);
+  const ranChecks = checks.filter((c) => c.reason !== NOT_SELECTED).length;
   return {
     reportVersion: 1,
     specVersion: catalogue().specVersion,
@@ -40,6 +66,11 @@ export function buildReport(input: ReportInput): ConformanceReport {
       requests: input.requestLog.length + (input.requestsBefore ?? 0),
       retries: input.requestLog.filter((e) => e.retry).length,
       budgetExhausted: checks.filter((c) => c.status === 'skip' && c.reason?.startsWith('request budget')).map((c) => c.checkId),
+      ...(ranChecks < checks.length && !input.run.shard ? { partial: { checks: ranChecks, of: checks.length } } : {}),
+      ...(input.run.shard ? { partial: { checks: ranChecks, of: checks.length } } : {}),
+      ...(incomplete ? { incomplete } : {}),
+      ...(mustNotJudged.count ? { mustNotJudged } : {}),
+      ...(input.requireAll ? { requireAll: true } : {}),
     },
     verdict,
     counts,
@@ -87,12 +118,17 @@ function judge(r: Requirement, checks: readonly CheckResult[], allRan: readonly 
     return { ...base, status: 'skip', reason: ran.map((c) => c.reason).find(Boolean) ?? 'nothing observed' };
   }
   if (failures.length) return { ...base, status: 'fail', reason: failures[0], ...withObserved, failures: evidence };
+  // A limit that cut one of its checks short leaves the requirement unjudged, even if another passed.
+  const cut = ran.find((c) => c.cause === 'run-limit');
+  if (cut) return { ...base, status: cut.status === 'error' ? 'error' : 'skip', reason: `${cut.checkId}: ${cut.reason}`, cause: 'run-limit', ...withObserved };
   if (errors.length) return { ...base, status: 'error', reason: errors[0], ...withObserved };
   if (passed.length) return { ...base, status: 'pass', ...withObserved };
   const notReached = ran.find((c) => c.status === 'fail');
+  const absent = !notReached && ran.every((c) => c.cause === 'target-field');
   return {
     ...base,
     status: 'skip',
+    ...(absent ? { cause: 'target-field' as const } : {}),
     reason: notReached ? `not reached: ${notReached.checkId} failed first on ${notReached.failures[0]?.requirementId}` : (ran.map((c) => c.reason).find(Boolean) ?? 'skipped'),
     ...withObserved,
   };

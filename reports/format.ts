@@ -6,7 +6,10 @@ import { OPERATIONS, type Operation } from '../core/operations.ts';
 import { checkReplayCommand } from '../core/replay.ts';
 import { REQUIREMENT_STATUSES, type ConformanceReport, type RequirementResult, type RequirementStatus, type Verdict } from './model.ts';
 
-export const VERDICT_TEXT: Record<Verdict, string> = { conformant: 'conformant', 'non-conformant': 'non-conformant', error: 'error' };
+export const VERDICT_TEXT: Record<Verdict, string> = { conformant: 'conformant', 'non-conformant': 'non-conformant', error: 'error', incomplete: 'incomplete' };
+
+/** Exit code of a run or a merge: 0 conformant, 1 non-conformant, 2 the run could not judge what it must. */
+export const EXIT_CODE: Record<Verdict, 0 | 1 | 2> = { conformant: 0, 'non-conformant': 1, error: 2, incomplete: 2 };
 
 /** Top-level sections of the service document (shared/seed/service-interface.md), for grouping. */
 export const SECTION_TITLES: Record<string, string> = {
@@ -105,12 +108,17 @@ export function durationText(ms: number): string {
  */
 export function verdictLine(report: ConformanceReport): string {
   const c = report.counts;
+  const absent = report.run.mustNotJudged;
+  const other = c.MUST.error + c.MUST.skip - (absent?.count ?? 0);
   const parts = [
+    report.run.partial ? `partial: ${report.run.partial.checks} of ${report.run.partial.of} checks` : '',
+    report.run.incomplete ?? '',
     c.MUST.fail ? `${c.MUST.fail} MUST failed` : '',
     c.SHOULD.fail ? `${c.SHOULD.fail} SHOULD failed${report.run.failOn === 'should' ? '' : ' (not gating)'}` : '',
-    c.MUST.error + c.MUST.skip ? `${c.MUST.error + c.MUST.skip} MUST not judged` : '',
+    !report.run.incomplete && other > 0 ? `${other} MUST not judged` : '',
+    absent?.count ? `${absent.count} MUST not judged: ${absent.fields.join(', ')} absent` : '',
   ].filter(Boolean);
-  return `${report.verdict.toUpperCase()}${parts.length ? ` — ${parts.join(', ')}` : ''}`;
+  return `${report.verdict.toUpperCase()}${parts.length ? ` — ${parts.join('; ')}` : ''}`;
 }
 
 /** The label of the run's scope: whole run, one shard, or merged shards. */

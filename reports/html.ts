@@ -69,6 +69,7 @@ h5 { margin: 8px 0 2px; font-size: 12px; text-transform: uppercase; letter-spaci
 .banner.v-conformant { background: var(--pass); }
 .banner.v-non-conformant { background: var(--fail); }
 .banner.v-error { background: var(--skip); }
+.banner.v-incomplete { background: var(--skip); }
 .banner .word { font-size: 30px; font-weight: 700; letter-spacing: .02em; }
 .banner .sub { opacity: .95; margin-top: 4px; overflow-wrap: anywhere; }
 .banner code { color: #fff; }
@@ -109,7 +110,7 @@ details.evidence > summary { cursor: pointer; color: var(--fail); font-weight: 6
 footer { color: #57606a; font-size: 12px; margin-top: 32px; }
 `;
 
-const VERDICT_WORD: Record<ConformanceReport['verdict'], string> = { conformant: 'Conformant', 'non-conformant': 'Non-conformant', error: 'Error' };
+const VERDICT_WORD: Record<ConformanceReport['verdict'], string> = { conformant: 'Conformant', 'non-conformant': 'Non-conformant', error: 'Error', incomplete: 'Incomplete' };
 
 export function reportHtml(report: ConformanceReport): string {
   const title = `Conformance ${report.specVersion}: ${report.verdict} — ${report.target.baseUrl}`;
@@ -139,7 +140,9 @@ function banner(report: ConformanceReport): string {
   const shouldFail = c.SHOULD.fail;
   const errors = c.MUST.error + c.SHOULD.error + c.UNSPECIFIED.error;
   const why =
-    report.verdict === 'non-conformant'
+    report.verdict === 'incomplete'
+      ? `${report.run.incomplete ?? 'MUST requirements were not judged'}; the verdict does not cover them`
+      : report.verdict === 'non-conformant'
       ? `${mustFail} MUST requirement${mustFail === 1 ? '' : 's'} failed${report.run.failOn === 'should' && shouldFail ? `, ${shouldFail} SHOULD (the run fails on SHOULD)` : ''}`
       : report.verdict === 'error'
         ? `no requirement failed, but ${errors} could not be judged (error)`

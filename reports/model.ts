@@ -6,7 +6,12 @@ import type { Operation } from '../core/operations.ts';
 import type { TargetView } from '../core/target.ts';
 
 export type RequirementStatus = 'pass' | 'fail' | 'skip' | 'disabled' | 'observed' | 'error';
-export type Verdict = 'conformant' | 'non-conformant' | 'error';
+/**
+ * `incomplete`: a MUST requirement could not be judged because of the run's limits (budget, deadline,
+ * a target that stopped answering, the retry budget), or, with --require-all, because an optional
+ * target field is absent. The gate never says green without evidence (principle 3).
+ */
+export type Verdict = 'conformant' | 'non-conformant' | 'error' | 'incomplete';
 
 /** Order in which statuses are counted and listed in every output format. */
 export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['pass', 'fail', 'error', 'skip', 'disabled', 'observed'];
@@ -33,6 +38,8 @@ export interface RequirementResult extends Omit<Requirement, 'observable'> {
   observed?: unknown[];
   /** Every failure of this requirement, with its evidence (status fail only). */
   failures?: RequirementFailure[];
+  /** Why a selected requirement was not judged (skip or error): see CheckOutcome.cause. */
+  cause?: 'target-field' | 'run-limit';
 }
 
 export interface CheckResult extends CheckOutcome {
@@ -67,6 +74,13 @@ export interface ConformanceReport {
     shard?: string;
     /** Number of shard reports this report was merged from (`npm run conformance:merge`). */
     mergedShards?: number;
+    /** A run of part of the suite (--grep, one --shard): how many of the declared checks it ran. */
+    partial?: { checks: number; of: number };
+    /** Why the verdict is incomplete (the MUST requirements it could not judge and the cause). */
+    incomplete?: string;
+    /** MUST requirements not judged because an optional target field is absent, with the fields. */
+    mustNotJudged?: { count: number; fields: string[] };
+    requireAll?: boolean;
   };
   verdict: Verdict;
   counts: Record<Level, Record<RequirementStatus, number>>;

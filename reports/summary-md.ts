@@ -17,7 +17,7 @@ import { byOperation, durationText, LEVEL_ORDER, oneLine, replayCheckCommand, sc
 import type { ConformanceReport, RequirementFailure, RequirementResult, RequirementStatus } from './model.ts';
 import { REQUIREMENT_STATUSES } from './model.ts';
 
-const ICON: Record<ConformanceReport['verdict'], string> = { conformant: '✅', 'non-conformant': '❌', error: '⚠️' };
+const ICON: Record<ConformanceReport['verdict'], string> = { conformant: '✅', 'non-conformant': '❌', error: '⚠️', incomplete: '⚠️' };
 
 /** Requirements listed (and detailed) up to this many; the rest are counted. */
 const MAX_LISTED = 25;

@@ -1,23 +1,56 @@
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { strongestLevel } from '../../core/catalogue.ts';
 import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../../core/check.ts';
+import { Mask } from '../../core/mask.ts';
+import { secretsOf } from '../../core/target.ts';
+import { terminalSafe } from '../../core/terminal-text.ts';
+import { ALL_CHECKS } from '../../suites/checks/index.ts';
+import { currentHost } from './run-host.ts';
 
 const MARK: Record<CheckOutcome['status'], string> = { pass: 'pass ', fail: 'FAIL ', error: 'ERROR', skip: 'skip ' };
+const COLOUR: Record<CheckOutcome['status'], string> = { pass: '32', fail: '31;1', error: '33;1', skip: '90' };
+const LEVEL = new Map(ALL_CHECKS.map((c) => [c.id, strongestLevel(c.requirements)]));
 
-/** One line per check on the console: no stack traces, no bodies (those are in the report). */
+/**
+ * One line per check on the console: no stack traces, no bodies (those are in the report). Every
+ * string from the target is masked and its control characters shown escaped (principle 4). Colour
+ * and a progress line only on a terminal, and never with NO_COLOR set (no-color.org).
+ */
 export default class ConsoleReporter implements Reporter {
+  private total = 0;
+  private done = 0;
+  private readonly started = Date.now();
+  private readonly tty = !!process.stdout.isTTY;
+  private readonly colour = this.tty && !process.env['NO_COLOR'];
+  private mask = new Mask([]);
+
+  onBegin(_config: FullConfig, suite: Suite): void {
+    this.total = suite.allTests().length;
+    const host = currentHost();
+    if (host) this.mask = new Mask(secretsOf(host.run.target));
+  }
+
   onTestEnd(test: TestCase, result: TestResult): void {
+    this.done++;
     const body = result.attachments.find((a) => a.name === OUTCOME_ATTACHMENT)?.body;
     const outcome = body ? (JSON.parse(body.toString('utf8')) as CheckOutcome) : undefined;
     const status = outcome?.status ?? (result.status === 'skipped' ? 'skip' : 'error');
     const reason = outcome?.reason ?? (result.status === 'timedOut' ? 'did not finish in time' : result.error?.message?.split('\n')[0]);
-    process.stdout.write(`  ${MARK[status]} ${test.title}${reason && status !== 'pass' ? ` — ${reason}` : ''}\n`);
+    const level = status === 'fail' ? ` ${LEVEL.get(test.title) ?? ''}` : '';
+    const text = terminalSafe(this.mask.text(reason && status !== 'pass' ? ` — ${reason}` : ''));
+    const mark = this.colour ? `\x1b[${COLOUR[status]}m${MARK[status]}\x1b[0m` : MARK[status];
+    const clear = this.tty ? '\r\x1b[K' : '';
+    process.stdout.write(`${clear}  ${mark}${level} ${terminalSafe(test.title)}${text}\n`);
+    if (this.tty) process.stdout.write(`  [${this.done}/${this.total}] ${((Date.now() - this.started) / 1000).toFixed(1)} s`);
   }
 
   onError(error: { message?: string }): void {
-    process.stdout.write(`  ERROR ${error.message?.split('\n')[0] ?? 'unknown error'}\n`);
+    process.stdout.write(`  ERROR ${terminalSafe(this.mask.text(error.message?.split('\n')[0] ?? 'unknown error'))}\n`);
   }
 
-  onEnd(_result: FullResult): void {}
+  onEnd(): void {
+    if (this.tty) process.stdout.write('\r\x1b[K');
+  }
 
   printsToStdio(): boolean {
     return true;

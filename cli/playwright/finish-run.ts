@@ -21,7 +21,7 @@ export async function finishRun(host: RunHost): Promise<ConformanceReport> {
   engine.state.stopped ??= 'the run ended (deadline or interruption) before this check ran';
   const outcomes = new Map<string, CheckOutcome>(await Promise.race([engine.finished(), new Promise<ReadonlyMap<string, CheckOutcome>>((r) => setTimeout(() => r(new Map()), DRAIN_MS).unref())]));
   for (const id of host.selection ?? []) {
-    if (!outcomes.has(id)) outcomes.set(id, { checkId: id, status: 'error', reason: 'the run ended before this check ran (deadline or interruption)', failures: [], observations: [], requests: 0, seed: 0 });
+    if (!outcomes.has(id)) outcomes.set(id, { checkId: id, status: 'error', cause: 'run-limit', reason: 'the run ended before this check ran (deadline or interruption)', failures: [], observations: [], requests: 0, seed: 0 });
   }
   const report = reportOfRun(host.run, engine, outcomes, { startedAt: host.startedAt, ...(host.shard ? { shard: host.shard } : {}) });
   const mask = new Mask(secretsOf(run.target));
