@@ -39,7 +39,7 @@ export class Engine {
     this.client = new Client(input.target, input.settings, input.transport, this.state);
     this.view = viewOf(input.target);
     this.byId = new Map(input.checks.map((c) => [c.id, c]));
-    this.judging = { judges: input.judges, reported: new Set() };
+    this.judging = { judges: input.judges };
   }
 
   /**

@@ -8,11 +8,9 @@ import type { Finding, ResponseJudge } from './judge.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { TargetView } from './target.ts';
 
-/** What the engine shares with every check it runs: the response judges and the violations already reported. */
+/** What the engine shares with every check it runs: the response judges. */
 export interface JudgeContext {
   judges: readonly ResponseJudge[];
-  /** Distinct violations already reported in this run (Finding.dedupeKey): each is reported once. */
-  reported: Set<string>;
 }
 
 /**
@@ -26,20 +24,23 @@ export async function executeCheck(
   client: Client,
   target: TargetView,
   settings: Readonly<RunSettings>,
-  judging: JudgeContext = { judges: [], reported: new Set() },
+  judging: JudgeContext = { judges: [] },
 ): Promise<CheckOutcome> {
   const seed = checkSeed(settings.seed, check.id);
   const before = client.log.count;
   client.check = check.id;
   client.exchanges.length = 0;
   const outcome: CheckOutcome = { checkId: check.id, status: 'pass', failures: [], observations: [], requests: 0, seed };
+  // Each distinct violation once per check (Finding.dedupeKey); the report keeps it once per
+  // requirement. Per check, not per run: what a check reports does not depend on what ran before it.
   const findings: Finding[] = [];
+  const reported = new Set<string>();
   client.onResponse = (seen) => {
     for (const judge of judging.judges) {
       for (const f of judge.judge(seen)) {
         const key = f.dedupeKey ?? `${f.requirementId}\u0000${f.message}`;
-        if (judging.reported.has(key)) continue;
-        judging.reported.add(key);
+        if (reported.has(key)) continue;
+        reported.add(key);
         findings.push(f);
       }
     }

@@ -93,9 +93,11 @@ function judge(r: Requirement, checks: readonly CheckResult[], allRan: readonly 
   };
   // A failure seen by any check of the run counts, also one a whole-run judge attributed to this
   // requirement from a response another check received (core/execute-check.ts).
+  // One distinct violation is reported once, by the first check that saw it.
+  const seen = new Set<string>();
   const evidence: RequirementFailure[] = allRan.flatMap((c) =>
     c.failures
-      .filter((f) => f.requirementId === r.id)
+      .filter((f) => f.requirementId === r.id && !seen.has(f.message) && seen.add(f.message))
       .map(({ requirementId: _r, ...f }) => ({ checkId: c.checkId, ...f })),
   );
   if (covering.length === 0 && evidence.length === 0) {

@@ -98,7 +98,7 @@ export async function probeCheck(
   try {
     const client = new Client(target, settings, transport);
     try {
-      return await executeCheck(check, client, viewOf(target), settings, { judges: RESPONSE_JUDGES, reported: new Set() });
+      return await executeCheck(check, client, viewOf(target), settings, { judges: RESPONSE_JUDGES });
     } finally {
       more.log?.push(...client.log.entries);
     }

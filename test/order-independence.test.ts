@@ -1,0 +1,59 @@
+import { expect, test } from '@playwright/test';
+import { FAULTS } from '../reference/faults/index.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { ALL_CHECKS } from '../suites/checks/index.ts';
+import { runEngineAgainst } from './support/harness.ts';
+
+// Principle 1: a requirement's status does not depend on what else ran. A run of only the checks
+// that declare a requirement (what `--grep` of them selects) and each shard of a split that holds all
+// of a requirement's checks give it the status of the full run, on the reference and on a sample of
+// faults: whole-run checks run after the others in any selection and provoke what they judge
+// themselves, and record rules read what their own checks fetch.
+test.describe.configure({ mode: 'parallel' });
+
+const SEED = 31;
+const SHARDS = 3;
+
+function statuses(report: ConformanceReport): Map<string, string> {
+  return new Map(report.requirements.filter((r) => r.status !== 'disabled' && r.level !== 'UNSPECIFIED').map((r) => [r.id, r.status]));
+}
+
+/** Playwright's split of one file's tests into shards: contiguous, the first ones one longer. */
+function shardOf(index: number, total: number, shards: number): number {
+  const size = Math.floor(total / shards);
+  const extra = total % shards;
+  let start = 0;
+  for (let s = 0; s < shards; s++) {
+    const len = size + (s < extra ? 1 : 0);
+    if (index < start + len) return s;
+    start += len;
+  }
+  return shards - 1;
+}
+
+const SAMPLE = [undefined, ...FAULTS.filter((f) => f.operation !== 'general').filter((_, i) => i % 17 === 3).map((f) => f.name)];
+
+for (const fault of SAMPLE) {
+  test(`each check alone and each of ${SHARDS} shards give the full run's statuses (${fault ?? 'reference'})`, async () => {
+    const options = fault ? { faults: [fault] } : {};
+    const full = statuses(await runEngineAgainst(options, { settings: { seed: SEED } }));
+    const differ: string[] = [];
+    const covering = (req: string) => ALL_CHECKS.filter((c) => c.requirements.includes(req)).map((c) => c.id);
+    for (const [req, status] of full) {
+      const own = covering(req);
+      if (own.length === 0) continue;
+      const alone = statuses(await runEngineAgainst(options, { settings: { seed: SEED }, select: (id) => own.includes(id) }));
+      if (alone.get(req) !== status) differ.push(`--grep ${own.join('|')}: ${req} ${alone.get(req)} (full run ${status})`);
+    }
+    const ids = ALL_CHECKS.map((c) => c.id);
+    for (let s = 0; s < SHARDS; s++) {
+      const inShard = (id: string) => shardOf(ids.indexOf(id), ids.length, SHARDS) === s;
+      const shard = statuses(await runEngineAgainst(options, { settings: { seed: SEED }, select: inShard }));
+      for (const [req, status] of full) {
+        const own = covering(req);
+        if (own.length && own.every(inShard) && shard.get(req) !== status) differ.push(`--shard ${s + 1}/${SHARDS}: ${req} ${shard.get(req)} (full run ${status})`);
+      }
+    }
+    expect(differ).toEqual([]);
+  });
+}
