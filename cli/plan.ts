@@ -5,6 +5,9 @@ import type { RunSettings } from '../core/run-settings.ts';
 import { viewOf, type Target } from '../core/target.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 
+/** The preflight sends one request per operation (cli/preflight.ts). */
+const PREFLIGHT_REQUESTS = 3;
+
 export interface PlannedCheck {
   check: CheckDeclaration;
   /** Requests the check is expected to send (0 when it will be skipped). */
@@ -34,7 +37,7 @@ export function buildPlan(target: Target, settings: Pick<RunSettings, 'numRuns'>
     const skip = check.needs?.(view);
     return skip ? { check, estimate: 0, skip } : { check, estimate: estimateOf(check, settings.numRuns) };
   });
-  return { checks, estimate: 1 + checks.reduce((sum, c) => sum + c.estimate, 0) };
+  return { checks, estimate: PREFLIGHT_REQUESTS + checks.reduce((sum, c) => sum + c.estimate, 0) };
 }
 
 /** --dry-run: what the run would do, without a single request. */
