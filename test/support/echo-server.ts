@@ -1,9 +1,9 @@
 /**
  * A hostile target on 127.0.0.1 that echoes the credential it receives in every encoding a target
- * can use (keyEncodings), everywhere it can: in JSON bodies (values, raw `\u` escapes, file paths
- * and so in the base64url of cfile_ ids), in a non-JSON body with terminal escape sequences, in
- * header values, in header NAMES, and as the `last_id` cursor of listContainerFiles, which the suite
- * follows and so sends back in its own request URL. Built on the hostile server (loopback only).
+ * can use (keyEncodings), everywhere it can: in JSON bodies (values and raw `\u` escapes), in a
+ * non-JSON body with terminal escape sequences, in header values, in header NAMES, and as the
+ * `last_id` cursor of listContainerFiles, which the suite follows (it would send the key back in its
+ * own URL if it saw the cursor unmasked). Built on the hostile server (loopback only).
  */
 import type { Recorded } from './hostile-server.ts';
 import { startHostile, type Action, type HostileServer } from './hostile-server.ts';
@@ -73,9 +73,12 @@ function echo(req: Recorded, index: number): Action {
   }
   const url = new URL(req.url, 'http://127.0.0.1');
   const files = /^\/v1\/containers\/([^/]+)\/files$/.exec(url.pathname);
-  if (files) return { kind: 'raw', headers, body: filesPage(decodeURIComponent(files[1]!), forms, index, url.searchParams.get('after')) };
-  // Every third answer is not JSON: the terminal escapes and the forms as text.
-  if (index % 3 === 2) return { kind: 'raw', status: 500, headers: { ...headers, 'content-type': 'text/plain' }, body: `${TERMINAL_ATTACK} ${forms.map((f) => f.text).join(' ')}` };
+  if (files) return { kind: 'raw', headers, body: filesPage(decodeURIComponent(files[1]!), forms, url.searchParams.get('after')) };
+  // Every third answer is a 200 that is not JSON: a parse error quotes its start (the terminal
+  // escapes), and its media type holds a C1 CSI (a header value may carry bytes 0x80-0xff).
+  if (index % 3 === 2) {
+    return { kind: 'raw', status: 200, headers: { ...headers, 'content-type': 'text/plain\u009b2J\u009b1;1H' }, body: `${TERMINAL_ATTACK} ${forms.map((f) => f.text).join(' ')}` };
+  }
   return { kind: 'raw', status: index % 2 ? 403 : 200, headers, body: echoJson(forms) };
 }
 
@@ -89,16 +92,16 @@ function echoJson(forms: readonly Encoding[]): string {
 }
 
 /**
- * A valid first page of one file whose path holds the key (so its cfile_ id is the key's base64url),
- * with `last_id` set to one of the forms in turn and has_more true: the suite follows it. A page
- * asked for with `after` is the last one (empty).
+ * A valid first page of one ordinary file, with has_more true and `last_id` holding every form (the
+ * escaped ones raw, so the parsed cursor holds the plain key): the suite follows the cursor as it
+ * sees it after masking. A page asked for with `after` is the last one (empty). The file itself is
+ * ordinary: a key in its path would be masked out of its cfile_ id and the page would be unreadable.
  */
-function filesPage(containerId: string, forms: readonly Encoding[], index: number, after: string | null): string {
+function filesPage(containerId: string, forms: readonly Encoding[], after: string | null): string {
   if (after !== null) return JSON.stringify({ object: 'list', data: [], first_id: null, last_id: null, has_more: false });
-  const cursor = forms[index % forms.length]!;
-  const path = `notes/${forms[0]!.text}.txt`;
+  const path = 'notes/echo.txt';
   const id = `cfile_${Buffer.from(path).toString('base64url')}`;
   const file = JSON.stringify({ id, object: 'container.file', container_id: containerId, bytes: 1, created_at: 1_700_000_000, path, source: 'assistant' });
-  const lastId = cursor.name.startsWith('json-') ? `"${cursor.text}"` : JSON.stringify(cursor.text);
+  const lastId = `"${forms.map((f) => (f.name.startsWith('json-') ? f.text : JSON.stringify(f.text).slice(1, -1))).join(' ')}"`;
   return `{"object":"list","data":[${file}],"first_id":${JSON.stringify(id)},"last_id":${lastId},"has_more":true}`;
 }

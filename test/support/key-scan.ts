@@ -24,7 +24,12 @@ export function findKeys(text: string, keys: readonly string[]): Finding[] {
   const unescaped = unescapeAll(text);
   for (const key of keys) {
     const k = key.toLowerCase();
-    const note = (how: string, where: string, at: number) => out.push({ key, how, around: where.slice(Math.max(0, at - 30), at + 30).replaceAll(key, '<KEY>') });
+    const seen = new Set<string>();
+    const note = (how: string, where: string, at: number) => {
+      const around = where.slice(Math.max(0, at - 30), at + 30).replaceAll(key, '<KEY>');
+      if (!seen.has(how + around)) out.push({ key, how, around });
+      seen.add(how + around);
+    };
     let at = text.toLowerCase().indexOf(k);
     if (at >= 0) note('plain', text, at);
     else if ((at = unescaped.toLowerCase().indexOf(k)) >= 0) note('escaped', unescaped, at);
