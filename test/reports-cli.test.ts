@@ -17,6 +17,7 @@ import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import reportSchema from '../reports/report.schema.json' with { type: 'json' };
+import { MARKER } from '../reports/safe-files.ts';
 import { REPORT_FILES } from '../reports/write-report.ts';
 import { runCli, runScript } from './support/harness.ts';
 
@@ -54,7 +55,8 @@ function readAllOutputs(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const name of readdirSync(dir, { recursive: true }) as string[]) {
     const path = join(dir, name);
-    if (!statSync(path).isFile()) continue;
+    // The marker (reports/safe-files.ts) says the directory is the suite's; it is no output of the run.
+    if (!statSync(path).isFile() || name === MARKER) continue;
     const bytes = readFileSync(path);
     if (name.endsWith('.zip')) for (const [entry, data] of unzip(bytes)) out.set(`${relative(dir, path)}!${entry}`, data.toString('utf8'));
     else out.set(relative(dir, path), bytes.toString('utf8'));
