@@ -238,12 +238,16 @@ async function withReference<T>(options: Partial<ReferenceOptions>, fn: (s: Refe
 
 const findingsOf = (responses: readonly SeenResponse[]) => responses.flatMap((r) => judgeAll(r).map((f) => ({ f, r })));
 
-test('the plain reference and every conformant variant: no finding on anything the run receives', async () => {
+test('the plain reference and every conformant variant: no failure on anything the run receives', async () => {
   test.setTimeout(180_000);
+  const { requirement } = await import('../core/catalogue.ts');
   const bad: string[] = [];
-  for (const variant of [{ name: 'plain', options: {} }, ...CONFORMANT_VARIANTS]) {
+  for (const variant of [{ name: 'plain', options: {} as Partial<ReferenceOptions> }, ...CONFORMANT_VARIANTS]) {
     const found = await withReference(variant.options, async (s) => findingsOf(await runResponses(s)));
-    bad.push(...found.map(({ f }) => `${variant.name}: ${f.requirementId}: ${f.message}`));
+    // A variant made of another reading of the words may miss a SHOULD (reported, never failed); a MUST
+    // never, and a variant of silent choices (no reading switched on) misses nothing at all.
+    const reading = (variant.options.readings ?? []).length > 0;
+    bad.push(...found.filter(({ f }) => !reading || requirement(f.requirementId).level === 'MUST').map(({ f }) => `${variant.name}: ${f.requirementId}: ${f.message}`));
   }
   expect(bad).toEqual([]);
 });
