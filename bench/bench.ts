@@ -1,11 +1,14 @@
 /**
- * `npm run bench`: the suite, a bare HTTP floor and other API testing tools (Dredd, Schemathesis) run
- * against the reference, every conformant variant and every fault of the catalogue; prints a Markdown
- * table and writes bench/out/results.md and bench/out/results.json. Not part of `npm test`.
+ * `npm run bench`: first the suite's targets side by side (bench/side-by-side.ts: start-up and the
+ * default run by npm + tsx, tsx and the compiled package; the suite and the peers on one reference;
+ * targets that fail every check; where the time of a run goes), then the suite, a bare HTTP floor and
+ * other API testing tools (Dredd, Schemathesis) against every conformant variant and every fault of
+ * the catalogue. Prints Markdown and writes bench/out/results.md, results.json and readme-section.md.
+ * Not part of `npm test`.
  *
- *   npm run bench                    # full: reference + conformant variants (3 runs each) + every fault (1 run)
- *   npm run bench -- --quick         # reference + 5 faults + conformant variants, 1 run each
- *   npm run bench -- --runs 5 --no-peers --faults files-wrong-object,interns-oldest-first
+ *   npm run bench                    # full: 5 rounds side by side, conformant variants (3 runs each), every fault (1 run)
+ *   npm run bench -- --quick         # 5 rounds side by side, conformant variants and 5 faults, 1 run each
+ *   npm run bench -- --rounds 7 --no-peers --faults files-wrong-object,interns-oldest-first
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,22 +17,29 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FAULTS } from '../reference/faults/index.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
-import { startReference } from '../reference/server.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
+import { distBuildCommit, ensureDist, type SuiteCommand } from './commands.ts';
 import { runFloor } from './floor.ts';
-import { ROOT, runEmbedded, runSuite, SEED } from './measure.ts';
+import { runSuite } from './measure.ts';
 import { dredd } from './peers/dredd.ts';
 import type { PeerRun, PeerTool } from './peers/peer.ts';
 import { schemathesis } from './peers/schemathesis.ts';
 import { profileRun, type ProfileResult } from './profile.ts';
 import type { BenchResults, PeerInfo, TargetKind, TargetResult } from './results.ts';
+import { ROOT, SEED } from './root.ts';
+import { runPeer, sideBySide, type SideBySide } from './side-by-side.ts';
 import { renderMarkdown } from './table.ts';
 
 const USAGE = `usage: npm run bench -- [options]
 
-  --quick                 reference + 5 faults + conformant variants, 1 run each
-  --runs N                runs per reference and conformant variant (default 3; faults always 1)
-  --faults a,b            only these faults (names from reference/faults/)
+  --quick                 5 faults, conformant variants 1 run each (the side by side as in full)
+  --rounds N              side-by-side rounds: every contender runs once per round (default 5)
+  --probe-runs N          probed runs per command for the phases of a run (default 3)
+  --commands a,b          commands compared: npm, tsx, dist (default all three)
+  --build                 rebuild dist/ with \`npm run build\` first (built anyway when missing)
+  --runs N                runs per conformant variant (default 3; faults always 1)
+  --faults a,b            only these faults (names from reference/faults/; none for no fault)
+  --variants a,b          only these conformant variants (names from reference/variants.ts; none for no variant)
   --no-peers              do not run Dredd and Schemathesis
   --no-install            do not install a missing peer into .cache/peers/
   --max-examples N        Schemathesis --max-examples (default 25)
@@ -41,8 +51,13 @@ const USAGE = `usage: npm run bench -- [options]
 
 interface BenchOptions {
   quick: boolean;
+  rounds: number;
+  probeRuns: number;
+  commands: SuiteCommand[];
+  build: boolean;
   runs: number;
   faults?: string[];
+  variants?: string[];
   peers: boolean;
   install: boolean;
   maxExamples: number;
@@ -58,8 +73,13 @@ function parse(argv: string[]): BenchOptions | undefined {
     strict: true,
     options: {
       quick: { type: 'boolean' },
+      rounds: { type: 'string' },
+      'probe-runs': { type: 'string' },
+      commands: { type: 'string' },
+      build: { type: 'boolean' },
       runs: { type: 'string' },
       faults: { type: 'string' },
+      variants: { type: 'string' },
       'no-peers': { type: 'boolean' },
       'no-install': { type: 'boolean' },
       'max-examples': { type: 'string' },
@@ -77,10 +97,18 @@ function parse(argv: string[]): BenchOptions | undefined {
     return Number(v);
   };
   const quick = values.quick ?? false;
+  const commands = (values.commands ?? 'npm,tsx,dist').split(',').map((c) => c.trim());
+  const unknown = commands.filter((c) => !['npm', 'tsx', 'dist'].includes(c));
+  if (unknown.length || commands.length === 0) throw new Error(`--commands takes npm, tsx and dist, got ${JSON.stringify(values.commands)}`);
   return {
     quick,
+    rounds: int('rounds', values.rounds, 5, 1, 50),
+    probeRuns: int('probe-runs', values['probe-runs'], 3, 0, 20),
+    commands: [...new Set(commands)] as SuiteCommand[],
+    build: values.build ?? false,
     runs: int('runs', values.runs, quick ? 1 : 3, 1, 20),
-    ...(values.faults ? { faults: values.faults.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+    ...(values.faults ? { faults: names(values.faults) } : {}),
+    ...(values.variants ? { variants: names(values.variants) } : {}),
     peers: !values['no-peers'],
     install: !values['no-install'],
     maxExamples: int('max-examples', values['max-examples'], 25, 1, 1000),
@@ -93,6 +121,12 @@ function parse(argv: string[]): BenchOptions | undefined {
 
 function log(msg: string): void {
   process.stderr.write(`bench: ${msg}\n`);
+}
+
+/** A comma-separated list of names; `none` is the empty list. */
+function names(list: string): string[] {
+  const out = list.split(',').map((s) => s.trim()).filter(Boolean);
+  return out.length === 1 && out[0] === 'none' ? [] : out;
 }
 
 /** Picks `n` faults spread over the catalogue (one per area, roughly), for --quick. */
@@ -134,17 +168,6 @@ interface Plan {
   runs: number;
 }
 
-/** Runs one peer against a fresh reference with the target's options; requests from `received`. */
-async function runPeer(tool: PeerTool, options: Partial<ReferenceOptions>, capMs: number): Promise<PeerRun> {
-  const server = await startReference(options);
-  try {
-    const r = await tool.run(server.baseUrl, server.keys.management, capMs);
-    return { ...r, requests: server.received.length };
-  } finally {
-    await server.close();
-  }
-}
-
 async function main(): Promise<number> {
   let opts: BenchOptions | undefined;
   try {
@@ -171,11 +194,23 @@ async function main(): Promise<number> {
     }
     faults = FAULTS.filter((f) => opts.faults!.includes(f.name));
   } else if (opts.quick) faults = spreadPick(FAULTS, 5);
+  let variants = [...CONFORMANT_VARIANTS];
+  if (opts.variants) {
+    const unknown = opts.variants.filter((n) => !CONFORMANT_VARIANTS.some((v) => v.name === n));
+    if (unknown.length) {
+      process.stderr.write(`bench: unknown variant(s): ${unknown.join(', ')}\n`);
+      return 2;
+    }
+    variants = CONFORMANT_VARIANTS.filter((v) => opts.variants!.includes(v.name));
+  }
+
+  if (opts.commands.includes('dist')) {
+    const built = ensureDist(opts.build, log);
+    if (built) problems.push(built);
+  }
 
   const plans: Plan[] = [
-    { name: 'reference', kind: 'reference', description: 'the reference implementation, default options', options: {}, runs: opts.runs },
-    { name: 'reference', kind: 'embedded', description: '`cli/conformance.ts --seed N` with no target: the reference embedded in the CLI process (`npm run conformance`)', options: {}, runs: opts.runs },
-    ...CONFORMANT_VARIANTS.map((v) => ({ name: v.name, kind: 'conformant' as const, description: v.description, options: v.options, runs: opts.runs })),
+    ...variants.map((v) => ({ name: v.name, kind: 'conformant' as const, description: v.description, options: v.options, runs: opts.runs })),
     ...faults.map((f) => ({ name: f.name, kind: 'fault' as const, description: f.description, options: { faults: [f.name] }, breaks: [...f.breaks], runs: 1 })),
   ];
 
@@ -199,7 +234,10 @@ async function main(): Promise<number> {
     }
   }
 
-  const targets: TargetResult[] = [];
+  const reference: TargetResult = { name: 'reference', kind: 'reference', description: 'the reference implementation, default options, served by the bench (`--target`)', suite: [], load: [], floor: [], peers: {} };
+  const embedded: TargetResult = { name: 'reference', kind: 'embedded', description: '`npm run conformance` with no target: the reference embedded in the CLI process', suite: [], load: [], floor: [], peers: {} };
+  const targets: TargetResult[] = [reference, embedded];
+  let side: SideBySide | undefined;
   /** Writes what has been measured so far (after every target, so an interrupted bench leaves its data). */
   const write = (profile: ProfileResult | undefined, partial: boolean): BenchResults => {
     const versions: Record<string, string> = {
@@ -212,6 +250,8 @@ async function main(): Promise<number> {
     };
     const commit = commandOutput('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']);
     if (commit) versions['commit'] = `${commit}${commandOutput('git', ['-C', ROOT, 'status', '--porcelain', '--untracked-files=no']) ? ' (with uncommitted changes)' : ''}`;
+    const dist = distBuildCommit();
+    if (dist && opts.commands.includes('dist')) versions['dist/ built from'] = dist;
     const python = commandOutput('python3', ['--version']);
     if (python && opts.peers) versions['python (peer only)'] = python.replace(/^Python /, '');
 
@@ -232,6 +272,7 @@ async function main(): Promise<number> {
       },
       versions,
       peers: peerInfo,
+      ...(side ? { sideBySide: side } : {}),
       targets,
       ...(profile ? { profile } : {}),
       problems: [...problems, ...suiteChanged(targets)],
@@ -244,6 +285,22 @@ async function main(): Promise<number> {
     writeFileSync(join(opts.out, 'readme-section.md'), renderMarkdown(results, { compact: true }));
     return results;
   };
+  side = await sideBySide(
+    {
+      rounds: opts.rounds,
+      probeRuns: opts.probeRuns,
+      capMs: opts.suiteCapMs,
+      peerCapMs: opts.peerCapMs,
+      commands: opts.commands,
+      peers: usable,
+      log,
+      problem: (p) => problems.push(p),
+    },
+    reference,
+    embedded,
+  );
+  write(undefined, true);
+
   let i = 0;
   for (const plan of plans) {
     i++;
@@ -253,14 +310,7 @@ async function main(): Promise<number> {
     for (let run = 0; run < plan.runs; run++) {
       t.load.push(loadavg()[0] ?? 0);
       try {
-        if (plan.kind === 'embedded') {
-          const rec = await runEmbedded({ capMs: opts.suiteCapMs });
-          t.suite.push(rec);
-          parts.push(`suite ${(rec.wallMs / 1000).toFixed(2)} s ${rec.verdict} ${rec.requests} req`);
-          if (rec.problem) problems.push(`embedded reference: the suite run did not complete: ${rec.problem}`);
-          continue;
-        }
-        const s = await runSuite(plan.options, { capMs: opts.suiteCapMs });
+        const s = await runSuite('tsx', plan.options, { capMs: opts.suiteCapMs });
         try {
           const { captured, baseUrl, close: _close, ...record } = s;
           t.suite.push(record);
@@ -282,23 +332,21 @@ async function main(): Promise<number> {
         problems.push(`${plan.kind} ${plan.name}: the suite could not be run: ${(e as Error).message}`);
       }
     }
-    if (plan.kind !== 'embedded') {
-      for (const tool of usable) {
-        const runs: PeerRun[] = [];
-        for (let run = 0; run < plan.runs; run++) {
-          try {
-            const r = await runPeer(tool, plan.options, opts.peerCapMs);
-            runs.push(r);
-            if (r.problem) problems.push(`${tool.name} on ${plan.name}: ${r.problem}`);
-            if (r.timedOut) problems.push(`${tool.name} on ${plan.name}: killed at the ${opts.peerCapMs / 1000} s cap`);
-          } catch (e) {
-            problems.push(`${tool.name} on ${plan.name}: could not be run: ${(e as Error).message}`);
-          }
+    for (const tool of usable) {
+      const runs: PeerRun[] = [];
+      for (let run = 0; run < plan.runs; run++) {
+        try {
+          const r = await runPeer(tool, opts.peerCapMs, plan.options);
+          runs.push(r);
+          if (r.problem) problems.push(`${tool.name} on ${plan.name}: ${r.problem}`);
+          if (r.timedOut) problems.push(`${tool.name} on ${plan.name}: killed at the ${opts.peerCapMs / 1000} s cap`);
+        } catch (e) {
+          problems.push(`${tool.name} on ${plan.name}: could not be run: ${(e as Error).message}`);
         }
-        t.peers[tool.name] = runs;
-        const last = runs[runs.length - 1];
-        if (last) parts.push(`${tool.name} ${(last.wallMs / 1000).toFixed(1)} s exit ${last.exitCode} ${last.failures.length} failures`);
       }
+      t.peers[tool.name] = runs;
+      const last = runs[runs.length - 1];
+      if (last) parts.push(`${tool.name} ${(last.wallMs / 1000).toFixed(1)} s exit ${last.exitCode} ${last.failures.length} failures`);
     }
     log(`[${i}/${plans.length}] ${plan.kind} ${plan.name}: ${parts.join(', ')}`);
     write(undefined, true);
@@ -307,8 +355,8 @@ async function main(): Promise<number> {
   let profile: ProfileResult | undefined;
   if (opts.profile) {
     try {
-      log('profiled run (V8 profiler in every Node process) against the reference');
-      profile = await profileRun(opts.suiteCapMs);
+      log('profiled default run (V8 profiler in every Node process)');
+      profile = await profileRun(opts.commands.includes('npm') ? 'npm' : opts.commands[0]!, opts.suiteCapMs);
     } catch (e) {
       problems.push(`profiled run failed: ${(e as Error).message}`);
     }

@@ -1,7 +1,8 @@
 /**
- * One measured run of the suite: the real CLI (`node node_modules/tsx/dist/cli.mjs cli/conformance.ts
- * --target FILE --seed N`) against a reference started here with the variant's options, exactly as a
- * user runs it against a deployment, timed from spawn to exit.
+ * One measured run of the suite by one of the commands a user types (bench/commands.ts), timed from
+ * spawn to exit: against a target the bench serves itself (a reference started here with a variant's
+ * options, or a failing target) through a target file, exactly as a user runs it against a deployment,
+ * or with no target at all (the embedded reference, the default run).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,32 +12,30 @@ import type { ReferenceOptions } from '../reference/options.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { RequestCapture, type CapturedRequest } from './capture.ts';
+import { suiteArgv, type SuiteCommand } from './commands.ts';
+import { startProbe, timelineOf, type Timeline } from './probe.ts';
+import { ROOT, SEED } from './root.ts';
 import { measure, type Measured } from './spawn.ts';
-
-export const ROOT = new URL('..', import.meta.url).pathname;
-export const TSX_CLI = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-export const SEED = 1234;
 
 /** Phases of one run, ms since spawn, from the CLI's own output lines and the server's receive times. */
 export interface SuitePhases {
   /** The CLI printed `target:` (node + tsx + the CLI's imports + the target file read). */
   cliReadyMs?: number;
-  /** The preflight request reached the server (the CLI is about to spawn Playwright). */
+  /** The first preflight request reached the server. */
   preflightMs?: number;
-  /** The first request of a check reached the server (Playwright runner and worker are up). */
+  /** The first request of a check reached the server (the engine runs in Playwright's runner). */
   firstCheckRequestMs?: number;
   /** The last request reached the server. */
   lastRequestMs?: number;
   /** The CLI printed `verdict:` (Playwright exited, report written). */
   verdictMs?: number;
   exitMs: number;
-  /** Playwright's own duration of the test run (report.json run.durationMs). */
+  /** The engine's own duration (report.json run.durationMs: global set-up to report). */
   playwrightMs?: number;
-  /** FAIL and ERROR lines: Playwright replaces its worker after each failed test. */
-  workerRestarts: number;
 }
 
 export interface SuiteRun {
+  command: SuiteCommand;
   exitCode: number | null;
   timedOut: boolean;
   verdict: string;
@@ -45,11 +44,13 @@ export interface SuiteRun {
   maxRssSingleKb?: number;
   peakTreeKb?: number;
   peakProcesses?: number;
+  /** Playwright worker processes seen during the run (a failing test that throws costs one more). */
+  workers?: number;
   /** report.json run.requests */
   requests: number;
   /** Checks in the report: the suite under test is the working tree, which others may change mid-bench. */
   checks: number;
-  /** Requests the reference received (a cross-check of the report's count). */
+  /** Requests the server received (a cross-check of the report's count; the embedded reference's are not seen). */
   received: number;
   failedChecks: string[];
   failedRequirements: string[];
@@ -57,22 +58,33 @@ export interface SuiteRun {
   /** First failing check in run order, requests sent up to and including it, and when its FAIL line appeared. */
   firstFailure?: { checkId: string; requests: number; ms: number };
   phases: SuitePhases;
+  /** Probed runs only: when each part of the run happened (bench/probe.ts). */
+  timeline?: Timeline;
+  /** The last line the command wrote to stderr (what a refused run says). */
+  stderrLine?: string;
   /** Not serialised: the floor replays these. */
   captured: CapturedRequest[];
   problem?: string;
 }
 
-const CHECK_LINE = /^\s+(pass|FAIL|ERROR|skip)\s+(\S+)/;
+const CHECK_LINE = /^\s+(pass|FAIL|ERROR|skip)\s+(?:(?:MUST|SHOULD|UNSPECIFIED)\s+)?(\S+)/;
+
+/** How a run is read: a refused run (exit 2, one line) writes no report and is not a problem. */
+interface ReadOptions {
+  command: SuiteCommand;
+  expectReport: boolean;
+}
 
 /** Turns a measured CLI run, its report directory and the server-side captures into a SuiteRun. */
-function toSuiteRun(m: Measured, reportDir: string, captured: CapturedRequest[]): SuiteRun {
+function toSuiteRun(m: Measured, reportDir: string, captured: CapturedRequest[], how: ReadOptions): SuiteRun {
   const rel = (t: number | undefined) => (t === undefined ? undefined : t - m.startedAt);
   let report: ConformanceReport | undefined;
   let problem: string | undefined;
+  const stderrLine = m.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn')).pop()?.slice(0, 300);
   try {
     report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as ConformanceReport;
   } catch {
-    problem = `no report.json (exit ${m.code}${m.timedOut ? ', killed at the cap' : ''}): ${m.stderr.trim().split('\n').slice(-3).join(' / ')}`;
+    if (how.expectReport || m.timedOut) problem = `no report.json (exit ${m.code}${m.timedOut ? ', killed at the cap' : ''}): ${m.stderr.trim().split('\n').slice(-3).join(' / ')}`;
   }
   const lineAt = (re: RegExp) => m.stdout.find((l) => re.test(l.line))?.t;
   const order: Array<{ t: number; status: string; id: string }> = [];
@@ -81,13 +93,13 @@ function toSuiteRun(m: Measured, reportDir: string, captured: CapturedRequest[])
     if (match) order.push({ t: l.t, status: match[1]!, id: match[2]! });
   }
   const byId = new Map((report?.checks ?? []).map((c) => [c.checkId, c]));
+  // Requests before the checks': the preflight's (what the report counts beyond the checks' own).
+  const preflight = report ? Math.max(0, report.run.requests - report.checks.reduce((s, c) => s + c.requests, 0)) : 0;
   let firstFailure: SuiteRun['firstFailure'];
   if (report) {
-    // Requests up to and including the first failing check: the preflight's (what the report counts
-    // beyond the checks' own) plus each check's `requests`, in the order the console printed them
-    // (one worker: the order they ran).
-    const checkSum = report.checks.reduce((s, c) => s + c.requests, 0);
-    let n = Math.max(0, report.run.requests - checkSum);
+    // Requests up to and including the first failing check, in the order the console printed them
+    // (one engine, one worker: the order they ran).
+    let n = preflight;
     for (const o of order) {
       n += byId.get(o.id)?.requests ?? 0;
       if (o.status === 'FAIL') {
@@ -96,20 +108,18 @@ function toSuiteRun(m: Measured, reportDir: string, captured: CapturedRequest[])
       }
     }
   }
-  const phases: SuitePhases = {
-    exitMs: m.wallMs,
-    workerRestarts: order.filter((o) => o.status === 'FAIL' || o.status === 'ERROR').length,
-  };
+  const phases: SuitePhases = { exitMs: m.wallMs };
   const set = <K extends keyof SuitePhases>(k: K, v: SuitePhases[K] | undefined) => {
     if (v !== undefined) phases[k] = v;
   };
   set('cliReadyMs', lineAt(/^target: /));
   set('preflightMs', rel(captured[0]?.t));
-  set('firstCheckRequestMs', rel(captured[1]?.t));
+  set('firstCheckRequestMs', rel(captured[preflight]?.t));
   set('lastRequestMs', rel(captured[captured.length - 1]?.t));
   set('verdictMs', lineAt(/^verdict: /));
   set('playwrightMs', report?.run.durationMs);
   const run: SuiteRun = {
+    command: how.command,
     exitCode: m.code,
     timedOut: m.timedOut,
     verdict: report?.verdict ?? 'none',
@@ -123,49 +133,93 @@ function toSuiteRun(m: Measured, reportDir: string, captured: CapturedRequest[])
     phases,
     captured,
     ...(firstFailure ? { firstFailure } : {}),
+    ...(stderrLine ? { stderrLine } : {}),
     ...(problem ? { problem } : {}),
   };
-  for (const k of ['cpuS', 'maxRssSingleKb', 'peakTreeKb', 'peakProcesses'] as const) if (m[k] !== undefined) run[k] = m[k];
+  for (const k of ['cpuS', 'maxRssSingleKb', 'peakTreeKb', 'peakProcesses', 'workers'] as const) if (m[k] !== undefined) run[k] = m[k];
   return run;
 }
 
-/** The suite against a reference started here with `options`, described by a target file. */
-export async function runSuite(options: Partial<ReferenceOptions>, opts: { capMs: number; seed?: number }): Promise<SuiteRun & { baseUrl: string; close(): Promise<void> }> {
-  const server = await startReference(options);
-  const capture = RequestCapture.forBaseUrl(server.baseUrl);
+/** A target the bench serves itself, described by a target file like any user's. */
+export interface ServedTarget {
+  baseUrl: string;
+  yaml: string;
+  env: Record<string, string>;
+}
+
+export interface RunOptions {
+  capMs: number;
+  seed?: number;
+  /** Record the run's timeline (bench/probe.ts): a preload in every Node process of the run. */
+  probe?: boolean;
+  /** A refused run (the preflight's exit 2) is what is measured: no report expected. */
+  refused?: boolean;
+}
+
+/** The suite by `command` with `args` and a fresh report directory; `captureUrl` names the server to listen at. */
+async function runCommand(command: SuiteCommand, args: readonly string[], env: Record<string, string>, opts: RunOptions, captureUrl?: string): Promise<SuiteRun> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-suite-'));
-  const targetFile = join(dir, 'target.yaml');
   const reportDir = join(dir, 'report');
-  writeFileSync(targetFile, referenceTargetYaml(server));
+  const capture = captureUrl ? RequestCapture.forBaseUrl(captureUrl) : undefined;
+  const probe = opts.probe ? startProbe() : undefined;
   try {
-    const m = await measure(process.execPath, [TSX_CLI, 'cli/conformance.ts', '--target', targetFile, '--seed', String(opts.seed ?? SEED), '--report-dir', reportDir], {
-      cwd: ROOT,
-      env: { ...referenceKeyEnv(server), FORCE_COLOR: '0' },
-      capMs: opts.capMs,
-    });
-    capture.stop();
-    return { ...toSuiteRun(m, reportDir, capture.requests), baseUrl: server.baseUrl, close: () => server.close() };
-  } catch (e) {
-    capture.stop();
-    await server.close();
-    throw e;
+    const argv = suiteArgv(command, [...args, '--seed', String(opts.seed ?? SEED), '--report-dir', reportDir]);
+    const m = await measure(argv.file, argv.args, { cwd: ROOT, env: { ...env, ...probe?.env, FORCE_COLOR: '0' }, capMs: opts.capMs });
+    capture?.stop();
+    const run = toSuiteRun(m, reportDir, capture?.requests ?? [], { command, expectReport: !opts.refused });
+    if (probe) {
+      let startedAt: string | undefined;
+      try {
+        startedAt = (JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as ConformanceReport).run.startedAt;
+      } catch {
+        // no report: the timeline stops where the run stopped
+      }
+      run.timeline = timelineOf(m, probe.collect(), startedAt);
+    }
+    return run;
+  } finally {
+    capture?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The suite against a target served by the bench, through a target file (`--target`). */
+export async function runSuiteOn(command: SuiteCommand, target: ServedTarget, opts: RunOptions): Promise<SuiteRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-target-'));
+  const targetFile = join(dir, 'target.yaml');
+  writeFileSync(targetFile, target.yaml);
+  try {
+    return await runCommand(command, ['--target', targetFile], target.env, opts, target.baseUrl);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The suite against a reference started here with `options` (kept open for the floor until close()). */
+export async function runSuite(command: SuiteCommand, options: Partial<ReferenceOptions>, opts: RunOptions): Promise<SuiteRun & { baseUrl: string; close(): Promise<void> }> {
+  const server = await startReference(options);
+  try {
+    const run = await runSuiteOn(command, { baseUrl: server.baseUrl, yaml: referenceTargetYaml(server), env: referenceKeyEnv(server) }, opts);
+    return { ...run, baseUrl: server.baseUrl, close: () => server.close() };
+  } catch (e) {
+    await server.close();
+    throw e;
   }
 }
 
 /**
- * `npm run conformance` as it is: no target, the reference embedded in the CLI process. Its server
- * is out of the bench's reach, so there are no server-side timestamps (and no floor of its own).
+ * The default run (`npm run conformance` with no target): the reference embedded in the CLI process.
+ * Its server is out of the bench's reach, so there are no server-side timestamps (a probed run sees
+ * the requests from the sending side).
  */
-export async function runEmbedded(opts: { capMs: number; seed?: number }): Promise<Omit<SuiteRun, 'captured'>> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-embedded-'));
-  try {
-    const m = await measure(process.execPath, [TSX_CLI, 'cli/conformance.ts', '--seed', String(opts.seed ?? SEED), '--report-dir', dir], { cwd: ROOT, env: { FORCE_COLOR: '0' }, capMs: opts.capMs });
-    const { captured: _none, ...run } = toSuiteRun(m, dir, []);
-    run.received = run.requests;
-    return run;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+export async function runEmbedded(command: SuiteCommand, opts: RunOptions): Promise<SuiteRun> {
+  const run = await runCommand(command, [], {}, opts);
+  run.received = run.requests;
+  return run;
+}
+
+/** `--help`: the start-up of a command alone (node, the launcher, the CLI's imports). */
+export async function runHelp(command: SuiteCommand, capMs: number): Promise<Measured> {
+  const argv = suiteArgv(command, ['--help']);
+  return measure(argv.file, argv.args, { cwd: ROOT, env: { FORCE_COLOR: '0' }, capMs });
 }

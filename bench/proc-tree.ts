@@ -14,6 +14,8 @@ export interface TreeMemory {
   /** Highest number of live processes seen in one sample. */
   peakProcesses: number;
   samples: number;
+  /** Distinct processes seen whose command line holds `countCommand` (e.g. Playwright workers). */
+  counted: number;
 }
 
 export function procAvailable(): boolean {
@@ -58,18 +60,31 @@ function descendants(root: number): number[] {
   return seen;
 }
 
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Samples the tree under `root` every `intervalMs` until stop() is called. `includeRoot` false skips
- * the root itself (e.g. /usr/bin/time, which only waits).
+ * the root itself (e.g. /usr/bin/time, which only waits). Processes whose command line holds
+ * `countCommand` are counted once each (a process shorter-lived than the interval can be missed).
  */
-export function watchTree(root: number, intervalMs = 50, includeRoot = true): { stop(): TreeMemory } {
-  const m: TreeMemory = { peakSumKb: 0, peakProcesses: 0, samples: 0 };
+export function watchTree(root: number, intervalMs = 50, includeRoot = true, countCommand = 'workerProcessEntry'): { stop(): TreeMemory } {
+  const m: TreeMemory = { peakSumKb: 0, peakProcesses: 0, samples: 0, counted: 0 };
   if (!procAvailable()) return { stop: () => m };
+  const counted = new Set<number>();
   const sample = () => {
     const pids = descendants(root);
     if (includeRoot) pids.push(root);
     let sum = 0;
     for (const p of pids) sum += rssKb(p);
+    // Read every time: a process just forked still shows its parent's command line until it execs.
+    for (const p of pids) if (!counted.has(p) && counted.size < 4096 && commandLine(p).includes(countCommand)) counted.add(p);
+    m.counted = counted.size;
     m.samples++;
     if (sum > m.peakSumKb) m.peakSumKb = sum;
     if (pids.length > m.peakProcesses) m.peakProcesses = pids.length;

@@ -1,5 +1,5 @@
 /**
- * Where the time of one run goes: the suite run once against the plain reference with V8's sampling
+ * Where the CPU time of one run goes: one default run (the embedded reference) with V8's sampling
  * profiler switched on in every Node process of the tree (a `--require` preload), then each
  * process's samples grouped by what the code belongs to (Playwright, its TypeScript transform, tsx,
  * ajv compilation, the suite's own folders, ...). The profiler slows the run down by a few percent;
@@ -8,9 +8,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startReference } from '../reference/server.ts';
-import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
-import { ROOT, SEED, TSX_CLI } from './measure.ts';
+import { COMMAND_LABEL, suiteArgv, type SuiteCommand } from './commands.ts';
+import { roleOf } from './probe.ts';
+import { ROOT, SEED } from './root.ts';
 import { measure } from './spawn.ts';
 
 interface CpuProfile {
@@ -33,6 +33,8 @@ export interface ProcessProfile {
 }
 
 export interface ProfileResult {
+  /** The command profiled (a default run: no target, the embedded reference). */
+  command: string;
   wallMs: number;
   processes: ProcessProfile[];
 }
@@ -66,16 +68,7 @@ function category(functionName: string, url: string): string {
   return 'native / anonymous';
 }
 
-function whichProcess(p: CpuProfile): string {
-  const urls = new Set(p.nodes.map((n) => n.callFrame.url));
-  const has = (s: string) => [...urls].some((u) => u.includes(s));
-  if (has('workerProcessEntry')) return 'Playwright worker';
-  if (has('cli/conformance.ts')) return 'suite CLI (cli/conformance.ts)';
-  if (has('@playwright/test/cli') || has('playwright/lib/runner') || has('playwright/lib/program')) return 'Playwright runner';
-  return 'tsx launcher';
-}
-
-function summarise(p: CpuProfile, spawnUs: number): ProcessProfile {
+function summarise(p: CpuProfile, spawnUs: number): Omit<ProcessProfile, 'process'> {
   const byId = new Map(p.nodes.map((n) => [n.id, n.callFrame]));
   const ms = new Map<string, number>();
   for (let i = 0; i < p.samples.length; i++) {
@@ -85,7 +78,6 @@ function summarise(p: CpuProfile, spawnUs: number): ProcessProfile {
   }
   const busy = [...ms].filter(([c]) => c !== '(idle)').reduce((s, [, v]) => s + v, 0);
   return {
-    process: whichProcess(p),
     startMs: (p.startTime - spawnUs) / 1000,
     endMs: (p.endTime - spawnUs) / 1000,
     busyMs: busy,
@@ -113,31 +105,31 @@ process.on('exit', () => {
 });
 `;
 
-function whichByArgv(argv: readonly string[], p: CpuProfile): string {
-  const a = argv.join(' ');
-  if (a.includes('workerProcessEntry')) return 'Playwright worker';
-  if (a.includes('@playwright/test/cli') || a.includes('playwright/cli')) return 'Playwright runner';
-  if (a.includes('cli/conformance.ts') && !a.includes('tsx/dist/cli')) return 'suite CLI (cli/conformance.ts, under tsx)';
-  if (a.includes('tsx/dist/cli')) return 'tsx launcher';
-  return whichProcess(p);
+const ROLE_NAME = { cli: 'suite CLI', runner: 'Playwright runner (the engine, the checks)', worker: 'Playwright worker (the tests)' } as const;
+
+function processName(argv: readonly string[]): string {
+  const role = roleOf(argv);
+  if (role !== 'launcher') return ROLE_NAME[role];
+  const main = argv[1] ?? '';
+  if (main.includes('npm-cli')) return 'npm';
+  if (main.includes('tsx')) return 'tsx launcher';
+  return `other: ${main.split('/').slice(-2).join('/')}`;
 }
 
-/** One profiled run of the suite against the plain reference. */
-export async function profileRun(capMs: number): Promise<ProfileResult> {
-  const server = await startReference();
+/** One profiled default run by `command`. */
+export async function profileRun(command: SuiteCommand, capMs: number): Promise<ProfileResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-prof-'));
   const profDir = join(dir, 'prof');
   mkdirSync(profDir);
   const preload = join(dir, 'profiler.cjs');
   writeFileSync(preload, PRELOAD);
-  const targetFile = join(dir, 'target.yaml');
-  writeFileSync(targetFile, referenceTargetYaml(server));
   try {
     // V8 profile timestamps are CLOCK_MONOTONIC microseconds, the clock of process.hrtime.
     const spawnUs = Number(process.hrtime.bigint() / 1000n);
-    const m = await measure(process.execPath, [TSX_CLI, 'cli/conformance.ts', '--target', targetFile, '--seed', String(SEED), '--report-dir', join(dir, 'report')], {
+    const argv = suiteArgv(command, ['--seed', String(SEED), '--report-dir', join(dir, 'report')]);
+    const m = await measure(argv.file, argv.args, {
       cwd: ROOT,
-      env: { ...referenceKeyEnv(server), FORCE_COLOR: '0', BENCH_PROFILE_DIR: profDir, NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --require ${preload}`.trim() },
+      env: { FORCE_COLOR: '0', BENCH_PROFILE_DIR: profDir, NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --require ${preload}`.trim() },
       capMs,
       timed: false,
     });
@@ -146,12 +138,11 @@ export async function profileRun(capMs: number): Promise<ProfileResult> {
       .filter((f) => f.endsWith('.json'))
       .map((f) => {
         const { argv, profile } = JSON.parse(readFileSync(join(profDir, f), 'utf8')) as { argv: string[]; profile: CpuProfile };
-        return { ...summarise(profile, spawnUs), process: whichByArgv(argv, profile) };
+        return { ...summarise(profile, spawnUs), process: processName(argv) };
       })
       .sort((a, b) => a.startMs - b.startMs);
-    return { wallMs: m.wallMs, processes };
+    return { command: COMMAND_LABEL[command], wallMs: m.wallMs, processes };
   } finally {
-    await server.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -3,6 +3,7 @@ import type { FloorRun } from './floor.ts';
 import type { SuiteRun } from './measure.ts';
 import type { PeerRun } from './peers/peer.ts';
 import type { ProfileResult } from './profile.ts';
+import type { SideBySide } from './side-by-side.ts';
 
 export type TargetKind = 'reference' | 'embedded' | 'conformant' | 'fault';
 
@@ -40,6 +41,8 @@ export interface BenchResults {
   machine: { nproc: number; cpu: string; memoryGb: number; os: string; loadavgStart: number[]; loadavgEnd: number[] };
   versions: Record<string, string>;
   peers: PeerInfo[];
+  /** The targets' figures, every contender once per round (bench/side-by-side.ts). */
+  sideBySide?: SideBySide;
   targets: TargetResult[];
   profile?: ProfileResult;
   /** Errors of the bench itself (a target it could not measure), said plainly. */

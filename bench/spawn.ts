@@ -34,6 +34,8 @@ export interface Measured {
   /** Peak of the sum of the tree's resident memory, sampled from /proc every 50 ms, KiB. */
   peakTreeKb?: number;
   peakProcesses?: number;
+  /** Playwright worker processes seen in the tree (sampled from /proc). */
+  workers?: number;
 }
 
 export interface SpawnOptions {
@@ -105,6 +107,7 @@ export function measure(command: string, args: readonly string[], opts: SpawnOpt
       if (mem && mem.samples > 0) {
         m.peakTreeKb = mem.peakSumKb;
         m.peakProcesses = mem.peakProcesses;
+        m.workers = mem.counted;
       }
       if (useTime) {
         try {

@@ -1,7 +1,8 @@
 /** Renders the bench's results as Markdown (bench/out/results.md and the console). */
 import { isDredd2xx } from './peers/dredd.ts';
 import { peerBaseline, peerCaught, suiteCaught, suiteFalse, type BenchResults, type TargetResult } from './results.ts';
-import { fmtMb, fmtNumber, fmtSeconds, median, spread, table } from './stats.ts';
+import { phasesTable, sideBySideTable, targetsSection } from './side-by-side-table.ts';
+import { fmtMb, fmtNumber, fmtSeconds, spread, table } from './stats.ts';
 
 /** A peer column: the tool as run, or a view of its results restricted to some of its failures. */
 interface PeerView {
@@ -155,33 +156,6 @@ function faultTable(r: BenchResults): string {
   return table(['fault', 'breaks', 'suite caught', 'suite: first failure after (requests, time since spawn, check)', 'suite wall, requests', ...views.map((v) => v.label)], rows);
 }
 
-function phases(r: BenchResults): string {
-  const ref = targetsOf(r, 'reference')[0];
-  if (!ref || ref.suite.length === 0) return '';
-  const ph = ref.suite.map((s) => s.phases);
-  const d = (f: (p: (typeof ph)[number]) => number | undefined) => median(ph.map(f).filter((x): x is number => x !== undefined));
-  const rows: string[][] = [];
-  const add = (what: string, ms: number | undefined, how: string) => rows.push([what, sec(ms), how]);
-  add('start-up: node, tsx, the CLI and its imports, target file', d((p) => p.cliReadyMs), 'spawn → the CLI prints `target:`');
-  add('preflight', d((p) => (p.preflightMs !== undefined && p.cliReadyMs !== undefined ? p.preflightMs - p.cliReadyMs : undefined)), '`target:` → the preflight request reaches the server');
-  add('Playwright start: runner, config, test files, worker, fixtures', d((p) => (p.firstCheckRequestMs !== undefined && p.preflightMs !== undefined ? p.firstCheckRequestMs - p.preflightMs : undefined)), 'preflight → the first check request reaches the server');
-  add('the checks (requests, validation, properties)', d((p) => (p.lastRequestMs !== undefined && p.firstCheckRequestMs !== undefined ? p.lastRequestMs - p.firstCheckRequestMs : undefined)), 'first → last check request at the server');
-  add('report and tear-down: last test, reporters write the report files, Playwright exits', d((p) => (p.verdictMs !== undefined && p.lastRequestMs !== undefined ? p.verdictMs - p.lastRequestMs : undefined)), 'last request → the CLI prints `verdict:`');
-  add('CLI exit', d((p) => (p.verdictMs !== undefined ? p.exitMs - p.verdictMs : undefined)), '`verdict:` → process exit');
-  add('total', d((p) => p.exitMs), 'spawn → exit');
-  add("Playwright's own duration (report run.durationMs)", d((p) => p.playwrightMs), 'for comparison');
-  const faults = targetsOf(r, 'fault').filter((t) => t.suite[0] && !t.suite[0].problem);
-  const restartCost = (() => {
-    const refWall = median(ref.suite.map((s) => s.wallMs));
-    const pts = faults.map((t) => ({ restarts: t.suite[0]!.phases.workerRestarts, extra: t.suite[0]!.wallMs - (refWall ?? 0) })).filter((p) => p.restarts > 0);
-    if (!pts.length) return undefined;
-    return median(pts.map((p) => p.extra / p.restarts));
-  })();
-  let out = table(['phase (median over the reference runs)', 'time', 'measured as'], rows);
-  if (restartCost !== undefined) out += `\n\nA failing check makes Playwright replace its worker: on the fault runs each FAIL/ERROR line adds a median ${sec(restartCost)} of wall time over the reference run (fault wall − reference wall, per restart).`;
-  return out;
-}
-
 function profileTable(r: BenchResults): string {
   const p = r.profile;
   if (!p || p.processes.length === 0) return '';
@@ -200,7 +174,7 @@ function profileTable(r: BenchResults): string {
       .join('; '),
   ]);
   return (
-    'One more run against the reference with V8\'s sampling profiler in every Node process of the tree (a `--require` preload through NODE_OPTIONS: `--cpu-prof` itself is not allowed there); CPU time by what the code belongs to. The profiler costs some time of its own, and on a loaded machine a sample also counts time the process waited for a CPU: read the shares, not the absolute numbers.\n\n' +
+    `One more default run (${p.command}) with V8's sampling profiler in every Node process of the tree (a \`--require\` preload through NODE_OPTIONS: \`--cpu-prof\` itself is not allowed there); CPU time by what the code belongs to. The profiler costs some time of its own, and on a loaded machine a sample also counts time the process waited for a CPU: read the shares, not the absolute numbers.\n\n` +
     table(['process', 'alive (since spawn)', 'CPU busy', 'largest shares (s)'], rows)
   );
 }
@@ -215,29 +189,6 @@ function falseFailures(r: BenchResults): string {
       if (extra.length) lines.push(`  - on \`${t.name}\`, beyond those: ${extra.map((f) => `\`${f}\``).join(', ')}.`);
     }
   }
-  return lines.join('\n');
-}
-
-function targetsSection(r: BenchResults): string {
-  const embedded = targetsOf(r, 'embedded')[0];
-  const ref = targetsOf(r, 'reference')[0];
-  const faults = targetsOf(r, 'fault');
-  const lines: string[] = [];
-  const wall = embedded ? median(embedded.suite.map((s) => s.wallMs)) : undefined;
-  const refWall = ref ? median(ref.suite.map((s) => s.wallMs)) : undefined;
-  const ratio = ref ? median(ref.suite.map((s, i) => (ref.floor[i] ? s.wallMs / ref.floor[i]!.processMs : NaN)).filter(Number.isFinite)) : undefined;
-  const loopRatio = ref ? median(ref.suite.map((s, i) => (ref.floor[i] ? s.wallMs / ref.floor[i]!.loopMs : NaN)).filter(Number.isFinite)) : undefined;
-  const verdict = (ok: boolean | undefined) => (ok === undefined ? 'not measured' : ok ? '**met**' : '**not met**');
-  lines.push(`- A full default run against the embedded reference in at most 3 s wall time, start-up included: ${sec(wall)} median (${sec(refWall)} against the bench-hosted reference) — ${verdict(wall === undefined ? undefined : wall <= 3000)}.`);
-  lines.push(`- Overhead over the bare HTTP loop at most 3×: ${ratio === undefined ? 'n/a' : ratio.toFixed(1)}× the floor process (${loopRatio === undefined ? 'n/a' : loopRatio.toFixed(1)}× the loop alone) — ${verdict(ratio === undefined ? undefined : ratio <= 3)}.`);
-  const ours = faults.filter((t) => suiteCaught(t).caught).length;
-  const falseOurs = [...targetsOf(r, 'reference', 'embedded', 'conformant')].flatMap(suiteFalse);
-  for (const v of peerViews(r)) {
-    const baseline = peerBaseline(r.targets, v.peer, v.filter);
-    const theirs = faults.filter((t) => peerCaught(t, v.peer, baseline, v.filter).caught).length;
-    lines.push(`- Strictly more faults caught than ${v.label}: ${ours} against ${theirs} of ${faults.length} — ${verdict(ours > theirs)}.`);
-  }
-  lines.push(`- Zero false failures of the suite on the reference and the conformant variants: ${falseOurs.length ? falseOurs.join('; ') : 'none'} — ${verdict(falseOurs.length === 0)}.`);
   return lines.join('\n');
 }
 
@@ -265,8 +216,12 @@ export function renderMarkdown(r: BenchResults, opts: { compact?: boolean } = {}
   parts.push(`Generated ${r.date} by \`${r.command}\` (${r.mode}; ${r.runs} run${r.runs === 1 ? '' : 's'} per reference and conformant variant, 1 per fault; seed ${r.seed}; bench took ${sec(r.elapsedMs, 0)}).`);
   parts.push(`Machine: ${m.nproc} CPUs (${m.cpu}), ${m.memoryGb.toFixed(0)} GB, ${m.os}; load average ${m.loadavgStart.map((x) => x.toFixed(1)).join('/')} at the start, ${m.loadavgEnd.map((x) => x.toFixed(1)).join('/')} at the end (other work on the machine inflates wall times; CPU times are less affected).`);
   parts.push(`Versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')}. Peers: ${peers}.`);
-  parts.push('### Summary\n\n' + summary(r));
   parts.push('### Targets\n\n' + targetsSection(r));
+  const sbs = sideBySideTable(r);
+  if (sbs) parts.push('### Side by side\n\n' + sbs);
+  const ph = phasesTable(r);
+  if (ph) parts.push('### Where the time of a run goes\n\n' + ph);
+  parts.push('### Faults caught and false failures\n\n' + summary(r));
   const notes = peerViews(r).filter((v) => v.note).map((v) => `- *${v.label}*: ${v.note}.`);
   const cfg = r.peers.filter((p) => p.available).map((p) => `- *${p.name}*: ${p.configuration}.`);
   parts.push(
@@ -276,14 +231,12 @@ export function renderMarkdown(r: BenchResults, opts: { compact?: boolean } = {}
       "- *false failures*: failures on the plain reference or on a conformant variant (reference/variants.ts), which the document allows; a peer's are listed by its own names.",
       '- *floor*: the same requests (URLs and Authorization headers as the reference received them) sent one after another by a bare Node `fetch` loop in a fresh `node` process, no checks; *overhead* = suite wall / floor process wall, each run against its own floor.',
       '- *peak RSS*: tree sum = highest sum of the resident memory of all the suite\'s processes (tsx launcher, CLI, Playwright runner, worker), sampled from /proc every 50 ms; largest process = GNU time\'s "Maximum resident set size".',
-      "- *first failure*: the first FAIL line of the console (one worker: run order), timed when it reached the bench's pipe; requests = the preflight plus each check's `requests` (report.json) up to and including that check.",
+      "- *first failure*: the first FAIL line of the console (one engine, one worker: run order), timed when it reached the bench's pipe; requests = the preflight plus each check's `requests` (report.json) up to and including that check.",
       ...cfg,
       ...notes,
     ].join('\n'),
   );
   parts.push('### Reference and conformant variants\n\n' + conformantTable(r));
-  const ph = phases(r);
-  if (ph) parts.push('### Where the time of a run goes\n\n' + ph);
   const pt = profileTable(r);
   if (pt) parts.push(pt);
   const ff = falseFailures(r);

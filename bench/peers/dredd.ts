@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../measure.ts';
+import { ROOT } from '../root.ts';
 import { measure } from '../spawn.ts';
 import { exists, install, numbered, PEERS_DIR, SPEC, type PeerTool } from './peer.ts';
 

@@ -1,7 +1,7 @@
 /** What the bench needs from another API testing tool run against the same reference servers. */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../measure.ts';
+import { ROOT } from '../root.ts';
 import { measure } from '../spawn.ts';
 
 export const PEERS_DIR = join(ROOT, '.cache', 'peers');

@@ -1,0 +1,59 @@
+/**
+ * The ways a user starts the suite, as the bench spawns them: `npm run conformance` (npm, then tsx
+ * compiling TypeScript on the fly), tsx alone (what npm runs, without npm's own start-up), and the
+ * compiled package (`node dist/cli/main.js`, the `conformance` command of an installed package).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './root.ts';
+
+export type SuiteCommand = 'npm' | 'tsx' | 'dist';
+
+export const TSX_CLI = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+export const DIST_MAIN = join(ROOT, 'dist', 'cli', 'main.js');
+
+/** How each command is shown in the tables. */
+export const COMMAND_LABEL: Record<SuiteCommand, string> = {
+  npm: '`npm run conformance`',
+  tsx: '`tsx cli/conformance.ts`',
+  dist: '`node dist/cli/main.js`',
+};
+
+/** The program and arguments that run the suite with `args` by `command`. */
+export function suiteArgv(command: SuiteCommand, args: readonly string[]): { file: string; args: string[] } {
+  switch (command) {
+    case 'npm':
+      return { file: 'npm', args: ['run', '--silent', 'conformance', '--', ...args] };
+    case 'tsx':
+      return { file: process.execPath, args: [TSX_CLI, 'cli/conformance.ts', ...args] };
+    case 'dist':
+      return { file: process.execPath, args: [DIST_MAIN, ...args] };
+  }
+}
+
+/** The commit dist/ was built from (dist/build-info.json), to tell a stale build. */
+export function distBuildCommit(): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(ROOT, 'dist', 'build-info.json'), 'utf8')) as { commit: string }).commit;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * dist/ as the project builds it (`npm run build`): built here when missing or when asked, so the
+ * compiled command is measured from the tree under test. Returns a problem to report, if any.
+ */
+export function ensureDist(rebuild: boolean, log: (s: string) => void): string | undefined {
+  if (existsSync(DIST_MAIN) && !rebuild) return undefined;
+  log(`building dist/ with \`npm run build\`${rebuild ? ' (--build)' : ' (dist/cli/main.js is missing)'}`);
+  try {
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+    return undefined;
+  } catch (e) {
+    const err = e as { stderr?: Buffer; stdout?: Buffer; message: string };
+    const text = `${err.stderr?.toString() ?? ''}${err.stdout?.toString() ?? ''}`.trim().split('\n').filter((l) => !l.startsWith('npm warn')).slice(-2).join(' / ');
+    return `\`npm run build\` failed: ${text || err.message.split('\n')[0]}${existsSync(DIST_MAIN) ? ' (dist/ was written; the compiled command is measured as built)' : ''}`;
+  }
+}

@@ -1,0 +1,125 @@
+/** Renders the side-by-side figures (bench/side-by-side.ts): the contenders, the targets, the phases of a run. */
+import { COMMAND_LABEL, type SuiteCommand } from './commands.ts';
+import { PHASES, type Timeline } from './probe.ts';
+import { peerBaseline, peerCaught, suiteCaught, type BenchResults } from './results.ts';
+import type { Contender, SideBySide } from './side-by-side.ts';
+import { fmtNumber, fmtSeconds, median, spread, table, type Spread } from './stats.ts';
+
+const sec = (ms: number | undefined, d = 2) => (ms === undefined || !Number.isFinite(ms) ? 'n/a' : `${(ms / 1000).toFixed(d)} s`);
+
+function contender(s: SideBySide, id: string): Contender | undefined {
+  return s.contenders.find((c) => c.id === id && c.runs.some((r) => !r.problem));
+}
+
+/** Walls of the runs that completed (a run with a problem is not timed as a result). */
+function walls(c: Contender | undefined): number[] {
+  return (c?.runs ?? []).filter((r) => !r.problem && Number.isFinite(r.wallMs)).map((r) => r.wallMs);
+}
+
+/** `f(a, b)` for each round where both ran and completed: a ratio or a difference measured in one round. */
+function paired(a: Contender | undefined, b: Contender | undefined, f: (x: number, y: number) => number): Spread | undefined {
+  if (!a || !b) return undefined;
+  const n = Math.min(a.runs.length, b.runs.length);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = a.runs[i]!;
+    const y = b.runs[i]!;
+    if (!x.problem && !y.problem && Number.isFinite(x.wallMs) && Number.isFinite(y.wallMs)) out.push(f(x.wallMs, y.wallMs));
+  }
+  return spread(out);
+}
+
+const ratio = (a: Contender | undefined, b: Contender | undefined) => paired(a, b, (x, y) => x / y);
+const saved = (a: Contender | undefined, b: Contender | undefined) => paired(a, b, (x, y) => x - y);
+const fmtRatio = (s: Spread | undefined) => fmtNumber(s, '×', 2);
+const verdict = (ok: boolean | undefined) => (ok === undefined ? 'not measured' : ok ? '**met**' : '**not met**');
+
+function outcome(c: Contender): string {
+  const ok = c.runs.filter((r) => !r.problem);
+  if (ok.length === 0) return `did not complete: ${c.runs[0]?.problem ?? 'not run'}`;
+  const parts: string[] = [];
+  const exits = [...new Set(ok.map((r) => r.exitCode))];
+  parts.push(`exit ${exits.join('/')}`);
+  const verdicts = [...new Set(ok.map((r) => r.verdict).filter((v) => v && v !== 'none'))];
+  if (verdicts.length) parts.push(verdicts.join('/'));
+  const line = ok.find((r) => r.line)?.line;
+  if (line) parts.push(`“${line.slice(0, 140)}”`);
+  const req = spread(ok.map((r) => r.requests));
+  if (req) parts.push(`${fmtNumber(req)} requests`);
+  const failures = spread(ok.map((r) => r.failures));
+  if (failures && failures.max > 0) parts.push(`${fmtNumber(failures)} ${c.contest === 'peer' ? 'failures reported' : 'checks failed'}`);
+  const workers = spread(ok.map((r) => r.workers));
+  if (workers && c.contest !== 'peer' && c.contest !== 'start-up' && workers.max > 0) parts.push(`${fmtNumber(workers)} Playwright worker${workers.max === 1 ? '' : 's'}`);
+  const failed = c.runs.length - ok.length;
+  if (failed) parts.push(`${failed} run(s) did not complete`);
+  return parts.join('; ');
+}
+
+/** Every contender: wall, CPU, what it ended with. */
+export function sideBySideTable(r: BenchResults): string {
+  const s = r.sideBySide;
+  if (!s) return '';
+  const rows = s.contenders.map((c) => [c.contest, c.label, fmtSeconds(spread(walls(c))), fmtNumber(spread(c.runs.filter((x) => !x.problem).map((x) => x.cpuS)), 's', 1), outcome(c)]);
+  return (
+    `${s.rounds} rounds; in each, every contender ran once, in an order rotated from round to round, so a load that drifts weighs on all alike. Ratios and savings below are taken within a round, then their median over the rounds (min–max beside).\n\n` +
+    table(['contest', 'contender', 'wall (median, min–max)', 'CPU user+sys', 'outcome'], rows)
+  );
+}
+
+/** The suite's targets (issue 12) and the start-up the compiled package saves (issue 16), from one bench. */
+export function targetsSection(r: BenchResults): string {
+  const s = r.sideBySide;
+  if (!s) return '- the side by side was not run.';
+  const lines: string[] = [];
+  const commands = (['npm', 'tsx', 'dist'] as SuiteCommand[]).filter((c) => s.contenders.some((x) => x.id === `default:${c}`));
+  const def = (c: SuiteCommand) => contender(s, `default:${c}`);
+  const help = (c: SuiteCommand) => contender(s, `help:${c}`);
+  const defaults = commands.map((c) => {
+    const m = median(walls(def(c)));
+    return `${COMMAND_LABEL[c]} ${sec(m)} ${verdict(m === undefined ? undefined : m <= 2000)}`;
+  });
+  lines.push(`- Default run on the embedded reference ≤ 2.0 s median wall, start-up included: ${defaults.join('; ')}.`);
+  if (commands.includes('dist')) {
+    const helps = commands.map((c) => `${COMMAND_LABEL[c]} ${sec(median(walls(help(c))))}`).join(', ');
+    const savedBy = commands
+      .filter((c) => c !== 'dist')
+      .map((c) => `against ${COMMAND_LABEL[c]}: ${fmtSeconds(saved(help(c), help('dist')))} at \`--help\`, ${fmtSeconds(saved(def(c), def('dist')))} on the default run (${fmtRatio(ratio(def('dist'), def(c)))} of its wall)`);
+    lines.push(`- Start-up saved by running compiled JavaScript: \`--help\` takes ${helps}; the compiled package saves, ${savedBy.join('; ')}.`);
+  }
+  const faults = r.targets.filter((t) => t.kind === 'fault');
+  const ours = faults.filter((t) => suiteCaught(t).caught).length;
+  for (const peer of r.peers.filter((p) => p.available)) {
+    const theirs = faults.filter((t) => peerCaught(t, peer.name, peerBaseline(r.targets, peer.name)).caught).length;
+    const pc = contender(s, `peer:${peer.name}`);
+    const against = (['tsx', 'dist'] as SuiteCommand[])
+      .filter((c) => s.contenders.some((x) => x.id === `reference:${c}`))
+      .map((c) => {
+        const q = ratio(contender(s, `reference:${c}`), pc);
+        return `${COMMAND_LABEL[c]} ${fmtRatio(q)} ${verdict(q === undefined ? undefined : q.median <= 1.5)}`;
+      });
+    lines.push(
+      `- ≤ 1.5× ${peer.name}'s wall on the same reference (${sec(median(walls(pc)))} median), catching strictly more: ${against.join('; ')}; faults caught ${ours} against ${theirs} of ${faults.length}${faults.length < 20 ? ' (a sample of the catalogue)' : ''} ${verdict(faults.length ? ours > theirs : undefined)}.`,
+    );
+  }
+  const ref = contender(s, 'reference:tsx') ?? s.contenders.find((c) => c.contest === 'reference');
+  for (const c of s.contenders.filter((x) => x.contest === 'failing target')) {
+    const q = ratio(contender(s, c.id), ref);
+    lines.push(`- A target that fails every check ≤ 2× a conformant run (${ref ? ref.label : 'n/a'}, ${sec(median(walls(ref)))}): ${c.label.replace(/^.*--target: /, '')}: ${sec(median(walls(contender(s, c.id))))}, ${fmtRatio(q)} ${verdict(q === undefined ? undefined : q.median <= 2)}.`);
+  }
+  return lines.join('\n');
+}
+
+/** Where the time of a run goes: the probed runs' phases, median per command and target. */
+export function phasesTable(r: BenchResults): string {
+  const sets = (r.sideBySide?.probed ?? []).filter((p) => p.timelines.length > 0);
+  if (!sets.length) return '';
+  const med = (ts: readonly Timeline[], f: (t: Timeline) => number | undefined) => median(ts.map(f).filter((x): x is number => x !== undefined && Number.isFinite(x)));
+  const rows = PHASES.map((ph) => [ph.parallel ? `(beside the checks) ${ph.name}` : ph.name, ph.measuredAs, ...sets.map((p) => sec(med(p.timelines, ph.of)))]);
+  rows.push(['total', 'spawn → exit', ...sets.map((p) => sec(med(p.timelines, (t) => t.exit)))]);
+  rows.push(['requests sent by the engine', 'diagnostics channel in the runner', ...sets.map((p) => fmtNumber(spread(p.timelines.map((t) => t.checkRequests))))]);
+  rows.push(['Playwright worker processes', 'processes probed', ...sets.map((p) => fmtNumber(spread(p.timelines.map((t) => t.workers))))]);
+  return (
+    `Probed runs (${sets[0]!.timelines.length} per column, apart from the timed ones): a preload in every Node process of the run records when it started and exited and, through Node's diagnostics channels, its first and last HTTP request and local-socket connection; report.json's run.startedAt says when the engine was created. Medians; the rows without "(beside the checks)" follow one another from spawn to exit.\n\n` +
+    table(['phase', 'measured as', ...sets.map((p) => p.label)], rows)
+  );
+}
