@@ -9,6 +9,8 @@ import targetSchema from './target.schema.json' with { type: 'json' };
 export interface Target {
   baseUrl: string;
   apiKey: string;
+  /** The environment variable apiKey was read from (`${VAR}`), to name it when the key is rejected. */
+  apiKeyVariable?: string;
   restrictedApiKey?: string;
   containerFiles: { containerId: string; emptyContainerId?: string; restartedContainerId?: string };
   modelEndpoints: { model: string; missingModel?: string };
@@ -21,7 +23,7 @@ export interface Target {
 }
 
 /** The target as checks see it: everything but the keys, which only the HTTP client holds. */
-export type TargetView = Omit<Target, 'apiKey' | 'restrictedApiKey'> & { hasRestrictedKey: boolean };
+export type TargetView = Omit<Target, 'apiKey' | 'restrictedApiKey' | 'apiKeyVariable'> & { hasRestrictedKey: boolean };
 
 export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
@@ -86,6 +88,8 @@ export function parseTarget(text: string, fileName: string, options: LoadOptions
   checkBaseUrl(target.baseUrl, 'baseUrl', file, options);
   if (target.interns.regionalBaseUrl) checkBaseUrl(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
   target.baseUrl = target.baseUrl.replace(/\/+$/, '');
+  const variable = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(String((raw as Record<string, unknown>)['apiKey'] ?? '').trim());
+  if (variable) target.apiKeyVariable = variable[1]!;
   return target;
 }
 
@@ -248,7 +252,7 @@ function keyProblem(key: string): string {
 }
 
 export function viewOf(target: Target): TargetView {
-  const { apiKey: _a, restrictedApiKey, ...rest } = target;
+  const { apiKey: _a, apiKeyVariable: _v, restrictedApiKey, ...rest } = target;
   return { ...rest, hasRestrictedKey: restrictedApiKey !== undefined };
 }
 

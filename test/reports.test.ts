@@ -209,8 +209,9 @@ test('summary.md: verdict, counts per level and per operation, failures with ids
   expect(mdCode('a `b` c')).toBe('``a `b` c``');
 });
 
-test('badge.svg: conformant green, non-conformant red, error grey', () => {
-  const svgs = (['conformant', 'non-conformant', 'error'] as const).map((verdict) => badgeSvg({ ...report, verdict }));
+test('badge.svg: conformant green, non-conformant red, error and incomplete grey; a partial run says so', () => {
+  const { partial: _p, ...whole } = report.run;
+  const svgs = (['conformant', 'non-conformant', 'error', 'incomplete'] as const).map((verdict) => badgeSvg({ ...report, run: whole, verdict }));
   expect(svgs[0]).toContain('>conformance 1.0.0<');
   expect(svgs[0]).toContain('>conformant<');
   expect(svgs[0]).toContain('fill="#2e8540"');
@@ -218,7 +219,11 @@ test('badge.svg: conformant green, non-conformant red, error grey', () => {
   expect(svgs[1]).toContain('fill="#d73a49"');
   expect(svgs[2]).toContain('>error<');
   expect(svgs[2]).toContain('fill="#6a737d"');
-  for (const svg of svgs) expectWellFormedXml(svg);
+  expect(svgs[3]).toContain('>incomplete<');
+  expect(svgs[3]).toContain('fill="#6a737d"');
+  const partial = badgeSvg({ ...report, run: { ...whole, partial: { checks: 4, of: 93 } }, verdict: 'conformant' });
+  expect(partial).toContain('>conformant (partial 4/93)<');
+  for (const svg of [...svgs, partial]) expectWellFormedXml(svg);
 });
 
 test('every file of the report directory renders from the model alone, deterministically', () => {
