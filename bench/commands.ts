@@ -4,7 +4,7 @@
  * compiled package (`node dist/cli/main.js`, the `conformance` command of an installed package).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './root.ts';
 
@@ -41,13 +41,30 @@ export function distBuildCommit(): string | undefined {
   }
 }
 
+/** The folders the build compiles (tsconfig.build.json `include`) and the root's own modules. */
+const SOURCE_DIRS = ['cli', 'core', 'generators', 'spec', 'reference', 'reports', 'suites'];
+
+/** A source file changed after dist/ was built: the compiled command would run other code than the tree's. */
+function distStale(): boolean {
+  let built: number;
+  try {
+    built = statSync(join(ROOT, 'dist', 'build-info.json')).mtimeMs;
+  } catch {
+    return true;
+  }
+  const newer = (file: string) => /\.(ts|ya?ml|json)$/.test(file) && statSync(file).mtimeMs > built;
+  if (readdirSync(ROOT).some((f) => f.endsWith('.ts') && newer(join(ROOT, f)))) return true;
+  return SOURCE_DIRS.some((dir) => readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true }).some((e) => e.isFile() && newer(join(e.parentPath, e.name))));
+}
+
 /**
- * dist/ as the project builds it (`npm run build`): built here when missing or when asked, so the
- * compiled command is measured from the tree under test. Returns a problem to report, if any.
+ * dist/ as the project builds it (`npm run build`): built here when missing, older than a source
+ * file, or when asked, so the compiled command runs the tree under test. Returns a problem to report.
  */
 export function ensureDist(rebuild: boolean, log: (s: string) => void): string | undefined {
-  if (existsSync(DIST_MAIN) && !rebuild) return undefined;
-  log(`building dist/ with \`npm run build\`${rebuild ? ' (--build)' : ' (dist/cli/main.js is missing)'}`);
+  const why = rebuild ? '--build' : !existsSync(DIST_MAIN) ? 'dist/cli/main.js is missing' : distStale() ? 'a source file is newer than dist/' : undefined;
+  if (!why) return undefined;
+  log(`building dist/ with \`npm run build\` (${why})`);
   try {
     execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
     return undefined;
