@@ -16,7 +16,9 @@ export default defineConfig({
   testDir: './suites',
   testMatch: 'conformance.spec.ts',
   workers: 1,
-  fullyParallel: false,
+  // Each check its own test group, so --shard splits the checks themselves (one worker still runs
+  // them one after another, in declaration order).
+  fullyParallel: true,
   retries: 0,
   // A check's own time limit is its requests' time-outs; the run's deadline bounds everything.
   timeout: 0,

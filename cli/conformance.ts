@@ -11,6 +11,7 @@ import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.t
 import { consoleSummary } from '../reports/console-summary.ts';
 import { EXIT_CODE } from '../reports/format.ts';
 import type { ConformanceReport } from '../reports/model.ts';
+import { writeShardReport } from '../reports/shards.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
 import { parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
 import { preflight } from './preflight.ts';
@@ -133,6 +134,9 @@ function finish(run: PreparedRun, playwrightCode: number | null, mask: Mask, ela
     rmSync(run.settings.reportDir, { recursive: true, force: true });
     die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
   }
+  // A shard keeps its report beside Playwright's blob (written last: the blob reporter empties blob/
+  // when it writes), for `conformance merge` (cli/merge.ts).
+  if (report.run.shard) writeShardReport(report, run.settings.reportDir, report.run.shard, mask);
   process.stdout.write(consoleSummary(report, run.settings.reportDir, elapsedMs).split('\n').map((l) => maskedLine(l, mask)).join('\n'));
   return EXIT_CODE[report.verdict];
 }

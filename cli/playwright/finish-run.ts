@@ -4,7 +4,6 @@ import { secretsOf } from '../../core/target.ts';
 import { Mask } from '../../core/mask.ts';
 import type { ConformanceReport } from '../../reports/model.ts';
 import { writeReportFiles } from '../../reports/write-report.ts';
-import { writeShardReport } from '../../reports/shards.ts';
 import { reportOfRun } from '../run-report.ts';
 import type { RunHost } from './run-host.ts';
 
@@ -24,10 +23,7 @@ export async function finishRun(host: RunHost): Promise<ConformanceReport> {
     if (!outcomes.has(id)) outcomes.set(id, { checkId: id, status: 'error', cause: 'run-limit', reason: 'the run ended before this check ran (deadline or interruption)', failures: [], observations: [], requests: 0, seed: 0 });
   }
   const report = reportOfRun(host.run, engine, outcomes, { startedAt: host.startedAt, ...(host.shard ? { shard: host.shard } : {}) });
-  const mask = new Mask(secretsOf(run.target));
-  writeReportFiles(report, run.settings.reportDir, { mask, force: run.settings.force });
-  // A shard keeps its report beside Playwright's blob, for `conformance merge` (cli/merge.ts).
-  if (host.shard) writeShardReport(report, run.settings.reportDir, host.shard, mask);
+  writeReportFiles(report, run.settings.reportDir, { mask: new Mask(secretsOf(run.target)), force: run.settings.force });
   if (process.env['CONFORMANCE_KEEP_RUN_DIR'] === '1') engine.state.log.writeTo(join(run.settings.runDir, 'requests.jsonl'));
   return report;
 }
