@@ -12,6 +12,8 @@ export interface Requirement {
   operation: Operation;
   statement: string;
   interpretation?: string;
+  /** The document's own words it rests on: section and verbatim quote (test/spec-requirements.test.ts finds each). */
+  basis?: ReadonlyArray<{ section: string; quote: string }>;
   /** false for "not shown" points that the three read operations cannot reveal at all. */
   observable?: boolean;
 }

@@ -31,7 +31,8 @@ export class ConformanceFailure extends Error {
 export class CannotJudge extends Error {
   override readonly name = 'CannotJudge';
   constructor(
-    readonly reason: 'transport' | 'rate-limited' | 'budget',
+    /** `target-file`: the target file does not describe the target (e.g. interns parameter names the server does not know). */
+    readonly reason: 'transport' | 'rate-limited' | 'budget' | 'target-file',
     message: string,
     readonly exchanges: readonly Exchange[] = [],
   ) {

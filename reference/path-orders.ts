@@ -27,3 +27,20 @@ export function orderedView(c: Container, order: KeyOrder): Container {
   }
   return view;
 }
+
+/**
+ * Fault files-order-inconsistent: code points compared as numbers, except that astral characters
+ * (above U+FFFF) sort between the private-use area and the half-width forms. Each neighbouring pair
+ * of the listing is then in UTF-8 order or in UTF-16 order, the whole in neither.
+ */
+export const inconsistentKeyOrder: KeyOrder = (a, b) => {
+  const x = [...a.toString('utf8')].map(weight);
+  const y = [...b.toString('utf8')].map(weight);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+};
+
+function weight(ch: string): number {
+  const cp = ch.codePointAt(0)!;
+  return cp > 0xffff ? 0xf900 + (cp - 0x10000) / 0x100000 : cp;
+}

@@ -36,7 +36,6 @@ const FAILS: ReadonlyArray<[check: string, fault: string, requirement: string]> 
   ]),
   ['auth.missing.models', 'auth-error-code-mismatch', 'auth.error-shape'],
   ['auth.invalid.models', 'auth-error-code-mismatch', 'auth.error-shape'],
-  ['auth.malformed.models', 'auth-error-code-mismatch', 'auth.error-shape'],
   ['files.errors.shape', 'errors-files-string-code', 'files.errors.shape'],
   ['files.errors.code-equals-status', 'errors-files-code-mismatch', 'files.errors.code-equals-status'],
   ['files.errors.documented-status', 'errors-files-404-status', 'files.errors.documented-status'],
@@ -48,8 +47,8 @@ const FAILS: ReadonlyArray<[check: string, fault: string, requirement: string]> 
   ['general.errors.shape', 'errors-flat-body', 'general.errors.shape'],
   ['general.errors.shape', 'errors-user-id-number', 'general.errors.shape'],
   ['general.errors.shape', 'errors-html-body', 'general.errors.shape'],
-  ['general.json-media-type', 'errors-text-plain-content-type', 'general.json-media-type'],
-  ['general.json-media-type', 'errors-html-body', 'general.json-media-type'],
+  ['general.json-body', 'errors-text-plain-content-type', 'general.json-body'],
+  ['general.json-body', 'errors-html-body', 'general.json-body'],
 ];
 
 /**

@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import type { CheckOutcome } from '../core/check.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
-import { INTERNS_FAULTS } from '../reference/faults/interns.ts';
+import { FAULTS } from '../reference/faults/index.ts';
 import { internsChecks } from '../suites/checks/interns.ts';
 import { probeCheck } from './support/harness.ts';
 
@@ -29,7 +29,7 @@ const CHECK_IDS = internsChecks.map((c) => c.id);
 /** Each MUST/SHOULD check, the fault that breaks its requirement, and the requirement it must name. */
 const FAULT_CASES: ReadonlyArray<{ check: string; fault: string; requirement: string }> = [
   { check: 'interns.response.schema', fault: 'interns-has-more-string', requirement: 'interns.list.schema' },
-  { check: 'interns.response.schema', fault: 'interns-description-not-string', requirement: 'interns.intern.schema' },
+  { check: 'interns.response.schema', fault: 'interns-description-not-string', requirement: 'interns.intern.field-types' },
   { check: 'interns.intern.uuid-fields', fault: 'interns-bad-uuid', requirement: 'interns.intern.uuid-fields' },
   { check: 'interns.intern.timestamps', fault: 'interns-timestamps-no-millis', requirement: 'interns.intern.timestamps' },
   { check: 'interns.intern.hostname-shape', fault: 'interns-hostname-no-domain', requirement: 'interns.intern.hostname-shape' },
@@ -41,10 +41,17 @@ const FAULT_CASES: ReadonlyArray<{ check: string; fault: string; requirement: st
   { check: 'interns.limit.bounds-accepted', fault: 'interns-limit-max-too-low', requirement: 'interns.limit.bounds-accepted' },
   { check: 'interns.limit.respected', fault: 'interns-limit-not-enforced', requirement: 'interns.limit.respected' },
   { check: 'interns.limit.out-of-range', fault: 'interns-limit-bounds-not-enforced', requirement: 'interns.limit.out-of-range-rejected' },
+  // Faults of reference/faults/readings.ts: readings that are not faithful (spec/readings.yaml).
+  { check: 'interns.limit.non-integer', fault: 'interns-limit-non-integer-accepted', requirement: 'interns.limit.non-integer-rejected' },
+  { check: 'interns.limit.maximum', fault: 'interns-limit-above-maximum-served', requirement: 'interns.limit.maximum' },
+  { check: 'interns.limit.out-of-range', fault: 'interns-limit-above-maximum-served', requirement: 'interns.limit.out-of-range-rejected' },
   { check: 'interns.status.filter', fault: 'interns-status-filter-ignored', requirement: 'interns.status.filter' },
+  { check: 'interns.status.unknown-rejected', fault: 'interns-bad-status-accepted', requirement: 'interns.status.unknown-rejected' },
   { check: 'interns.status.invalid-rejected', fault: 'interns-bad-status-accepted', requirement: 'interns.status.invalid-rejected' },
   { check: 'interns.workspace.filter', fault: 'interns-workspace-filter-refused', requirement: 'interns.workspace.filter' },
+  { check: 'interns.workspace.mismatch-no-fallback', fault: 'interns-workspace-fallback', requirement: 'interns.workspace.mismatch-no-fallback' },
   { check: 'interns.workspace.mismatch-refused', fault: 'interns-workspace-fallback', requirement: 'interns.workspace.mismatch-refused' },
+  { check: 'interns.workspace.malformed-refused', fault: 'interns-malformed-workspace-accepted', requirement: 'interns.workspace.malformed-refused' },
   { check: 'interns.workspace.malformed-rejected', fault: 'interns-malformed-workspace-accepted', requirement: 'interns.workspace.malformed-rejected' },
 ];
 
@@ -58,6 +65,8 @@ const CONFORMANT: ReadonlyArray<{ name: string; options: Partial<ReferenceOption
   { name: 'restricted key accepted', options: { restrictedKeyAcceptedBy: ['listInterns'] } },
   { name: 'charset content type', options: { contentType: 'application/json; charset=utf-8' } },
   { name: 'default page size 20', options: { internsDefaultPageSize: 20 } },
+  // Readings of spec/readings.yaml that no interns check reports, not even as a SHOULD.
+  ...(['limit-number-spellings', 'limit-empty-default'] as const).map((r) => ({ name: `reading ${r}`, options: { readings: [r] } })),
 ];
 
 const show = (o: CheckOutcome) => `${o.checkId}: ${o.status} ${o.reason ?? ''}`;
@@ -81,14 +90,17 @@ for (const { check, fault, requirement } of FAULT_CASES) {
 }
 
 test('every interns fault of this file is proven by a case above', () => {
-  const mine = INTERNS_FAULTS.filter((f) => FAULT_CASES.some((c) => c.fault === f.name));
-  expect(mine).toHaveLength(FAULT_CASES.length);
-  for (const c of FAULT_CASES) expect(INTERNS_FAULTS.find((f) => f.name === c.fault)?.breaks, c.fault).toEqual([c.requirement]);
+  for (const c of FAULT_CASES) expect(FAULTS.some((f) => f.name === c.fault), c.fault).toBe(true);
+  // A fault breaks one requirement, or the MUST every reading agrees on and the SHOULD of one reading: each proven.
+  for (const c of FAULT_CASES) {
+    const breaks = FAULTS.find((f) => f.name === c.fault)?.breaks ?? [];
+    for (const r of breaks) expect(FAULT_CASES.some((x) => x.fault === c.fault && x.requirement === r), `${c.fault} breaks ${r}`).toBe(true);
+  }
 });
 
-// A fault breaks exactly one requirement: no interns check may fail on another requirement.
-for (const { fault } of FAULT_CASES) {
-  const breaks = INTERNS_FAULTS.find((f) => f.name === fault)?.breaks ?? [];
+// A fault breaks exactly the requirements it declares: no interns check may fail on another requirement.
+for (const fault of [...new Set(FAULT_CASES.map((c) => c.fault))]) {
+  const breaks = FAULTS.find((f) => f.name === fault)?.breaks ?? [];
   test(`${fault} fails no interns requirement but ${breaks.join(', ')}`, async () => {
     const outcomes = await Promise.all(CHECK_IDS.map((id) => run(id, { faults: [fault] })));
     const wrong = outcomes.flatMap((o) => o.failures.filter((f) => !breaks.includes(f.requirementId)).map((f) => `${o.checkId}: ${f.requirementId} ${f.message}`));
@@ -122,8 +134,9 @@ test('checks that send a parameter are skipped without interns.params, the other
   const outcomes = await Promise.all(CHECK_IDS.map((id) => run(id, {}, noParams)));
   const skipped = outcomes.filter((o) => o.status === 'skip').map((o) => o.checkId).sort();
   expect(skipped).toEqual([
-    'interns.limit.bounds-accepted', 'interns.limit.out-of-range', 'interns.limit.respected', 'interns.status.filter',
-    'interns.status.invalid-rejected', 'interns.workspace.filter', 'interns.workspace.malformed-rejected', 'interns.workspace.mismatch-refused',
+    'interns.limit.bounds-accepted', 'interns.limit.maximum', 'interns.limit.non-integer', 'interns.limit.out-of-range', 'interns.limit.respected',
+    'interns.limit.spelling', 'interns.status.filter', 'interns.status.invalid-rejected', 'interns.status.unknown-rejected', 'interns.workspace.filter',
+    'interns.workspace.malformed-refused', 'interns.workspace.malformed-rejected', 'interns.workspace.mismatch-no-fallback', 'interns.workspace.mismatch-refused',
   ]);
   for (const o of outcomes.filter((x) => x.status === 'skip')) expect(o.reason).toContain('interns.params');
   expect(outcomes.filter((o) => o.status !== 'skip' && o.status !== 'pass').map(show)).toEqual([]);
@@ -137,16 +150,22 @@ test('mismatch-refused is skipped without interns.otherWorkspaceId', async () =>
   expect(outcome.reason).toContain('otherWorkspaceId');
 });
 
-test('a parameter sent under the wrong name is caught: the reference ignores unknown parameters', async () => {
-  // Target file keeps the default names while the reference uses the variant ones.
-  const outcome = await probeCheck('interns.limit.respected', { internsParams: VARIANT_PARAMS }, { editTarget: (y) => y.replace(/^  params: .*$/m, '  params: { limit: "limit", status: "status", workspace: "workspace_id" }') });
-  expect(outcome.status).toBe('fail');
+test('parameters under names the server does not know: the checks that send them end as error with a hint, not as failures', async () => {
+  // Target file keeps the default names while the reference uses the variant ones and ignores unknown
+  // parameters: limit=1 lists a whole page and the status filter changes nothing (4.3: names not shown).
+  const wrongNames = (y: string) => y.replace(/^  params: .*$/m, '  params: { limit: "limit", status: "status", workspace: "workspace_id" }');
+  const outcome = await probeCheck('interns.limit.respected', { internsParams: VARIANT_PARAMS }, { editTarget: wrongNames });
+  expect(outcome.status, outcome.reason).toBe('error');
+  expect(outcome.reason).toContain('limit=1 listed 50 interns: are interns.params.limit/status right?');
+  expect(outcome.failures).toEqual([]);
+  // The checks that send no parameter still judge.
+  expect((await probeCheck('interns.response.schema', { internsParams: VARIANT_PARAMS }, { editTarget: wrongNames })).status).toBe('pass');
 });
 
 test('out-of-range names the value it sent; mismatch-refused says what a fallback listed', async () => {
   const range = await probeCheck('interns.limit.out-of-range', { faults: ['interns-limit-bounds-not-enforced'] });
   expect(range.reason).toContain('"0"');
-  const fallback = await probeCheck('interns.workspace.mismatch-refused', { faults: ['interns-workspace-fallback'] });
+  const fallback = await probeCheck('interns.workspace.mismatch-no-fallback', { faults: ['interns-workspace-fallback'] });
   expect(fallback.reason).toMatch(/HTTP 200 listing 50 interns of workspace\(s\) [0-9a-f-]{36}/);
 });
 

@@ -2,6 +2,7 @@
 import { expect, test } from '@playwright/test';
 import type { CheckOutcome } from '../core/check.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
+import { FAULTS } from '../reference/faults/index.ts';
 import { MODEL_ENDPOINTS_FAULTS } from '../reference/faults/model-endpoints.ts';
 import { modelEndpointsChecks } from '../suites/checks/model-endpoints.ts';
 import { probeCheck } from './support/harness.ts';
@@ -20,8 +21,11 @@ const FAULT_CASES: ReadonlyArray<{ check: string; fault: string; requirement: st
   { check: 'models.model.created-seconds', fault: 'models-created-millis', requirement: 'models.model.created-seconds' },
   { check: 'models.architecture.modality-shape', fault: 'models-modality-arrow-missing', requirement: 'models.architecture.modality-shape' },
   { check: 'models.endpoint.pricing', fault: 'models-pricing-numbers', requirement: 'models.endpoint.pricing-decimal-strings' },
+  // A fault of reference/faults/readings.ts: "$0.0000025" is no decimal number under any reading.
+  { check: 'models.endpoint.pricing', fault: 'models-pricing-not-numeric', requirement: 'models.endpoint.pricing-decimal-strings' },
   { check: 'models.endpoint.percentiles', fault: 'models-percentile-strings', requirement: 'models.endpoint.percentiles' },
   { check: 'models.endpoint.uptime', fault: 'models-uptime-strings', requirement: 'models.endpoint.uptime-numbers' },
+  { check: 'models.unknown-model-error', fault: 'models-unknown-200', requirement: 'models.unknown-model-error' },
   { check: 'models.unknown-model', fault: 'models-unknown-200', requirement: 'models.unknown-model-404' },
 ];
 
@@ -35,12 +39,28 @@ const CONFORMANT: ReadonlyArray<{ name: string; options: Partial<ReferenceOption
   { name: 'charset content type', options: { contentType: 'application/json; charset=utf-8' } },
 ];
 
+/** Readings of spec/readings.yaml (conformant variants) and the SHOULD requirement that reports each: no other failure. */
+const READINGS: ReadonlyArray<{ reading: 'pricing-exponent' | 'unknown-model-403'; should: string }> = [
+  { reading: 'pricing-exponent', should: 'models.endpoint.pricing-fixed-point' },
+  { reading: 'unknown-model-403', should: 'models.unknown-model-404' },
+];
+
 const show = (o: CheckOutcome) => `${o.checkId}: ${o.status} ${o.reason ?? ''}`;
 
 for (const { name, options } of CONFORMANT) {
   test(`conformant variant ${name}: every model-endpoints check passes`, async () => {
     const outcomes = await Promise.all(CHECK_IDS.map((id) => probeCheck(id, options)));
     expect(outcomes.filter((o) => o.status !== 'pass').map(show)).toEqual([]);
+  });
+}
+
+for (const { reading, should } of READINGS) {
+  test(`reading ${reading}: no model-endpoints check fails but on the SHOULD ${should}`, async () => {
+    const outcomes = await Promise.all(CHECK_IDS.map((id) => probeCheck(id, { readings: [reading] })));
+    expect(outcomes.filter((o) => o.status === 'error').map(show)).toEqual([]);
+    const failed = outcomes.flatMap((o) => o.failures.map((f) => f.requirementId));
+    expect(failed.length, 'the SHOULD reports the reading').toBeGreaterThan(0);
+    expect([...new Set(failed)]).toEqual([should]);
   });
 }
 
@@ -55,7 +75,12 @@ for (const { check, fault, requirement } of FAULT_CASES) {
 
 test('every model-endpoints fault is proven by a case above', () => {
   expect(MODEL_ENDPOINTS_FAULTS.map((f) => f.name).filter((n) => !FAULT_CASES.some((c) => c.fault === n))).toEqual([]);
-  for (const c of FAULT_CASES) expect(MODEL_ENDPOINTS_FAULTS.find((f) => f.name === c.fault)?.breaks, c.fault).toEqual([c.requirement]);
+  // A fault breaks one requirement, or the MUST every reading agrees on and the SHOULD of one reading: each proven.
+  for (const c of FAULT_CASES) {
+    const breaks = FAULTS.find((f) => f.name === c.fault)?.breaks ?? [];
+    expect(breaks, c.fault).toContain(c.requirement);
+    for (const r of breaks) expect(FAULT_CASES.some((x) => x.fault === c.fault && x.requirement === r), `${c.fault} breaks ${r}`).toBe(true);
+  }
 });
 
 // A fault breaks exactly one requirement: no other model-endpoints check may fail on another requirement.

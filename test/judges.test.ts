@@ -107,7 +107,9 @@ test('intern records: each 2.5 rule as the interns checks read it, at the record
     [{ hostname: 'atlas-001' }, 'interns.intern.hostname-shape'],
     [{ hostname: 'other.interns.example.dev' }, 'interns.intern.hostname-name'],
     [{ model: 'gpt-4o' }, 'interns.intern.model-shape'],
-    [{ description: null }, 'interns.intern.schema'],
+    [{ description: null }, 'interns.intern.field-types'],
+    // 2.5 has no Required column: a missing field is the SHOULD of presence (reading interns-omit-null-fields).
+    [{ description: undefined }, 'interns.intern.schema'],
   ];
   for (const [bad, requirementId] of cases) {
     const page = seen('listInterns', 200, { data: [intern(), intern(bad)], has_more: true });
@@ -128,7 +130,9 @@ const model = (endpoints: unknown[], over: Record<string, unknown> = {}) => ({ d
 test('endpoint records: pricing, percentiles and uptime at the endpoint position; absent fields are open', () => {
   const cases: Array<[Record<string, unknown>, string]> = [
     [{ pricing: { prompt: '0.1', completion: 0.00001 } }, 'models.endpoint.pricing-decimal-strings'],
-    [{ pricing: { prompt: '1e-6' } }, 'models.endpoint.pricing-decimal-strings'],
+    // "A decimal number" in exponent notation is one (reading pricing-exponent): only the fixed-point SHOULD reports it.
+    [{ pricing: { prompt: '1e-6' } }, 'models.endpoint.pricing-fixed-point'],
+    [{ pricing: { prompt: '$0.1' } }, 'models.endpoint.pricing-decimal-strings'],
     [{ latency_last_30m: { p50: '1' } }, 'models.endpoint.percentiles'],
     [{ uptime_last_1d: 100.5 }, 'models.endpoint.uptime-numbers'],
     [{ uptime_last_5m: '99' }, 'models.endpoint.uptime-numbers'],
@@ -165,11 +169,13 @@ test('error bodies: judged for the statuses each operation lists, on the precise
 test('JSON: media type, parse and UTF-8 on documented statuses; duplicate names observed, not failed', () => {
   const ids = (r: SeenResponse) => judgeAll(r).map((f) => f.requirementId);
   expect(ids(seen('listModelEndpoints', 404, { error: { code: 404, message: 'x' } }, { contentType: 'application/json; charset=utf-8' }))).toEqual([]);
-  expect(ids(seen('listModelEndpoints', 404, { error: { code: 404, message: 'x' } }, { contentType: 'text/html' }))).toEqual(['general.json-media-type']);
-  expect(ids(seen('listModelEndpoints', 404, undefined))).toEqual(['general.json-media-type']);
+  expect(ids(seen('listModelEndpoints', 404, { error: { code: 404, message: 'x' } }, { contentType: 'text/html' }))).toEqual(['general.json-body']);
+  // A +json type is JSON (reading errors-problem-json): only the application/json SHOULD reports it.
+  expect(ids(seen('listModelEndpoints', 404, { error: { code: 404, message: 'x' } }, { contentType: 'application/problem+json' }))).toEqual(['general.json-media-type']);
+  expect(ids(seen('listModelEndpoints', 404, undefined))).toEqual(['general.json-body']);
   expect(ids(seen('listModelEndpoints', 302, undefined, { contentType: 'text/html' }))).toEqual([]);
   const latin1 = judgeAll(seen('listModelEndpoints', 200, model([]), { invalidUtf8Offset: 179 }));
-  expect(latin1.map((f) => f.requirementId)).toEqual(['general.json-media-type']);
+  expect(latin1.map((f) => f.requirementId)).toEqual(['general.json-body']);
   expect(latin1[0]!.message).toContain('offset 179');
   const dup = seen('listContainerFiles', 200, list([]), { duplicateKey: '/data/0/id' });
   expect(judgeAll(dup)).toEqual([]);
@@ -308,7 +314,7 @@ test('models-description-latin1: the JSON requirement fails with the offset of t
     const bytes = Buffer.from(await r.arrayBuffer());
     const page = await fetchSeen(s, 'listModelEndpoints', '/models/openai/gpt-4o/endpoints');
     const found = judgeAll(page);
-    expect(found.map((f) => f.requirementId)).toEqual(['general.json-media-type']);
+    expect(found.map((f) => f.requirementId)).toEqual(['general.json-body']);
     expect(bytes[page.invalidUtf8Offset!]).toBe(0xe9);
     expect(found[0]!.message).toContain(`offset ${page.invalidUtf8Offset}`);
     // Everything else of the body is still judged: no other finding.

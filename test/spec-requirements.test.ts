@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { catalogue, LEVELS } from '../core/catalogue.ts';
 import { OPERATIONS } from '../core/operations.ts';
+import { quoteProblem, serviceDocument } from '../spec/document.ts';
 
 // A published requirement id is a promise: reports, CI gates and certifications cite it. This file
 // pins each id to its level and sentence, so an id never silently changes meaning. Adding an id means
-// adding it here; changing a pinned one means giving the new meaning a new id.
+// adding it here; changing a pinned one means giving the new meaning a new id. A level changes only
+// with its reason (a reading of the words, spec/readings.yaml), in the fixture and the catalogue at once.
 const pinned = JSON.parse(readFileSync(new URL('./fixtures/requirement-ids.json', import.meta.url), 'utf8')) as Array<{ id: string; level: string; statement: string }>;
 
 test('requirement ids are unique, well formed and fully described', () => {
@@ -41,6 +43,45 @@ test('every requirement id is pinned', () => {
 test('each "not shown" point of the document is UNSPECIFIED, never MUST or SHOULD', () => {
   for (const r of catalogue().requirements) {
     if (/not shown/i.test(r.statement)) expect(r.level, r.id).toBe('UNSPECIFIED');
-    if (r.level === 'UNSPECIFIED') expect(r.statement, r.id).toMatch(/not shown/i);
+    // Either the document says "not shown" or its words leave the point open (and the statement says so).
+    if (r.level === 'UNSPECIFIED') expect(r.statement, r.id).toMatch(/not shown|left open/i);
   }
+});
+
+// Principle 1: a MUST rests on the document's own words. Each requirement quotes them, verbatim up to
+// whitespace (table pipes and backticks included), from a section it names.
+test('every requirement rests on a verbatim quote of the service document, in a section it names', () => {
+  const doc = serviceDocument();
+  const problems: string[] = [];
+  for (const r of catalogue().requirements) {
+    const basis = r.basis ?? [];
+    if (basis.length === 0) problems.push(`${r.id}: no basis`);
+    // "4.1 rule 3, 7.1" names 4.1 and 7.1; a quote from 7.1 also rests on a requirement of section 7.
+    const named = r.section.split(',').map((s) => s.trim().split(' ')[0]!);
+    for (const b of basis) {
+      const problem = typeof b.section === 'string' && typeof b.quote === 'string' ? quoteProblem(doc, b.section, b.quote) : 'basis entries are { section, quote } strings';
+      if (problem) problems.push(`${r.id}: ${problem}`);
+      if (!named.some((s) => b.section === s || b.section.startsWith(`${s}.`))) problems.push(`${r.id}: basis section ${b.section} is not among its sections ${r.section}`);
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
+test('a MUST never rests on a "not shown" sentence; an UNSPECIFIED point quotes one or says its words leave it open', () => {
+  for (const r of catalogue().requirements) {
+    const quotes = (r.basis ?? []).map((b) => b.quote).join(' | ');
+    if (r.level === 'MUST') expect(quotes, r.id).not.toMatch(/not shown/);
+    if (r.level === 'UNSPECIFIED' && !/not shown/.test(quotes)) expect(r.statement, r.id).toMatch(/left open/);
+  }
+});
+
+test('the quote check finds a verbatim quote and refuses an altered one', () => {
+  const doc = serviceDocument();
+  expect(quoteProblem(doc, '4.1', 'Listing resumes   strictly after\nthat path.')).toBeUndefined();
+  expect(quoteProblem(doc, '4.1', 'Listing resumes strictly after the path.')).toMatch(/not in the document/);
+  expect(quoteProblem(doc, '2.1', 'Listing resumes strictly after that path.')).toMatch(/not in section 2.1/);
+  expect(quoteProblem(doc, '4.9', 'Listing resumes strictly after that path.')).toMatch(/no section 4.9/);
+  // Table text is quoted with its pipes and backticks, as it appears.
+  expect(quoteProblem(doc, '2.2', '| object | string | yes | Always `list`. |')).toBeUndefined();
+  expect(quoteProblem(doc, '2.2', 'object string yes Always list.')).toMatch(/not in the document/);
 });

@@ -55,7 +55,7 @@ export const AUTH_ERRORS_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'errors-flat-body',
     operation: 'listModelEndpoints',
-    breaks: ['general.errors.shape', 'models.errors.shape', 'models.unknown-model-404'],
+    breaks: ['general.errors.shape', 'models.errors.shape', 'models.unknown-model-error', 'models.unknown-model-404'],
     description: 'The 404 of an unknown model is `{ code, message }` at the top level, without the `error` object of section 7.',
   },
   {
@@ -67,13 +67,13 @@ export const AUTH_ERRORS_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'errors-html-body',
     operation: 'listModelEndpoints',
-    breaks: ['general.json-media-type', 'general.errors.shape', 'models.errors.shape', 'models.unknown-model-404'],
+    breaks: ['general.json-body', 'general.errors.shape', 'models.errors.shape', 'models.unknown-model-error', 'models.unknown-model-404'],
     description: 'The 404 of an unknown model is an HTML page served as text/html (a framework default page), not a JSON error body.',
   },
   {
     name: 'errors-text-plain-content-type',
     operation: 'general',
-    breaks: ['general.json-media-type'],
+    breaks: ['general.json-body'],
     description: 'Every 401 carries its correct JSON error body, but with Content-Type text/plain.',
   },
   {
@@ -110,7 +110,7 @@ export const AUTH_ERRORS_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'errors-interns-integer-invalid-body',
     operation: 'listInterns',
-    breaks: ['interns.errors.shape', 'interns.limit.out-of-range-rejected'],
+    breaks: ['interns.errors.shape', 'interns.limit.non-integer-rejected', 'interns.limit.out-of-range-rejected'],
     description: 'An invalid interns page size is answered with error.code 400 (an integer 7.3 does not list) instead of "invalid_body".',
   },
 ];

@@ -104,7 +104,7 @@ export const CONTAINER_FILES_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'files-after-invalid-accepted',
     operation: 'listContainerFiles',
-    breaks: ['files.after.invalid-rejected'],
+    breaks: ['files.after.no-prefix-rejected', 'files.after.invalid-rejected'],
     description: 'An after value that is not a container file id is ignored (listing from the start) instead of rejected with 400 (4.1, 7.1).',
   },
   {

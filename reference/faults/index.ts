@@ -6,6 +6,7 @@ import { EMPTY_CONTAINER_FAULTS } from './empty-container.ts';
 import { INTERNS_FAULTS } from './interns.ts';
 import { MODEL_ENDPOINTS_FAULTS } from './model-endpoints.ts';
 import { PAGINATION_FAULTS } from './pagination.ts';
+import { READING_FAULTS } from './readings.ts';
 import { RECORD_FAULTS } from './records.ts';
 
 /** One deliberate defect of the reference: it breaks exactly the requirements listed in `breaks`. */
@@ -24,6 +25,7 @@ export const FAULTS: readonly FaultDeclaration[] = [
   ...MODEL_ENDPOINTS_FAULTS,
   ...INTERNS_FAULTS,
   ...AUTH_ERRORS_FAULTS,
+  ...READING_FAULTS,
   ...RECORD_FAULTS,
   ...EMPTY_CONTAINER_FAULTS,
 ];

@@ -11,7 +11,7 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'interns-description-not-string',
     operation: 'listInterns',
-    breaks: ['interns.intern.schema'],
+    breaks: ['interns.intern.field-types'],
     description: '2.5: description is null (the field is a string and is not one of the four nullable fields).',
   },
   {
@@ -107,7 +107,7 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'interns-bad-status-accepted',
     operation: 'listInterns',
-    breaks: ['interns.status.invalid-rejected'],
+    breaks: ['interns.status.unknown-rejected', 'interns.status.invalid-rejected'],
     description: '4.3 / 7.3: status values that are not section 3 states are silently dropped instead of rejected with invalid_body.',
   },
   {
@@ -119,13 +119,13 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'interns-workspace-fallback',
     operation: 'listInterns',
-    breaks: ['interns.workspace.mismatch-refused'],
+    breaks: ['interns.workspace.mismatch-no-fallback', 'interns.workspace.mismatch-refused'],
     description: '4.3: a workspace filter naming another workspace is ignored: 200 with the key\'s own interns.',
   },
   {
     name: 'interns-malformed-workspace-accepted',
     operation: 'listInterns',
-    breaks: ['interns.workspace.malformed-rejected'],
+    breaks: ['interns.workspace.malformed-refused', 'interns.workspace.malformed-rejected'],
     description: '4.3 / 7.3: a workspace filter that is not a UUID is ignored (200) instead of rejected with invalid_body.',
   },
 ];

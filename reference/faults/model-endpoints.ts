@@ -65,7 +65,7 @@ export const MODEL_ENDPOINTS_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'models-unknown-200',
     operation: 'listModelEndpoints',
-    breaks: ['models.unknown-model-404'],
+    breaks: ['models.unknown-model-error', 'models.unknown-model-404'],
     description: '4.2 / 7.2: a model that does not exist gets 200 with an empty model instead of 404.',
   },
 ];

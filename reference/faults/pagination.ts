@@ -11,7 +11,7 @@ export const PAGINATION_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'files-page-larger-than-limit',
     operation: 'listContainerFiles',
-    breaks: ['files.limit.page-size'],
+    breaks: ['files.limit.page-size', 'files.limit.default-maximum'],
     description: 'every page holds one file more than limit',
   },
   {

@@ -54,7 +54,7 @@ export const RECORD_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'models-description-latin1',
     operation: 'listModelEndpoints',
-    breaks: ['general.json-media-type'],
+    breaks: ['general.json-body'],
     description: 'The model description ends in "(café)" with the é sent as the Latin-1 byte 0xE9, which is not UTF-8 (RFC 8259 section 8.1: JSON is UTF-8).',
   },
 ];

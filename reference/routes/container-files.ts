@@ -9,7 +9,7 @@ import { recordIndex } from '../faults/records.ts';
 import { single } from '../query.ts';
 import { opaqueScanCursor, padsIds, readCursor } from '../cursor.ts';
 import { readLimit } from '../limit.ts';
-import { orderedView, utf16KeyOrder } from '../path-orders.ts';
+import { inconsistentKeyOrder, orderedView, utf16KeyOrder } from '../path-orders.ts';
 import { hasReading } from '../variants.ts';
 
 /** 4.1 / 8: limit 1..1000, default 100. */
@@ -29,6 +29,7 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
   const limitRaw = single(query, 'limit');
   if (!limitRaw.ok) return filesError(400);
   let limit = readLimit(opts, limitRaw.value, LIMIT_MIN, LIMIT_MAX, LIMIT_DEFAULT);
+  if (hasFault(opts, 'files-limit-above-maximum-served') && /^[0-9]+$/.test(limitRaw.value ?? '') && Number(limitRaw.value) > LIMIT_MAX) limit = { ok: true, value: Number(limitRaw.value) };
   if (hasFault(opts, 'files-default-limit-50') && limitRaw.value === undefined) limit = { ok: true, value: 50 };
   if (hasFault(opts, 'files-limit-1-rejected') && limitRaw.value === '1') limit = { ok: false };
   if (hasFault(opts, 'files-limit-bounds-not-enforced') && /^-?[0-9]+$/.test(limitRaw.value ?? '')) limit = { ok: true, value: Math.min(LIMIT_MAX, Math.max(LIMIT_MIN, Number(limitRaw.value))) };
@@ -90,13 +91,15 @@ function page(ctx: RouteContext, containerId: string, container: Container, afte
   const { opts } = ctx;
   const caseInsensitive = hasFault(opts, 'pagination-wrong-sort-order');
   const utf16 = hasReading(opts, 'path-order-utf16');
-  const c = caseInsensitive ? caseInsensitiveView(container) : utf16 ? orderedView(container, utf16KeyOrder) : container;
-  const bound = Math.max(1, opts.scanBound);
+  const inconsistent = hasFault(opts, 'files-order-inconsistent');
+  const c = caseInsensitive ? caseInsensitiveView(container) : inconsistent ? orderedView(container, inconsistentKeyOrder) : utf16 ? orderedView(container, utf16KeyOrder) : container;
+  // Fault files-limit-above-maximum-served lifts the scan bound too, so a page above the maximum shows.
+  const bound = hasFault(opts, 'files-limit-above-maximum-served') && limit > LIMIT_MAX ? Infinity : Math.max(1, opts.scanBound);
   const data: unknown[] = [];
   let lastListed: StoredObject | null = null;
   let scanPosition: StoredObject | null = null; // set when the page ends at the scan bound
   let hiddenSkipped = 0;
-  let i = startIndex(c.objects, after, caseInsensitive ? compareCaseInsensitive : utf16 ? utf16KeyOrder : Buffer.compare);
+  let i = startIndex(c.objects, after, caseInsensitive ? compareCaseInsensitive : inconsistent ? inconsistentKeyOrder : utf16 ? utf16KeyOrder : Buffer.compare);
   const start = i;
   if (hasFault(opts, 'files-after-inclusive') && after !== null && i > 0 && c.objects[i - 1]!.key.equals(after)) i--;
   if (hasFault(opts, 'pagination-skip-item-between-pages') && after !== null) i = (c.nextVisible[i] ?? c.objects.length) + 1;
@@ -119,8 +122,10 @@ function page(ctx: RouteContext, containerId: string, container: Container, afte
   let hasMore = (c.nextVisible[i] ?? c.objects.length) < c.objects.length && !(hasFault(opts, 'pagination-has-more-false-on-truncated-page') && scanPosition !== null);
   // has-more-when-full: no look-ahead; a full page or one that ended at the scan bound says more may follow.
   if (hasReading(opts, 'has-more-when-full')) hasMore = i < c.objects.length && (data.length >= limit || scanPosition !== null);
+  // Fault files-listed-twice: the first file again in the second place (the second file is lost).
+  if (hasFault(opts, 'files-listed-twice') && data.length >= 3) data[1] = data[0];
   let lastId: string | null;
-  if (scanPosition !== null && hasMore) lastId = hasReading(opts, 'scan-cursor-opaque') ? opaqueScanCursor(scanPosition.path) : idOf(opts, scanPosition.path); // rule 3
+  if (scanPosition !== null && hasMore) lastId = hasReading(opts, 'scan-cursor-opaque') || hasFault(opts, 'files-scan-cursor-refused') ? opaqueScanCursor(scanPosition.path) : idOf(opts, scanPosition.path); // rule 3
   else if (lastListed !== null) lastId = idOf(opts, lastListed.path); // rule 2
   else lastId = null; // rule 4: only with has_more false and empty data
   if (hasFault(opts, 'files-last-id-null-with-has-more') && hasMore) lastId = null;
@@ -179,6 +184,7 @@ function afterPath(opts: ReferenceOptions, id: string): string | null {
   let path: string | null;
   if (hasFault(opts, 'files-raw-path-ids')) path = id.startsWith(FILE_ID_PREFIX) && id.length > FILE_ID_PREFIX.length ? id.slice(FILE_ID_PREFIX.length) : null;
   else if (hasFault(opts, 'files-standard-base64-ids')) path = pathFromFileId(FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('+', '-').replaceAll('/', '_'));
+  else if (hasFault(opts, 'files-after-unprefixed-accepted') && !id.startsWith(FILE_ID_PREFIX)) path = readCursor(opts, FILE_ID_PREFIX + id);
   else path = readCursor(opts, id);
   if (hasFault(opts, 'files-absolute-paths') && path !== null) {
     // Shown paths are "/" + stored: a path before "/" is before all of them, one after it after all.

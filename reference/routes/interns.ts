@@ -22,6 +22,8 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   const limitRaw = single(query, names.limit);
   if (!limitRaw.ok) return internsError('invalid_body', opts);
   let limit = readLimit(opts, limitRaw.value, LIMIT_MIN, LIMIT_MAX, opts.internsDefaultPageSize);
+  if (hasFault(opts, 'interns-limit-above-maximum-served') && /^[0-9]+$/.test(limitRaw.value ?? '') && Number(limitRaw.value) > LIMIT_MAX) limit = { ok: true, value: Number(limitRaw.value) };
+  if (hasFault(opts, 'interns-limit-non-integer-accepted') && limitRaw.value !== undefined) limit = parseIntPageSize(limitRaw.value, opts.internsDefaultPageSize);
   if (hasFault(opts, 'interns-limit-bounds-not-enforced') && /^(0|-?[1-9][0-9]{0,15})$/.test(limitRaw.value ?? '')) limit = { ok: true, value: Math.min(Math.max(Number(limitRaw.value), LIMIT_MIN), LIMIT_MAX) };
   if (hasFault(opts, 'errors-interns-integer-invalid-body') && !limit.ok) return { status: 400, body: { error: { code: 400, message: 'Invalid list query' } } };
   if (!limit.ok) return internsError('invalid_body', opts);
@@ -83,6 +85,13 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   const body: Record<string, unknown> = { data, has_more: hasMore };
   if (hasFault(opts, 'interns-has-more-string')) body.has_more = String(hasMore);
   return { status: 200, body: extra(opts, body) };
+}
+
+/** Fault interns-limit-non-integer-accepted: parseInt, unparseable -> the default; bounds still enforced. */
+function parseIntPageSize(raw: string, dflt: number): { ok: true; value: number } | { ok: false } {
+  const n = parseInt(raw, 10);
+  const value = Number.isNaN(n) ? dflt : n;
+  return value >= LIMIT_MIN && value <= LIMIT_MAX ? { ok: true, value } : { ok: false };
 }
 
 /** One intern as sent (2.5), with the faults of the intern body applied. */

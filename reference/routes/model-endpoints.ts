@@ -54,6 +54,7 @@ function endpointBody(opts: ReferenceOptions, e: Endpoint, i: number): Record<st
   const out: Record<string, unknown> = opts.sparseEndpoints ? sparse(e, i) : { ...e };
   // pricing-exponent: the decimal numbers as Python prints floats ("2.5e-06" below 1e-4, "0.0").
   if (hasReading(opts, 'pricing-exponent')) out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, pythonFloat(Number(v))]));
+  if (hasFault(opts, 'models-pricing-not-numeric')) out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, `$${v}`]));
   if (hasFault(opts, 'models-endpoint-context-length-string')) out.context_length = String(e.context_length);
   if (hasFault(opts, 'models-pricing-numbers')) out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, Number(v)]));
   if (hasFault(opts, 'models-percentile-strings')) out.latency_last_30m = Object.fromEntries(Object.entries(e.latency_last_30m).map(([k, v]) => [k, String(v)]));

@@ -9,7 +9,9 @@
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
 import { RequestLog } from '../../core/request-log.ts';
-import { comparePaths, encodeFileId } from '../../core/file-id.ts';
+import { encodeFileId } from '../../core/file-id.ts';
+import { errorBody } from '../support/operations.ts';
+import { PathOrderTracker } from '../support/path-order.ts';
 import {
   fetchPage,
   filesOf,
@@ -46,15 +48,23 @@ async function sampleFiles(ctx: ProbeContext, pagesMax = SAMPLE_PAGES): Promise<
   return files;
 }
 
-/** Throws (as a suite error, not a failure) when a page is not in path order: files.list.path-order judges that. */
-function requireOrdered(p: FetchedPage): void {
+/**
+ * The path order(s) a page is in (UTF-8 or UTF-16 code units, 2.2 / 4.1), to compare other paths with
+ * its files. Throws (as a suite error, not a failure) when it is in neither: files.list.path-order judges that.
+ */
+function orderOf(p: FetchedPage): PathOrderTracker {
+  const order = new PathOrderTracker();
   const d = p.page.data;
   for (let i = 1; i < d.length; i++) {
-    if (comparePaths(d[i - 1]!.path, d[i]!.path) >= 0) {
+    if (order.before(d[i - 1]!.path, d[i]!.path)) {
       throw new UnreadableListing(`cannot judge: GET ${p.res.exchange.request.url} is not in path order (files.list.path-order judges it)`);
     }
   }
+  return order;
 }
+
+/** C0 controls and DEL: whether after may name such a path is left open (files.after.control-char-paths). */
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
  * Fetches the page after `after`, following at most `hops` empty pages that end at the scan bound
@@ -76,7 +86,8 @@ const where = (file: ListedFile, at: FetchedPage) => `/data/${at.page.data.index
 async function expectRejected(ctx: ProbeContext, query: Record<string, string>, requirementId: string, what: string): Promise<void> {
   const res = await ctx.api.listContainerFiles(main(ctx), query);
   expectStatus(res, 400, requirementId, what);
-  expectSchema(expectJson(res, 'files.errors.shape'), 'ContainerFilesError', 'files.errors.shape', res);
+  // The body whatever its media type: that is general.json-body's and general.json-media-type's.
+  expectSchema(errorBody(res, 'files.errors.shape'), 'ContainerFilesError', 'files.errors.shape', res);
 }
 
 export const containerFilesChecks = defineChecks([
@@ -84,11 +95,12 @@ export const containerFilesChecks = defineChecks([
     id: 'files.response.schema',
     title: 'A page of the container is a container file list of 2.2 made of container files of 2.1',
     operation: 'listContainerFiles',
-    requirements: ['files.list.schema', 'files.file.schema', 'general.json-media-type'],
+    requirements: ['files.list.schema', 'files.file.schema', 'files.list.media-type'],
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId);
       expectStatus(res, 200, 'files.list.schema');
-      expectJson(res);
+      // 4.1: "Response 200: container file list (2.2), media type application/json".
+      expectJson(res, 'files.list.media-type');
       // A violation inside data[n] is the file's (2.1), any other the list's (2.2): the attribution
       // the response-schema judge applies to every page of the run.
       conformToSchema(ctx, 'listContainerFiles', res);
@@ -144,22 +156,21 @@ export const containerFilesChecks = defineChecks([
   },
   {
     id: 'files.list.path-order',
-    title: 'The files of a page are in strictly increasing byte-wise (UTF-8) path order',
+    title: 'The files of a page are in strictly increasing lexicographic path order, UTF-8 or UTF-16, one order throughout',
     operation: 'listContainerFiles',
     requirements: ['files.list.path-order'],
     async probe(ctx: ProbeContext) {
-      // 2.2 / 4.1 "lexicographic path order": over UTF-8 bytes (= code points); locale and
-      // case-insensitive orders fail, and equal neighbours would be one path listed twice.
+      // 2.2 / 4.1 "lexicographic path order": over UTF-8 bytes (= code points) or over UTF-16 code
+      // units, both faithful readings (spec/readings.yaml), but one of them over the whole listing.
+      // Locale, case-insensitive and mixed orders fail, and equal neighbours are one path listed twice.
       const files = await sampleFiles(ctx);
+      const order = new PathOrderTracker();
       for (let i = 1; i < files.length; i++) {
         const a = files[i - 1]!;
         const b = files[i]!;
         if (a.at !== b.at) continue; // across pages is the pagination checks' business
-        ctx.conform(
-          comparePaths(a.file.path, b.file.path) < 0,
-          `${q(a.file.path)} is listed before ${q(b.file.path)}, but it is not before it in byte-wise UTF-8 order`,
-          b.at.res,
-        );
+        const why = order.before(a.file.path, b.file.path);
+        ctx.conform(!why, `${q(a.file.path)} is listed before ${q(b.file.path)}, but ${why}`, b.at.res);
       }
     },
   },
@@ -196,18 +207,31 @@ export const containerFilesChecks = defineChecks([
     },
   },
   {
+    id: 'files.limit.default-maximum',
+    title: 'Without limit a page holds at most 100 files',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.default-maximum'],
+    async probe(ctx: ProbeContext) {
+      // 4.1 / 8: "limit ... default 100": whatever else a page does, it holds no more than that.
+      const { pages } = await walkPages(ctx, main(ctx), { maxPages: 3 });
+      for (const p of pages) {
+        const n = p.page.data.length;
+        ctx.conform(n <= LIMIT_DEFAULT, `a page without limit holds ${n} files, more than the default of ${LIMIT_DEFAULT}`, p.res);
+      }
+    },
+  },
+  {
     id: 'files.limit.default',
-    title: 'Without limit a page holds at most 100 files, and exactly 100 unless it ends the listing or the scan',
+    title: 'Without limit a page that ends neither the listing nor at the scan bound holds exactly 100 files',
     operation: 'listContainerFiles',
     requirements: ['files.limit.default'],
     async probe(ctx: ProbeContext) {
-      // 4.1 / 8: default 100. A page that ends at the scan bound (4.1 rule 3) may be short, so walk
-      // forward (bounded) to a page that ends at its last listed file with has_more true: it must be full.
+      // SHOULD (4.1 never says a page is full): a page that ends at the scan bound (4.1 rule 3) may be
+      // short, so walk forward (bounded) to a page that ends at its last listed file with has_more true.
       const full = (p: FetchedPage) => p.page.has_more && pageEnd(p.page) === 'last-listed';
       const { pages } = await walkPages(ctx, main(ctx), { maxPages: 8, enough: (ps) => full(ps[ps.length - 1]!) });
       for (const p of pages) {
         const n = p.page.data.length;
-        ctx.conform(n <= LIMIT_DEFAULT, `a page without limit holds ${n} files, more than the default of ${LIMIT_DEFAULT}`, p.res);
         if (full(p)) {
           ctx.conform(
             n === LIMIT_DEFAULT,
@@ -236,20 +260,53 @@ export const containerFilesChecks = defineChecks([
     id: 'files.limit.out-of-range-rejected',
     title: 'limit=0, limit=-1 and limit=1001 are rejected with 400',
     operation: 'listContainerFiles',
-    requirements: ['files.limit.out-of-range-rejected', 'files.errors.shape'],
+    requirements: ['files.limit.out-of-range-rejected'],
     async probe(ctx: ProbeContext) {
-      // 4.1 / 8 bounds; 7.1: "Invalid request parameters" is 400.
-      for (const v of ['0', '-1', '1001']) await expectRejected(ctx, { limit: v }, 'files.limit.out-of-range-rejected', `limit=${v}`);
+      // 4.1 / 8 bounds; 7.1: "Invalid request parameters" is 400. SHOULD: the bounds also read as those
+      // of the page size used (reading limit-clamped), so a clamped page is reported, not failed.
+      for (const v of ['0', '-1', '1001']) {
+        const res = await ctx.api.listContainerFiles(main(ctx), { limit: v });
+        expectStatus(res, 400, 'files.limit.out-of-range-rejected', `limit=${v}`);
+      }
+    },
+  },
+  {
+    id: 'files.limit.maximum',
+    title: 'limit=1001 and limit=5000 are refused, or answered with at most 1000 files',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.maximum'],
+    async probe(ctx: ProbeContext) {
+      // 4.1 / 8 "maximum 1000": refused (SHOULD, files.limit.out-of-range-rejected) or clamped, never exceeded.
+      for (const limit of [1001, 5000]) {
+        const res = await ctx.api.listContainerFiles(main(ctx), { limit });
+        if (res.status !== 200) continue;
+        const p = readPage(res);
+        ctx.conform(p.data.length <= LIMIT_MAX, `limit=${limit} answered a page of ${p.data.length} files, more than the maximum of ${LIMIT_MAX}`, res);
+      }
     },
   },
   {
     id: 'files.limit.non-integer-rejected',
-    title: 'limit=abc, limit=1.5 and an empty limit are rejected with 400',
+    title: 'limit=abc and limit=1.5 are rejected with 400',
     operation: 'listContainerFiles',
     requirements: ['files.limit.non-integer-rejected', 'files.errors.shape'],
     async probe(ctx: ProbeContext) {
       // 4.1: limit is an integer; 7.1: invalid parameters are 400 (not read as a prefix, not defaulted).
-      for (const v of ['abc', '1.5', '']) await expectRejected(ctx, { limit: v }, 'files.limit.non-integer-rejected', `limit=${q(v)}`);
+      // Only values that are no integer under any reading; other spellings are observed (files.limit.spelling).
+      for (const v of ['abc', '1.5']) await expectRejected(ctx, { limit: v }, 'files.limit.non-integer-rejected', `limit=${q(v)}`);
+    },
+  },
+  {
+    id: 'files.limit.spelling',
+    title: 'What limit=1e2, 2.0, +5, 05, 0x10 and an empty limit get (the spelling of an integer is left open)',
+    operation: 'listContainerFiles',
+    kind: 'observation',
+    requirements: ['general.integer-spelling'],
+    async probe(ctx: ProbeContext) {
+      // 4.1 gives the type "integer", not how a query string spells one (readings limit-number-spellings, limit-empty-default).
+      const seen: Record<string, number> = {};
+      for (const v of ['1e2', '2.0', '+5', '05', '0x10', '']) seen[`limit=${v}`] = (await ctx.api.listContainerFiles(main(ctx), { limit: v })).status;
+      ctx.observe('general.integer-spelling', { operation: 'listContainerFiles', statuses: seen });
     },
   },
   {
@@ -278,17 +335,14 @@ export const containerFilesChecks = defineChecks([
       const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 5, enough: (ps) => ps[ps.length - 1]!.page.data.length >= 2 });
       const base = pages.find((p) => p.page.data.length >= 2);
       if (!base) return ctx.skip(`no page of the first ${pages.length} at limit ${limit} lists two files`);
-      requireOrdered(base);
+      const order = orderOf(base);
       const data = base.page.data;
       const k = Math.floor((data.length - 2) / 2);
       const cursor = data[k]!;
       const next = await firstFilesAfter(ctx, cursor.id, limit);
       for (const f of next.page.data) {
-        ctx.conform(
-          comparePaths(f.path, cursor.path) > 0,
-          `after=${q(cursor.id)} (path ${q(cursor.path)}) but the page lists ${q(f.path)}, which is not after it`,
-          next.res,
-        );
+        const why = order.before(cursor.path, f.path);
+        ctx.conform(!why, `after=${q(cursor.id)} (path ${q(cursor.path)}) but the page lists ${q(f.path)}, which is not after it: ${why}`, next.res);
       }
       const expected = data.slice(k + 1).map((f) => f.path);
       const got = next.page.data.map((f) => f.path);
@@ -310,50 +364,75 @@ export const containerFilesChecks = defineChecks([
       // 4.1 `after`: "the previous page's last_id, or any container file id" - including the id of
       // a path that no file has. A path between two neighbours of a page is surely not listed.
       const limit = 5;
-      const hasPair = (p: FetchedPage) => p.page.data.some((f, i) => i > 0 && pathBetween(p.page.data[i - 1]!.path, f.path) !== undefined);
+      // A path between two neighbours, without control characters (whether those may be named is left open).
+      const between = (a: string, b: string) => {
+        const c = pathBetween(a, b);
+        return c !== undefined && !CONTROL.test(c) ? c : undefined;
+      };
+      const hasPair = (p: FetchedPage) => p.page.data.some((f, i) => i > 0 && between(p.page.data[i - 1]!.path, f.path) !== undefined);
       const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 5, enough: (ps) => hasPair(ps[ps.length - 1]!) });
       const base = pages.find(hasPair);
       if (!base) return ctx.skip(`no page of the first ${pages.length} at limit ${limit} has two neighbouring files with a path between them`);
-      requireOrdered(base);
-      const i = base.page.data.findIndex((f, j) => j > 0 && pathBetween(base.page.data[j - 1]!.path, f.path) !== undefined);
+      const order = orderOf(base);
+      const i = base.page.data.findIndex((f, j) => j > 0 && between(base.page.data[j - 1]!.path, f.path) !== undefined);
       const before = base.page.data[i - 1]!;
       const nextFile = base.page.data[i]!;
-      const between = pathBetween(before.path, nextFile.path)!;
+      const probe = between(before.path, nextFile.path)!;
       // The target's own padding style, so only the path is new (RFC 4648 section 5 leaves padding open).
-      const after = encodeFileId(between, usesPadding(pages));
+      const after = encodeFileId(probe, usesPadding(pages));
       const res = await ctx.api.listContainerFiles(main(ctx), { limit, after });
-      expectStatus(res, 200, 'files.after.any-file-id', `after=${q(after)}, the id of ${q(between)} (between the listed ${q(before.path)} and ${q(nextFile.path)})`);
+      expectStatus(res, 200, 'files.after.any-file-id', `after=${q(after)}, the id of ${q(probe)} (between the listed ${q(before.path)} and ${q(nextFile.path)})`);
       let p: FetchedPage = { res, page: readPage(res), limit, after };
       for (let n = 0; n < 3 && p.page.data.length === 0 && p.page.has_more && p.page.last_id !== null; n++) {
         p = await fetchPage(ctx, main(ctx), { limit, after: p.page.last_id });
       }
       for (const f of p.page.data) {
-        ctx.conform(comparePaths(f.path, between) > 0, `after the id of ${q(between)} the page lists ${q(f.path)}, which is not after it`, p.res);
+        const why = order.before(probe, f.path);
+        ctx.conform(!why, `after the id of ${q(probe)} the page lists ${q(f.path)}, which is not after it: ${why}`, p.res);
       }
       const first = p.page.data[0];
       ctx.conform(
         first !== undefined && first.path === nextFile.path,
-        `after the id of ${q(between)} the listing resumes at ${first ? q(first.path) : 'no file'}, expected ${q(nextFile.path)} (the file after it on the page before)`,
+        `after the id of ${q(probe)} the listing resumes at ${first ? q(first.path) : 'no file'}, expected ${q(nextFile.path)} (the file after it on the page before)`,
         p.res,
       );
     },
   },
   {
-    id: 'files.after.invalid-rejected',
-    title: 'after values that are not container file ids are rejected with 400',
+    id: 'files.after.no-prefix-rejected',
+    title: 'after values without the cfile_ prefix are rejected with 400',
     operation: 'listContainerFiles',
-    requirements: ['files.after.invalid-rejected', 'files.errors.shape'],
+    requirements: ['files.after.no-prefix-rejected', 'files.errors.shape'],
     async probe(ctx: ProbeContext) {
-      // 2.1 defines the id (cfile_ + base64url); 4.1 takes "any container file id"; anything else is
-      // malformed input, 400 (7.1). Padding and trailing bits are left alone: decoders differ there.
+      // 2.1: "The literal prefix cfile_": without it a value is no container file id under any reading
+      // (and none the suite's probes are a last_id the target gave), so it is malformed input, 400 (7.1).
       const bad: Array<[string, string]> = [
-        ['YWJj', 'no cfile_ prefix'],
+        ['YWJj', 'base64url of "abc" without the prefix'],
+        ['file_YWJj', 'another prefix'],
+        ['CFILE_YWJj', 'the prefix in capitals'],
+      ];
+      for (const [after, why] of bad) await expectRejected(ctx, { after }, 'files.after.no-prefix-rejected', `after=${q(after)} (${why})`);
+    },
+  },
+  {
+    id: 'files.after.invalid-rejected',
+    title: 'after values with the cfile_ prefix that are not base64url are rejected with 400',
+    operation: 'listContainerFiles',
+    requirements: ['files.after.invalid-rejected'],
+    async probe(ctx: ProbeContext) {
+      // 2.1 defines the id (cfile_ + base64url); 7.1 gives 400 for malformed input. SHOULD: how strictly
+      // a cursor is decoded is not said, and lenient decoders (Node's, Python's) accept some of these
+      // (readings cursor-lenient-base64, cursor-standard-alphabet). Padding and trailing bits are left alone.
+      const bad: Array<[string, string]> = [
         ['cfile_fn5+', 'standard-alphabet "+" (base64 of "~~~")'],
         ['cfile_Pz8/', 'standard-alphabet "/" (base64 of "???")'],
         ['cfile_YWJjZ', 'an impossible base64 length'],
         ['cfile_%%%!', 'characters outside base64url'],
       ];
-      for (const [after, why] of bad) await expectRejected(ctx, { after }, 'files.after.invalid-rejected', `after=${q(after)} (${why})`);
+      for (const [after, why] of bad) {
+        const res = await ctx.api.listContainerFiles(main(ctx), { after });
+        expectStatus(res, 400, 'files.after.invalid-rejected', `after=${q(after)} (${why})`);
+      }
     },
   },
   {

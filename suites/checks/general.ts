@@ -1,6 +1,7 @@
 import type { ApiResponse } from '../../core/client.ts';
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { expectJson, expectSchema } from '../../core/expect.ts';
+import { expectJsonBody } from '../support/json-media.ts';
 import { errorBody, errorsAmong, OPERATION_PROBES } from '../support/operations.ts';
 
 /** Headers through which a deployment could announce deprecation or negotiate a version (section 9: not shown). */
@@ -28,13 +29,29 @@ export const generalChecks = defineChecks([
     },
   },
   {
+    id: 'general.json-body',
+    title: 'Success and error responses of every operation are JSON under a JSON media type',
+    operation: 'general',
+    requirements: ['general.json-body'],
+    async probe(ctx: ProbeContext) {
+      // Section 1 "exchanges JSON": application/json or a +json type such as application/problem+json
+      // (RFC 6839), parameters allowed; the body parses.
+      for (const op of OPERATION_PROBES) {
+        for (const res of [await op.send(ctx, 'key'), await op.send(ctx, 'none'), await op.sendInvalid(ctx)]) {
+          if (res) expectJsonBody(res, 'general.json-body');
+        }
+      }
+    },
+  },
+  {
     id: 'general.json-media-type',
     title: 'Success and error responses of every operation are application/json',
     operation: 'general',
     requirements: ['general.json-media-type'],
     async probe(ctx: ProbeContext) {
-      // Section 1 "exchanges JSON"; 4.1 "media type application/json". Parameters such as
-      // charset=utf-8 are allowed (RFC 9110 section 8.3.1), and the type is compared case-insensitively.
+      // SHOULD: 4.1 names application/json for its 200 only (files.list.media-type); the same type
+      // everywhere is the convention (reading errors-problem-json). Parameters such as charset=utf-8
+      // are allowed (RFC 9110 section 8.3.1), and the type is compared case-insensitively.
       for (const op of OPERATION_PROBES) {
         for (const res of [await op.send(ctx, 'key'), await op.send(ctx, 'none'), await op.sendInvalid(ctx)]) {
           if (res) expectJson(res, 'general.json-media-type');

@@ -3,8 +3,10 @@ import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { conform, expectSchema } from '../../core/expect.ts';
 import { invalidLimit, invalidStatusFilter, statusSubset, validLimit } from '../../generators/arbitraries/index.ts';
 import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
-import { internsQuery, needsInternsParams } from '../support/interns-query.ts';
+import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
+import { INTERN_STATES } from '../support/interns.ts';
 import { checkProperty } from '../support/property.ts';
+import { classifyPageSize, classifyStatusFilter } from '../support/query-values.ts';
 
 // Properties of list interns (4.3); the query parameter names come from the target file (not shown).
 
@@ -18,6 +20,7 @@ export const internsPropertyChecks = defineChecks([
     needs: needsInternsParams,
     estimatedRequests: 1,
     async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
       await checkProperty(ctx, 'interns.property.filter-and-size', {
         arbitrary: fc.record({ statuses: statusSubset(), limit: validLimit(INTERNS_LIMIT()) }),
         requestsPerRun: 1,
@@ -41,16 +44,20 @@ export const internsPropertyChecks = defineChecks([
   },
   {
     id: 'interns.property.invalid-query',
-    title: 'Any invalid page size or status value gives an error whose code is invalid_body',
+    title: 'Any page size that is no integer and any status filter with a word that is no state gives an error whose code is invalid_body',
     operation: 'listInterns',
     kind: 'property',
-    requirements: ['interns.limit.out-of-range-rejected', 'interns.status.invalid-rejected', 'interns.errors.shape'],
+    requirements: ['interns.limit.non-integer-rejected', 'interns.status.unknown-rejected', 'interns.errors.shape'],
     needs: needsInternsParams,
     estimatedRequests: 1,
     async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      const bounds = INTERNS_LIMIT();
+      // Only what every reading refuses (spec/readings.yaml): out-of-range integers and lenient spellings of
+      // a state list are interns.property.strict-query's (SHOULD); other spellings of an integer are observed.
       const input = fc.oneof(
-        invalidLimit(INTERNS_LIMIT()).map((l) => ({ query: { limit: l.value }, requirement: 'interns.limit.out-of-range-rejected' })),
-        invalidStatusFilter().map((status) => ({ query: { status }, requirement: 'interns.status.invalid-rejected' })),
+        invalidLimit(bounds).filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'not-an-integer').map((l) => ({ query: { limit: l.value }, requirement: 'interns.limit.non-integer-rejected' })),
+        invalidStatusFilter().filter((s) => classifyStatusFilter(s, INTERN_STATES) === 'unknown').map((status) => ({ query: { status }, requirement: 'interns.status.unknown-rejected' })),
       );
       await checkProperty(ctx, 'interns.property.invalid-query', {
         arbitrary: input,
@@ -63,6 +70,37 @@ export const internsPropertyChecks = defineChecks([
           expectSchema(res.json, 'InternsError', 'interns.errors.shape', res);
           const code = (res.json as { error: { code: unknown } }).error.code;
           conform(code === 'invalid_body', requirement, `error.code is ${JSON.stringify(code)}, expected "invalid_body"`, res);
+        },
+      });
+    },
+  },
+  {
+    id: 'interns.property.strict-query',
+    title: 'Any out-of-range page size and any status list in other letter case or with empty elements gives invalid_body',
+    operation: 'listInterns',
+    kind: 'property',
+    requirements: ['interns.limit.out-of-range-rejected', 'interns.status.invalid-rejected'],
+    needs: needsInternsParams,
+    estimatedRequests: 1,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      const bounds = INTERNS_LIMIT();
+      // SHOULD (spec/readings.yaml): a page size may be clamped into range (limit-clamped), a state list
+      // parsed leniently (status-filter-lenient).
+      const input = fc.oneof(
+        invalidLimit(bounds).filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'out-of-range').map((l) => ({ query: { limit: l.value }, requirement: 'interns.limit.out-of-range-rejected' })),
+        invalidStatusFilter().filter((s) => classifyStatusFilter(s, INTERN_STATES) === 'lenient').map((status) => ({ query: { status }, requirement: 'interns.status.invalid-rejected' })),
+      );
+      await checkProperty(ctx, 'interns.property.strict-query', {
+        arbitrary: input,
+        requestsPerRun: 1,
+        budgetShare: 0.01,
+        predicate: async ({ query, requirement }) => {
+          const res = await ctx.api.listInterns(internsQuery(ctx.target, query));
+          // 7.3: the HTTP status of string-coded errors is not shown: any 4xx.
+          ctx.conform(res.status >= 400 && res.status < 500, `${JSON.stringify(query)} answered ${res.status}, expected a 4xx with error.code invalid_body`, res, requirement);
+          const code = (res.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+          ctx.conform(code === 'invalid_body', `error.code is ${JSON.stringify(code)}, expected "invalid_body"`, res, requirement);
         },
       });
     },

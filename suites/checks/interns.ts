@@ -1,11 +1,13 @@
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { CannotJudge } from '../../core/errors.ts';
-import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
+import { expectSchema, expectStatus } from '../../core/expect.ts';
 import { RequestLog } from '../../core/request-log.ts';
 import type { TargetView } from '../../core/target.ts';
 import { INTERN_STATES, expectInvalidBody, internPage, plainInternPage, someInterns } from '../support/interns.ts';
-import { internsQuery, needsInternsParams } from '../support/interns-query.ts';
-import { brief, isObject, jsonType, tally } from '../support/values.ts';
+import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
+import { expectJsonBody } from '../support/json-media.ts';
+import { errorBody } from '../support/operations.ts';
+import { brief, jsonType, tally } from '../support/values.ts';
 import {
   hostnameNameJudgeable, hostnameNameRule, hostnameShapeRule, modelShapeRule, statusValueRule, timestampsRule, uuidFieldsRule,
 } from '../judges/intern-records.ts';
@@ -26,13 +28,15 @@ export const internsChecks = defineChecks([
     id: 'interns.response.schema',
     title: 'The interns of the key come as an intern list of 2.6 made of interns of 2.5',
     operation: 'listInterns',
-    requirements: ['interns.list.schema', 'interns.intern.schema', 'general.json-media-type'],
+    requirements: ['interns.list.schema', 'interns.intern.field-types', 'interns.intern.schema', 'general.json-body'],
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listInterns();
       expectStatus(res, 200, 'interns.list.schema');
-      expectJson(res);
+      // Section 1 "exchanges JSON" (4.3 names no media type: application/json is general.json-media-type's SHOULD).
+      expectJsonBody(res, 'general.json-body');
       // 2.6: data (array) and has_more (boolean) are the list's; a violation inside data[n] is the
-      // intern's (2.5: every field with its type, the four nullable ones open). UUID format, timestamp
+      // intern's: a field of the wrong type fails interns.intern.field-types (MUST), a missing one
+      // interns.intern.schema (SHOULD: 2.5 has no Required column). UUID format, timestamp
       // form, hostname and model shape and the status value are requirements of their own (below).
       conformToSchema(ctx, 'listInterns', res);
     },
@@ -147,10 +151,11 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     requirements: ['interns.limit.bounds-accepted'],
     needs: needsInternsParams,
-    async probe({ api, target }) {
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
       // 4.3 / 8: "Minimum 1, maximum 500" — both ends are valid page sizes.
       for (const limit of [1, 500]) {
-        const res = await api.listInterns(internsQuery(target, { limit }));
+        const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
         expectStatus(res, 200, 'interns.limit.bounds-accepted', `page size ${limit}`);
       }
     },
@@ -162,6 +167,7 @@ export const internsChecks = defineChecks([
     requirements: ['interns.limit.respected'],
     needs: needsInternsParams,
     async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
       const limit = 2;
       const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
       // 4.3: 2 lies within 1..500, so the answer is a page (refusing it would also break this requirement).
@@ -173,17 +179,65 @@ export const internsChecks = defineChecks([
     },
   },
   {
+    id: 'interns.limit.non-integer',
+    title: 'Page sizes "abc" and "1.5" are rejected with invalid_body',
+    operation: 'listInterns',
+    requirements: ['interns.limit.non-integer-rejected'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      // 4.3: an integer; 7.3: invalid query parameters -> invalid_body. No integer under any reading.
+      for (const limit of ['abc', '1.5']) {
+        const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
+        expectInvalidBody(res, 'interns.limit.non-integer-rejected', `page size ${JSON.stringify(limit)}`);
+      }
+    },
+  },
+  {
     id: 'interns.limit.out-of-range',
-    title: 'Page sizes 0, 501, "abc" and "1.5" are rejected with invalid_body',
+    title: 'Page sizes 0 and 501 are rejected with invalid_body',
     operation: 'listInterns',
     requirements: ['interns.limit.out-of-range-rejected'],
     needs: needsInternsParams,
-    async probe({ api, target }) {
-      // 4.3 / 8: integer, minimum 1, maximum 500; 7.3: invalid query parameters -> invalid_body.
-      for (const limit of ['0', '501', 'abc', '1.5']) {
-        const res = await api.listInterns(internsQuery(target, { limit }));
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      // 4.3 / 8: minimum 1, maximum 500; 7.3: invalid query parameters -> invalid_body. SHOULD: the bounds
+      // also read as those of the page size used (reading limit-clamped).
+      for (const limit of ['0', '501']) {
+        const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
         expectInvalidBody(res, 'interns.limit.out-of-range-rejected', `page size ${JSON.stringify(limit)}`);
       }
+    },
+  },
+  {
+    id: 'interns.limit.maximum',
+    title: 'Page sizes 501 and 1000 are refused, or answered with at most 500 interns',
+    operation: 'listInterns',
+    requirements: ['interns.limit.maximum'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      // 4.3 / 8 "maximum 500": refused (SHOULD, interns.limit.out-of-range-rejected) or clamped, never exceeded.
+      for (const limit of [501, 1000]) {
+        const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
+        if (res.status !== 200) continue;
+        const n = internPage(ctx, res).interns.length;
+        ctx.conform(n <= 500, `page size ${limit} answered ${n} interns, more than the maximum of 500`, res);
+      }
+    },
+  },
+  {
+    id: 'interns.limit.spelling',
+    title: 'What page sizes 1e2, 2.0, +5, 05 and an empty one get (the spelling of an integer is left open)',
+    operation: 'listInterns',
+    kind: 'observation',
+    requirements: ['general.integer-spelling'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      // 4.3 gives the type "integer", not how a query string spells one (readings limit-number-spellings, limit-empty-default).
+      const seen: Record<string, number> = {};
+      for (const v of ['1e2', '2.0', '+5', '05', '']) seen[`${ctx.target.interns.params!.limit}=${v}`] = (await ctx.api.listInterns(internsQuery(ctx.target, { limit: v }))).status;
+      ctx.observe('general.integer-spelling', { operation: 'listInterns', statuses: seen });
     },
   },
   {
@@ -193,6 +247,7 @@ export const internsChecks = defineChecks([
     requirements: ['interns.status.filter'],
     needs: needsInternsParams,
     async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
       // Data-agnostic: the states to filter on are taken from what the key lists, rarest first, so a
       // filter that is not applied shows other states.
       const { interns } = await plainInternPage(ctx);
@@ -214,15 +269,34 @@ export const internsChecks = defineChecks([
     },
   },
   {
+    id: 'interns.status.unknown-rejected',
+    title: 'A status that is no section 3 state in any letter case is rejected with invalid_body',
+    operation: 'listInterns',
+    requirements: ['interns.status.unknown-rejected'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      // 4.3: values from section 3 only; 7.3: invalid query -> invalid_body.
+      for (const status of ['sleeping', 'running,deleted']) {
+        const res = await ctx.api.listInterns(internsQuery(ctx.target, { status }));
+        expectInvalidBody(res, 'interns.status.unknown-rejected', `status ${JSON.stringify(status)}`);
+      }
+    },
+  },
+  {
     id: 'interns.status.invalid-rejected',
-    title: 'A status that is not a section 3 state is rejected with invalid_body',
+    title: 'A status list with a state in capitals or an empty element is rejected with invalid_body',
     operation: 'listInterns',
     requirements: ['interns.status.invalid-rejected'],
     needs: needsInternsParams,
-    async probe({ api, target }) {
-      // 4.3: values from section 3 only; 7.3: invalid query -> invalid_body.
-      const res = await api.listInterns(internsQuery(target, { status: 'sleeping' }));
-      expectInvalidBody(res, 'interns.status.invalid-rejected', 'status "sleeping"');
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      // 4.3: "Comma-separated list of values from section 3", exactly as written there. SHOULD: lenient
+      // parsers fold case and skip empty elements (reading status-filter-lenient).
+      for (const status of ['RUNNING', 'running,', 'running,,failed']) {
+        const res = await ctx.api.listInterns(internsQuery(ctx.target, { status }));
+        expectInvalidBody(res, 'interns.status.invalid-rejected', `status ${JSON.stringify(status)}`);
+      }
     },
   },
   {
@@ -232,6 +306,7 @@ export const internsChecks = defineChecks([
     requirements: ['interns.workspace.filter'],
     needs: needsInternsParams,
     async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
       const own = ctx.target.interns.workspaceId;
       const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: own }));
       // 4.3: "Only interns of this workspace; it must match the workspace of the API key" — it does here.
@@ -242,25 +317,59 @@ export const internsChecks = defineChecks([
     },
   },
   {
+    id: 'interns.workspace.mismatch-no-fallback',
+    title: 'A workspace filter naming another workspace lists no intern: refused, or an empty list',
+    operation: 'listInterns',
+    requirements: ['interns.workspace.mismatch-no-fallback'],
+    needs: needsOtherWorkspace,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      const other = ctx.target.interns.otherWorkspaceId!;
+      const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: other }));
+      // 4.3: "Only interns of this workspace; it must match the workspace of the API key" and "there is
+      // no default-workspace fallback": a refusal (4xx with the 7.3 body) or an empty list (reading
+      // workspace-mismatch-empty), never an intern, of the key's workspace or of the other one.
+      if (res.status >= 200 && res.status < 300) {
+        const data = internPage(ctx, res).interns;
+        const ws = [...new Set(data.map((x) => String(x.workspaceId)))].slice(0, 3);
+        ctx.conform(data.length === 0, `workspace filter ${other} (not the key's) answered HTTP ${res.status} listing ${data.length} interns${ws.length ? ` of workspace(s) ${ws.join(', ')}` : ''}`, res);
+        return;
+      }
+      ctx.conform(res.status >= 400 && res.status < 500, `workspace filter ${other} (not the key's): expected a 4xx error or an empty list, got HTTP ${res.status}`, res);
+      expectSchema(errorBody(res, 'interns.workspace.mismatch-no-fallback'), 'InternsError', 'interns.workspace.mismatch-no-fallback', res);
+    },
+  },
+  {
     id: 'interns.workspace.mismatch-refused',
-    title: 'A workspace filter naming another workspace is refused with an error, never answered 200',
+    title: 'A workspace filter naming another workspace is refused with an error, not answered 200',
     operation: 'listInterns',
     requirements: ['interns.workspace.mismatch-refused'],
     needs: needsOtherWorkspace,
     async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
       const other = ctx.target.interns.otherWorkspaceId!;
       const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: other }));
-      // 4.3: "it must match the workspace of the API key ... there is no default-workspace fallback".
-      // The status is not named, so any 4xx is a refusal; a 200 (the other workspace's interns, or the
-      // key's own as a fallback) is not.
-      if (res.status >= 200 && res.status < 300) {
-        const data = isObject(res.json) && Array.isArray(res.json.data) ? res.json.data.filter(isObject) : [];
-        const ws = [...new Set(data.map((x) => String(x.workspaceId)))].slice(0, 3);
-        ctx.conform(false, `workspace filter ${other} (not the key's) answered HTTP ${res.status} listing ${data.length} interns${ws.length ? ` of workspace(s) ${ws.join(', ')}` : ''}`, res);
-      }
+      // 4.3: "it must match the workspace of the API key". SHOULD: an empty list also keeps every intern
+      // out (reading workspace-mismatch-empty). The status is not named, so any 4xx is a refusal.
       ctx.conform(res.status >= 400 && res.status < 500, `workspace filter ${other} (not the key's): expected a 4xx error, got HTTP ${res.status}`, res);
       // 7.3: the refusal carries the interns error body.
-      expectSchema(expectJson(res, 'interns.workspace.mismatch-refused'), 'InternsError', 'interns.workspace.mismatch-refused', res);
+      expectSchema(errorBody(res, 'interns.workspace.mismatch-refused'), 'InternsError', 'interns.workspace.mismatch-refused', res);
+    },
+  },
+  {
+    id: 'interns.workspace.malformed-refused',
+    title: 'A workspace filter that is not a UUID is refused with an error carrying the 7.3 body',
+    operation: 'listInterns',
+    requirements: ['interns.workspace.malformed-refused'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      // 4.3: "Workspace filter | string (UUID format)" that "must match the workspace of the API key":
+      // refused as an invalid query (invalid_body) or as not permitted (403, reading
+      // workspace-malformed-forbidden), never answered 200.
+      const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: 'not-a-uuid' }));
+      ctx.conform(res.status >= 400 && res.status < 500, `workspace filter "not-a-uuid": expected a 4xx error, got HTTP ${res.status}`, res);
+      expectSchema(errorBody(res, 'interns.workspace.malformed-refused'), 'InternsError', 'interns.workspace.malformed-refused', res);
     },
   },
   {
@@ -269,9 +378,11 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     requirements: ['interns.workspace.malformed-rejected'],
     needs: needsInternsParams,
-    async probe({ api, target }) {
-      // 4.3: "Workspace filter | string (UUID format)"; 7.3: invalid query -> invalid_body.
-      const res = await api.listInterns(internsQuery(target, { workspace: 'not-a-uuid' }));
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      // 4.3: "Workspace filter | string (UUID format)"; 7.3: invalid query -> invalid_body. SHOULD: 403
+      // is the other reading (it cannot match the key's workspace).
+      const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: 'not-a-uuid' }));
       expectInvalidBody(res, 'interns.workspace.malformed-rejected', 'workspace filter "not-a-uuid"');
     },
   },

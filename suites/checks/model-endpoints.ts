@@ -1,10 +1,12 @@
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { expectJson, expectSchema, expectStatus } from '../../core/expect.ts';
+import { expectSchema, expectStatus } from '../../core/expect.ts';
 import { validate } from '../../spec/schemas.ts';
 import { ENDPOINT_FIELDS, PERCENTILE_FIELDS, UPTIME_FIELDS, endpointsOf, fetchTargetModel, presentFields } from '../support/model-endpoints.ts';
 import { AUTHOR_SLUG, brief, isObject, jsonType, tally } from '../support/values.ts';
 import { SECONDS_CEILING } from '../judges/container-file-records.ts';
-import { percentilesRule, pricingRule, uptimeRule } from '../judges/endpoint-records.ts';
+import { percentilesRule, pricingFixedPointRule, pricingRule, uptimeRule } from '../judges/endpoint-records.ts';
+import { expectJsonBody } from '../support/json-media.ts';
+import { errorBody } from '../support/operations.ts';
 import { conformRecord } from '../judges/records.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
 
@@ -18,11 +20,12 @@ export const modelEndpointsChecks = defineChecks([
     id: 'models.response.schema',
     title: 'The endpoints of the target model come as { data: model } of 2.3 with endpoints of 2.4',
     operation: 'listModelEndpoints',
-    requirements: ['models.response.data-wrapper', 'models.model.schema', 'models.endpoint.schema', 'general.json-media-type'],
+    requirements: ['models.response.data-wrapper', 'models.model.schema', 'models.endpoint.schema', 'general.json-body'],
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.model);
       expectStatus(res, 200, 'models.response.data-wrapper');
-      expectJson(res);
+      // Section 1 "exchanges JSON" (4.2 names no media type: application/json is general.json-media-type's SHOULD).
+      expectJsonBody(res, 'general.json-body');
       // 4.2: "Response 200: an object with one field `data`, a model with endpoints (2.3)"; 2.3: the
       // types of the model's own fields and of architecture; 2.4: each endpoint field, where present,
       // has its type (presence is not shown). The id shape, the modality form, pricing, the percentile
@@ -113,6 +116,20 @@ export const modelEndpointsChecks = defineChecks([
     },
   },
   {
+    id: 'models.endpoint.pricing-fixed-point',
+    title: 'pricing values are written in plain fixed-point notation',
+    operation: 'listModelEndpoints',
+    requirements: ['models.endpoint.pricing-fixed-point'],
+    async probe(ctx: ProbeContext) {
+      const { res, model } = await fetchTargetModel(ctx);
+      const endpoints = endpointsOf(ctx, model);
+      if (!endpoints.some((e) => 'pricing' in e)) return ctx.skip('no endpoint carries pricing');
+      // SHOULD: "a decimal number" also reads as exponent notation (reading pricing-exponent); fixed point
+      // is the convention of the third-party API the service follows (9 rule 3).
+      for (const [i, e] of endpoints.entries()) conformRecord(ctx, pricingFixedPointRule, e, res, `/data/endpoints/${i}`);
+    },
+  },
+  {
     id: 'models.endpoint.percentiles',
     title: 'latency_last_30m and throughput_last_30m hold numbers p50, p75, p90 and p99',
     operation: 'listModelEndpoints',
@@ -139,6 +156,21 @@ export const modelEndpointsChecks = defineChecks([
     },
   },
   {
+    id: 'models.unknown-model-error',
+    title: 'A model that does not exist gets a 4xx error with the section 7 error body, never a model',
+    operation: 'listModelEndpoints',
+    requirements: ['models.unknown-model-error'],
+    needs: (t) => (t.modelEndpoints.missingModel ? undefined : 'modelEndpoints.missingModel is not set in the target file'),
+    async probe(ctx: ProbeContext) {
+      const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.missingModel!);
+      // 1: the operation "Returns one model's metadata": there is none to return. 4.2 lists 403, 404 and
+      // 500, and 7.2 ties no condition to 404 (reading unknown-model-403): any refusal (4xx) passes.
+      ctx.conform(res.status >= 400 && res.status < 500, `a model that does not exist answered HTTP ${res.status}, expected a 4xx error`, res);
+      // Section 7: the error body (error object with code and string message), whatever its media type.
+      expectSchema(errorBody(res, 'models.unknown-model-error'), 'Error', 'models.unknown-model-error', res);
+    },
+  },
+  {
     id: 'models.unknown-model',
     title: 'A model that does not exist gets 404 with an error body',
     operation: 'listModelEndpoints',
@@ -146,9 +178,9 @@ export const modelEndpointsChecks = defineChecks([
     needs: (t) => (t.modelEndpoints.missingModel ? undefined : 'modelEndpoints.missingModel is not set in the target file'),
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.missingModel!);
-      // 4.2 / 7.2: 404 "Resource not found".
+      // 7.2: 404 "Resource not found". SHOULD: no condition is tied to it (models.unknown-model-error is the MUST).
       expectStatus(res, 404, 'models.unknown-model-404', 'a model that does not exist');
-      const body = expectJson(res, 'models.unknown-model-404');
+      const body = errorBody(res, 'models.unknown-model-404');
       // Section 7: the error body (error object with code and string message).
       expectSchema(body, 'Error', 'models.unknown-model-404', res);
       // Whether error.code is an integer here is models.errors.code-integer (SHOULD, the errors checks):

@@ -3,12 +3,14 @@ import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { ConformanceFailure } from '../../core/errors.ts';
 import { conform, expectSchema } from '../../core/expect.ts';
 import { invalidLimit, malformedAuthorization, malformedCursor, pathAround, validLimit } from '../../generators/arbitraries/index.ts';
-import { comparePaths, encodeFileId } from '../../core/file-id.ts';
+import { encodeFileId, FILE_ID_PREFIX } from '../../core/file-id.ts';
 import { FILES_LIMIT } from '../../spec/parameter-bounds.ts';
 import { readPage, type ListedFile } from '../support/file-pages.ts';
 import { OPERATION_PROBES } from '../support/operations.ts';
 import { assertPageRules } from '../support/page-rules.ts';
+import { compareIn, PathOrderTracker } from '../support/path-order.ts';
 import { checkProperty } from '../support/property.ts';
+import { classifyPageSize } from '../support/query-values.ts';
 import { fullListing, pageCapFor, traverse, type Traversal } from '../support/traversal.ts';
 
 // Properties of listContainerFiles (4.1) that hold for ANY data: the target is compared with itself
@@ -25,10 +27,12 @@ const PAGE_RULES = [
   'files.pagination.last-id-is-last-listed',
   'files.pagination.scan-bound-position',
   'files.pagination.null-last-id',
-  'files.pagination.short-page-at-scan-bound',
   'files.list.first-id',
   'files.after.strictly-after',
 ] as const;
+
+/** C0 controls and DEL: a path holding one may be refused as after (reading cursor-control-refused). */
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** 2.2 / 4.1: the files of a traversal at `limit` must be the files of the full listing, in order. */
 function expectSameFiles(got: readonly ListedFile[], want: readonly ListedFile[], limit: number, prefixOnly: boolean): void {
@@ -49,7 +53,7 @@ async function listing(ctx: ProbeContext): Promise<Traversal> {
 export const paginationPropertyChecks = defineChecks([
   {
     id: 'files.property.traversal',
-    title: 'For any limit, following last_id while has_more yields the full listing exactly once, in byte-wise order',
+    title: 'For any limit, following last_id while has_more yields the full listing exactly once, in path order',
     operation: 'listContainerFiles',
     kind: 'property',
     requirements: [...PAGE_RULES],
@@ -67,10 +71,11 @@ export const paginationPropertyChecks = defineChecks([
       const minLimit = Math.min(bounds.max, Math.max(bounds.min, Math.ceil(n / 20)));
       await checkProperty(ctx, 'files.property.traversal', {
         arbitrary: validLimit({ min: minLimit, max: bounds.max }),
-        requestsPerRun: Math.ceil(n / minLimit) + full.scanBoundPages + 1,
+        // A target may end its pages below limit (4.1 never says a page is full): as many as the full listing took.
+        requestsPerRun: Math.max(Math.ceil(n / minLimit), full.pages) + full.scanBoundPages + 1,
         budgetShare: 0.12,
         predicate: async (limit) => {
-          const t = await traverse(ctx, ctx.target.containerFiles.containerId, { limit, pageCap: pageCapFor(n, limit, full.scanBoundPages) });
+          const t = await traverse(ctx, ctx.target.containerFiles.containerId, { limit, pageCap: pageCapFor(n, limit, full.scanBoundPages, full.pages) });
           expectSameFiles(t.files, full.files, limit, !full.complete);
         },
       });
@@ -102,26 +107,39 @@ export const paginationPropertyChecks = defineChecks([
     title: 'For any path, present or not, after=cfile_+base64url(path) resumes with exactly the files after it',
     operation: 'listContainerFiles',
     kind: 'property',
-    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.pagination.next-page'],
+    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.pagination.next-page', 'files.after.control-char-paths'],
     estimatedRequests: 3,
     async probe(ctx: ProbeContext) {
       const full = await listing(ctx);
       const paths = full.files.map((f) => f.path);
+      // The order(s) the listing is in (UTF-8 or UTF-16 code units, 2.2 / 4.1): where the data cannot
+      // tell them apart, either is the target's, and a resumed listing may follow either.
+      const orders = full.order.orders;
+      // The id is written as the target writes its own: RFC 4648 leaves padding to the referring document.
+      const padded = full.files.some((f) => f.id.endsWith('='));
+      const refusedControl: string[] = [];
       await checkProperty(ctx, 'files.property.strictly-after', {
-        arbitrary: fc.record({ at: pathAround(paths, { compare: comparePaths }), limit: validLimit({ min: 1, max: 20 }) }),
+        arbitrary: fc.record({ at: pathAround(paths, { compare: (a, b) => compareIn(orders[0]!, a, b) }), limit: validLimit({ min: 1, max: 20 }) }),
         requestsPerRun: 3,
         budgetShare: 0.04,
         predicate: async ({ at, limit }) => {
-          const after = encodeFileId(at.path);
-          const expected = paths.filter((p) => comparePaths(p, at.path) > 0);
+          const after = encodeFileId(at.path, padded);
+          const expectations = orders.map((o) => paths.filter((p) => compareIn(o, p, at.path) > 0));
+          const order = new PathOrderTracker();
           // Up to 3 pages: pages that end at the scan bound may come back empty (4.1 rule 3).
           let cursor = after;
           const got: string[] = [];
           for (let i = 0; i < 3 && got.length === 0; i++) {
             const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit, after: cursor });
+            // 2.1 gives no path grammar: whether a path with NUL or a control character is "any container
+            // file id" is left open (reading cursor-control-refused), so its refusal is observed.
+            if (i === 0 && res.status === 400 && CONTROL.test(at.path)) {
+              if (refusedControl.length < 5) refusedControl.push(JSON.stringify(at.path));
+              return;
+            }
             ctx.conform(res.status === 200, `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`, res, 'files.after.any-file-id');
             const fp = { res, page: readPage(res), limit, after: cursor };
-            assertPageRules(fp);
+            assertPageRules(fp, order);
             got.push(...fp.page.data.map((f) => f.path));
             if (!fp.page.has_more || fp.page.last_id === null) break;
             cursor = fp.page.last_id;
@@ -134,28 +152,34 @@ export const paginationPropertyChecks = defineChecks([
           }
           // Three empty scan-bound pages in a row compare nothing: legal, and not a failure. Past the end
           // of a listing cut short by the budget nothing is known, so only its known part is compared.
-          const compared = full.complete ? got : got.slice(0, expected.length);
-          const want = expected.slice(0, compared.length);
+          const matches = (expected: readonly string[]) => {
+            const compared = full.complete ? got : got.slice(0, expected.length);
+            const want = expected.slice(0, compared.length);
+            return compared.length === want.length && compared.every((p, i) => p === want[i]);
+          };
           ctx.conform(
-            compared.length === want.length && compared.every((p, i) => p === want[i]),
-            `after ${at.position} path ${JSON.stringify(at.path)} resumed with ${JSON.stringify(got.slice(0, 3))}, expected ${JSON.stringify(want.slice(0, 3))}`,
+            expectations.some(matches),
+            `after ${at.position} path ${JSON.stringify(at.path)} resumed with ${JSON.stringify(got.slice(0, 3))}, expected ${JSON.stringify(expectations[0]!.slice(0, 3))} (the files after it in ${orders.join(' or ')})`,
           );
         },
       });
+      if (refusedControl.length > 0) ctx.observe('files.after.control-char-paths', { refusedWith400: refusedControl });
     },
   },
   {
     id: 'files.property.invalid-inputs',
-    title: 'Any invalid limit or after gives 400 with the 7.1 error body whose code is 400',
+    title: 'Any limit that is no integer and any after without the cfile_ prefix gives 400 with the 7.1 error body whose code is 400',
     operation: 'listContainerFiles',
     kind: 'property',
-    requirements: ['files.limit.out-of-range-rejected', 'files.limit.non-integer-rejected', 'files.after.invalid-rejected', 'files.errors.shape', 'files.errors.code-equals-status'],
+    requirements: ['files.limit.non-integer-rejected', 'files.after.no-prefix-rejected', 'files.errors.shape', 'files.errors.code-equals-status'],
     estimatedRequests: 1,
     async probe(ctx: ProbeContext) {
       const bounds = FILES_LIMIT();
+      // Only what every reading refuses (spec/readings.yaml): out-of-range integers, other spellings of an
+      // integer and malformed cfile_ ids are files.property.strict-inputs' (SHOULD) or observed.
       const input = fc.oneof(
-        invalidLimit(bounds).map((l) => ({ limit: l.value, requirement: l.reason === 'out-of-range' ? 'files.limit.out-of-range-rejected' : 'files.limit.non-integer-rejected' })),
-        malformedCursor().map((after) => ({ after, requirement: 'files.after.invalid-rejected' })),
+        invalidLimit(bounds).filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'not-an-integer').map((l) => ({ limit: l.value, requirement: 'files.limit.non-integer-rejected' })),
+        malformedCursor().filter((after) => !after.startsWith(FILE_ID_PREFIX)).map((after) => ({ after, requirement: 'files.after.no-prefix-rejected' })),
       );
       await checkProperty(ctx, 'files.property.invalid-inputs', {
         arbitrary: input,
@@ -173,11 +197,36 @@ export const paginationPropertyChecks = defineChecks([
     },
   },
   {
+    id: 'files.property.strict-inputs',
+    title: 'Any out-of-range integer limit and any malformed cfile_ id as after gives 400',
+    operation: 'listContainerFiles',
+    kind: 'property',
+    requirements: ['files.limit.out-of-range-rejected', 'files.after.invalid-rejected'],
+    estimatedRequests: 1,
+    async probe(ctx: ProbeContext) {
+      const bounds = FILES_LIMIT();
+      // SHOULD (spec/readings.yaml): a limit may be clamped into range, and a cursor decoded leniently.
+      const input = fc.oneof(
+        invalidLimit(bounds).filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'out-of-range').map((l) => ({ limit: l.value, requirement: 'files.limit.out-of-range-rejected' })),
+        malformedCursor().filter((after) => after.startsWith(FILE_ID_PREFIX)).map((after) => ({ after, requirement: 'files.after.invalid-rejected' })),
+      );
+      await checkProperty(ctx, 'files.property.strict-inputs', {
+        arbitrary: input,
+        requestsPerRun: 1,
+        budgetShare: 0.01,
+        predicate: async ({ requirement, ...query }) => {
+          const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, query);
+          ctx.conform(res.status === 400, `${JSON.stringify(query)} answered ${res.status}, expected 400`, res, requirement);
+        },
+      });
+    },
+  },
+  {
     id: 'auth.property.malformed-credentials',
-    title: 'Any malformed or unknown credential gives 401, on every operation',
+    title: 'Any Authorization value that carries no known key gives 401, on every operation',
     operation: 'general',
     kind: 'property',
-    requirements: ['auth.malformed-401', 'auth.invalid-401'],
+    requirements: ['auth.invalid-401'],
     estimatedRequests: 1,
     async probe(ctx: ProbeContext) {
       await checkProperty(ctx, 'auth.property.malformed-credentials', {
@@ -186,8 +235,9 @@ export const paginationPropertyChecks = defineChecks([
         budgetShare: 0.01,
         predicate: async ({ auth, op }) => {
           const res = auth.header === '' ? await op.send(ctx, 'none') : await op.send(ctx, { header: auth.header });
-          const requirement = auth.kind === 'unknown-key' ? 'auth.invalid-401' : 'auth.malformed-401';
-          conform(res.status === 401, requirement, `${op.operation} with Authorization ${JSON.stringify(auth.header)} answered ${res.status}, expected 401`, res);
+          // 5 rule 2: none of these values carries a key the service knows (made-up tokens, an empty bearer,
+          // no scheme or another one): the key is missing or invalid under every reading.
+          ctx.conform(res.status === 401, `${op.operation} with Authorization ${JSON.stringify(auth.header)} answered ${res.status}, expected 401`, res);
         },
       });
     },

@@ -3,14 +3,21 @@
  * The fast-check properties of pagination (any limit, any cursor) are in pagination-properties.ts.
  */
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { comparePaths, decodeFileId } from '../../core/file-id.ts';
-import { fetchPage, pageEnd, pathOf, UnreadableListing, walkOrSkip, walkPages } from '../support/file-pages.ts';
+import { fetchPage, pageEnd, pathOf, readPage, UnreadableListing, walkOrSkip, walkPages, type FetchedPage } from '../support/file-pages.ts';
+import { PathOrderTracker } from '../support/path-order.ts';
 
 /** 4.1 / 8: limit maximum 1000. */
 const LIMIT_MAX = 1000;
 
 const main = (ctx: ProbeContext) => ctx.target.containerFiles.containerId;
 const q = (s: string) => JSON.stringify(s);
+
+/** The page after `from`, fetched with after set to its last_id: 2.2 promises it (a refusal fails files.pagination.next-page). */
+async function nextPageAfter(ctx: ProbeContext, lastId: string, from: FetchedPage): Promise<FetchedPage> {
+  const res = await ctx.api.listContainerFiles(main(ctx), { limit: LIMIT_MAX, after: lastId });
+  ctx.conform(!(res.status >= 400 && res.status < 500), `has_more was true, yet after=last_id (${lastId}) answered HTTP ${res.status}: 2.2 promises another page`, res, 'files.pagination.next-page');
+  return { res, page: readPage(res), limit: LIMIT_MAX, after: lastId };
+}
 
 export const paginationChecks = defineChecks([
   {
@@ -52,24 +59,40 @@ export const paginationChecks = defineChecks([
     id: 'files.pagination.scan-bound-position',
     title: 'A page that ends at the scan bound names a scan position after every listed path and after the cursor',
     operation: 'listContainerFiles',
-    requirements: ['files.pagination.scan-bound-position'],
+    requirements: ['files.pagination.scan-bound-position', 'files.pagination.next-page'],
     async probe(ctx: ProbeContext) {
       // 4.1 rule 3: last_id then "names the scan position", may not appear in data, data may be
       // empty. A position the next page resumes from must lie after the page and after the cursor.
       const { pages } = await walkPages(ctx, main(ctx), { limit: LIMIT_MAX, maxPages: 6 });
+      // Paths compare in the order the listing is in (UTF-8 or UTF-16 code units, 2.2 / 4.1).
+      const order = new PathOrderTracker();
+      const listed = pages.flatMap((p) => p.page.data.map((f) => f.path));
+      for (let i = 1; i < listed.length; i++) order.before(listed[i - 1]!, listed[i]!);
       let judged = 0;
-      for (const p of pages) {
+      for (const [n, p] of pages.entries()) {
         if (pageEnd(p.page) !== 'scan-bound') continue;
         judged++;
         const id = p.page.last_id!;
-        const d = decodeFileId(id);
-        ctx.conform(d.ok, `last_id ${q(id)} is not the id of the last listed file, nor a container file id naming a scan position: it ${d.ok ? '' : d.reason}`, p.res);
-        for (const f of p.page.data) {
-          ctx.conform(comparePaths(d.path, f.path) > 0, `scan position ${q(d.path)} (last_id) is not after the listed path ${q(f.path)}`, p.res);
-        }
         const cursor = p.after === undefined ? undefined : pathOf(p.after);
+        const position = pathOf(id);
+        // A container file id names a path: listing resumes strictly after it (4.1 after), so it lies
+        // after the page. Anything else is an opaque token ("names the scan position" says no more),
+        // judged by where the listing resumes from it: the first file of the next page.
+        let at = position;
+        let what = `scan position ${q(position ?? '')} (last_id)`;
+        if (position === undefined) {
+          const next = pages[n + 1] ?? (await nextPageAfter(ctx, id, p));
+          at = next.page.data[0]?.path;
+          what = `the listing resumed from the opaque last_id ${q(id)} at ${q(at ?? '')}`;
+          if (at === undefined) continue; // an empty page again: nothing to compare
+        }
+        for (const f of p.page.data) {
+          const why = order.before(f.path, at!);
+          ctx.conform(!why, `${what} is not after the listed path ${q(f.path)}: ${why}`, p.res);
+        }
         if (cursor !== undefined) {
-          ctx.conform(comparePaths(d.path, cursor) > 0, `scan position ${q(d.path)} (last_id) is not after the request's cursor ${q(cursor)}`, p.res);
+          const why = order.before(cursor, at!);
+          ctx.conform(!why, `${what} is not after the request's cursor ${q(cursor)}: ${why}`, p.res);
         }
       }
       if (judged === 0) ctx.skip(`no page of the first ${pages.length} at limit ${LIMIT_MAX} ended at the scan bound (4.1 rule 3)`);

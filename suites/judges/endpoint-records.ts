@@ -20,11 +20,37 @@ function schemaViolation(requirementId: string, schema: SchemaName, field: strin
 }
 
 /**
- * 2.4 pricing: "Four fields prompt, completion, request, image, each a string holding a decimal
- * number" (Pricing / DecimalString of spec/openapi.yaml: plain fixed-point, no exponent, no spaces).
+ * A decimal (base-10) numeral in any of its written forms: sign, digits, fraction, exponent ("2.5e-06").
+ * "A decimal number" says base 10, not fixed point (reading pricing-exponent, spec/readings.yaml).
  */
-export const pricingRule: RecordRule = (endpoint) =>
-  'pricing' in endpoint ? schemaViolation('models.endpoint.pricing-decimal-strings', 'Pricing', 'pricing', validate('Pricing', endpoint.pricing)) : undefined;
+const DECIMAL_NUMERAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const PRICING_FIELDS = ['prompt', 'completion', 'request', 'image'] as const;
+
+/**
+ * 2.4 pricing: "Four fields prompt, completion, request, image, each a string holding a decimal
+ * number": an object whose four fields, where present, are strings holding a decimal numeral. The
+ * fixed-point form of spec/openapi.yaml's DecimalString is pricingFixedPointRule's (SHOULD).
+ */
+export const pricingRule: RecordRule = (endpoint) => {
+  if (!('pricing' in endpoint)) return undefined;
+  const pricing = endpoint.pricing;
+  const structural = validate('Pricing', pricing).filter((v) => v.keyword !== 'pattern');
+  if (structural.length) return schemaViolation('models.endpoint.pricing-decimal-strings', 'Pricing', 'pricing', structural);
+  for (const k of PRICING_FIELDS) {
+    const v = isObject(pricing) ? pricing[k] : undefined;
+    if (typeof v === 'string' && !DECIMAL_NUMERAL.test(v)) {
+      return { requirementId: 'models.endpoint.pricing-decimal-strings', kind: `pricing/${k}:numeral`, message: `pricing/${k} is ${JSON.stringify(v)}, not a string holding a decimal number` };
+    }
+  }
+  return undefined;
+};
+
+/** SHOULD: the four written in plain fixed point (spec/openapi.yaml DecimalString), the convention of the API the service follows (9 rule 3). */
+export const pricingFixedPointRule: RecordRule = (endpoint) => {
+  if (!('pricing' in endpoint) || pricingRule(endpoint)) return undefined;
+  const pattern = validate('Pricing', endpoint.pricing).filter((v) => v.keyword === 'pattern');
+  return schemaViolation('models.endpoint.pricing-fixed-point', 'Pricing', 'pricing', pattern);
+};
 
 /** 2.4 latency_last_30m / throughput_last_30m: "Numbers p50, p75, p90, p99" (a latency or a throughput is never negative). */
 export const percentilesRule: RecordRule = (endpoint) => {
@@ -47,12 +73,12 @@ export const uptimeRule: RecordRule = (endpoint) => {
   return undefined;
 };
 
-const ENDPOINT_RULES: readonly RecordRule[] = [pricingRule, percentilesRule, uptimeRule];
+const ENDPOINT_RULES: readonly RecordRule[] = [pricingRule, pricingFixedPointRule, percentilesRule, uptimeRule];
 
 /** Every endpoint of every 200 answer of the model-endpoints operation, whichever check fetched it. */
 export const endpointRecordsJudge: ResponseJudge = {
   id: 'models.endpoint-records',
-  requirements: ['models.endpoint.pricing-decimal-strings', 'models.endpoint.percentiles', 'models.endpoint.uptime-numbers'],
+  requirements: ['models.endpoint.pricing-decimal-strings', 'models.endpoint.pricing-fixed-point', 'models.endpoint.percentiles', 'models.endpoint.uptime-numbers'],
   judge(response): Finding[] {
     if (response.operation !== 'listModelEndpoints' || response.status !== 200) return [];
     const model = isObject(response.json) ? response.json.data : undefined;

@@ -1,7 +1,7 @@
 /**
- * Every documented response is JSON (section 1 "exchanges JSON"; 4.1 "media type application/json"):
- * a Content-Type of application/json (parameters such as charset allowed, RFC 9110 section 8.3.1),
- * a body that parses, and bytes that are UTF-8 (RFC 8259 section 8.1: JSON exchanged between systems
+ * Every documented response is JSON (section 1 "exchanges JSON"): a JSON media type, application/json
+ * or a +json type (general.json-body; application/json itself is general.json-media-type's SHOULD, and
+ * parameters such as charset are allowed, RFC 9110 section 8.3.1), a body that parses, and bytes that are UTF-8 (RFC 8259 section 8.1: JSON exchanged between systems
  * "MUST be encoded using UTF-8"). Judged for the statuses whose body the document states (the
  * response-schema judge's documentedSchema); a redirect or an undocumented status is judged elsewhere.
  *
@@ -10,8 +10,12 @@
  */
 import { isJsonMediaType, type JsonBodyFacts } from '../../core/json-body.ts';
 import type { Finding, ResponseJudge, SeenResponse } from '../../core/judge.ts';
+import { isJsonFamily } from '../support/json-media.ts';
 import { documentedSchema } from './response-schema.ts';
 
+/** Section 1 "exchanges JSON": JSON bytes under a JSON media type, +json types included (MUST). */
+const JSON_BODY = 'general.json-body';
+/** application/json itself on every response: the convention (SHOULD, reading errors-problem-json). */
 const REQUIREMENT = 'general.json-media-type';
 
 /** The strict-reading facts of a response, when the client recorded them (core/json-body.ts). */
@@ -19,17 +23,18 @@ const factsOf = (response: SeenResponse): JsonBodyFacts => response as SeenRespo
 
 export const jsonBodyJudge: ResponseJudge = {
   id: 'responses.json',
-  requirements: [REQUIREMENT],
+  requirements: [JSON_BODY, REQUIREMENT],
   judge(response): Finding[] {
     if (documentedSchema(response.operation, response.status) === undefined) return [];
     const findings: Finding[] = [];
-    const add = (kind: string, message: string) =>
-      findings.push({ requirementId: REQUIREMENT, message: `HTTP ${response.status}: ${message}`, exchange: response.exchange, dedupeKey: `${REQUIREMENT}:${response.operation}:${response.status}:${kind}` });
+    const add = (requirementId: string, kind: string, message: string) =>
+      findings.push({ requirementId, message: `HTTP ${response.status}: ${message}`, exchange: response.exchange, dedupeKey: `${requirementId}:${response.operation}:${response.status}:${kind}` });
     const contentType = response.exchange.response?.headers['content-type'];
-    if (!isJsonMediaType(contentType)) add('content-type', `Content-Type is ${JSON.stringify(contentType ?? '(none)')}, expected application/json`);
+    if (!isJsonFamily(contentType)) add(JSON_BODY, 'content-type', `Content-Type is ${JSON.stringify(contentType ?? '(none)')}, not a JSON media type (application/json or a +json type)`);
+    else if (!isJsonMediaType(contentType)) add(REQUIREMENT, 'content-type', `Content-Type is ${JSON.stringify(contentType)}, expected application/json`);
     const offset = factsOf(response).invalidUtf8Offset;
-    if (offset !== undefined) add('utf-8', `the body is not UTF-8: the byte at offset ${offset} does not start a well-formed UTF-8 sequence (RFC 8259 section 8.1, RFC 3629)`);
-    if (response.json === undefined) add('not-json', `the body is not JSON: ${JSON.stringify((response.exchange.response?.body ?? '').slice(0, 80))}`);
+    if (offset !== undefined) add(JSON_BODY, 'utf-8', `the body is not UTF-8: the byte at offset ${offset} does not start a well-formed UTF-8 sequence (RFC 8259 section 8.1, RFC 3629)`);
+    if (response.json === undefined) add(JSON_BODY, 'not-json', `the body is not JSON: ${JSON.stringify((response.exchange.response?.body ?? '').slice(0, 80))}`);
     return findings;
   },
 };

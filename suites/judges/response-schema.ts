@@ -87,7 +87,10 @@ function attribute200(operation: ApiOperation, v: SchemaViolation): Attribution 
   if (operation === 'listInterns') {
     const r = inRecord(v, '/data');
     if (!r) return { requirementId: 'interns.list.schema' };
-    return ownedInIntern(r.relative) ? undefined : { requirementId: 'interns.intern.schema', position: r.position };
+    if (ownedInIntern(r.relative)) return undefined;
+    // 2.5 has no Required column: a missing field is interns.intern.schema's (SHOULD, reading
+    // interns-omit-null-fields); a field of the wrong type interns.intern.field-types' (MUST).
+    return { requirementId: r.relative.keyword === 'required' && r.relative.path === '' ? 'interns.intern.schema' : 'interns.intern.field-types', position: r.position };
   }
   // 4.2: "an object with one field data, a model with endpoints (2.3)": the wrapper, the model, the endpoints.
   if (v.path === '' || v.path === '/data') return { requirementId: 'models.response.data-wrapper' };
@@ -168,7 +171,7 @@ export const responseSchemaJudge: ResponseJudge = {
   requirements: [
     'files.list.schema', 'files.file.schema', 'files.errors.shape',
     'models.response.data-wrapper', 'models.model.schema', 'models.endpoint.schema', 'models.errors.shape', 'models.errors.code-integer',
-    'interns.list.schema', 'interns.intern.schema', 'interns.errors.shape',
+    'interns.list.schema', 'interns.intern.field-types', 'interns.intern.schema', 'interns.errors.shape',
     'general.errors.shape',
   ],
   judge(response): Finding[] {

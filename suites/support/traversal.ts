@@ -1,8 +1,8 @@
 import type { ProbeContext } from '../../core/check.ts';
 import { CannotJudge, ConformanceFailure } from '../../core/errors.ts';
-import { comparePaths } from '../../core/file-id.ts';
-import { fetchPage, pageEnd, pathOf, type FetchedPage, type ListedFile } from './file-pages.ts';
+import { fetchPage, pageEnd, pathOf, readPage, type FetchedPage, type ListedFile } from './file-pages.ts';
 import { assertPageRules } from './page-rules.ts';
+import { PathOrderTracker } from './path-order.ts';
 
 export interface Traversal {
   files: ListedFile[];
@@ -13,6 +13,8 @@ export interface Traversal {
   complete: boolean;
   /** Why an unjudged walk stopped early: its page cap, or files or cursors that did not move forward. */
   stopped?: 'page-cap' | 'not-forward';
+  /** The path order(s) the listed files are in (UTF-8 or UTF-16 code units, 2.2 / 4.1). */
+  order: PathOrderTracker;
 }
 
 export interface TraverseOptions {
@@ -39,23 +41,27 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
   let scanBoundPages = 0;
   let previous: FetchedPage | undefined;
   const judge = o.judge ?? true;
-  const stop = (stopped: Traversal['stopped']): Traversal => ({ files, pages, scanBoundPages, complete: false, stopped });
+  const order = new PathOrderTracker();
+  // Opaque cursors cannot be compared (4.1 rule 3); one handed out twice is a cycle.
+  const cursors = new Set<string>();
+  const stop = (stopped: Traversal['stopped']): Traversal => ({ files, pages, scanBoundPages, complete: false, stopped, order });
   for (;;) {
     if (pages >= o.pageCap) {
       if (!judge) return stop('page-cap');
       throw new ConformanceFailure('files.pagination.progress', `traversal at limit ${o.limit} still had has_more after ${pages} pages (cap derived from the listing); the cursor does not lead to the end`, previous ? [previous.res.exchange] : []);
     }
-    const fp = await fetchPage(ctx, containerId, { limit: o.limit, ...(after !== undefined ? { after } : {}) });
+    const fp = await fetchFollowed(ctx, containerId, o.limit, after, judge && previous !== undefined ? previous : undefined);
     pages++;
-    if (judge) assertPageRules(fp);
+    if (judge) assertPageRules(fp, order);
     for (const f of fp.page.data) {
       const prev = files[files.length - 1];
-      if (prev && comparePaths(prev.path, f.path) >= 0) {
+      const why = prev ? order.before(prev.path, f.path) : undefined;
+      if (why) {
         if (!judge) return stop('not-forward');
         const repeated = files.some((x) => x.path === f.path);
         throw new ConformanceFailure(
           repeated ? 'files.pagination.next-page' : 'files.list.path-order',
-          repeated ? `file ${JSON.stringify(f.path)} is listed twice across pages (limit ${o.limit})` : `file ${JSON.stringify(f.path)} comes after ${JSON.stringify(prev.path)} across pages (limit ${o.limit})`,
+          repeated ? `file ${JSON.stringify(f.path)} is listed twice (limit ${o.limit})` : `file ${JSON.stringify(f.path)} comes after ${JSON.stringify(prev!.path)} across pages (limit ${o.limit}), but ${why}`,
           [fp.res.exchange],
         );
       }
@@ -64,20 +70,37 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
     if (pageEnd(fp.page) === 'scan-bound') scanBoundPages++;
     if (!fp.page.has_more) {
       if (judge) await expectNothingAfter(ctx, containerId, fp);
-      return { files, pages, scanBoundPages, complete: true };
+      return { files, pages, scanBoundPages, complete: true, order };
     }
-    if (o.stopAfter !== undefined && pages >= o.stopAfter) return { files, pages, scanBoundPages, complete: false };
+    if (o.stopAfter !== undefined && pages >= o.stopAfter) return { files, pages, scanBoundPages, complete: false, order };
     const next = fp.page.last_id!;
     const nextPath = pathOf(next);
     const prevPath = after === undefined ? undefined : pathOf(after);
-    if (!judge && (nextPath === undefined || (prevPath !== undefined && comparePaths(nextPath, prevPath) <= 0))) return stop('not-forward');
-    if (nextPath === undefined) throw new ConformanceFailure('files.pagination.progress', `last_id ${JSON.stringify(next)} is not a container file id, so it cannot be followed`, [fp.res.exchange]);
-    if (prevPath !== undefined && comparePaths(nextPath, prevPath) <= 0) {
-      throw new ConformanceFailure('files.pagination.progress', `cursor ${next} (${JSON.stringify(nextPath)}) is not after the previous cursor (${JSON.stringify(prevPath)}): ${nextPath === prevPath ? 'repeated' : 'went backwards'}`, [fp.res.exchange]);
+    // 4.1: each cursor resumes after the previous one. Compared where both name a path; an opaque
+    // cursor (a scan position, 4.1 rule 3) only may not come back, and the page cap bounds the rest.
+    const backwards = nextPath !== undefined && prevPath !== undefined ? order.before(prevPath, nextPath) : undefined;
+    if (!judge && (cursors.has(next) || backwards)) return stop('not-forward');
+    if (cursors.has(next) || backwards) {
+      throw new ConformanceFailure('files.pagination.progress', `cursor ${next}${nextPath !== undefined ? ` (${JSON.stringify(nextPath)})` : ''} is not after the previous cursor${prevPath !== undefined ? ` (${JSON.stringify(prevPath)})` : ''}: ${cursors.has(next) ? 'it was handed out before' : backwards}`, [fp.res.exchange]);
     }
+    cursors.add(next);
     after = next;
     previous = fp;
   }
+}
+
+/**
+ * One page of a traversal. After a page with has_more true, 2.2 promises another page with after set to
+ * its last_id, whatever that token looks like (4.1 rule 3): a refusal (4xx) is files.pagination.next-page's
+ * failure. Other answers cannot be judged here (readPage says why).
+ */
+async function fetchFollowed(ctx: ProbeContext, containerId: string, limit: number, after: string | undefined, from: FetchedPage | undefined): Promise<FetchedPage> {
+  if (from === undefined || after === undefined) return fetchPage(ctx, containerId, { limit, ...(after !== undefined ? { after } : {}) });
+  const res = await ctx.api.listContainerFiles(containerId, { limit, after });
+  if (res.status >= 400 && res.status < 500) {
+    throw new ConformanceFailure('files.pagination.next-page', `has_more was true, yet after=last_id (${after}) answered HTTP ${res.status}: 2.2 promises another page`, [from.res.exchange, res.exchange]);
+  }
+  return { res, page: readPage(res), limit, after };
 }
 
 /**
@@ -126,7 +149,11 @@ export async function fullListing(ctx: ProbeContext, containerId: string): Promi
   return t;
 }
 
-/** The page cap of a traversal at `limit` over a listing of `n` files with `scanBoundPages` scan-bound pages. */
-export function pageCapFor(n: number, limit: number, scanBoundPages: number): number {
-  return Math.min(ABSOLUTE_PAGE_CAP, 2 * Math.ceil(n / limit) + 2 * scanBoundPages + 10);
+/**
+ * The page cap of a traversal at `limit` over a listing of `n` files with `scanBoundPages` scan-bound pages,
+ * read in `fullPages` pages at limit 1000: a target may end its pages below limit (4.1 never says a page
+ * is full), so a traversal may take as many pages as the full listing took, and more.
+ */
+export function pageCapFor(n: number, limit: number, scanBoundPages: number, fullPages = 0): number {
+  return Math.min(ABSOLUTE_PAGE_CAP, 2 * Math.ceil(n / limit) + 2 * scanBoundPages + 2 * fullPages + 10);
 }

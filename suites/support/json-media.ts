@@ -1,0 +1,22 @@
+/**
+ * Section 1: the service "exchanges JSON"; only the 200 of 4.1 names its media type (application/json).
+ * A JSON body under application/json or under a structured +json type such as application/problem+json
+ * (RFC 6839) is JSON under every reading (general.json-body, MUST); application/json itself everywhere is
+ * the convention (general.json-media-type, SHOULD; reading errors-problem-json).
+ */
+import type { ApiResponse } from '../../core/client.ts';
+import { conform } from '../../core/expect.ts';
+
+/** application/json or a `+json` type, compared case-insensitively, parameters allowed (RFC 9110 section 8.3.1). */
+export function isJsonFamily(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || /^[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
+}
+
+/** The parsed body; fails `requirementId` unless it is JSON under a JSON media type. */
+export function expectJsonBody(res: ApiResponse, requirementId = 'general.json-body'): unknown {
+  const contentType = res.headers['content-type'];
+  conform(isJsonFamily(contentType), requirementId, `Content-Type is ${JSON.stringify(contentType ?? '(none)')}, not a JSON media type (application/json or a +json type)`, res);
+  conform(res.jsonError === undefined, requirementId, `body is not JSON (${res.jsonError}): ${res.text.slice(0, 80)}`, res);
+  return res.json;
+}
