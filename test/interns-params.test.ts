@@ -1,0 +1,54 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startReference } from '../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import { runCli } from './support/harness.ts';
+
+// 4.3 "Names of these three query parameters: not shown": the target file names them. A server that
+// ignores unknown parameters answers a wrongly named page size and status filter as if they were not
+// there; the suite must say so plainly (verdict ERROR, exit 2, a hint naming the target file's fields)
+// rather than fail the MUST requirements the server may well meet.
+
+const SERVER_NAMES = { limit: 'page_size', status: 'statuses', workspace: 'workspace' };
+
+test('a target file whose interns parameter names the server does not know: ERROR, exit 2, the hint, no failure', async () => {
+  test.setTimeout(120_000);
+  const server = await startReference({ internsParams: SERVER_NAMES });
+  const dir = mkdtempSync(join(tmpdir(), 'interns-params-'));
+  const targetFile = join(dir, 'target.yaml');
+  // The reference's own target file, but naming the parameters as the default reference does.
+  const yaml = referenceTargetYaml(server).replace(/^  params: .*$/m, '  params: { limit: "limit", status: "status", workspace: "workspace_id" }');
+  expect(yaml).toContain('limit: "limit"');
+  writeFileSync(targetFile, yaml);
+  try {
+    const run = await runCli(['--target', targetFile, '--seed', '1', '--grep', 'interns'], { env: referenceKeyEnv(server) });
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.report?.verdict).toBe('error');
+    expect(run.stdout + run.stderr).toContain('limit=1 listed 50 interns: are interns.params.limit/status right?');
+    // Not N MUST failures: nothing fails, the checks that send a parameter are errors, the others judge.
+    const rows = run.report?.requirements ?? [];
+    expect(rows.filter((r) => r.status === 'fail').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+    expect(rows.find((r) => r.id === 'interns.status.filter')?.status).toBe('error');
+    expect(rows.find((r) => r.id === 'interns.limit.respected')?.reason).toContain('are interns.params.limit/status right?');
+    expect(rows.find((r) => r.id === 'interns.intern.uuid-fields')?.status).toBe('pass');
+  } finally {
+    await server.close();
+  }
+});
+
+test('the same server with the right names in the target file: conformant', async () => {
+  test.setTimeout(120_000);
+  const server = await startReference({ internsParams: SERVER_NAMES });
+  const dir = mkdtempSync(join(tmpdir(), 'interns-params-'));
+  const targetFile = join(dir, 'target.yaml');
+  writeFileSync(targetFile, referenceTargetYaml(server));
+  try {
+    const run = await runCli(['--target', targetFile, '--seed', '1', '--grep', 'interns'], { env: referenceKeyEnv(server) });
+    expect(run.report?.requirements.filter((r) => r.status === 'error' || r.status === 'fail').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+    expect(run.code, run.stdout).toBe(0);
+  } finally {
+    await server.close();
+  }
+});
