@@ -2,6 +2,7 @@ import { CannotJudge } from './errors.ts';
 import { maskVolatileHeaders, truncateBody, type Exchange } from './evidence.ts';
 import { Redactor } from './redact.ts';
 import { RequestLog } from './request-log.ts';
+import { decodeJsonBody, type JsonBodyFacts } from './json-body.ts';
 import type { SeenResponse } from './judge.ts';
 import type { RunSettings } from './run-settings.ts';
 import { secretsOf, type Target } from './target.ts';
@@ -19,7 +20,7 @@ export interface KeyHeader {
  */
 export type Auth = 'key' | 'restricted' | 'none' | { header: string } | { fromKey: (key: string) => KeyHeader };
 
-export interface ApiResponse {
+export interface ApiResponse extends JsonBodyFacts {
   status: number;
   headers: Record<string, string>;
   text: string;
@@ -139,16 +140,22 @@ export class Client {
         continue;
       }
       // Redacted before any check sees it: a target that echoes the key cannot put it in a message.
-      const text = this.redactor.text(raw.body.toString('utf8'));
+      // Strict UTF-8 (RFC 8259 8.1), redacted before it is parsed: a target that echoes the key
+      // cannot put it in a message, a parsed value or an evidence body.
+      const body = decodeJsonBody(raw.body, (t) => this.redactor.text(t));
+      const text = body.text;
       const responseHeaders = this.redactor.headers(raw.headers);
       const exchange = this.record(url, headers, { status: raw.status, headers: responseHeaders, text }, ms, retries);
-      const response: ApiResponse = { status: raw.status, headers: responseHeaders, text, json: undefined, exchange };
-      try {
-        response.json = text.length ? JSON.parse(text) : undefined;
-        if (!text.length) response.jsonError = 'empty body';
-      } catch (e) {
-        response.jsonError = (e as Error).message;
-      }
+      const response: ApiResponse = {
+        status: raw.status,
+        headers: responseHeaders,
+        text,
+        json: body.json,
+        exchange,
+        ...(body.jsonError !== undefined ? { jsonError: body.jsonError } : {}),
+        ...(body.invalidUtf8Offset !== undefined ? { invalidUtf8Offset: body.invalidUtf8Offset } : {}),
+        ...(body.duplicateKey !== undefined ? { duplicateKey: body.duplicateKey } : {}),
+      };
       // 8 rule 3: a 429 says nothing about the requirement being probed; it is never its failure.
       if (raw.status === 429 || raw.status === 503) {
         const after = retryAfter !== undefined ? ` (Retry-After: ${this.redactor.text(retryAfter).slice(0, 40)})` : '';
@@ -165,6 +172,8 @@ export class Client {
         query: Object.fromEntries(url.searchParams),
         auth: typeof auth === 'string' ? auth : 'other',
         exchange,
+        ...(body.invalidUtf8Offset !== undefined ? { invalidUtf8Offset: body.invalidUtf8Offset } : {}),
+        ...(body.duplicateKey !== undefined ? { duplicateKey: body.duplicateKey } : {}),
       });
       return response;
     }

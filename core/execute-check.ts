@@ -35,8 +35,14 @@ export async function executeCheck(
   // requirement. Per check, not per run: what a check reports does not depend on what ran before it.
   const findings: Finding[] = [];
   const reported = new Set<string>();
+  const observedKeys = new Set<string>();
   client.onResponse = (seen) => {
     for (const judge of judging.judges) {
+      const observation = judge.observe?.(seen);
+      if (observation && !observedKeys.has(JSON.stringify(observation))) {
+        observedKeys.add(JSON.stringify(observation));
+        outcome.observations.push(observation);
+      }
       for (const f of judge.judge(seen)) {
         const key = f.dedupeKey ?? `${f.requirementId}\u0000${f.message}`;
         if (reported.has(key)) continue;

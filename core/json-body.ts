@@ -46,8 +46,12 @@ export type JsonBodyFacts = Pick<DecodedJsonBody, 'invalidUtf8Offset' | 'duplica
 // section 8.1: a BOM MUST NOT be added; parsers MAY ignore it, this one reports it as not JSON).
 const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Decodes `buf` as strict UTF-8, parses it as JSON and finds the first duplicate object name. */
-export function decodeJsonBody(buf: Uint8Array): DecodedJsonBody {
+/**
+ * Decodes `buf` as strict UTF-8, parses it as JSON and finds the first duplicate object name.
+ * `redact` rewrites the text before it is parsed (the client's mask: what is parsed out of a body
+ * that echoes a key never holds the key).
+ */
+export function decodeJsonBody(buf: Uint8Array, redact: (text: string) => string = (t) => t): DecodedJsonBody {
   let text: string;
   let invalidUtf8Offset: number | undefined;
   try {
@@ -56,6 +60,7 @@ export function decodeJsonBody(buf: Uint8Array): DecodedJsonBody {
     invalidUtf8Offset = firstInvalidUtf8(buf) ?? 0;
     text = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8');
   }
+  text = redact(text);
   const out: DecodedJsonBody = { text, ...(invalidUtf8Offset !== undefined ? { invalidUtf8Offset } : {}) };
   if (text.length === 0) return { ...out, jsonError: 'empty body' };
   try {

@@ -1,4 +1,5 @@
 import type { Exchange } from './evidence.ts';
+import type { JsonBodyFacts } from './json-body.ts';
 import type { Operation } from './operations.ts';
 
 /**
@@ -7,7 +8,7 @@ import type { Operation } from './operations.ts';
  * these, fed by the engine with every response once all checks have run (as Schemathesis feeds
  * every response to its response checks).
  */
-export interface SeenResponse {
+export interface SeenResponse extends JsonBodyFacts {
   operation: Exclude<Operation, 'general'>;
   /** Which check sent it (for the report's evidence). */
   check: string;
@@ -39,4 +40,6 @@ export interface ResponseJudge {
   id: string;
   requirements: readonly string[];
   judge(response: SeenResponse): Finding[];
+  /** What a response shows on a point the document leaves open (observed, never failed). */
+  observe?(response: SeenResponse): { requirementId: string; value: unknown } | undefined;
 }

@@ -108,7 +108,8 @@ function judge(r: Requirement, checks: readonly CheckResult[], allRan: readonly 
 
   const failures = evidence.map((f) => `${f.checkId}: ${f.message}`);
   if (r.level !== 'UNSPECIFIED' && failures.length) return { ...base, status: 'fail', reason: failures[0], failures: evidence };
-  const observed = ran.flatMap((c) => c.observations.filter((o) => o.requirementId === r.id).map((o) => o.value));
+  // Observations too may come from a judge fed another check's response (a duplicate object name).
+  const observed = allRan.flatMap((c) => c.observations.filter((o) => o.requirementId === r.id).map((o) => o.value));
   const errors = ran.filter((c) => c.status === 'error').map((c) => `${c.checkId}: ${c.reason}`);
   const passed = ran.filter((c) => c.status === 'pass');
   const withObserved = observed.length ? { observed } : {};

@@ -19,7 +19,7 @@ const JSON_BODY = 'general.json-body';
 const REQUIREMENT = 'general.json-media-type';
 
 /** The strict-reading facts of a response, when the client recorded them (core/json-body.ts). */
-const factsOf = (response: SeenResponse): JsonBodyFacts => response as SeenResponse & JsonBodyFacts;
+const factsOf = (response: SeenResponse): JsonBodyFacts => response;
 
 export const jsonBodyJudge: ResponseJudge = {
   id: 'responses.json',
@@ -37,6 +37,7 @@ export const jsonBodyJudge: ResponseJudge = {
     if (response.json === undefined) add(JSON_BODY, 'not-json', `the body is not JSON: ${JSON.stringify((response.exchange.response?.body ?? '').slice(0, 80))}`);
     return findings;
   },
+  observe: (response) => duplicateKeyObservation(response),
 };
 
 /**
