@@ -5,6 +5,10 @@ interface MutationResult {
   name: string;
   operation: string;
   caught: boolean;
+  /** A fault: the strongest level it breaks (a SHOULD-only fault is caught under --fail-on should). */
+  level?: 'MUST' | 'SHOULD';
+  /** A variant: judged conformant on each seed. */
+  seeds?: Record<string, boolean>;
 }
 
 /**
@@ -44,24 +48,30 @@ export default class SummaryReporter implements Reporter {
 
 export function mutationTable(results: readonly MutationResult[]): string {
   const faults = results.filter((r) => r.kind === 'fault');
-  const variants = results.filter((r) => r.kind === 'variant');
+  const variants = results.filter((r) => r.kind === 'variant').sort((a, b) => a.name.localeCompare(b.name));
   const ops = [...new Set(faults.map((f) => f.operation))].sort();
+  const score = (list: readonly MutationResult[]) => `${list.filter((f) => f.caught).length} / ${list.length}`;
   const rows = ops.map((op) => {
     const of = faults.filter((f) => f.operation === op);
-    return `| ${op} | ${of.filter((f) => f.caught).length} / ${of.length} |`;
+    return `| ${op} | ${score(of.filter((f) => f.level !== 'SHOULD'))} | ${score(of.filter((f) => f.level === 'SHOULD'))} |`;
   });
   const caught = faults.filter((f) => f.caught).length;
+  const seeds = [...new Set(variants.flatMap((v) => Object.keys(v.seeds ?? {})))].sort((a, b) => Number(a) - Number(b));
   const lines = [
     '',
-    'Mutation score (faults caught by the whole suite, run as a user runs it):',
+    'Mutation score (faults caught by the whole suite; a SHOULD-only fault is caught under --fail-on should):',
     '',
-    '| operation | caught / total |',
-    '|---|---|',
+    '| operation | MUST faults caught | SHOULD faults caught |',
+    '|---|---|---|',
     ...rows,
-    `| **all** | **${caught} / ${faults.length}** (${faults.length ? Math.round((100 * caught) / faults.length) : 0}%) |`,
+    `| **all** | **${caught} / ${faults.length}** (${faults.length ? Math.round((100 * caught) / faults.length) : 0}%) | |`,
     '',
-    `Conformant variants judged conformant: ${variants.filter((v) => !v.caught).length} / ${variants.length}`,
+    `Conformant variants (readings and silent choices) judged conformant: ${variants.filter((v) => !v.caught).length} / ${variants.length}`,
   ];
+  if (variants.length && seeds.length) {
+    lines.push('', `| variant | ${seeds.map((s) => `seed ${s}`).join(' | ')} |`, `|---|${seeds.map(() => '---').join('|')}|`);
+    for (const v of variants) lines.push(`| ${v.name} | ${seeds.map((s) => (v.seeds?.[s] === undefined ? '' : v.seeds[s] ? 'conformant' : '**FAILED**')).join(' | ')} |`);
+  }
   const missed = faults.filter((f) => !f.caught).map((f) => f.name);
   const falseFailures = variants.filter((v) => v.caught).map((v) => v.name);
   if (missed.length) lines.push(`Faults not caught: ${missed.join(', ')}`);
