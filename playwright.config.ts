@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { MODULE_EXT } from './cli/suite-files.ts';
 
 /**
  * The conformance suite as a Playwright project: `npx playwright test` runs it (against the target
@@ -14,7 +15,7 @@ const run = process.env['CONFORMANCE_RUN'] ? (JSON.parse(process.env['CONFORMANC
 
 export default defineConfig({
   testDir: './suites',
-  testMatch: 'conformance.spec.ts',
+  testMatch: `conformance.spec${MODULE_EXT}`,
   workers: 1,
   // Each check its own test group, so --shard splits the checks themselves (one worker still runs
   // them one after another, in declaration order).
@@ -23,8 +24,8 @@ export default defineConfig({
   // A check's own time limit is its requests' time-outs; the run's deadline bounds everything.
   timeout: 0,
   globalTimeout: run?.settings.deadlineMs ?? 600_000,
-  globalSetup: './cli/playwright/global-setup.ts',
+  globalSetup: `./cli/playwright/global-setup${MODULE_EXT}`,
   outputDir: run ? `${run.settings.runDir}/test-output` : 'test-results/conformance',
   use: { trace: 'off' },
-  reporter: [['./cli/playwright/host-reporter.ts'], ['list']],
+  reporter: [[`./cli/playwright/host-reporter${MODULE_EXT}`], ['list']],
 });

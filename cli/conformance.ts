@@ -15,6 +15,7 @@ import { writeShardReport } from '../reports/shards.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
 import { parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
 import { preflight } from './preflight.ts';
+import { suiteModule } from './suite-files.ts';
 import { ROOT, RUN_ENV, settingsOf, suiteInfo, type PreparedRun } from './prepare-run.ts';
 
 
@@ -100,9 +101,9 @@ function maskedLine(line: string, mask: Mask): string {
  */
 function runPlaywright(run: PreparedRun, opts: CliOptions): Promise<number | null> {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const reporters = [join(ROOT, 'cli/playwright/host-reporter.ts'), join(ROOT, 'cli/playwright/console-reporter.ts')];
+  const reporters = [suiteModule('cli/playwright/host-reporter'), suiteModule('cli/playwright/console-reporter')];
   if (opts.shard) reporters.push('blob');
-  const args = [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), `--reporter=${reporters.join(',')}`];
+  const args = [cli, 'test', '-c', suiteModule('playwright.config'), `--reporter=${reporters.join(',')}`];
   if (opts.grep) args.push('--grep', opts.grep);
   if (opts.shard) args.push('--shard', opts.shard);
   const child = spawn(process.execPath, args, {

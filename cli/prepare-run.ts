@@ -1,12 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { DEFAULTS, type RunSettings } from '../core/run-settings.ts';
 import type { Target } from '../core/target.ts';
+import { CODE_ROOT, suiteCommit, suiteVersion } from './suite-files.ts';
 import { CLI_DEFAULTS, type CliOptions } from './args.ts';
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const ROOT = CODE_ROOT;
 
 /** Everything a run is: settings decided once, the target file parsed once, the suite that runs. */
 export interface PreparedRun {
@@ -71,12 +69,5 @@ export function shellWord(s: string): string {
 }
 
 export function suiteInfo(): PreparedRun['suite'] {
-  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-  let commit = 'unknown';
-  try {
-    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-  } catch {
-    // not a clone (an installed package): the version says which suite ran
-  }
-  return { name: 'conformance-suite', version, commit };
+  return { name: 'conformance-suite', version: suiteVersion(), commit: suiteCommit() };
 }

@@ -127,3 +127,20 @@ test('npx conformance on the embedded reference, npx conformance --target on a d
   expect(diff.stdout).toContain('The two reports agree');
   expect(readFileSync(join(project, 'diff.html'), 'utf8')).toContain('The two reports agree');
 });
+
+test('installed: import { runConformance } resolves to the typed report, and its types ship', async () => {
+  test.slow();
+  expect(existsSync(join(project, 'node_modules/conformance-suite/dist/index.d.ts'))).toBe(true);
+  writeFileSync(
+    join(project, 'api.mjs'),
+    "import { runConformance } from 'conformance-suite';\n" +
+      "const report = await runConformance({ seed: 3, grep: '^general\\\\.' });\n" +
+      'console.log(JSON.stringify({ verdict: report.verdict, partial: report.run.partial, checks: report.checks.filter((c) => c.status === "pass").length }));\n',
+  );
+  const ran = await run(process.execPath, ['api.mjs'], project, 120_000);
+  expect(ran.code, ran.stderr).toBe(0);
+  const out = JSON.parse(ran.stdout.trim().split('\n').pop()!) as { verdict: string; partial: { checks: number }; checks: number };
+  expect(out.verdict).toBe('conformant');
+  expect(out.checks).toBeGreaterThan(0);
+  expect(out.partial.checks).toBe(out.checks);
+});

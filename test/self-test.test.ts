@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { requirement } from '../core/catalogue.ts';
 import { FAULTS } from '../reference/faults/index.ts';
@@ -69,4 +70,13 @@ test('the real command line judges a fault and a variant as the engine does (end
   const plain = await runSuiteAgainst(variant.options);
   expect(plain.code, plain.stdout + plain.stderr).toBe(0);
   expect(plain.report?.verdict).toBe('conformant');
+});
+
+test('the fault catalogue is the pinned list: each fault named, each breaking known requirements', () => {
+  // A fault dropped from the catalogue is a proof lost: the list is pinned by name, not counted.
+  const pinned = JSON.parse(readFileSync(new URL('./fixtures/fault-names.json', import.meta.url), 'utf8')) as string[];
+  expect(FAULTS.map((f) => f.name).sort()).toEqual([...pinned].sort());
+  for (const f of FAULTS) for (const id of f.breaks) expect(() => requirement(id), `${f.name} breaks unknown ${id}`).not.toThrow();
+  const variants = CONFORMANT_VARIANTS.map((v) => v.name);
+  expect(new Set(variants).size).toBe(variants.length);
 });

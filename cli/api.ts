@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Engine } from '../core/engine.ts';
+import { Mask } from '../core/mask.ts';
+import { loadTarget, parseTarget, secretsOf } from '../core/target.ts';
+import { NodeTransport } from '../core/transport.ts';
+import { startReference } from '../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { prepareReportDir, writeReportFiles } from '../reports/write-report.ts';
+import { ALL_CHECKS } from '../suites/checks/index.ts';
+import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
+import { parseCli } from './args.ts';
+import { preflight } from './preflight.ts';
+import { settingsOf, suiteInfo } from './prepare-run.ts';
+import { reportOfRun } from './run-report.ts';
+
+export type { ConformanceReport } from '../reports/model.ts';
+
+/** What `runConformance` takes: the command line's options, by name. */
+export interface ConformanceOptions {
+  /** Target file (YAML); without it, the embedded reference implementation. */
+  target?: string;
+  seed?: number;
+  /** A regular expression over check ids and tags (`@must`, `@files`), like --grep. */
+  grep?: string;
+  numRuns?: number;
+  maxRequests?: number;
+  maxRps?: number;
+  timeoutMs?: number;
+  deadlineS?: number;
+  failOn?: 'must' | 'should';
+  requireAll?: boolean;
+  allowLiteralKeys?: boolean;
+  allowInsecure?: boolean;
+  /** Also write the report files there (report.json, junit.xml, summary.md, report.html, badge.svg). */
+  reportDir?: string;
+  force?: boolean;
+  /** Environment the target file's `${VAR}` keys are read from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A run that could not be made (bad option, bad target file, unreachable target, rejected key): exit 2's cases. */
+export class ConformanceRunError extends Error {
+  override readonly name = 'ConformanceRunError';
+}
+
+/**
+ * Runs the suite in this process and resolves to the report, the same model as report.json
+ * (reports/report.schema.json). The checks, their engine and the verdict are the command line's;
+ * only Playwright's process around them is left out. Options are checked as the command line
+ * checks them: a bad one rejects with ConformanceRunError.
+ */
+export async function runConformance(options: ConformanceOptions = {}): Promise<ConformanceReport> {
+  const argv = toArgv(options);
+  let opts;
+  try {
+    opts = parseCli(argv);
+  } catch (e) {
+    throw new ConformanceRunError((e as Error).message);
+  }
+  const runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
+  const settings = settingsOf(opts, runDir, opts.seed ?? (Math.random() * 0x100000000) >>> 0);
+  const reference = opts.target ? undefined : await startReference();
+  try {
+    const target = opts.target
+      ? loadTarget(settings.targetFile, { ...settings, env: options.env ?? process.env })
+      : parseTarget(referenceTargetYaml(reference!), 'embedded reference', { env: referenceKeyEnv(reference!) });
+    if (options.reportDir) prepareReportDir(settings.reportDir, { force: settings.force });
+    const pre = await preflight(target, settings);
+    if (pre.fatal) throw new ConformanceRunError(new Mask(secretsOf(target)).text(pre.fatal));
+    settings.requestsBefore = pre.requests;
+    const grep = opts.grep ? new RegExp(opts.grep) : undefined;
+    const selected = ALL_CHECKS.filter((c) => !grep || grep.test(c.id)).map((c) => c.id);
+    if (selected.length === 0) throw new ConformanceRunError('no check ran: the selection (grep) holds none of the declared checks');
+    const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
+    const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
+    const startedAt = new Date();
+    const deadline = setTimeout(() => (engine.state.stopped ??= 'the run deadline passed'), settings.deadlineMs);
+    try {
+      engine.plan(selected);
+      const report = reportOfRun({ settings, target, suite: suiteInfo(), embedded: !opts.target }, engine, await engine.finished(), { startedAt });
+      if (options.reportDir) writeReportFiles(report, settings.reportDir, { mask: new Mask(secretsOf(target)), force: settings.force });
+      return report;
+    } finally {
+      clearTimeout(deadline);
+      await transport.close();
+    }
+  } catch (e) {
+    if (e instanceof Error && /^(TargetFileError|ReportDirError)$/.test(e.name)) throw new ConformanceRunError(e.message);
+    throw e;
+  } finally {
+    await reference?.close();
+    rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
+/** The options as the command line's words, so both are checked by one parser (cli/args.ts). */
+function toArgv(o: ConformanceOptions): string[] {
+  const out: string[] = [];
+  const flag = (name: string, v: string | number | undefined) => {
+    if (v !== undefined) out.push(`--${name}`, String(v));
+  };
+  flag('target', o.target);
+  flag('seed', o.seed);
+  flag('grep', o.grep);
+  flag('num-runs', o.numRuns);
+  flag('max-requests', o.maxRequests);
+  flag('max-rps', o.maxRps);
+  flag('timeout', o.timeoutMs);
+  flag('deadline', o.deadlineS);
+  flag('fail-on', o.failOn);
+  flag('report-dir', o.reportDir);
+  if (o.requireAll) out.push('--require-all');
+  if (o.allowLiteralKeys) out.push('--allow-literal-keys');
+  if (o.allowInsecure) out.push('--allow-insecure');
+  if (o.force) out.push('--force');
+  return out;
+}
