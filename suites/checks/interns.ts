@@ -1,7 +1,6 @@
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { CannotJudge } from '../../core/errors.ts';
 import { expectSchema, expectStatus } from '../../core/expect.ts';
-import { RequestLog } from '../../core/request-log.ts';
 import type { TargetView } from '../../core/target.ts';
 import { INTERN_STATES, expectInvalidBody, internPage, plainInternPage, someInterns } from '../support/interns.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
@@ -489,12 +488,13 @@ export const internsChecks = defineChecks([
     operation: 'listInterns',
     kind: 'observation',
     requirements: ['interns.timeout.length'],
-    async probe({ settings, observe }) {
+    wholeRun: true,
+    async probe({ log, observe }) {
       // 8 rule 4: "A 408 response exists for list interns; the length of the time-out: not shown".
       // No request: the run's request log is read (what the checks run so far saw). Only the 408s go
       // into the report: request counts and timings depend on scheduling and would make two runs with
       // one seed differ. The time a 408 took to come is the closest the client sees of the time-out.
-      const timedOut = RequestLog.read(settings.runDir).filter((e) => /\/interns(\?|$)/.test(e.url) && e.status === 408);
+      const timedOut = log.filter((e) => /\/interns(\?|$)/.test(e.url) && e.status === 408);
       observe('interns.timeout.length', {
         responses408: timedOut.length,
         ...(timedOut.length ? { msBefore408: timedOut.slice(0, CAP).map((e) => e.ms) } : {}),
