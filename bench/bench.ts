@@ -11,14 +11,14 @@
  *   npm run bench -- --rounds 7 --no-peers --faults files-wrong-object,interns-oldest-first
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, release, totalmem, type as osType } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FAULTS } from '../reference/faults/index.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
-import { distBuildCommit, ensureDist, type SuiteCommand } from './commands.ts';
+import { distBuildCommit, ensureDist, useDistMain, type SuiteCommand } from './commands.ts';
 import { runFloor } from './floor.ts';
 import { runSuite } from './measure.ts';
 import { dredd } from './peers/dredd.ts';
@@ -36,7 +36,8 @@ const USAGE = `usage: npm run bench -- [options]
   --rounds N              side-by-side rounds: every contender runs once per round (default 5)
   --probe-runs N          probed runs per command for the phases of a run (default 3)
   --commands a,b          commands compared: npm, tsx, dist (default all three)
-  --build                 rebuild dist/ with \`npm run build\` first (built anyway when missing)
+  --build                 rebuild dist/ with \`npm run build\` first (built anyway when missing or older than a source)
+  --dist-main FILE        the compiled command to measure instead of dist/cli/main.js (e.g. an installed package's)
   --runs N                runs per conformant variant (default 3; faults always 1)
   --faults a,b            only these faults (names from reference/faults/; none for no fault)
   --variants a,b          only these conformant variants (names from reference/variants.ts; none for no variant)
@@ -55,6 +56,7 @@ interface BenchOptions {
   probeRuns: number;
   commands: SuiteCommand[];
   build: boolean;
+  distMain?: string;
   runs: number;
   faults?: string[];
   variants?: string[];
@@ -77,6 +79,7 @@ function parse(argv: string[]): BenchOptions | undefined {
       'probe-runs': { type: 'string' },
       commands: { type: 'string' },
       build: { type: 'boolean' },
+      'dist-main': { type: 'string' },
       runs: { type: 'string' },
       faults: { type: 'string' },
       variants: { type: 'string' },
@@ -106,6 +109,7 @@ function parse(argv: string[]): BenchOptions | undefined {
     probeRuns: int('probe-runs', values['probe-runs'], 3, 0, 20),
     commands: [...new Set(commands)] as SuiteCommand[],
     build: values.build ?? false,
+    ...(values['dist-main'] ? { distMain: resolve(values['dist-main']) } : {}),
     runs: int('runs', values.runs, quick ? 1 : 3, 1, 20),
     ...(values.faults ? { faults: names(values.faults) } : {}),
     ...(values.variants ? { variants: names(values.variants) } : {}),
@@ -127,6 +131,16 @@ function log(msg: string): void {
 function names(list: string): string[] {
   const out = list.split(',').map((s) => s.trim()).filter(Boolean);
   return out.length === 1 && out[0] === 'none' ? [] : out;
+}
+
+/** The entries of `all` named in `names`, or undefined after saying which names are unknown. */
+function pickNamed<T extends { name: string }>(all: readonly T[], names: readonly string[], what: string): T[] | undefined {
+  const unknown = names.filter((n) => !all.some((x) => x.name === n));
+  if (unknown.length) {
+    process.stderr.write(`bench: unknown ${what}(s): ${unknown.join(', ')}\n`);
+    return undefined;
+  }
+  return all.filter((x) => names.includes(x.name));
 }
 
 /** Picks `n` faults spread over the catalogue (one per area, roughly), for --quick. */
@@ -185,26 +199,19 @@ async function main(): Promise<number> {
   const problems: string[] = [];
 
   // The catalogue as it is now (other files may add faults at any time: never a fixed list).
-  let faults = [...FAULTS];
-  if (opts.faults) {
-    const unknown = opts.faults.filter((n) => !FAULTS.some((f) => f.name === n));
-    if (unknown.length) {
-      process.stderr.write(`bench: unknown fault(s): ${unknown.join(', ')}\n`);
-      return 2;
-    }
-    faults = FAULTS.filter((f) => opts.faults!.includes(f.name));
-  } else if (opts.quick) faults = spreadPick(FAULTS, 5);
-  let variants = [...CONFORMANT_VARIANTS];
-  if (opts.variants) {
-    const unknown = opts.variants.filter((n) => !CONFORMANT_VARIANTS.some((v) => v.name === n));
-    if (unknown.length) {
-      process.stderr.write(`bench: unknown variant(s): ${unknown.join(', ')}\n`);
-      return 2;
-    }
-    variants = CONFORMANT_VARIANTS.filter((v) => opts.variants!.includes(v.name));
-  }
+  let faults = opts.faults ? pickNamed(FAULTS, opts.faults, 'fault') : [...FAULTS];
+  const variants = opts.variants ? pickNamed(CONFORMANT_VARIANTS, opts.variants, 'variant') : [...CONFORMANT_VARIANTS];
+  if (!faults || !variants) return 2;
+  if (!opts.faults && opts.quick) faults = spreadPick(FAULTS, 5);
 
-  if (opts.commands.includes('dist')) {
+  if (opts.distMain) {
+    if (!existsSync(opts.distMain)) {
+      process.stderr.write(`bench: --dist-main ${opts.distMain}: no such file\n`);
+      return 2;
+    }
+    useDistMain(opts.distMain);
+    problems.push(`the compiled command measured is ${opts.distMain} (--dist-main), not this tree's dist/`);
+  } else if (opts.commands.includes('dist')) {
     const built = ensureDist(opts.build, log);
     if (built) problems.push(built);
   }
@@ -251,7 +258,7 @@ async function main(): Promise<number> {
     const commit = commandOutput('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']);
     if (commit) versions['commit'] = `${commit}${commandOutput('git', ['-C', ROOT, 'status', '--porcelain', '--untracked-files=no']) ? ' (with uncommitted changes)' : ''}`;
     const dist = distBuildCommit();
-    if (dist && opts.commands.includes('dist')) versions['dist/ built from'] = dist;
+    if (dist && opts.commands.includes('dist') && !opts.distMain) versions['dist/ built from'] = dist;
     const python = commandOutput('python3', ['--version']);
     if (python && opts.peers) versions['python (peer only)'] = python.replace(/^Python /, '');
 
@@ -312,13 +319,13 @@ async function main(): Promise<number> {
       try {
         const s = await runSuite('tsx', plan.options, { capMs: opts.suiteCapMs });
         try {
-          const { captured, baseUrl, close: _close, ...record } = s;
+          const { captured, baseUrl: _url, close: _close, ...record } = s;
           t.suite.push(record);
           parts.push(`suite ${(s.wallMs / 1000).toFixed(2)} s ${s.verdict} ${s.requests} req`);
           if (s.problem) problems.push(`${plan.kind} ${plan.name}: the suite run did not complete: ${s.problem}`);
           if (s.received !== s.requests) parts.push(`(server received ${s.received})`);
           try {
-            const f = await runFloor(new URL(baseUrl).origin, captured);
+            const f = await runFloor(captured);
             t.floor.push(f);
             parts.push(`floor ${(f.processMs / 1000).toFixed(2)} s`);
             if (f.answered !== f.requests) problems.push(`${plan.name}: the floor got ${f.answered} answers to ${f.requests} requests`);

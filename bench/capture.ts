@@ -10,6 +10,8 @@ import type { IncomingMessage } from 'node:http';
 export interface CapturedRequest {
   /** performance.now() of the bench process when the request arrived. */
   t: number;
+  /** `http://127.0.0.1:PORT` of the listener that received it (the reference has a regional one too). */
+  origin: string;
   method: string;
   /** Path and query, exactly as sent (req.url). */
   url: string;
@@ -22,18 +24,20 @@ export class RequestCapture {
   readonly requests: CapturedRequest[] = [];
   private readonly listener = (message: unknown): void => {
     const request = (message as { request?: IncomingMessage }).request;
-    if (!request || request.socket.localPort !== this.port) return;
+    const port = request?.socket.localPort;
+    if (!request || port === undefined || !this.ports.includes(port)) return;
     const authorization = request.headers.authorization;
-    this.requests.push({ t: performance.now(), method: request.method ?? '', url: request.url ?? '', ...(authorization !== undefined ? { authorization } : {}) });
+    this.requests.push({ t: performance.now(), origin: `http://127.0.0.1:${port}`, method: request.method ?? '', url: request.url ?? '', ...(authorization !== undefined ? { authorization } : {}) });
   };
 
-  /** Captures the requests that reach the server listening on `port` (its base URL names it). */
-  constructor(private readonly port: number) {
+  /** Captures the requests that reach the servers listening on `ports` (their base URLs name them). */
+  constructor(private readonly ports: readonly number[]) {
     subscribe(CHANNEL, this.listener);
   }
 
-  static forBaseUrl(baseUrl: string): RequestCapture {
-    return new RequestCapture(Number(new URL(baseUrl).port));
+  /** The listeners a target file names: its base URL and, when it has one, the regional base URL. */
+  static forBaseUrls(baseUrls: readonly string[]): RequestCapture {
+    return new RequestCapture(baseUrls.map((u) => Number(new URL(u).port)));
   }
 
   stop(): void {

@@ -13,12 +13,19 @@ export type SuiteCommand = 'npm' | 'tsx' | 'dist';
 export const TSX_CLI = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 export const DIST_MAIN = join(ROOT, 'dist', 'cli', 'main.js');
 
-/** How each command is shown in the tables. */
-export const COMMAND_LABEL: Record<SuiteCommand, string> = {
-  npm: '`npm run conformance`',
-  tsx: '`tsx cli/conformance.ts`',
-  dist: '`node dist/cli/main.js`',
-};
+/** The compiled command measured: the repository's dist/, or another build of it (--dist-main, e.g. an installed package). */
+let distMain = DIST_MAIN;
+
+export function useDistMain(path: string): void {
+  distMain = path;
+}
+
+/** How a command is shown in the tables. */
+export function commandLabel(command: SuiteCommand): string {
+  if (command === 'npm') return '`npm run conformance`';
+  if (command === 'tsx') return '`tsx cli/conformance.ts`';
+  return `\`node ${distMain.startsWith(ROOT) ? distMain.slice(ROOT.length) : distMain}\``;
+}
 
 /** The program and arguments that run the suite with `args` by `command`. */
 export function suiteArgv(command: SuiteCommand, args: readonly string[]): { file: string; args: string[] } {
@@ -28,7 +35,7 @@ export function suiteArgv(command: SuiteCommand, args: readonly string[]): { fil
     case 'tsx':
       return { file: process.execPath, args: [TSX_CLI, 'cli/conformance.ts', ...args] };
     case 'dist':
-      return { file: process.execPath, args: [DIST_MAIN, ...args] };
+      return { file: process.execPath, args: [distMain, ...args] };
   }
 }
 

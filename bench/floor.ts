@@ -39,10 +39,10 @@ const LOOP = `
 })();
 `;
 
-export async function runFloor(origin: string, captured: readonly CapturedRequest[], capMs = 120_000): Promise<FloorRun> {
+export async function runFloor(captured: readonly CapturedRequest[], capMs = 120_000): Promise<FloorRun> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-floor-'));
   const file = join(dir, 'requests.json');
-  writeFileSync(file, JSON.stringify(captured.map((c) => ({ method: c.method, url: origin + c.url, ...(c.authorization !== undefined ? { authorization: c.authorization } : {}) }))));
+  writeFileSync(file, JSON.stringify(captured.map((c) => ({ method: c.method, url: c.origin + c.url, ...(c.authorization !== undefined ? { authorization: c.authorization } : {}) }))));
   try {
     const m = await measure(process.execPath, ['-e', LOOP], { cwd: dir, env: { FLOOR_FILE: file }, capMs, timed: false });
     const last = m.stdout.find((l) => l.line.startsWith('{'));

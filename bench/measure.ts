@@ -54,6 +54,8 @@ export interface SuiteRun {
   received: number;
   failedChecks: string[];
   failedRequirements: string[];
+  /** The failed requirements of level MUST (the ones that gate). */
+  failedMust: string[];
   erroredChecks: string[];
   /** First failing check in run order, requests sent up to and including it, and when its FAIL line appeared. */
   firstFailure?: { checkId: string; requests: number; ms: number };
@@ -130,6 +132,7 @@ function toSuiteRun(m: Measured, reportDir: string, captured: CapturedRequest[],
     failedChecks: (report?.checks ?? []).filter((c) => c.status === 'fail').map((c) => c.checkId),
     erroredChecks: (report?.checks ?? []).filter((c) => c.status === 'error').map((c) => c.checkId),
     failedRequirements: (report?.requirements ?? []).filter((r) => r.status === 'fail').map((r) => r.id),
+    failedMust: (report?.requirements ?? []).filter((r) => r.status === 'fail' && r.level === 'MUST').map((r) => r.id),
     phases,
     captured,
     ...(firstFailure ? { firstFailure } : {}),
@@ -143,6 +146,8 @@ function toSuiteRun(m: Measured, reportDir: string, captured: CapturedRequest[],
 /** A target the bench serves itself, described by a target file like any user's. */
 export interface ServedTarget {
   baseUrl: string;
+  /** A second listener the target file names (the reference's regional host). */
+  regionalBaseUrl?: string;
   yaml: string;
   env: Record<string, string>;
 }
@@ -156,11 +161,11 @@ export interface RunOptions {
   refused?: boolean;
 }
 
-/** The suite by `command` with `args` and a fresh report directory; `captureUrl` names the server to listen at. */
-async function runCommand(command: SuiteCommand, args: readonly string[], env: Record<string, string>, opts: RunOptions, captureUrl?: string): Promise<SuiteRun> {
+/** The suite by `command` with `args` and a fresh report directory; `captureUrls` name the listeners to record. */
+async function runCommand(command: SuiteCommand, args: readonly string[], env: Record<string, string>, opts: RunOptions, captureUrls: readonly string[] = []): Promise<SuiteRun> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-suite-'));
   const reportDir = join(dir, 'report');
-  const capture = captureUrl ? RequestCapture.forBaseUrl(captureUrl) : undefined;
+  const capture = captureUrls.length ? RequestCapture.forBaseUrls(captureUrls) : undefined;
   const probe = opts.probe ? startProbe() : undefined;
   try {
     const argv = suiteArgv(command, [...args, '--seed', String(opts.seed ?? SEED), '--report-dir', reportDir]);
@@ -189,7 +194,7 @@ export async function runSuiteOn(command: SuiteCommand, target: ServedTarget, op
   const targetFile = join(dir, 'target.yaml');
   writeFileSync(targetFile, target.yaml);
   try {
-    return await runCommand(command, ['--target', targetFile], target.env, opts, target.baseUrl);
+    return await runCommand(command, ['--target', targetFile], target.env, opts, [target.baseUrl, ...(target.regionalBaseUrl ? [target.regionalBaseUrl] : [])]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -199,7 +204,7 @@ export async function runSuiteOn(command: SuiteCommand, target: ServedTarget, op
 export async function runSuite(command: SuiteCommand, options: Partial<ReferenceOptions>, opts: RunOptions): Promise<SuiteRun & { baseUrl: string; close(): Promise<void> }> {
   const server = await startReference(options);
   try {
-    const run = await runSuiteOn(command, { baseUrl: server.baseUrl, yaml: referenceTargetYaml(server), env: referenceKeyEnv(server) }, opts);
+    const run = await runSuiteOn(command, { baseUrl: server.baseUrl, regionalBaseUrl: server.regionalBaseUrl, yaml: referenceTargetYaml(server), env: referenceKeyEnv(server) }, opts);
     return { ...run, baseUrl: server.baseUrl, close: () => server.close() };
   } catch (e) {
     await server.close();

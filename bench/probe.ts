@@ -7,9 +7,7 @@
  * (`net.client.socket`: a Playwright test asking the engine for its outcome). The report's
  * run.startedAt says when the global set-up created the engine. Together they cut a run into phases.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { installPreload, PRELOAD_OUT_ENV } from './preload.ts';
 import type { Measured } from './spawn.ts';
 
 const CHANNELS = ['http.client.request.start', 'net.client.socket'] as const;
@@ -36,7 +34,7 @@ for (const name of ${JSON.stringify(CHANNELS)}) {
 }
 process.on('exit', () => {
   rec.exit = now();
-  try { require('node:fs').writeFileSync(require('node:path').join(process.env.BENCH_PROBE_DIR, process.pid + '.json'), JSON.stringify(rec)); } catch {}
+  try { require('node:fs').writeFileSync(require('node:path').join(process.env.${PRELOAD_OUT_ENV}, process.pid + '.json'), JSON.stringify(rec)); } catch {}
 });
 `;
 
@@ -48,18 +46,14 @@ export interface Probe {
 }
 
 export function startProbe(): Probe {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-probe-'));
-  const out = join(dir, 'processes');
-  mkdirSync(out);
-  const preload = join(dir, 'probe.cjs');
-  writeFileSync(preload, PRELOAD);
+  const preload = installPreload(PRELOAD);
   return {
-    env: { BENCH_PROBE_DIR: out, NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --require ${preload}`.trim() },
+    env: preload.env,
     collect() {
       try {
-        return readdirSync(out).map((f) => JSON.parse(readFileSync(join(out, f), 'utf8')) as ProcessRecord);
+        return preload.records<ProcessRecord>();
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        preload.remove();
       }
     },
   };

@@ -5,10 +5,9 @@
  * ajv compilation, the suite's own folders, ...). The profiler slows the run down by a few percent;
  * the shares matter, not the absolute numbers.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COMMAND_LABEL, suiteArgv, type SuiteCommand } from './commands.ts';
+import { commandLabel, suiteArgv, type SuiteCommand } from './commands.ts';
+import { installPreload, PRELOAD_OUT_ENV } from './preload.ts';
 import { roleOf } from './probe.ts';
 import { ROOT, SEED } from './root.ts';
 import { measure } from './spawn.ts';
@@ -86,9 +85,8 @@ function summarise(p: CpuProfile, spawnUs: number): Omit<ProcessProfile, 'proces
 }
 
 /**
- * `--cpu-prof` is not allowed in NODE_OPTIONS, `--require` is: this preload (plain CommonJS, written
- * to a temporary file, since a preload cannot go through tsx) starts V8's profiler in every Node
- * process of the tree and writes the profile, with the process's argv, when the process exits.
+ * The preload (bench/preload.ts) starts V8's profiler in every Node process of the tree and writes
+ * the profile, with the process's argv, when the process exits.
  */
 const PRELOAD = `
 const { Session } = require('node:inspector');
@@ -100,7 +98,7 @@ session.post('Profiler.setSamplingInterval', { interval: 500 });
 session.post('Profiler.start');
 process.on('exit', () => {
   session.post('Profiler.stop', (err, res) => {
-    if (!err && res) writeFileSync(require('node:path').join(process.env.BENCH_PROFILE_DIR, process.pid + '.json'), JSON.stringify({ argv: process.argv, profile: res.profile }));
+    if (!err && res) writeFileSync(require('node:path').join(process.env.${PRELOAD_OUT_ENV}, process.pid + '.json'), JSON.stringify({ argv: process.argv, profile: res.profile }));
   });
 });
 `;
@@ -118,31 +116,24 @@ function processName(argv: readonly string[]): string {
 
 /** One profiled default run by `command`. */
 export async function profileRun(command: SuiteCommand, capMs: number): Promise<ProfileResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-prof-'));
-  const profDir = join(dir, 'prof');
-  mkdirSync(profDir);
-  const preload = join(dir, 'profiler.cjs');
-  writeFileSync(preload, PRELOAD);
+  const preload = installPreload(PRELOAD);
   try {
     // V8 profile timestamps are CLOCK_MONOTONIC microseconds, the clock of process.hrtime.
     const spawnUs = Number(process.hrtime.bigint() / 1000n);
-    const argv = suiteArgv(command, ['--seed', String(SEED), '--report-dir', join(dir, 'report')]);
+    const argv = suiteArgv(command, ['--seed', String(SEED), '--report-dir', join(preload.dir, 'report')]);
     const m = await measure(argv.file, argv.args, {
       cwd: ROOT,
-      env: { FORCE_COLOR: '0', BENCH_PROFILE_DIR: profDir, NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --require ${preload}`.trim() },
+      env: { FORCE_COLOR: '0', ...preload.env },
       capMs,
       timed: false,
     });
     if (m.code !== 0) throw new Error(`the profiled run exited ${m.code}: ${m.stderr.trim().split('\n').slice(-2).join(' / ')}`);
-    const processes = readdirSync(profDir)
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => {
-        const { argv, profile } = JSON.parse(readFileSync(join(profDir, f), 'utf8')) as { argv: string[]; profile: CpuProfile };
-        return { ...summarise(profile, spawnUs), process: processName(argv) };
-      })
+    const processes = preload
+      .records<{ argv: string[]; profile: CpuProfile }>()
+      .map(({ argv, profile }) => ({ ...summarise(profile, spawnUs), process: processName(argv) }))
       .sort((a, b) => a.startMs - b.startMs);
-    return { command: COMMAND_LABEL[command], wallMs: m.wallMs, processes };
+    return { command: commandLabel(command), wallMs: m.wallMs, processes };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    preload.remove();
   }
 }

@@ -64,7 +64,8 @@ export function suiteCaught(t: TargetResult): { caught: boolean; onTarget: boole
 export function suiteFalse(t: TargetResult): string[] {
   const out = new Set<string>();
   for (const r of t.suite) {
-    for (const f of r.failedRequirements) out.add(`fail ${f}`);
+    // Results written before failedMust was recorded name no level.
+    for (const f of r.failedRequirements) out.add(`fail ${f}${r.failedMust ? (r.failedMust.includes(f) ? ' (MUST)' : ' (SHOULD)') : ''}`);
     for (const e of r.erroredChecks) out.add(`error ${e}`);
     if (r.verdict !== 'conformant') out.add(`verdict ${r.verdict}`);
   }

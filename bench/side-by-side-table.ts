@@ -1,5 +1,5 @@
 /** Renders the side-by-side figures (bench/side-by-side.ts): the contenders, the targets, the phases of a run. */
-import { COMMAND_LABEL, type SuiteCommand } from './commands.ts';
+import { commandLabel, type SuiteCommand } from './commands.ts';
 import { PHASES, type Timeline } from './probe.ts';
 import { peerBaseline, peerCaught, suiteCaught, type BenchResults } from './results.ts';
 import type { Contender, SideBySide } from './side-by-side.ts';
@@ -76,14 +76,14 @@ export function targetsSection(r: BenchResults): string {
   const help = (c: SuiteCommand) => contender(s, `help:${c}`);
   const defaults = commands.map((c) => {
     const m = median(walls(def(c)));
-    return `${COMMAND_LABEL[c]} ${sec(m)} ${verdict(m === undefined ? undefined : m <= 2000)}`;
+    return `${commandLabel(c)} ${sec(m)} ${verdict(m === undefined ? undefined : m <= 2000)}`;
   });
   lines.push(`- Default run on the embedded reference ≤ 2.0 s median wall, start-up included: ${defaults.join('; ')}.`);
   if (commands.includes('dist')) {
-    const helps = commands.map((c) => `${COMMAND_LABEL[c]} ${sec(median(walls(help(c))))}`).join(', ');
+    const helps = commands.map((c) => `${commandLabel(c)} ${sec(median(walls(help(c))))}`).join(', ');
     const savedBy = commands
       .filter((c) => c !== 'dist')
-      .map((c) => `against ${COMMAND_LABEL[c]}: ${fmtSeconds(saved(help(c), help('dist')))} at \`--help\`, ${fmtSeconds(saved(def(c), def('dist')))} on the default run (${fmtRatio(ratio(def('dist'), def(c)))} of its wall)`);
+      .map((c) => `against ${commandLabel(c)}: ${fmtSeconds(saved(help(c), help('dist')))} at \`--help\`, ${fmtSeconds(saved(def(c), def('dist')))} on the default run (${fmtRatio(ratio(def('dist'), def(c)))} of its wall)`);
     lines.push(`- Start-up saved by running compiled JavaScript: \`--help\` takes ${helps}; the compiled package saves, ${savedBy.join('; ')}.`);
   }
   const faults = r.targets.filter((t) => t.kind === 'fault');
@@ -95,7 +95,7 @@ export function targetsSection(r: BenchResults): string {
       .filter((c) => s.contenders.some((x) => x.id === `reference:${c}`))
       .map((c) => {
         const q = ratio(contender(s, `reference:${c}`), pc);
-        return `${COMMAND_LABEL[c]} ${fmtRatio(q)} ${verdict(q === undefined ? undefined : q.median <= 1.5)}`;
+        return `${commandLabel(c)} ${fmtRatio(q)} ${verdict(q === undefined ? undefined : q.median <= 1.5)}`;
       });
     const sample = faults.length < 20 ? ' (a sample of the catalogue)' : '';
     // The target is stated against Schemathesis; other peers are shown for comparison only.

@@ -10,7 +10,7 @@
  * rejected key). Then probed runs (bench/probe.ts) say where the time of a run goes.
  */
 import { startReference } from '../reference/server.ts';
-import { COMMAND_LABEL, type SuiteCommand } from './commands.ts';
+import { commandLabel, type SuiteCommand } from './commands.ts';
 import { rejectedKeyTarget, startHtmlTarget } from './failing-targets.ts';
 import { runFloor } from './floor.ts';
 import { runEmbedded, runHelp, runSuite, runSuiteOn, type RunOptions, type SuiteRun } from './measure.ts';
@@ -102,7 +102,7 @@ function record(r: SuiteRun): SuiteRunRecord {
 export async function sideBySide(o: SideBySideOptions, reference: TargetResult, embedded: TargetResult): Promise<SideBySide> {
   const suiteOpts: RunOptions = { capMs: o.capMs };
   const plans: Plan[] = [];
-  const by = (c: SuiteCommand) => COMMAND_LABEL[c];
+  const by = (c: SuiteCommand) => commandLabel(c);
   for (const c of o.commands) {
     plans.push({
       id: `help:${c}`,
@@ -139,7 +139,7 @@ export async function sideBySide(o: SideBySideOptions, reference: TargetResult, 
           if (c === 'tsx') {
             reference.suite.push(record(s));
             try {
-              reference.floor.push(await runFloor(new URL(s.baseUrl).origin, s.captured));
+              reference.floor.push(await runFloor(s.captured));
             } catch (e) {
               o.problem(`reference: floor failed: ${(e as Error).message}`);
             }

@@ -60,7 +60,7 @@ function summary(r: BenchResults): string {
     `${caught.length} of ${faults.length} (${onTarget.length} on the requirement the fault breaks)`,
     `${faults.filter((t) => suiteCaught(t).exitNonZero).length} of ${faults.length}`,
     refFalse.length ? refFalse.join('; ') : '0',
-    `${varFalse.length} of ${conformant.length}${varFalse.length ? ': ' + varFalse.map((t) => t.name).join(', ') : ''}`,
+    `${varFalse.length} of ${conformant.length}${varFalse.length ? ` (${varFalse.filter((t) => t.suite.some((s) => s.failedMust.length > 0 || s.verdict !== 'conformant')).length} with a MUST failed or a verdict other than conformant): ${varFalse.map((t) => `${t.name} (${suiteFalse(t).join(', ')})`).join('; ')}` : ''}`,
     ref ? fmtSeconds(suiteWall(ref)) : 'n/a',
     ref ? fmtNumber(spread(ref.suite.map((s) => s.requests))) : 'n/a',
     sec(totalSuite, 0),
