@@ -183,7 +183,7 @@ function idOf(opts: ReferenceOptions, path: string): string {
 function afterPath(opts: ReferenceOptions, id: string): string | null {
   let path: string | null;
   if (hasFault(opts, 'files-raw-path-ids')) path = id.startsWith(FILE_ID_PREFIX) && id.length > FILE_ID_PREFIX.length ? id.slice(FILE_ID_PREFIX.length) : null;
-  else if (hasFault(opts, 'files-standard-base64-ids')) path = pathFromFileId(FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('+', '-').replaceAll('/', '_'));
+  else if (hasFault(opts, 'files-standard-base64-ids')) path = id.startsWith(FILE_ID_PREFIX) ? pathFromFileId(FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('+', '-').replaceAll('/', '_')) : null;
   else if (hasFault(opts, 'files-after-unprefixed-accepted') && !id.startsWith(FILE_ID_PREFIX)) path = readCursor(opts, FILE_ID_PREFIX + id);
   else path = readCursor(opts, id);
   if (hasFault(opts, 'files-absolute-paths') && path !== null) {

@@ -4,6 +4,15 @@ import { expectJson, expectSchema } from '../../core/expect.ts';
 import { expectJsonBody } from '../support/json-media.ts';
 import { errorBody, errorsAmong, OPERATION_PROBES } from '../support/operations.ts';
 
+/** Each operation's plain request, the same without a key (5 rule 2) and its own invalid input where the target file allows it. */
+async function successAndErrors(ctx: ProbeContext): Promise<ApiResponse[]> {
+  const out: ApiResponse[] = [];
+  for (const op of OPERATION_PROBES) {
+    for (const res of [await op.send(ctx, 'key'), await op.send(ctx, 'none'), await op.sendInvalid(ctx)]) if (res) out.push(res);
+  }
+  return out;
+}
+
 /** Headers through which a deployment could announce deprecation or negotiate a version (section 9: not shown). */
 const VERSION_HEADERS = ['deprecation', 'sunset', 'api-version', 'x-api-version', 'link'] as const;
 
@@ -36,11 +45,7 @@ export const generalChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       // Section 1 "exchanges JSON": application/json or a +json type such as application/problem+json
       // (RFC 6839), parameters allowed; the body parses.
-      for (const op of OPERATION_PROBES) {
-        for (const res of [await op.send(ctx, 'key'), await op.send(ctx, 'none'), await op.sendInvalid(ctx)]) {
-          if (res) expectJsonBody(res, 'general.json-body');
-        }
-      }
+      for (const res of await successAndErrors(ctx)) expectJsonBody(res, 'general.json-body');
     },
   },
   {
@@ -52,11 +57,7 @@ export const generalChecks = defineChecks([
       // SHOULD: 4.1 names application/json for its 200 only (files.list.media-type); the same type
       // everywhere is the convention (reading errors-problem-json). Parameters such as charset=utf-8
       // are allowed (RFC 9110 section 8.3.1), and the type is compared case-insensitively.
-      for (const op of OPERATION_PROBES) {
-        for (const res of [await op.send(ctx, 'key'), await op.send(ctx, 'none'), await op.sendInvalid(ctx)]) {
-          if (res) expectJson(res, 'general.json-media-type');
-        }
-      }
+      for (const res of await successAndErrors(ctx)) expectJson(res, 'general.json-media-type');
     },
   },
   {

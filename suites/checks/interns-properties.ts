@@ -6,9 +6,21 @@ import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { INTERN_STATES } from '../support/interns.ts';
 import { checkProperty } from '../support/property.ts';
-import { classifyPageSize, classifyStatusFilter } from '../support/query-values.ts';
+import { classifyPageSize, classifyStatusFilter, type PageSizeValue, type StatusFilterValue } from '../support/query-values.ts';
 
 // Properties of list interns (4.3); the query parameter names come from the target file (not shown).
+
+/**
+ * Invalid queries of one class each (spec/readings.yaml: what every reading refuses, or what one reading
+ * may accept), each with the requirement it tests.
+ */
+function invalidQueries(limit: { value: PageSizeValue; requirement: string }, status: { value: StatusFilterValue; requirement: string }) {
+  const bounds = INTERNS_LIMIT();
+  return fc.oneof(
+    invalidLimit(bounds).filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === limit.value).map((l) => ({ query: { limit: l.value }, requirement: limit.requirement })),
+    invalidStatusFilter().filter((s) => classifyStatusFilter(s, INTERN_STATES) === status.value).map((s) => ({ query: { status: s }, requirement: status.requirement })),
+  );
+}
 
 export const internsPropertyChecks = defineChecks([
   {
@@ -52,13 +64,9 @@ export const internsPropertyChecks = defineChecks([
     estimatedRequests: 1,
     async probe(ctx: ProbeContext) {
       await confirmInternsParams(ctx);
-      const bounds = INTERNS_LIMIT();
       // Only what every reading refuses (spec/readings.yaml): out-of-range integers and lenient spellings of
       // a state list are interns.property.strict-query's (SHOULD); other spellings of an integer are observed.
-      const input = fc.oneof(
-        invalidLimit(bounds).filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'not-an-integer').map((l) => ({ query: { limit: l.value }, requirement: 'interns.limit.non-integer-rejected' })),
-        invalidStatusFilter().filter((s) => classifyStatusFilter(s, INTERN_STATES) === 'unknown').map((status) => ({ query: { status }, requirement: 'interns.status.unknown-rejected' })),
-      );
+      const input = invalidQueries({ value: 'not-an-integer', requirement: 'interns.limit.non-integer-rejected' }, { value: 'unknown', requirement: 'interns.status.unknown-rejected' });
       await checkProperty(ctx, 'interns.property.invalid-query', {
         arbitrary: input,
         requestsPerRun: 1,
@@ -84,13 +92,9 @@ export const internsPropertyChecks = defineChecks([
     estimatedRequests: 1,
     async probe(ctx: ProbeContext) {
       await confirmInternsParams(ctx);
-      const bounds = INTERNS_LIMIT();
       // SHOULD (spec/readings.yaml): a page size may be clamped into range (limit-clamped), a state list
       // parsed leniently (status-filter-lenient).
-      const input = fc.oneof(
-        invalidLimit(bounds).filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'out-of-range').map((l) => ({ query: { limit: l.value }, requirement: 'interns.limit.out-of-range-rejected' })),
-        invalidStatusFilter().filter((s) => classifyStatusFilter(s, INTERN_STATES) === 'lenient').map((status) => ({ query: { status }, requirement: 'interns.status.invalid-rejected' })),
-      );
+      const input = invalidQueries({ value: 'out-of-range', requirement: 'interns.limit.out-of-range-rejected' }, { value: 'lenient', requirement: 'interns.status.invalid-rejected' });
       await checkProperty(ctx, 'interns.property.strict-query', {
         arbitrary: input,
         requestsPerRun: 1,

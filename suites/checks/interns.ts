@@ -22,6 +22,15 @@ function needsOtherWorkspace(t: TargetView): string | undefined {
 
 const sameUuid = (a: unknown, b: string): boolean => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 
+/** 7.3: each value of one query parameter is refused with invalid_body (any 4xx: the status of string codes is not shown). */
+async function expectEachInvalid(ctx: ProbeContext, requirementId: string, param: 'limit' | 'status', values: readonly string[]): Promise<void> {
+  await confirmInternsParams(ctx);
+  for (const value of values) {
+    const res = await ctx.api.listInterns(internsQuery(ctx.target, { [param]: value }));
+    expectInvalidBody(res, requirementId, `${param === 'limit' ? 'page size' : 'status'} ${JSON.stringify(value)}`);
+  }
+}
+
 export const internsChecks = defineChecks([
   {
     id: 'interns.response.schema',
@@ -184,12 +193,8 @@ export const internsChecks = defineChecks([
     requirements: ['interns.limit.non-integer-rejected'],
     needs: needsInternsParams,
     async probe(ctx: ProbeContext) {
-      await confirmInternsParams(ctx);
       // 4.3: an integer; 7.3: invalid query parameters -> invalid_body. No integer under any reading.
-      for (const limit of ['abc', '1.5']) {
-        const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
-        expectInvalidBody(res, 'interns.limit.non-integer-rejected', `page size ${JSON.stringify(limit)}`);
-      }
+      await expectEachInvalid(ctx, 'interns.limit.non-integer-rejected', 'limit', ['abc', '1.5']);
     },
   },
   {
@@ -199,13 +204,9 @@ export const internsChecks = defineChecks([
     requirements: ['interns.limit.out-of-range-rejected'],
     needs: needsInternsParams,
     async probe(ctx: ProbeContext) {
-      await confirmInternsParams(ctx);
       // 4.3 / 8: minimum 1, maximum 500; 7.3: invalid query parameters -> invalid_body. SHOULD: the bounds
       // also read as those of the page size used (reading limit-clamped).
-      for (const limit of ['0', '501']) {
-        const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
-        expectInvalidBody(res, 'interns.limit.out-of-range-rejected', `page size ${JSON.stringify(limit)}`);
-      }
+      await expectEachInvalid(ctx, 'interns.limit.out-of-range-rejected', 'limit', ['0', '501']);
     },
   },
   {
@@ -274,12 +275,8 @@ export const internsChecks = defineChecks([
     requirements: ['interns.status.unknown-rejected'],
     needs: needsInternsParams,
     async probe(ctx: ProbeContext) {
-      await confirmInternsParams(ctx);
       // 4.3: values from section 3 only; 7.3: invalid query -> invalid_body.
-      for (const status of ['sleeping', 'running,deleted']) {
-        const res = await ctx.api.listInterns(internsQuery(ctx.target, { status }));
-        expectInvalidBody(res, 'interns.status.unknown-rejected', `status ${JSON.stringify(status)}`);
-      }
+      await expectEachInvalid(ctx, 'interns.status.unknown-rejected', 'status', ['sleeping', 'running,deleted']);
     },
   },
   {
@@ -289,13 +286,9 @@ export const internsChecks = defineChecks([
     requirements: ['interns.status.invalid-rejected'],
     needs: needsInternsParams,
     async probe(ctx: ProbeContext) {
-      await confirmInternsParams(ctx);
       // 4.3: "Comma-separated list of values from section 3", exactly as written there. SHOULD: lenient
       // parsers fold case and skip empty elements (reading status-filter-lenient).
-      for (const status of ['RUNNING', 'running,', 'running,,failed']) {
-        const res = await ctx.api.listInterns(internsQuery(ctx.target, { status }));
-        expectInvalidBody(res, 'interns.status.invalid-rejected', `status ${JSON.stringify(status)}`);
-      }
+      await expectEachInvalid(ctx, 'interns.status.invalid-rejected', 'status', ['RUNNING', 'running,', 'running,,failed']);
     },
   },
   {
