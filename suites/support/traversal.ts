@@ -50,7 +50,9 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
       if (!judge) return stop('page-cap');
       throw new ConformanceFailure('files.pagination.progress', `traversal at limit ${o.limit} still had has_more after ${pages} pages (cap derived from the listing); the cursor does not lead to the end`, previous ? [previous.res.exchange] : []);
     }
-    const fp = await fetchFollowed(ctx, containerId, o.limit, after, judge && previous !== undefined ? previous : undefined);
+    // Also when only reading (the shared full listing): a refused cursor of the target's own is a failure
+    // of the properties that read the listing, which all declare files.pagination.next-page.
+    const fp = await fetchFollowed(ctx, containerId, o.limit, after, previous);
     pages++;
     if (judge) assertPageRules(fp, order);
     for (const f of fp.page.data) {
