@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { FAULTS } from '../reference/faults/index.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
-import { distBuildCommit, ensureDist, useDistMain, type SuiteCommand } from './commands.ts';
+import { distBuildCommit, distBuildTime, ensureDist, useDistMain, type SuiteCommand } from './commands.ts';
 import { runFloor } from './floor.ts';
 import { runSuite } from './measure.ts';
 import { dredd } from './peers/dredd.ts';
@@ -241,6 +241,9 @@ async function main(): Promise<number> {
     }
   }
 
+  // dist/ may be rebuilt by others while the bench runs: the build measured is the one found at the start.
+  const distAtStart = distBuildCommit();
+  const distBuiltAt = distBuildTime();
   const reference: TargetResult = { name: 'reference', kind: 'reference', description: 'the reference implementation, default options, served by the bench (`--target`)', suite: [], load: [], floor: [], peers: {} };
   const embedded: TargetResult = { name: 'reference', kind: 'embedded', description: '`npm run conformance` with no target: the reference embedded in the CLI process', suite: [], load: [], floor: [], peers: {} };
   const targets: TargetResult[] = [reference, embedded];
@@ -257,8 +260,7 @@ async function main(): Promise<number> {
     };
     const commit = commandOutput('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']);
     if (commit) versions['commit'] = `${commit}${commandOutput('git', ['-C', ROOT, 'status', '--porcelain', '--untracked-files=no']) ? ' (with uncommitted changes)' : ''}`;
-    const dist = distBuildCommit();
-    if (dist && opts.commands.includes('dist') && !opts.distMain) versions['dist/ built from'] = dist;
+    if (distAtStart && opts.commands.includes('dist') && !opts.distMain) versions['dist/ built from'] = `${distAtStart} (at the start of the bench)`;
     const python = commandOutput('python3', ['--version']);
     if (python && opts.peers) versions['python (peer only)'] = python.replace(/^Python /, '');
 
@@ -282,7 +284,7 @@ async function main(): Promise<number> {
       ...(side ? { sideBySide: side } : {}),
       targets,
       ...(profile ? { profile } : {}),
-      problems: [...problems, ...suiteChanged(targets)],
+      problems: [...problems, ...suiteChanged(targets), ...(distBuildTime() !== distBuiltAt && opts.commands.includes('dist') && !opts.distMain ? ['dist/ was rebuilt while the bench ran (by another process): the compiled runs after that ran another build'] : [])],
       elapsedMs: performance.now() - started,
       partial,
     };

@@ -48,17 +48,22 @@ export function distBuildCommit(): string | undefined {
   }
 }
 
+/** When dist/ was last built (build-info.json's mtime), to tell a rebuild during the bench. */
+export function distBuildTime(): number | undefined {
+  try {
+    return statSync(join(ROOT, 'dist', 'build-info.json')).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The folders the build compiles (tsconfig.build.json `include`) and the root's own modules. */
 const SOURCE_DIRS = ['cli', 'core', 'generators', 'spec', 'reference', 'reports', 'suites'];
 
 /** A source file changed after dist/ was built: the compiled command would run other code than the tree's. */
 function distStale(): boolean {
-  let built: number;
-  try {
-    built = statSync(join(ROOT, 'dist', 'build-info.json')).mtimeMs;
-  } catch {
-    return true;
-  }
+  const built = distBuildTime();
+  if (built === undefined) return true;
   const newer = (file: string) => /\.(ts|ya?ml|json)$/.test(file) && statSync(file).mtimeMs > built;
   if (readdirSync(ROOT).some((f) => f.endsWith('.ts') && newer(join(ROOT, f)))) return true;
   return SOURCE_DIRS.some((dir) => readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true }).some((e) => e.isFile() && newer(join(e.parentPath, e.name))));
