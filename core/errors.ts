@@ -31,8 +31,12 @@ export class ConformanceFailure extends Error {
 export class CannotJudge extends Error {
   override readonly name = 'CannotJudge';
   constructor(
-    /** `target-file`: the target file does not describe the target (e.g. interns parameter names the server does not know). */
-    readonly reason: 'transport' | 'rate-limited' | 'budget' | 'target-file',
+    /**
+     * `target-file`: the target file does not describe the target (e.g. interns parameter names the
+     * server does not know); `unreadable`: what the target answered cannot be read for this check
+     * (another check judges it, e.g. a listing that is not 200).
+     */
+    readonly reason: 'transport' | 'rate-limited' | 'budget' | 'target-file' | 'unreadable',
     message: string,
     readonly exchanges: readonly Exchange[] = [],
   ) {

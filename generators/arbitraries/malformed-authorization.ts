@@ -8,7 +8,9 @@ import fc from 'fast-check';
 export function malformedAuthorization(): fc.Arbitrary<{ header: string; kind: 'unknown-key' | 'malformed' }> {
   const token = fc.string({ minLength: 8, maxLength: 48, unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.') });
   const malformed = fc.oneof(
-    fc.constantFrom('', 'Bearer', 'Bearer ', 'Bearer  ', 'Basic', 'Token', 'null', 'undefined'),
+    // No empty value: an empty header reads as a missing one (5 rule 2), which the auth.missing checks
+    // judge on their own; here it would make that requirement's status depend on the seed.
+    fc.constantFrom('Bearer', 'Bearer ', 'Bearer  ', 'Basic', 'Token', 'null', 'undefined'),
     token.map((t) => `Basic ${Buffer.from(`${t}:`).toString('base64')}`),
     token.map((t) => `Token ${t}`),
     token,

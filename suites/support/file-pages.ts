@@ -1,3 +1,4 @@
+import { CannotJudge } from '../../core/errors.ts';
 /**
  * Helpers of the listContainerFiles checks (2.1, 2.2, 4.1): fetching pages, walking a bounded number
  * of them, and telling how a page ends (last listed file, scan bound, or neither).
@@ -39,8 +40,10 @@ export interface FetchedPage {
  * judge status and shape (files.response.schema); every other check cannot judge and says so: the
  * error is reported as `error`, never as a failure of a requirement the check did not probe.
  */
-export class UnreadableListing extends Error {
-  override readonly name = 'UnreadableListing';
+export class UnreadableListing extends CannotJudge {
+  constructor(message: string) {
+    super('unreadable', message);
+  }
 }
 
 /** Reads a 200 body as a container file list, or explains why it cannot. */

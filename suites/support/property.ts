@@ -3,7 +3,6 @@ import type { ProbeContext } from '../../core/check.ts';
 import { dataJson, toData } from '../../core/data-json.ts';
 import { CannotJudge, ConformanceFailure } from '../../core/errors.ts';
 import { checkReplayCommand } from '../../core/replay.ts';
-import { UnreadableListing } from './file-pages.ts';
 
 /** The counterexample in a failure message: enough to read it; the report holds it whole. */
 const MESSAGE_COUNTEREXAMPLE_CHARS = 600;
@@ -36,7 +35,7 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
       return true;
     } catch (e) {
       if (e instanceof ConformanceFailure) throw e;
-      if (e instanceof CannotJudge || e instanceof UnreadableListing) {
+      if (e instanceof CannotJudge) {
         cannotJudge = e;
         return true;
       }
@@ -66,8 +65,5 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
       { value, seed: result.seed, ...(path ? { path } : {}), numRuns },
     );
   }
-  if (cannotJudge) {
-    if (cannotJudge instanceof UnreadableListing) throw new CannotJudge('transport', cannotJudge.message);
-    throw cannotJudge;
-  }
+  if (cannotJudge) throw cannotJudge;
 }

@@ -75,7 +75,12 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
       return { files, pages, scanBoundPages, complete: true, order };
     }
     if (o.stopAfter !== undefined && pages >= o.stopAfter) return { files, pages, scanBoundPages, complete: false, order };
-    const next = fp.page.last_id!;
+    const next = fp.page.last_id;
+    // 4.1 rule 1: has_more true needs a cursor; a walk without one cannot go on (judged: a failure).
+    if (next === null) {
+      if (!judge) return stop('not-forward');
+      throw new ConformanceFailure('files.pagination.last-id-when-has-more', `has_more is true but last_id is null (limit ${o.limit})`, [fp.res.exchange]);
+    }
     const nextPath = pathOf(next);
     const prevPath = after === undefined ? undefined : pathOf(after);
     // 4.1: each cursor resumes after the previous one. Compared where both name a path; an opaque
