@@ -1,10 +1,22 @@
 import { test as base } from '@playwright/test';
-import { OUTCOME_ATTACHMENT, type CheckDeclaration } from './check.ts';
+import { OUTCOME_ATTACHMENT } from './check.ts';
 import { askOutcome } from './engine-socket.ts';
-import { tagsOf } from './tags.ts';
 
 /** Where the run's engine answers (set by the run's global set-up, cli/playwright/global-setup.ts). */
 export const ENGINE_SOCKET_ENV = 'CONFORMANCE_ENGINE_SOCKET';
+
+/**
+ * The declared checks as their tests need them, listed by the run's global set-up in the runner
+ * process (core/check-listing.ts): a worker then registers the tests without loading a single check
+ * module (their imports are most of a worker's start-up).
+ */
+export const CHECK_LIST_ENV = 'CONFORMANCE_CHECK_LIST';
+
+export interface CheckListing {
+  id: string;
+  tags: string[];
+  wholeRun: boolean;
+}
 
 /**
  * Playwright's two automatic per-test fixtures serve browser pages: trace recording (which would
@@ -24,10 +36,10 @@ const test = base.extend(noAutoFixtures as {});
  * check's outcome and reports it (attachment, skip, failure). Whole-run checks are registered last,
  * so a run without the engine's plan still asks for them after every other check.
  */
-export function registerChecks(checks: readonly CheckDeclaration[]): void {
+export function registerChecks(checks: readonly CheckListing[]): void {
   const ordered = [...checks.filter((c) => !c.wholeRun), ...checks.filter((c) => c.wholeRun)];
   for (const check of ordered) {
-    test(check.id, { tag: tagsOf(check), annotation: [{ type: 'check', description: check.id }] }, async ({}, testInfo) => {
+    test(check.id, { tag: check.tags, annotation: [{ type: 'check', description: check.id }] }, async ({}, testInfo) => {
       const socket = process.env[ENGINE_SOCKET_ENV];
       if (!socket) throw new Error(`the conformance run was not set up (${ENGINE_SOCKET_ENV} is not set): start it with \`npm run conformance\` or the repository's playwright.config.ts`);
       const { outcome, reportedByHost } = await askOutcome(socket, check.id);

@@ -1,6 +1,8 @@
 import type { FullConfig } from '@playwright/test';
 import { request } from '@playwright/test';
-import { ENGINE_SOCKET_ENV } from '../../core/playwright-tests.ts';
+import { listingOf } from '../../core/check-listing.ts';
+import { CHECK_LIST_ENV, ENGINE_SOCKET_ENV } from '../../core/playwright-tests.ts';
+import { ALL_CHECKS } from '../../suites/checks/index.ts';
 import { RUN_ENV, type PreparedRun } from '../prepare-run.ts';
 import { finishRun } from './finish-run.ts';
 import { RunHost, setCurrentHost } from './run-host.ts';
@@ -23,6 +25,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const host = await RunHost.start(run, () => request.newContext({ maxRedirects: 0 }));
   setCurrentHost(host);
   process.env[ENGINE_SOCKET_ENV] = host.socketPath;
+  process.env[CHECK_LIST_ENV] = JSON.stringify(listingOf(ALL_CHECKS));
   return async () => {
     try {
       await finishRun(host);
