@@ -266,6 +266,7 @@ export class Client {
     return Math.min(Math.max(ms, 0), this.settings.retryCapMs);
   }
 
+  /** `response` comes already masked (its body was masked before it was parsed); the rest is masked here. */
   private record(
     url: URL,
     headers: Record<string, string>,
@@ -280,7 +281,7 @@ export class Client {
       durationMs,
       retries,
       ...(response
-        ? { response: { status: response.status, headers: maskVolatileHeaders(r.headers(response.headers)), ...truncateBody(r.text(response.text)) } }
+        ? { response: { status: response.status, headers: maskVolatileHeaders(response.headers), ...truncateBody(response.text) } }
         : {}),
       ...(error ? { error: r.text(error) } : {}),
     };

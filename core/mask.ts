@@ -28,6 +28,8 @@ export const MIN_ENCODED_CHARS = 8;
 interface Pattern {
   re: RegExp;
   placeholder: string;
+  /** The form in lower case when it is ASCII (a quick look before the regular expression), else undefined. */
+  lower: string | undefined;
   /** Length of the form, for longest-first. */
   length: number;
 }
@@ -46,15 +48,24 @@ export class Mask {
     for (const { value, placeholder } of secrets) {
       if (value.length === 0 || this.values.has(value)) continue;
       this.values.add(value);
-      for (const form of formsOf(value)) this.patterns.push({ re: new RegExp(formPattern(form), 'gi'), placeholder, length: form.length });
+      for (const form of formsOf(value)) {
+        this.patterns.push({ re: new RegExp(formPattern(form), 'gi'), placeholder, length: form.length, lower: /^[\x20-\x7e]*$/.test(form) ? form.toLowerCase() : undefined });
+      }
     }
     // Longest first, so a secret (or form) that contains another is replaced whole.
     this.patterns.sort((a, b) => b.length - a.length);
   }
 
   text(s: string): string {
+    // Every body of a run passes here, so a quick look first: with its escapes and percent-encodings
+    // decoded (decodedForSearch), a text that does not hold an ASCII form as it is, in some case, holds
+    // none of its spellings either, and the regular expression is not run.
+    const lower = decodedForSearch(s).toLowerCase();
     let out = s;
-    for (const { re, placeholder } of this.patterns) out = out.replace(re, () => placeholder);
+    for (const { re, placeholder, lower: form } of this.patterns) {
+      if (form !== undefined && !lower.includes(form)) continue;
+      out = out.replace(re, () => placeholder);
+    }
     return out;
   }
 
@@ -109,8 +120,21 @@ function stableBase64(bytes: Buffer, offset: number): string {
   return all.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
 }
 
+/**
+ * The text with every spelling charPattern allows decoded to its character (`\\u0073`, `\\x73`, `\\/`,
+ * `%73`, `%2573`, backslashes escaped again): where a form's spelling stands, the form stands here.
+ * Only a search runs on it; what is replaced is the original text.
+ */
+function decodedForSearch(s: string): string {
+  if (!s.includes('\\') && !s.includes('%')) return s;
+  return s.replace(SPELLING, (_m, u?: string, x?: string, slash?: string, pct?: string) =>
+    u !== undefined ? String.fromCharCode(parseInt(u, 16)) : x !== undefined ? String.fromCharCode(parseInt(x, 16)) : slash !== undefined ? '/' : String.fromCharCode(parseInt(pct!, 16)),
+  );
+}
+
 /** A backslash, itself escaped any number of times (`\\u0073` in a JSON string), or percent-encoded. */
 const BACKSLASH = String.raw`(?:\\|%(?:25)*5c)+`;
+const SPELLING = new RegExp(`${BACKSLASH}(?:u([0-9a-f]{4})|x([0-9a-f]{2})|(/))|%(?:25)*([0-9a-f]{2})`, 'gi');
 
 /** The regular expression source of one form: each character in any of its encodings. */
 function formPattern(form: string): string {
