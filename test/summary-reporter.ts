@@ -19,9 +19,14 @@ interface MutationResult {
 export default class SummaryReporter implements Reporter {
   private readonly outcome = new Map<TestCase, TestResult['status']>();
   private readonly mutations: MutationResult[] = [];
+  private readonly skipReasons: string[] = [];
 
   onTestEnd(test: TestCase, result: TestResult): void {
     this.outcome.set(test, result.status);
+    if (result.status === 'skipped') {
+      const why = [...result.annotations, ...test.annotations].find((a) => a.type === 'skip' || a.type === 'fixme')?.description ?? 'no reason given';
+      this.skipReasons.push(`  skipped: ${test.titlePath().slice(1).join(' › ')} — ${why}`);
+    }
     for (const a of result.attachments) {
       if (a.name === 'mutation-result' && a.body) this.mutations.push(JSON.parse(a.body.toString('utf8')) as MutationResult);
     }
@@ -37,7 +42,8 @@ export default class SummaryReporter implements Reporter {
     }
     // A run that broke before or after the tests (global setup, config error) is a failure too.
     if (result.status !== 'passed' && failed === 0) failed = 1;
-    if (skipped) process.stdout.write(`skipped: ${skipped} (each listed above with its reason; not counted as passed)\n`);
+    for (const line of this.skipReasons) process.stdout.write(line + '\n');
+    if (skipped) process.stdout.write(`skipped: ${skipped} (each with its reason above; not counted as passed)\n`);
     process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
   }
 
