@@ -5,6 +5,11 @@ import { FAULTS } from '../reference/faults/index.ts';
 import { CONTAINER_FILES_FAULTS } from '../reference/faults/container-files.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { containerFilesChecks } from '../suites/checks/container-files.ts';
+import { containerFilesQueryChecks } from '../suites/checks/container-files-query.ts';
+import { paginationChecks } from '../suites/checks/pagination.ts';
+
+/** The example-based checks of listContainerFiles: one request or page, the query parameters, multi-page walks. */
+const CHECKS = [...containerFilesChecks, ...containerFilesQueryChecks, ...paginationChecks];
 import { probeCheck } from './support/harness.ts';
 
 test.describe.configure({ mode: 'parallel' });
@@ -50,7 +55,7 @@ const PROOFS: ReadonlyArray<{ check: string; fault: string; requirement: string 
 const OBSERVATIONS = ['files.scan-bound.observed', 'files.rate-limit.observed', 'files.limit.spelling'];
 
 test.describe('plain reference', () => {
-  for (const check of containerFilesChecks) {
+  for (const check of CHECKS) {
     test(`${check.id} passes`, async () => {
       const o = await probeCheck(check.id);
       expect(o.status, say(o)).toBe('pass');
@@ -82,7 +87,7 @@ test.describe('faults', () => {
   });
 
   test('every check of this file is proved by a fault, or is an observation', () => {
-    for (const c of containerFilesChecks) {
+    for (const c of CHECKS) {
       if (c.kind === 'observation') expect(OBSERVATIONS).toContain(c.id);
       else expect(PROOFS.some((p) => p.check === c.id), c.id).toBe(true);
     }
@@ -105,7 +110,7 @@ test.describe('conformant variants', () => {
   for (const [name, options] of VARIANTS) {
     test(`no check fails on ${name}`, async () => {
       const bad: string[] = [];
-      for (const check of containerFilesChecks) {
+      for (const check of CHECKS) {
         const o = await probeCheck(check.id, options);
         if (o.status === 'fail' || o.status === 'error') bad.push(`${check.id} ${say(o)}`);
       }

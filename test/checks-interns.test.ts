@@ -4,6 +4,7 @@ import type { CheckOutcome } from '../core/check.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { internsChecks } from '../suites/checks/interns.ts';
+import { internsQueryChecks } from '../suites/checks/interns-query.ts';
 import { probeCheck } from './support/harness.ts';
 
 test.describe.configure({ mode: 'parallel' });
@@ -24,7 +25,7 @@ const VARIANT_PARAMS = { limit: 'page_size', status: 'statuses', workspace: 'wor
 const variantParamsLine = (y: string) =>
   y.replace(/^  params: .*$/m, `  params: { limit: "${VARIANT_PARAMS.limit}", status: "${VARIANT_PARAMS.status}", workspace: "${VARIANT_PARAMS.workspace}" }`);
 
-const CHECK_IDS = internsChecks.map((c) => c.id);
+const CHECK_IDS = [...internsChecks, ...internsQueryChecks].map((c) => c.id);
 
 /** Each MUST/SHOULD check, the fault that breaks its requirement, and the requirement it must name. */
 const FAULT_CASES: ReadonlyArray<{ check: string; fault: string; requirement: string }> = [

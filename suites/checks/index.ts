@@ -1,10 +1,12 @@
 import type { CheckDeclaration } from '../../core/check.ts';
 import { authChecksAll } from './auth.ts';
 import { containerFilesChecks } from './container-files.ts';
+import { containerFilesQueryChecks } from './container-files-query.ts';
 import { emptyContainerChecks } from './empty-container.ts';
 import { errorsChecks } from './errors.ts';
 import { generalChecks } from './general.ts';
 import { internsChecks } from './interns.ts';
+import { internsQueryChecks } from './interns-query.ts';
 import { internsPropertyChecks } from './interns-properties.ts';
 import { modelEndpointsChecks } from './model-endpoints.ts';
 import { paginationChecks } from './pagination.ts';
@@ -13,11 +15,13 @@ import { paginationPropertyChecks } from './pagination-properties.ts';
 /** Every declared check, in report order. The report, the traceability test and the docs read this list. */
 export const ALL_CHECKS: readonly CheckDeclaration[] = [
   ...containerFilesChecks,
+  ...containerFilesQueryChecks,
   ...paginationChecks,
   ...paginationPropertyChecks,
   ...emptyContainerChecks,
   ...modelEndpointsChecks,
   ...internsChecks,
+  ...internsQueryChecks,
   ...internsPropertyChecks,
   ...authChecksAll,
   ...errorsChecks,

@@ -1,0 +1,242 @@
+/**
+ * listContainerFiles query parameters (4.1, 8): `limit` (1 to 1000, default 100) and `after` (any
+ * container file id; listing resumes strictly after that path). Data-agnostic: paths are built
+ * around the target's own listing.
+ */
+import { defineChecks, type ProbeContext } from '../../core/check.ts';
+import { expectStatus } from '../../core/expect.ts';
+import { encodeFileId } from '../../core/file-id.ts';
+import { CONTROL, expectRejected, firstFilesAfter, LIMIT_DEFAULT, LIMIT_MAX, main, orderOf, q } from '../support/container-files.ts';
+import { fetchPage, pageEnd, pathBetween, readPage, usesPadding, walkPages, type FetchedPage } from '../support/file-pages.ts';
+
+export const containerFilesQueryChecks = defineChecks([
+  {
+    id: 'files.limit.default-maximum',
+    title: 'Without limit a page holds at most 100 files',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.default-maximum'],
+    async probe(ctx: ProbeContext) {
+      // 4.1 / 8: "limit ... default 100": whatever else a page does, it holds no more than that.
+      const { pages } = await walkPages(ctx, main(ctx), { maxPages: 3 });
+      for (const p of pages) {
+        const n = p.page.data.length;
+        ctx.conform(n <= LIMIT_DEFAULT, `a page without limit holds ${n} files, more than the default of ${LIMIT_DEFAULT}`, p.res);
+      }
+    },
+  },
+  {
+    id: 'files.limit.default',
+    title: 'Without limit a page that ends neither the listing nor at the scan bound holds exactly 100 files',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.default'],
+    async probe(ctx: ProbeContext) {
+      // SHOULD (4.1 never says a page is full): a page that ends at the scan bound (4.1 rule 3) may be
+      // short, so walk forward (bounded) to a page that ends at its last listed file with has_more true.
+      const full = (p: FetchedPage) => p.page.has_more && pageEnd(p.page) === 'last-listed';
+      const { pages } = await walkPages(ctx, main(ctx), { maxPages: 8, enough: (ps) => full(ps[ps.length - 1]!) });
+      for (const p of pages) {
+        const n = p.page.data.length;
+        if (full(p)) {
+          ctx.conform(
+            n === LIMIT_DEFAULT,
+            `a page without limit holds ${n} files with has_more true and last_id its last file (not at the scan bound); expected the default of ${LIMIT_DEFAULT}`,
+            p.res,
+          );
+        }
+      }
+    },
+  },
+  {
+    id: 'files.limit.bounds-accepted',
+    title: 'limit=1 and limit=1000 are accepted',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.bounds-accepted'],
+    async probe(ctx: ProbeContext) {
+      // 4.1 / 8: "Minimum 1, maximum 1000": both ends are inside the range.
+      for (const limit of [1, LIMIT_MAX]) {
+        const res = await ctx.api.listContainerFiles(main(ctx), { limit });
+        expectStatus(res, 200, 'files.limit.bounds-accepted', `limit=${limit}`);
+        readPage(res);
+      }
+    },
+  },
+  {
+    id: 'files.limit.out-of-range-rejected',
+    title: 'limit=0, limit=-1 and limit=1001 are rejected with 400',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.out-of-range-rejected'],
+    async probe(ctx: ProbeContext) {
+      // 4.1 / 8 bounds; 7.1: "Invalid request parameters" is 400. SHOULD: the bounds also read as those
+      // of the page size used (reading limit-clamped), so a clamped page is reported, not failed.
+      for (const v of ['0', '-1', '1001']) {
+        const res = await ctx.api.listContainerFiles(main(ctx), { limit: v });
+        expectStatus(res, 400, 'files.limit.out-of-range-rejected', `limit=${v}`);
+      }
+    },
+  },
+  {
+    id: 'files.limit.maximum',
+    title: 'limit=1001 and limit=5000 are refused, or answered with at most 1000 files',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.maximum'],
+    async probe(ctx: ProbeContext) {
+      // 4.1 / 8 "maximum 1000": refused (SHOULD, files.limit.out-of-range-rejected) or clamped, never exceeded.
+      for (const limit of [1001, 5000]) {
+        const res = await ctx.api.listContainerFiles(main(ctx), { limit });
+        if (res.status !== 200) continue;
+        const p = readPage(res);
+        ctx.conform(p.data.length <= LIMIT_MAX, `limit=${limit} answered a page of ${p.data.length} files, more than the maximum of ${LIMIT_MAX}`, res);
+      }
+    },
+  },
+  {
+    id: 'files.limit.non-integer-rejected',
+    title: 'limit=abc and limit=1.5 are rejected with 400',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.non-integer-rejected', 'files.errors.shape'],
+    async probe(ctx: ProbeContext) {
+      // 4.1: limit is an integer; 7.1: invalid parameters are 400 (not read as a prefix, not defaulted).
+      // Only values that are no integer under any reading; other spellings are observed (files.limit.spelling).
+      for (const v of ['abc', '1.5']) await expectRejected(ctx, { limit: v }, 'files.limit.non-integer-rejected', `limit=${q(v)}`);
+    },
+  },
+  {
+    id: 'files.limit.spelling',
+    title: 'What limit=1e2, 2.0, +5, 05, 0x10 and an empty limit get (the spelling of an integer is left open)',
+    operation: 'listContainerFiles',
+    kind: 'observation',
+    requirements: ['general.integer-spelling'],
+    async probe(ctx: ProbeContext) {
+      // 4.1 gives the type "integer", not how a query string spells one (readings limit-number-spellings, limit-empty-default).
+      const seen: Record<string, number> = {};
+      for (const v of ['1e2', '2.0', '+5', '05', '0x10', '']) seen[`limit=${v}`] = (await ctx.api.listContainerFiles(main(ctx), { limit: v })).status;
+      ctx.observe('general.integer-spelling', { operation: 'listContainerFiles', statuses: seen });
+    },
+  },
+  {
+    id: 'files.limit.page-size',
+    title: 'A page never holds more files than limit (limit 1 and 7, a few pages each)',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.page-size'],
+    async probe(ctx: ProbeContext) {
+      for (const limit of [1, 7]) {
+        const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 3 });
+        for (const p of pages) {
+          ctx.conform(p.page.data.length <= limit, `limit=${limit} but the page holds ${p.page.data.length} files`, p.res);
+        }
+      }
+    },
+  },
+  {
+    id: 'files.after.strictly-after',
+    title: "after set to the k-th file's id resumes exactly at file k+1 of the same page",
+    operation: 'listContainerFiles',
+    requirements: ['files.after.strictly-after'],
+    async probe(ctx: ProbeContext) {
+      // 4.1 `after`: "Listing resumes strictly after that path." Compare the page with itself: the
+      // page after its k-th file starts with its (k+1)-th and lists nothing at or before the k-th.
+      const limit = 5;
+      const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 5, enough: (ps) => ps[ps.length - 1]!.page.data.length >= 2 });
+      const base = pages.find((p) => p.page.data.length >= 2);
+      if (!base) return ctx.skip(`no page of the first ${pages.length} at limit ${limit} lists two files`);
+      const order = orderOf(base);
+      const data = base.page.data;
+      const k = Math.floor((data.length - 2) / 2);
+      const cursor = data[k]!;
+      const next = await firstFilesAfter(ctx, cursor.id, limit);
+      for (const f of next.page.data) {
+        const why = order.before(cursor.path, f.path);
+        ctx.conform(!why, `after=${q(cursor.id)} (path ${q(cursor.path)}) but the page lists ${q(f.path)}, which is not after it: ${why}`, next.res);
+      }
+      const expected = data.slice(k + 1).map((f) => f.path);
+      const got = next.page.data.map((f) => f.path);
+      ctx.conform(got.length > 0, `after=${q(cursor.id)} lists no file, expected ${q(expected[0]!)} (listed after it on the page before)`, next.res);
+      const n = Math.min(got.length, expected.length);
+      ctx.conform(
+        got.slice(0, n).every((p, i) => p === expected[i]),
+        `after=${q(cursor.id)} lists ${JSON.stringify(got.slice(0, n))}, expected ${JSON.stringify(expected.slice(0, n))} (the files after ${q(cursor.path)} on the page before)`,
+        next.res,
+      );
+    },
+  },
+  {
+    id: 'files.after.any-file-id',
+    title: 'after set to the id of a path between two listed files is accepted and resumes strictly after that path',
+    operation: 'listContainerFiles',
+    requirements: ['files.after.any-file-id'],
+    async probe(ctx: ProbeContext) {
+      // 4.1 `after`: "the previous page's last_id, or any container file id" - including the id of
+      // a path that no file has. A path between two neighbours of a page is surely not listed.
+      const limit = 5;
+      // A path between two neighbours, without control characters (whether those may be named is left open).
+      const between = (a: string, b: string) => {
+        const c = pathBetween(a, b);
+        return c !== undefined && !CONTROL.test(c) ? c : undefined;
+      };
+      const hasPair = (p: FetchedPage) => p.page.data.some((f, i) => i > 0 && between(p.page.data[i - 1]!.path, f.path) !== undefined);
+      const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 5, enough: (ps) => hasPair(ps[ps.length - 1]!) });
+      const base = pages.find(hasPair);
+      if (!base) return ctx.skip(`no page of the first ${pages.length} at limit ${limit} has two neighbouring files with a path between them`);
+      const order = orderOf(base);
+      const i = base.page.data.findIndex((f, j) => j > 0 && between(base.page.data[j - 1]!.path, f.path) !== undefined);
+      const before = base.page.data[i - 1]!;
+      const nextFile = base.page.data[i]!;
+      const probe = between(before.path, nextFile.path)!;
+      // The target's own padding style, so only the path is new (RFC 4648 section 5 leaves padding open).
+      const after = encodeFileId(probe, usesPadding(pages));
+      const res = await ctx.api.listContainerFiles(main(ctx), { limit, after });
+      expectStatus(res, 200, 'files.after.any-file-id', `after=${q(after)}, the id of ${q(probe)} (between the listed ${q(before.path)} and ${q(nextFile.path)})`);
+      let p: FetchedPage = { res, page: readPage(res), limit, after };
+      for (let n = 0; n < 3 && p.page.data.length === 0 && p.page.has_more && p.page.last_id !== null; n++) {
+        p = await fetchPage(ctx, main(ctx), { limit, after: p.page.last_id });
+      }
+      for (const f of p.page.data) {
+        const why = order.before(probe, f.path);
+        ctx.conform(!why, `after the id of ${q(probe)} the page lists ${q(f.path)}, which is not after it: ${why}`, p.res);
+      }
+      const first = p.page.data[0];
+      ctx.conform(
+        first !== undefined && first.path === nextFile.path,
+        `after the id of ${q(probe)} the listing resumes at ${first ? q(first.path) : 'no file'}, expected ${q(nextFile.path)} (the file after it on the page before)`,
+        p.res,
+      );
+    },
+  },
+  {
+    id: 'files.after.no-prefix-rejected',
+    title: 'after values without the cfile_ prefix are rejected with 400',
+    operation: 'listContainerFiles',
+    requirements: ['files.after.no-prefix-rejected', 'files.errors.shape'],
+    async probe(ctx: ProbeContext) {
+      // 2.1: "The literal prefix cfile_": without it a value is no container file id under any reading
+      // (and none the suite's probes are a last_id the target gave), so it is malformed input, 400 (7.1).
+      const bad: Array<[string, string]> = [
+        ['YWJj', 'base64url of "abc" without the prefix'],
+        ['file_YWJj', 'another prefix'],
+        ['CFILE_YWJj', 'the prefix in capitals'],
+      ];
+      for (const [after, why] of bad) await expectRejected(ctx, { after }, 'files.after.no-prefix-rejected', `after=${q(after)} (${why})`);
+    },
+  },
+  {
+    id: 'files.after.invalid-rejected',
+    title: 'after values with the cfile_ prefix that are not base64url are rejected with 400',
+    operation: 'listContainerFiles',
+    requirements: ['files.after.invalid-rejected'],
+    async probe(ctx: ProbeContext) {
+      // 2.1 defines the id (cfile_ + base64url); 7.1 gives 400 for malformed input. SHOULD: how strictly
+      // a cursor is decoded is not said, and lenient decoders (Node's, Python's) accept some of these
+      // (readings cursor-lenient-base64, cursor-standard-alphabet). Padding and trailing bits are left alone.
+      const bad: Array<[string, string]> = [
+        ['cfile_fn5+', 'standard-alphabet "+" (base64 of "~~~")'],
+        ['cfile_Pz8/', 'standard-alphabet "/" (base64 of "???")'],
+        ['cfile_YWJjZ', 'an impossible base64 length'],
+        ['cfile_%%%!', 'characters outside base64url'],
+      ];
+      for (const [after, why] of bad) {
+        const res = await ctx.api.listContainerFiles(main(ctx), { after });
+        expectStatus(res, 400, 'files.after.invalid-rejected', `after=${q(after)} (${why})`);
+      }
+    },
+  },
+]);

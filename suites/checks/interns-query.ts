@@ -1,0 +1,240 @@
+/**
+ * List interns query parameters (4.3, 7.3, 8): the page size (1 to 500), the lifecycle status filter
+ * (values of section 3) and the workspace filter (the key's workspace; no default-workspace fallback).
+ * Their names are not shown: the target file names them (interns.params).
+ */
+import { defineChecks, type ProbeContext } from '../../core/check.ts';
+import { expectSchema, expectStatus } from '../../core/expect.ts';
+import { INTERN_STATES, expectInvalidBody, internPage, plainInternPage } from '../support/interns.ts';
+import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
+import { errorBody } from '../support/operations.ts';
+import { tally } from '../support/values.ts';
+import { expectEachInvalid, needsOtherWorkspace, sameUuid } from '../support/interns-checks.ts';
+
+export const internsQueryChecks = defineChecks([
+  {
+    id: 'interns.limit.bounds-accepted',
+    title: 'Page sizes 1 and 500 are accepted',
+    operation: 'listInterns',
+    requirements: ['interns.limit.bounds-accepted'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      // 4.3 / 8: "Minimum 1, maximum 500" — both ends are valid page sizes.
+      for (const limit of [1, 500]) {
+        const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
+        expectStatus(res, 200, 'interns.limit.bounds-accepted', `page size ${limit}`);
+      }
+    },
+  },
+  {
+    id: 'interns.limit.respected',
+    title: 'A page never holds more interns than the requested page size',
+    operation: 'listInterns',
+    requirements: ['interns.limit.respected'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      const limit = 2;
+      const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
+      // 4.3: 2 lies within 1..500, so the answer is a page (refusing it would also break this requirement).
+      expectStatus(res, 200, 'interns.limit.respected', `page size ${limit}`);
+      const { body } = internPage(ctx, res);
+      const n = (body.data as unknown[]).length;
+      // 4.3: "Maximum number of interns to return".
+      ctx.conform(n <= limit, `page size ${limit} requested, ${n} interns returned`, res);
+    },
+  },
+  {
+    id: 'interns.limit.non-integer',
+    title: 'Page sizes "abc" and "1.5" are rejected with invalid_body',
+    operation: 'listInterns',
+    requirements: ['interns.limit.non-integer-rejected'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      // 4.3: an integer; 7.3: invalid query parameters -> invalid_body. No integer under any reading.
+      await expectEachInvalid(ctx, 'interns.limit.non-integer-rejected', 'limit', ['abc', '1.5']);
+    },
+  },
+  {
+    id: 'interns.limit.out-of-range',
+    title: 'Page sizes 0 and 501 are rejected with invalid_body',
+    operation: 'listInterns',
+    requirements: ['interns.limit.out-of-range-rejected'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      // 4.3 / 8: minimum 1, maximum 500; 7.3: invalid query parameters -> invalid_body. SHOULD: the bounds
+      // also read as those of the page size used (reading limit-clamped).
+      await expectEachInvalid(ctx, 'interns.limit.out-of-range-rejected', 'limit', ['0', '501']);
+    },
+  },
+  {
+    id: 'interns.limit.maximum',
+    title: 'Page sizes 501 and 1000 are refused, or answered with at most 500 interns',
+    operation: 'listInterns',
+    requirements: ['interns.limit.maximum'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      // 4.3 / 8 "maximum 500": refused (SHOULD, interns.limit.out-of-range-rejected) or clamped, never exceeded.
+      for (const limit of [501, 1000]) {
+        const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
+        if (res.status !== 200) continue;
+        const n = internPage(ctx, res).interns.length;
+        ctx.conform(n <= 500, `page size ${limit} answered ${n} interns, more than the maximum of 500`, res);
+      }
+    },
+  },
+  {
+    id: 'interns.limit.spelling',
+    title: 'What page sizes 1e2, 2.0, +5, 05 and an empty one get (the spelling of an integer is left open)',
+    operation: 'listInterns',
+    kind: 'observation',
+    requirements: ['general.integer-spelling'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      // 4.3 gives the type "integer", not how a query string spells one (readings limit-number-spellings, limit-empty-default).
+      const seen: Record<string, number> = {};
+      for (const v of ['1e2', '2.0', '+5', '05', '']) seen[`${ctx.target.interns.params!.limit}=${v}`] = (await ctx.api.listInterns(internsQuery(ctx.target, { limit: v }))).status;
+      ctx.observe('general.integer-spelling', { operation: 'listInterns', statuses: seen });
+    },
+  },
+  {
+    id: 'interns.status.filter',
+    title: 'A status filter (one value, then two comma-separated) lists only interns in those states',
+    operation: 'listInterns',
+    requirements: ['interns.status.filter'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      // Data-agnostic: the states to filter on are taken from what the key lists, rarest first, so a
+      // filter that is not applied shows other states.
+      const { interns } = await plainInternPage(ctx);
+      const counts: Record<string, number> = {};
+      for (const intern of interns) if ((INTERN_STATES as readonly string[]).includes(String(intern.status))) tally(counts, String(intern.status));
+      const seen = Object.keys(counts).sort((a, b) => (counts[a] ?? 0) - (counts[b] ?? 0) || a.localeCompare(b));
+      const first = seen[0];
+      if (first === undefined) return ctx.skip('the key lists no intern in a section 3 state: no status to filter on');
+      const second = seen[1] ?? INTERN_STATES.find((s) => s !== first)!;
+      // 4.3: "Lifecycle statuses to include | Comma-separated list of values from section 3".
+      for (const wanted of [[first], [first, second]]) {
+        const value = wanted.join(',');
+        const res = await ctx.api.listInterns(internsQuery(ctx.target, { status: value }));
+        expectStatus(res, 200, 'interns.status.filter', `status filter ${JSON.stringify(value)}`);
+        for (const [i, intern] of internPage(ctx, res).interns.entries()) {
+          ctx.conform(wanted.includes(String(intern.status)), `status filter ${JSON.stringify(value)}: /data/${i} has status ${JSON.stringify(intern.status)}`, res);
+        }
+      }
+    },
+  },
+  {
+    id: 'interns.status.unknown-rejected',
+    title: 'A status that is no section 3 state in any letter case is rejected with invalid_body',
+    operation: 'listInterns',
+    requirements: ['interns.status.unknown-rejected'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      // 4.3: values from section 3 only; 7.3: invalid query -> invalid_body.
+      await expectEachInvalid(ctx, 'interns.status.unknown-rejected', 'status', ['sleeping', 'running,deleted']);
+    },
+  },
+  {
+    id: 'interns.status.invalid-rejected',
+    title: 'A status list with a state in capitals or an empty element is rejected with invalid_body',
+    operation: 'listInterns',
+    requirements: ['interns.status.invalid-rejected'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      // 4.3: "Comma-separated list of values from section 3", exactly as written there. SHOULD: lenient
+      // parsers fold case and skip empty elements (reading status-filter-lenient).
+      await expectEachInvalid(ctx, 'interns.status.invalid-rejected', 'status', ['RUNNING', 'running,', 'running,,failed']);
+    },
+  },
+  {
+    id: 'interns.workspace.filter',
+    title: 'The workspace filter set to the key\'s workspace lists only that workspace',
+    operation: 'listInterns',
+    requirements: ['interns.workspace.filter'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      const own = ctx.target.interns.workspaceId;
+      const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: own }));
+      // 4.3: "Only interns of this workspace; it must match the workspace of the API key" — it does here.
+      expectStatus(res, 200, 'interns.workspace.filter', 'workspace filter set to the key\'s own workspace');
+      for (const [i, intern] of internPage(ctx, res).interns.entries()) {
+        ctx.conform(sameUuid(intern.workspaceId, own), `workspace filter ${own}: /data/${i}/workspaceId is ${JSON.stringify(intern.workspaceId)}`, res);
+      }
+    },
+  },
+  {
+    id: 'interns.workspace.mismatch-no-fallback',
+    title: 'A workspace filter naming another workspace lists no intern: refused, or an empty list',
+    operation: 'listInterns',
+    requirements: ['interns.workspace.mismatch-no-fallback'],
+    needs: needsOtherWorkspace,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      const other = ctx.target.interns.otherWorkspaceId!;
+      const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: other }));
+      // 4.3: "Only interns of this workspace; it must match the workspace of the API key" and "there is
+      // no default-workspace fallback": a refusal (4xx with the 7.3 body) or an empty list (reading
+      // workspace-mismatch-empty), never an intern, of the key's workspace or of the other one.
+      if (res.status >= 200 && res.status < 300) {
+        const data = internPage(ctx, res).interns;
+        const ws = [...new Set(data.map((x) => String(x.workspaceId)))].slice(0, 3);
+        ctx.conform(data.length === 0, `workspace filter ${other} (not the key's) answered HTTP ${res.status} listing ${data.length} interns${ws.length ? ` of workspace(s) ${ws.join(', ')}` : ''}`, res);
+        return;
+      }
+      ctx.conform(res.status >= 400 && res.status < 500, `workspace filter ${other} (not the key's): expected a 4xx error or an empty list, got HTTP ${res.status}`, res);
+      expectSchema(errorBody(res, 'interns.workspace.mismatch-no-fallback'), 'InternsError', 'interns.workspace.mismatch-no-fallback', res);
+    },
+  },
+  {
+    id: 'interns.workspace.mismatch-refused',
+    title: 'A workspace filter naming another workspace is refused with an error, not answered 200',
+    operation: 'listInterns',
+    requirements: ['interns.workspace.mismatch-refused'],
+    needs: needsOtherWorkspace,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      const other = ctx.target.interns.otherWorkspaceId!;
+      const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: other }));
+      // 4.3: "it must match the workspace of the API key". SHOULD: an empty list also keeps every intern
+      // out (reading workspace-mismatch-empty). The status is not named, so any 4xx is a refusal.
+      ctx.conform(res.status >= 400 && res.status < 500, `workspace filter ${other} (not the key's): expected a 4xx error, got HTTP ${res.status}`, res);
+      // 7.3: the refusal carries the interns error body.
+      expectSchema(errorBody(res, 'interns.workspace.mismatch-refused'), 'InternsError', 'interns.workspace.mismatch-refused', res);
+    },
+  },
+  {
+    id: 'interns.workspace.malformed-refused',
+    title: 'A workspace filter that is not a UUID is refused with an error carrying the 7.3 body',
+    operation: 'listInterns',
+    requirements: ['interns.workspace.malformed-refused'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      // 4.3: "Workspace filter | string (UUID format)" that "must match the workspace of the API key":
+      // refused as an invalid query (invalid_body) or as not permitted (403, reading
+      // workspace-malformed-forbidden), never answered 200.
+      const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: 'not-a-uuid' }));
+      ctx.conform(res.status >= 400 && res.status < 500, `workspace filter "not-a-uuid": expected a 4xx error, got HTTP ${res.status}`, res);
+      expectSchema(errorBody(res, 'interns.workspace.malformed-refused'), 'InternsError', 'interns.workspace.malformed-refused', res);
+    },
+  },
+  {
+    id: 'interns.workspace.malformed-rejected',
+    title: 'A workspace filter that is not a UUID is rejected with invalid_body',
+    operation: 'listInterns',
+    requirements: ['interns.workspace.malformed-rejected'],
+    needs: needsInternsParams,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      // 4.3: "Workspace filter | string (UUID format)"; 7.3: invalid query -> invalid_body. SHOULD: 403
+      // is the other reading (it cannot match the key's workspace).
+      const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: 'not-a-uuid' }));
+      expectInvalidBody(res, 'interns.workspace.malformed-rejected', 'workspace filter "not-a-uuid"');
+    },
+  },
+]);

@@ -1,0 +1,67 @@
+/**
+ * What the listContainerFiles checks share (2.1, 2.2, 4.1, 8): the limits, the configured container,
+ * a sample of its files, the path order of a page, the page after a cursor, a rejected parameter.
+ */
+import type { ProbeContext } from '../../core/check.ts';
+import { expectSchema, expectStatus } from '../../core/expect.ts';
+import { errorBody } from './operations.ts';
+import { PathOrderTracker } from './path-order.ts';
+import { fetchPage, filesOf, UnreadableListing, walkPages, type FetchedPage, type ListedFile } from './file-pages.ts';
+
+/** 4.1 / 8: limit 1 to 1000, default 100. */
+export const LIMIT_MAX = 1000;
+export const LIMIT_DEFAULT = 100;
+/** Pages a sampling check walks at limit 1000: enough to pass a scan-bound page or two, few requests. */
+export const SAMPLE_PAGES = 4;
+
+export const main = (ctx: ProbeContext) => ctx.target.containerFiles.containerId;
+
+/** The files of the first pages of the container at limit 1000 (skips when there are none). */
+export async function sampleFiles(ctx: ProbeContext, pagesMax = SAMPLE_PAGES): Promise<Array<{ file: ListedFile; at: FetchedPage }>> {
+  const { pages } = await walkPages(ctx, main(ctx), { limit: LIMIT_MAX, maxPages: pagesMax });
+  const files = filesOf(pages);
+  if (files.length === 0) ctx.skip(`no file listed in the first ${pages.length} page(s) of containerFiles.containerId`);
+  return files;
+}
+
+/**
+ * The path order(s) a page is in (UTF-8 or UTF-16 code units, 2.2 / 4.1), to compare other paths with
+ * its files. Throws (as a suite error, not a failure) when it is in neither: files.list.path-order judges that.
+ */
+export function orderOf(p: FetchedPage): PathOrderTracker {
+  const order = new PathOrderTracker();
+  const d = p.page.data;
+  for (let i = 1; i < d.length; i++) {
+    if (order.before(d[i - 1]!.path, d[i]!.path)) {
+      throw new UnreadableListing(`cannot judge: GET ${p.res.exchange.request.url} is not in path order (files.list.path-order judges it)`);
+    }
+  }
+  return order;
+}
+
+/** C0 controls and DEL: whether after may name such a path is left open (files.after.control-char-paths). */
+export const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Fetches the page after `after`, following at most `hops` empty pages that end at the scan bound
+ * (4.1 rule 3: data may be empty there), and returns the first page that lists a file (or the last one fetched).
+ */
+export async function firstFilesAfter(ctx: ProbeContext, after: string, limit: number, hops = 3): Promise<FetchedPage> {
+  let p = await fetchPage(ctx, main(ctx), { limit, after });
+  for (let n = 0; n < hops && p.page.data.length === 0 && p.page.has_more && p.page.last_id !== null; n++) {
+    p = await fetchPage(ctx, main(ctx), { limit, after: p.page.last_id });
+  }
+  return p;
+}
+
+export const q = (s: string) => JSON.stringify(s);
+/** Where a sampled file sits in the page that is the evidence, for a message. */
+export const where = (file: ListedFile, at: FetchedPage) => `/data/${at.page.data.indexOf(file)}`;
+
+/** 7.1: a rejected parameter is 400 with the container-files error body. */
+export async function expectRejected(ctx: ProbeContext, query: Record<string, string>, requirementId: string, what: string): Promise<void> {
+  const res = await ctx.api.listContainerFiles(main(ctx), query);
+  expectStatus(res, 400, requirementId, what);
+  // The body whatever its media type: that is general.json-body's and general.json-media-type's.
+  expectSchema(errorBody(res, 'files.errors.shape'), 'ContainerFilesError', 'files.errors.shape', res);
+}
