@@ -49,7 +49,7 @@ const REQUIREMENTS: RequirementResult[] = [
   requirement('files.limit.bounds', 'MUST', { status: 'skip', reason: HOSTILE }),
 ];
 
-function report(failOn: 'must' | 'should' = 'must'): ConformanceReport {
+function report(failOn: 'must' | 'should' = 'must', run: Partial<ConformanceReport['run']> = {}): ConformanceReport {
   const counts = Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, 0]))])) as ConformanceReport['counts'];
   for (const r of REQUIREMENTS) counts[r.level][r.status]++;
   return {
@@ -61,6 +61,7 @@ function report(failOn: 'must' | 'should' = 'must'): ConformanceReport {
     run: {
       seed: 7, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1234, requests: 12, retries: 0, numRuns: 20, maxRequests: 2000, failOn, budgetExhausted: [],
       replay: 'npm run conformance -- --target t.yaml --seed 7',
+      ...run,
     },
     verdict: 'non-conformant',
     counts,
@@ -108,7 +109,8 @@ function renderedOutsideCode(md: string): string {
 
 test('the verdict line comes first and says what the verdict rests on; SHOULD failures are marked not gating', () => {
   const md = summaryMarkdown(report());
-  expect(md.split('\n')[0]).toBe('## ❌ Conformance 1.0.0: NON-CONFORMANT — 1 MUST failed, 1 SHOULD failed (not gating), 1 MUST not judged');
+  // The line is reports/format.ts verdictLine: what the verdict rests on, parts joined by '; '.
+  expect(md.split('\n')[0]).toBe('## ❌ Conformance 1.0.0: NON-CONFORMANT — 1 MUST failed; 1 SHOULD failed (not gating); 1 MUST not judged');
   expect(md).toMatch(/^- `files\.file\.path-relative` \(SHOULD, not gating, /m);
   expect(md).toMatch(/^#### `files\.file\.path-relative` · SHOULD · not gating · /m);
   expect(md).toMatch(/^- `files\.after\.strictly-after` \(MUST, section 4\.1 rule 3, listContainerFiles\): /m);
@@ -117,8 +119,11 @@ test('the verdict line comes first and says what the verdict rests on; SHOULD fa
   expect(md).toMatch(/^- `files\.limit\.bounds` \(MUST, section 4\.1 rule 3, listContainerFiles\): `+ ?see http/m);
   // With --fail-on should a SHOULD failure gates: no "not gating" anywhere.
   const should = summaryMarkdown(report('should'));
-  expect(should.split('\n')[0]).toContain('1 SHOULD failed,');
+  expect(should.split('\n')[0]).toBe('## ❌ Conformance 1.0.0: NON-CONFORMANT — 1 MUST failed; 1 SHOULD failed; 1 MUST not judged');
   expect(should).not.toContain('not gating');
+  // A MUST skipped because an optional target field is absent is named with the field, not counted twice.
+  const absent = summaryMarkdown(report('must', { mustNotJudged: { count: 1, fields: ['containerFiles.emptyContainerId'] } }));
+  expect(absent.split('\n')[0]).toBe('## ❌ Conformance 1.0.0: NON-CONFORMANT — 1 MUST failed; 1 SHOULD failed (not gating); 1 MUST not judged: containerFiles.emptyContainerId absent');
 });
 
 test('each failure gives its requirement, level, message, counterexample as JSON data, curl and replay', () => {

@@ -9,6 +9,9 @@ import { HOSTILE_KEYS, stackLines, startHostile, writeTarget, type Action, type 
 // the report; a body that never ends is cut at the cap while streaming (exit 2: it cannot be judged).
 test.describe.configure({ mode: 'parallel' });
 
+/** cli/preflight.ts sends one request per operation (files, models, interns) before the checks. */
+const PREFLIGHT_REQUESTS = 3;
+
 const servers: HostileServer[] = [];
 test.afterAll(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -41,7 +44,8 @@ for (const { name, action, says } of CASES) {
     for (const c of ran) {
       expect(c.status).toBe('fail');
       expect(c.reason).toMatch(says);
-      expect(run.stdout).toContain(`FAIL  ${c.checkId} — `);
+      // A failing check's line names its level after FAIL (the schema checks are MUST).
+      expect(run.stdout).toContain(`  FAIL  MUST ${c.checkId} — `);
     }
     expect(run.ms).toBeLessThan(60_000);
   });
@@ -59,23 +63,28 @@ test('200 with an HTML page (a proxy error page): the whole suite ends, exit 1, 
   expect(failed.map((r) => r.id)).toContain('general.json-media-type');
   expect(run.report!.requirements.find((r) => r.id === 'general.json-media-type')?.reason).toMatch(/Content-Type is "text\/html; charset=utf-8", expected application\/json/);
   // An HTML answer is an answer: the run is never stopped early for it.
-  expect(run.stdout).not.toContain('stopped early');
+  expect(run.stdout).not.toContain('not sent: the target stopped answering');
   // Every check of the suite ran (a worker restart follows each failed check: about 1 s each).
   test.info().annotations.push({ type: 'bound', description: `${run.ms} ms for ${run.report!.checks.length} checks, ${run.report!.run.requests} requests` });
 });
 
 test('an endless body is cut at the cap while streaming: the server stops writing when the client goes, exit 2', async () => {
-  // Endless from the very first request: the preflight counts it as an answer (reachable), the checks
-  // report the cap, and the run stops after CONSECUTIVE_FAILURE_LIMIT such requests.
+  // Endless from the very first request: the preflight counts each as an answer (reachable), the checks
+  // report the cap, and the run stops after CONSECUTIVE_FAILURE_LIMIT such requests; the MUST
+  // requirements left unjudged make it incomplete.
   const { server, run } = await against({ kind: 'endless' }, []);
   expect(stackLines(run)).toEqual([]);
   expect(run.code).toBe(2);
-  expect(run.report?.verdict).toBe('error');
+  const cap = `response body larger than the cap of ${DEFAULTS.bodyCapBytes} bytes; reading stopped`;
+  expect(run.report?.verdict).toBe('incomplete');
+  expect(run.report?.run.incomplete).toMatch(/^\d+ MUST requirement\(s\) not judged: /);
+  expect(run.report?.run.incomplete).toContain(cap);
+  expect(run.report!.checks.filter((c) => c.status === 'fail')).toEqual([]);
   const errors = run.report!.checks.filter((c) => c.status === 'error');
-  expect(errors.length).toBeGreaterThan(0);
-  for (const c of errors) expect(c.reason).toContain(`response body larger than the cap of ${DEFAULTS.bodyCapBytes} bytes; reading stopped`);
-  expect(run.stdout).toContain('stopped early: the target stopped answering');
-  expect(server.received).toHaveLength(CONSECUTIVE_FAILURE_LIMIT);
+  expect(errors).toHaveLength(CONSECUTIVE_FAILURE_LIMIT);
+  for (const c of errors) expect(c.reason).toContain(cap);
+  expect(run.stdout).toMatch(/^ {2}skip {2}\S+ — not sent: the target stopped answering/m);
+  expect(server.received).toHaveLength(PREFLIGHT_REQUESTS + CONSECUTIVE_FAILURE_LIMIT);
   // Every endless response ended because the client went away, after at most the cap plus what the
   // sockets buffer: the suite never read (nor held) more than that.
   await expect.poll(() => server.sent.every((s) => s.clientClosed), { timeout: 5_000 }).toBe(true);

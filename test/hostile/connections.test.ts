@@ -8,6 +8,9 @@ import { firstThen, HOSTILE_KEYS, OK_JSON, stackLines, startHostile, stderrLines
 // preflight, a closed port, is in test/safety.test.ts with the other refusals before a run.)
 test.describe.configure({ mode: 'parallel' });
 
+/** cli/preflight.ts sends one request per operation (files, models, interns) before the checks. */
+const PREFLIGHT_REQUESTS = 3;
+
 const servers: HostileServer[] = [];
 test.afterAll(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -16,7 +19,8 @@ test.afterAll(async () => {
 async function against(respond: Responder, onStart: (s: HostileServer) => void = () => {}) {
   let started: HostileServer | undefined;
   const server = await startHostile((req, i) => {
-    if (i === 0) setTimeout(() => onStart(started!), 200);
+    // After the last preflight request (the checks start seconds later, once Playwright is up).
+    if (i === PREFLIGHT_REQUESTS - 1) setTimeout(() => onStart(started!), 200);
     return respond(req, i);
   });
   started = server;
@@ -26,28 +30,33 @@ async function against(respond: Responder, onStart: (s: HostileServer) => void =
 }
 
 test('a target that stops listening after the preflight: connection refused, the run stops, exit 2', async () => {
-  const { server, run } = await against(firstThen(1, OK_JSON, OK_JSON), (s) => void s.stopListening());
+  const { server, run } = await against(firstThen(PREFLIGHT_REQUESTS, OK_JSON, OK_JSON), (s) => void s.stopListening());
   expect(stackLines(run)).toEqual([]);
   expect(run.code).toBe(2);
-  expect(run.report?.verdict).toBe('error');
-  expect(server.received).toHaveLength(1);
+  // MUST requirements left unjudged because the target stopped answering: incomplete, not error.
+  expect(run.report?.verdict).toBe('incomplete');
+  expect(run.report?.run.incomplete).toMatch(/^\d+ MUST requirement\(s\) not judged: .*: connection refused$/);
+  expect(server.received).toHaveLength(PREFLIGHT_REQUESTS);
   const errors = run.report!.checks.filter((c) => c.status === 'error');
   expect(errors).toHaveLength(CONSECUTIVE_FAILURE_LIMIT);
   for (const c of errors) expect(c.reason).toMatch(/: connection refused$/);
   expect(run.report!.checks.filter((c) => c.status === 'fail')).toEqual([]);
-  expect(run.stdout).toMatch(/^stopped early: the target stopped answering .*connection refused/m);
+  // The stop is named on the console by each check it cut short.
+  expect(run.stdout).toMatch(/^ {2}skip {2}\S+ — not sent: the target stopped answering .*connection refused/m);
   expect(run.ms).toBeLessThan(60_000);
 });
 
 test('a connection reset in the middle of the body is named, the run stops, exit 2', async () => {
-  const { server, run } = await against(firstThen(1, OK_JSON, { kind: 'reset', partialBody: '{"object":"list","data":[' }));
+  const { server, run } = await against(firstThen(PREFLIGHT_REQUESTS, OK_JSON, { kind: 'reset', partialBody: '{"object":"list","data":[' }));
   expect(stackLines(run)).toEqual([]);
   expect(run.code).toBe(2);
-  expect(run.report?.verdict).toBe('error');
-  expect(server.received).toHaveLength(1 + CONSECUTIVE_FAILURE_LIMIT);
+  expect(run.report?.verdict).toBe('incomplete');
+  expect(run.report?.run.incomplete).toMatch(/^\d+ MUST requirement\(s\) not judged: .*connection (reset|broken) while reading the response/);
+  expect(server.received).toHaveLength(PREFLIGHT_REQUESTS + CONSECUTIVE_FAILURE_LIMIT);
   const errors = run.report!.checks.filter((c) => c.status === 'error');
   expect(errors).toHaveLength(CONSECUTIVE_FAILURE_LIMIT);
   for (const c of errors) expect(c.reason).toMatch(/connection (reset|broken) while reading the response/);
+  expect(run.report!.checks.filter((c) => c.status === 'fail')).toEqual([]);
   expect(run.ms).toBeLessThan(60_000);
 });
 

@@ -14,8 +14,12 @@ import { firstThen, HOSTILE_KEYS, hostileTarget, OK_JSON, stackLines, startHosti
 
 // 429 and 503 (section 7.1, 8 rule 3): retried under a bounded back-off that follows Retry-After up
 // to the cap, every retry counted in the report (run.retries), and a rate limit that outlasts the
-// retries is `error` with the reason, never the `fail` of the requirement being probed.
+// retries is the check's `error` with the reason (the run `incomplete`), never the `fail` of the
+// requirement being probed.
 test.describe.configure({ mode: 'parallel' });
+
+/** cli/preflight.ts sends one request per operation (files, models, interns) before the checks. */
+const PREFLIGHT_REQUESTS = 3;
 
 const servers: Array<HostileServer | ReferenceServer> = [];
 test.afterAll(async () => {
@@ -33,53 +37,64 @@ test('429 (Retry-After beyond the cap, and none) and 503 (Retry-After 1) are ret
   const reference = await startReference();
   servers.push(reference);
   const proxy: Action = { kind: 'proxy', to: reference.baseUrl };
-  // Request 0 is the preflight; 1, 3 and 5 are refused once each, their retries (2, 4, 6) go through.
-  const refusals: Record<number, Action> = { 1: limited(429, '3600'), 3: limited(429), 5: limited(503, '1') };
+  // Requests 0-2 are the preflight, which never retries (maxRetries 0) and counts no retry: its 429
+  // (request 1) is an answer, the next request is the next operation's. After it, 3, 5 and 7 are
+  // refused once each, and their retries (4, 6, 8) go through.
+  const first = PREFLIGHT_REQUESTS;
+  const refusals: Record<number, Action> = { 1: limited(429, '3600'), [first]: limited(429, '3600'), [first + 2]: limited(429), [first + 4]: limited(503, '1') };
   const hostile = await startHostile((_req, i) => refusals[i] ?? proxy);
   servers.push(hostile);
   const file = writeTargetYaml(referenceTargetYaml(reference).replace(reference.baseUrl, hostile.baseUrl));
   const run = await runCli(['--target', file, '--timeout', '2000'], { env: referenceKeyEnv(reference), timeoutMs: 110_000 });
   expect(stackLines(run)).toEqual([]);
-  expect(run.code).toBe(0);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
   expect(run.report?.verdict).toBe('conformant');
   expect(run.report?.run.retries).toBe(3);
-  expect(run.stdout).toMatch(/^requests: \d+ \(3 retries\)$/m);
+  expect(run.stdout).toMatch(/^requests: \d+ \(3 retries\); time: [\d.]+ s$/m);
+  // The first checks list files: the rate-limit point observes what the target chose (limited, with
+  // which Retry-After values), never request counts.
+  expect(run.report!.requirements.find((q) => q.id === 'files.rate-limit.thresholds')?.observed).toEqual([{ limited: true, retryAfter: ['3600', null] }]);
   const r = hostile.received;
+  // The preflight's 429 was not retried: each preflight request is another operation's, sent at once.
+  expect(new Set(r.slice(0, first).map((q) => q.url.split('?')[0])).size).toBe(first);
+  expect(r[2]!.at - r[1]!.at).toBeLessThan(DEFAULTS.retryCapMs);
   // Each retry is the same request again, after the wait the answer asked for, never above the cap.
-  for (const i of [1, 3, 5]) expect(r[i + 1]!.url).toBe(r[i]!.url);
+  for (const i of [first, first + 2, first + 4]) expect(r[i + 1]!.url).toBe(r[i]!.url);
   const gap = (i: number) => r[i + 1]!.at - r[i]!.at;
-  expect(gap(1)).toBeGreaterThanOrEqual(DEFAULTS.retryCapMs - 20); // Retry-After: 3600 → the cap (5 s)
-  expect(gap(1)).toBeLessThan(DEFAULTS.retryCapMs + 2_000);
-  expect(gap(3)).toBeGreaterThanOrEqual(200 - 20); // no Retry-After: 200 ms for the first retry
-  expect(gap(3)).toBeLessThan(1_500);
-  expect(gap(5)).toBeGreaterThanOrEqual(1000 - 20); // Retry-After: 1
-  expect(gap(5)).toBeLessThan(2_500);
+  expect(gap(first)).toBeGreaterThanOrEqual(DEFAULTS.retryCapMs - 20); // Retry-After: 3600 → the cap (5 s)
+  expect(gap(first)).toBeLessThan(DEFAULTS.retryCapMs + 2_000);
+  expect(gap(first + 2)).toBeGreaterThanOrEqual(200 - 20); // no Retry-After: 200 ms for the first retry
+  expect(gap(first + 2)).toBeLessThan(1_500);
+  expect(gap(first + 4)).toBeGreaterThanOrEqual(1000 - 20); // Retry-After: 1
+  expect(gap(first + 4)).toBeLessThan(2_500);
 });
 
-test('a target that keeps answering 429 without Retry-After: exponential back-off, then error (never fail), the run stops, exit 2', async () => {
-  const hostile = await startHostile(firstThen(1, OK_JSON, limited(429)));
+test('a target that keeps answering 429 without Retry-After: exponential back-off, then incomplete (never fail), the run stops, exit 2', async () => {
+  const hostile = await startHostile(firstThen(PREFLIGHT_REQUESTS, OK_JSON, limited(429)));
   servers.push(hostile);
   const run = await runCli(['--target', writeTarget(hostile.baseUrl), '--timeout', '1000'], { env: { ...HOSTILE_KEYS }, timeoutMs: 90_000 });
   expect(stackLines(run)).toEqual([]);
   expect(run.code).toBe(2);
   const report = run.report!;
-  expect(report.verdict).toBe('error');
+  // MUST requirements left unjudged by the rate limit: incomplete, with the reason.
+  expect(report.verdict).toBe('incomplete');
+  expect(report.run.incomplete).toMatch(new RegExp(`^\\d+ MUST requirement\\(s\\) not judged: .*target still answered 429 after ${DEFAULTS.maxRetries} retries`));
   expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
   expect(report.requirements.filter((r) => r.status === 'fail')).toEqual([]);
   const errors = report.checks.filter((c) => c.status === 'error');
   expect(errors).toHaveLength(CONSECUTIVE_FAILURE_LIMIT);
   for (const c of errors) expect(c.reason).toBe(`target still answered 429 after ${DEFAULTS.maxRetries} retries`);
   // Each request: the first try and maxRetries retries, waiting 200, 400, 800 ms between them.
-  expect(hostile.received).toHaveLength(1 + CONSECUTIVE_FAILURE_LIMIT * (1 + DEFAULTS.maxRetries));
+  expect(hostile.received).toHaveLength(PREFLIGHT_REQUESTS + CONSECUTIVE_FAILURE_LIMIT * (1 + DEFAULTS.maxRetries));
   expect(report.run.retries).toBe(CONSECUTIVE_FAILURE_LIMIT * DEFAULTS.maxRetries);
   const at = hostile.received.map((r) => r.at);
   for (let k = 0; k < CONSECUTIVE_FAILURE_LIMIT; k++) {
-    const first = 1 + k * (1 + DEFAULTS.maxRetries);
+    const first = PREFLIGHT_REQUESTS + k * (1 + DEFAULTS.maxRetries);
     for (let retry = 1; retry <= DEFAULTS.maxRetries; retry++) {
       expect(at[first + retry]! - at[first + retry - 1]!).toBeGreaterThanOrEqual(200 * 2 ** (retry - 1) - 20);
     }
   }
-  expect(run.stdout).toMatch(/^stopped early: the target stopped answering .*429 after 3 retries/m);
+  expect(run.stdout).toMatch(/^ {2}skip {2}\S+ — not sent: the target stopped answering .*429 after 3 retries/m);
   expect(run.ms).toBeLessThan(60_000);
 });
 

@@ -6,6 +6,9 @@ import { firstThen, HOSTILE_KEYS, OK_JSON, stackLines, startHostile, writeTarget
 // Location (the operations answer 200, section 4), and the key never travels to another origin.
 test.describe.configure({ mode: 'parallel' });
 
+/** cli/preflight.ts sends one request per operation (files, models, interns) before the checks. */
+const PREFLIGHT_REQUESTS = 3;
+
 const servers: HostileServer[] = [];
 test.afterAll(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -24,7 +27,7 @@ for (const [where, transport] of [
     const other = await startHostile(OK_JSON);
     servers.push(other);
     const location = where === 'the same origin' ? '/v1/redirected/elsewhere' : `${other.baseUrl}/collect?from=hostile`;
-    const server = await startHostile(firstThen(1, OK_JSON, { kind: 'redirect', status: 302, location }));
+    const server = await startHostile(firstThen(PREFLIGHT_REQUESTS, OK_JSON, { kind: 'redirect', status: 302, location }));
     servers.push(server);
     const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', '1000', '--transport', transport, ...SCHEMA_CHECKS], {
       env: { ...HOSTILE_KEYS },
@@ -44,6 +47,7 @@ for (const [where, transport] of [
     expect(server.received.filter((r) => r.url.includes('redirected') || r.url.includes('collect'))).toEqual([]);
     expect(other.received).toEqual([]);
     expect(other.received.filter((r) => r.headers.authorization !== undefined)).toEqual([]);
-    expect(server.received).toHaveLength(4);
+    // The preflight, then one request per schema check.
+    expect(server.received).toHaveLength(PREFLIGHT_REQUESTS + 3);
   });
 }

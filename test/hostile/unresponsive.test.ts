@@ -8,6 +8,9 @@ import { firstThen, HOSTILE_KEYS, OK_JSON, stackLines, startHostile, stderrLines
 // requests in a row without an answer, so the worst case is (1 + limit) time-outs plus start-up.
 test.describe.configure({ mode: 'parallel' });
 
+/** cli/preflight.ts sends one request per operation (files, models, interns) before the checks. */
+const PREFLIGHT_REQUESTS = 3;
+
 const TIMEOUT_MS = 1000;
 /**
  * Start-up of the CLI and of Playwright, the worker restarts after the failed checks and the cut-short
@@ -51,24 +54,29 @@ for (const [name, then, transport] of [
   ['never answers (--transport playwright)', { kind: 'hang' }, 'playwright'],
 ] as const) {
   test(`a target that answers the preflight, then ${name}, stops the run after ${CONSECUTIVE_FAILURE_LIMIT} time-outs (exit 2)`, async () => {
-    const { server, run } = await against(firstThen(1, OK_JSON, then), ['--transport', transport]);
+    const { server, run } = await against(firstThen(PREFLIGHT_REQUESTS, OK_JSON, then), ['--transport', transport]);
     expect(stackLines(run)).toEqual([]);
     expect(run.code).toBe(2);
-    expect(run.report?.verdict).toBe('error');
+    // MUST requirements left unjudged because the target stopped answering: incomplete, never error nor fail.
+    expect(run.report?.verdict).toBe('incomplete');
+    const timedOut = transport === 'node' ? /no complete answer within 1000 ms/ : /Timeout 1000ms exceeded|no complete answer/;
+    expect(run.report?.run.incomplete).toMatch(/^\d+ MUST requirement\(s\) not judged: /);
+    expect(run.report?.run.incomplete).toMatch(timedOut);
     // The preflight, then exactly the failures that stop the run: nothing more was sent.
-    expect(server.received).toHaveLength(1 + CONSECUTIVE_FAILURE_LIMIT);
-    expect(run.report?.run.requests).toBe(1 + CONSECUTIVE_FAILURE_LIMIT);
+    expect(server.received).toHaveLength(PREFLIGHT_REQUESTS + CONSECUTIVE_FAILURE_LIMIT);
+    expect(run.report?.run.requests).toBe(PREFLIGHT_REQUESTS + CONSECUTIVE_FAILURE_LIMIT);
     const checks = run.report?.checks ?? [];
     const errors = checks.filter((c) => c.status === 'error');
     expect(errors).toHaveLength(CONSECUTIVE_FAILURE_LIMIT);
-    for (const c of errors) expect(c.reason).toMatch(transport === 'node' ? /no complete answer within 1000 ms/ : /Timeout 1000ms exceeded|no complete answer/);
+    for (const c of errors) expect(c.reason).toMatch(timedOut);
     // The rest is cut short with the reason, never failed: a silent target broke no requirement.
     expect(checks.filter((c) => c.status === 'fail')).toEqual([]);
     const cut = checks.filter((c) => c.reason?.startsWith('not sent: the target stopped answering'));
     expect(cut.length).toBeGreaterThan(0);
     expect(cut.every((c) => c.status === 'skip' && c.requests === 0)).toBe(true);
-    expect(run.stdout).toMatch(/^stopped early: the target stopped answering \(3 requests in a row without a usable answer/m);
-    expect(run.stdout).toContain('verdict: ERROR');
+    // The stop is named on the console by each check it cut short (README: Stops when the target stops).
+    expect(run.stdout).toMatch(/^ {2}skip {2}\S+ — not sent: the target stopped answering \(3 requests in a row without a usable answer/m);
+    expect(run.stdout).toMatch(/^verdict: INCOMPLETE — \d+ MUST requirement\(s\) not judged: /m);
     expect(run.ms).toBeLessThan(WORST_CASE_MS);
     test.info().annotations.push({ type: 'bound', description: `${run.ms} ms (bound ${WORST_CASE_MS} ms; report durationMs ${run.report?.run.durationMs})` });
   });
