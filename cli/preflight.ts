@@ -23,10 +23,16 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
   let answered = false;
   const transport: Transport = {
     get: (url, headers) =>
-      node.get(url, headers).catch((e: unknown) => {
-        if (e instanceof TransportError && e.answered) answered = true;
-        throw e;
-      }),
+      node.get(url, headers).then(
+        (r) => {
+          answered = true;
+          return r;
+        },
+        (e: unknown) => {
+          if (e instanceof TransportError && e.answered) answered = true;
+          throw e;
+        },
+      ),
     close: () => node.close(),
   };
   const client = new Client(target, { ...settings, maxRetries: 0 }, transport);

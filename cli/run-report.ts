@@ -26,5 +26,6 @@ export function reportOfRun(run: PreparedRun, engine: Engine, outcomes: Readonly
     requestLog: engine.state.log.entries,
     requestsBefore: run.settings.requestsBefore,
     requireAll: run.settings.requireAll,
+    ...(engine.state.stopped ? { stopped: engine.state.stopped } : {}),
   });
 }

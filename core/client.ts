@@ -234,7 +234,7 @@ export class Client {
    */
   private async waitRateLimited(ms: number, url: URL): Promise<void> {
     if (this.state.rateLimitedWaitMs + ms > this.settings.retryBudgetMs) {
-      this.state.stopped ??= `the target kept answering 429/503: the retry budget of ${Math.round(this.settings.retryBudgetMs / 1000)} s was spent waiting (last: GET ${this.redactor.text(url.pathname)}); nothing more is sent in this run`;
+      this.state.stopped ??= `the target kept answering 429/503: the retry budget of ${this.settings.retryBudgetMs / 1000} s was spent waiting (last: GET ${this.redactor.text(url.pathname)}); nothing more is sent in this run`;
       throw new CannotJudge('rate-limited', this.state.stopped);
     }
     this.state.rateLimitedWaitMs += ms;

@@ -77,6 +77,11 @@ export class Engine {
     return this.settled;
   }
 
+  /** Checks asked for that have not finished yet. */
+  get pending(): number {
+    return this.outcomes.size - this.settled.size;
+  }
+
   /** Why the run stopped sending, if it did (the target stopped answering, the retry budget). */
   get stopped(): string | undefined {
     return this.state.stopped;

@@ -16,6 +16,8 @@ export interface ReportInput {
   requestsBefore?: number;
   /** --require-all: MUST requirements skipped for an absent optional target field make the run incomplete. */
   requireAll?: boolean;
+  /** Why the run stopped sending, when it did (the engine's stop): the cause an incomplete run names. */
+  stopped?: string;
 }
 
 export const NOT_SELECTED = 'not selected in this run';
@@ -26,14 +28,15 @@ export const NOT_SELECTED = 'not selected in this run';
  * Then a failure of a gating level is `non-conformant`, an error `error`; MUST requirements skipped
  * for an absent optional target field are named, and make the run incomplete under --require-all.
  */
-function verdictOf(requirements: readonly RequirementResult[], failOn: 'must' | 'should', requireAll: boolean): { verdict: Verdict; incomplete?: string; mustNotJudged: { count: number; fields: string[] } } {
+function verdictOf(requirements: readonly RequirementResult[], failOn: 'must' | 'should', requireAll: boolean, stopped: string | undefined): { verdict: Verdict; incomplete?: string; mustNotJudged: { count: number; fields: string[] } } {
   const must = requirements.filter((r) => r.level === 'MUST');
   const cut = must.filter((r) => r.cause === 'run-limit');
   const absent = must.filter((r) => r.cause === 'target-field');
   const fields = [...new Set(absent.map((r) => /^(\S+) is not set/.exec(r.reason ?? '')?.[1] ?? r.reason ?? ''))].filter(Boolean).sort();
   const mustNotJudged = { count: absent.length, fields };
   if (cut.length) {
-    const why = [...new Set(cut.map((r) => r.reason ?? ''))][0] ?? '';
+    // The run's own stop (the target stopped answering, the retry budget) is the cause; else the first cut's reason.
+    const why = stopped ?? [...new Set(cut.map((r) => r.reason ?? ''))][0] ?? '';
     return { verdict: 'incomplete', incomplete: `${cut.length} MUST requirement(s) not judged: ${why}`, mustNotJudged };
   }
   const failed = requirements.some((r) => r.status === 'fail' && (r.level === 'MUST' || (failOn === 'should' && r.level === 'SHOULD')));
@@ -53,7 +56,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
   const requirements = catalogue().requirements.map((r) => judge(r, checks, ran, input.outcomes));
   const counts = Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, 0]))])) as ConformanceReport['counts'];
   for (const r of requirements) counts[r.level][r.status]++;
-  const { verdict, incomplete, mustNotJudged } = verdictOf(requirements, input.run.failOn, input.requireAll ?? false);
+  const { verdict, incomplete, mustNotJudged } = verdictOf(requirements, input.run.failOn, input.requireAll ?? false, input.stopped);
   const ranChecks = checks.filter((c) => c.reason !== NOT_SELECTED).length;
   return {
     reportVersion: 1,

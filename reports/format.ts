@@ -104,7 +104,7 @@ export function durationText(ms: number): string {
  * The verdict and what it rests on, as one line that every output can start with: the verdict, the
  * failed requirements per level (a SHOULD failure marked "not gating" unless the run fails on SHOULD)
  * and the MUST requirements left unjudged (error or skip), e.g.
- * `NON-CONFORMANT — 1 MUST failed, 2 SHOULD failed (not gating), 3 MUST not judged`.
+ * `NON-CONFORMANT — 1 MUST failed; 2 SHOULD failed (not gating); 3 MUST not judged`.
  */
 export function verdictLine(report: ConformanceReport): string {
   const c = report.counts;

@@ -16,8 +16,8 @@ const DRAIN_MS = 15_000;
  */
 export async function finishRun(host: RunHost): Promise<ConformanceReport> {
   const { engine, run } = host;
-  // Nothing more is sent once the run ends (deadline, interrupted): queued checks end as not sent.
-  engine.state.stopped ??= 'the run ended (deadline or interruption) before this check ran';
+  // A run that ends with checks still queued (deadline, interruption) sends nothing more: they end as not sent.
+  if (engine.pending > 0) engine.state.stopped ??= 'the run ended (deadline or interruption) before this check ran';
   const outcomes = new Map<string, CheckOutcome>(await Promise.race([engine.finished(), new Promise<ReadonlyMap<string, CheckOutcome>>((r) => setTimeout(() => r(new Map()), DRAIN_MS).unref())]));
   for (const id of host.selection ?? []) {
     if (!outcomes.has(id)) outcomes.set(id, { checkId: id, status: 'error', cause: 'run-limit', reason: 'the run ended before this check ran (deadline or interruption)', failures: [], observations: [], requests: 0, seed: 0 });
