@@ -5,13 +5,13 @@
  */
 import type { ConformanceReport, RequirementFailure, RequirementResult } from './model.ts';
 import { esc, escAttr } from './escape.ts';
-import { byOperation, compactJson, observedText, oneLine, replayCheckCommand, tally } from './format.ts';
+import { byOperation, compactJson, observedText, oneLine, replayCheckCommand, tally, verdictLine } from './format.ts';
 
 export function junitXml(report: ConformanceReport): string {
   const all = tally(report.requirements);
   const out: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escAttr(`conformance ${report.specVersion}: ${report.target.baseUrl}`)}" tests="${report.requirements.length}" failures="${all.fail}" errors="${all.error}" skipped="${all.skip + all.disabled}" time="${(report.run.durationMs / 1000).toFixed(3)}" timestamp="${escAttr(report.run.startedAt)}">`,
+    `<testsuites name="${escAttr(`conformance ${report.specVersion}: ${verdictLine(report)} (${report.target.baseUrl})`)}" tests="${report.requirements.length}" failures="${all.fail}" errors="${all.error}" skipped="${all.skip + all.disabled}" time="${(report.run.durationMs / 1000).toFixed(3)}" timestamp="${escAttr(report.run.startedAt)}">`,
   ];
   for (const { operation, requirements } of byOperation(report.requirements)) {
     const t = tally(requirements);

@@ -12,6 +12,7 @@ import { badgeSvg } from '../reports/badge.ts';
 import { buildReport, type ReportInput } from '../reports/build-report.ts';
 import { esc, mdCode, mdText } from '../reports/escape.ts';
 import { HTML_SCRIPT_SHA256, reportHtml } from '../reports/html.ts';
+import { verdictLine } from '../reports/format.ts';
 import { junitXml } from '../reports/junit.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import reportSchema from '../reports/report.schema.json' with { type: 'json' };
@@ -170,6 +171,8 @@ function expectWellFormedXml(xml: string): void {
 test('junit.xml: one test case per requirement in one suite per operation; skipped, observed, failure with curl, error', () => {
   const xml = junitXml(report);
   expectWellFormedXml(xml);
+  // Its first element says the verdict and what it does not cover, as every output's first line does.
+  expect(xml).toContain(`<testsuites name="conformance 1.0.0: ${verdictLine(report).replaceAll('&', '&amp;').replaceAll('"', '&quot;')} (`);
   expect(xml.match(/<testcase /g)).toHaveLength(report.requirements.length);
   const operations = [...new Set(report.requirements.map((r) => r.operation))];
   expect([...xml.matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1])).toEqual(expect.arrayContaining(operations));
