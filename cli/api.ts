@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../core/engine.ts';
 import { Mask } from '../core/mask.ts';
-import { loadTarget, parseTarget, secretsOf } from '../core/target.ts';
+import { grepText } from '../core/tags.ts';
+import { secretsOf } from '../core/target.ts';
 import { NodeTransport } from '../core/transport.ts';
-import { startReference } from '../reference/server.ts';
-import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { prepareReportDir, writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
@@ -15,6 +14,7 @@ import { parseCli } from './args.ts';
 import { preflight } from './preflight.ts';
 import { settingsOf, suiteInfo } from './prepare-run.ts';
 import { reportOfRun } from './run-report.ts';
+import { runTarget } from './run-target.ts';
 
 export type { ConformanceReport } from '../reports/model.ts';
 
@@ -61,18 +61,18 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     throw new ConformanceRunError((e as Error).message);
   }
   const runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
-  const settings = settingsOf(opts, runDir, opts.seed ?? (Math.random() * 0x100000000) >>> 0);
-  const reference = opts.target ? undefined : await startReference();
+  const settings = settingsOf(opts, runDir);
+  let stop: (() => Promise<void>) | undefined;
   try {
-    const target = opts.target
-      ? loadTarget(settings.targetFile, { ...settings, env: options.env ?? process.env })
-      : parseTarget(referenceTargetYaml(reference!), 'embedded reference', { env: referenceKeyEnv(reference!) });
+    const ran = await runTarget(settings, options.env);
+    const target = ran.target;
+    stop = ran.stop;
     if (options.reportDir) prepareReportDir(settings.reportDir, { force: settings.force });
     const pre = await preflight(target, settings);
     if (pre.fatal) throw new ConformanceRunError(new Mask(secretsOf(target)).text(pre.fatal));
     settings.requestsBefore = pre.requests;
     const grep = opts.grep ? new RegExp(opts.grep) : undefined;
-    const selected = ALL_CHECKS.filter((c) => !grep || grep.test(c.id)).map((c) => c.id);
+    const selected = ALL_CHECKS.filter((c) => !grep || grep.test(grepText(c))).map((c) => c.id);
     if (selected.length === 0) throw new ConformanceRunError('no check ran: the selection (grep) holds none of the declared checks');
     const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
     const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
@@ -91,7 +91,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     if (e instanceof Error && /^(TargetFileError|ReportDirError)$/.test(e.name)) throw new ConformanceRunError(e.message);
     throw e;
   } finally {
-    await reference?.close();
+    await stop?.();
     rmSync(runDir, { recursive: true, force: true });
   }
 }

@@ -4,10 +4,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Mask } from '../core/mask.ts';
-import { loadTarget, parseTarget, secretsOf, TargetFileError, type Target } from '../core/target.ts';
+import { secretsOf, TargetFileError, type Target } from '../core/target.ts';
 import { terminalSafe } from '../core/terminal-text.ts';
-import { startReference } from '../reference/server.ts';
-import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
 import { EXIT_CODE } from '../reports/format.ts';
 import type { ConformanceReport } from '../reports/model.ts';
@@ -17,6 +15,7 @@ import { parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
 import { preflight } from './preflight.ts';
 import { suiteModule } from './suite-files.ts';
 import { ROOT, RUN_ENV, settingsOf, suiteInfo, type PreparedRun } from './prepare-run.ts';
+import { runTarget } from './run-target.ts';
 
 
 /** A run that could not be made: one line on stderr and exit 2, never a stack trace (principle 6). */
@@ -43,17 +42,12 @@ async function main(): Promise<number> {
   const runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
   let stopReference: (() => Promise<void>) | undefined;
   try {
-    const settings = settingsOf(opts, runDir, opts.seed ?? (Math.random() * 0x100000000) >>> 0);
+    const settings = settingsOf(opts, runDir);
     let target: Target;
     try {
-      if (opts.target) {
-        target = loadTarget(settings.targetFile, settings);
-      } else {
-        // No target: the embedded reference, described by a target file like any deployment's.
-        const server = await startReference();
-        stopReference = () => server.close();
-        target = parseTarget(referenceTargetYaml(server), 'embedded reference', { env: referenceKeyEnv(server) });
-      }
+      let stop: (() => Promise<void>) | undefined;
+      ({ target, stop } = await runTarget(settings));
+      stopReference = stop;
     } catch (e) {
       if (e instanceof TargetFileError) die(e.message);
       throw e;

@@ -1,11 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTarget, parseTarget } from '../core/target.ts';
-import { startReference } from '../reference/server.ts';
-import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { parseCli } from './args.ts';
 import { suiteInfo, settingsOf, type PreparedRun } from './prepare-run.ts';
+import { runTarget } from './run-target.ts';
 import { prepareReportDir } from '../reports/write-report.ts';
 
 /**
@@ -17,11 +15,8 @@ export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () 
   const file = process.env['CONFORMANCE_TARGET'];
   const opts = parseCli(file ? ['--target', file] : []);
   const seedText = process.env['CONFORMANCE_SEED'];
-  const seed = seedText && /^\d+$/.test(seedText) ? Number(seedText) >>> 0 : (Math.random() * 0x100000000) >>> 0;
-  const settings = settingsOf(opts, mkdtempSync(join(tmpdir(), 'conformance-run-')), seed);
+  const settings = settingsOf(opts, mkdtempSync(join(tmpdir(), 'conformance-run-')), seedText && /^\d+$/.test(seedText) ? Number(seedText) >>> 0 : undefined);
   prepareReportDir(settings.reportDir, { force: settings.force });
-  if (file) return { run: { settings, target: loadTarget(file, settings), suite: suiteInfo(), embedded: false } };
-  const server = await startReference();
-  const target = parseTarget(referenceTargetYaml(server), 'embedded reference', { env: referenceKeyEnv(server) });
-  return { run: { settings, target, suite: suiteInfo(), embedded: true }, stop: () => server.close() };
+  const { target, stop } = await runTarget(settings);
+  return { run: { settings, target, suite: suiteInfo(), embedded: !file }, ...(stop ? { stop } : {}) };
 }

@@ -1,6 +1,6 @@
 import { strongestLevel } from '../core/catalogue.ts';
 import { ESTIMATED_REQUESTS, type CheckDeclaration } from '../core/check.ts';
-import { tagsOf } from '../core/tags.ts';
+import { grepText } from '../core/tags.ts';
 import type { RunSettings } from '../core/run-settings.ts';
 import { viewOf, type Target } from '../core/target.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
@@ -33,7 +33,7 @@ export function estimateOf(check: CheckDeclaration, numRuns: number): number {
 export function buildPlan(target: Target, settings: Pick<RunSettings, 'numRuns'>, grep: string | undefined): Plan {
   const re = grep ? new RegExp(grep) : undefined;
   const view = viewOf(target);
-  const checks = ALL_CHECKS.filter((c) => !re || re.test(`${c.id} ${tagsOf(c).join(' ')}`)).map((check): PlannedCheck => {
+  const checks = ALL_CHECKS.filter((c) => !re || re.test(grepText(c))).map((check): PlannedCheck => {
     const skip = check.needs?.(view);
     return skip ? { check, estimate: 0, skip } : { check, estimate: estimateOf(check, settings.numRuns) };
   });

@@ -18,7 +18,8 @@ export interface PreparedRun {
 /** The one environment variable that hands a prepared run to the Playwright runner process. */
 export const RUN_ENV = 'CONFORMANCE_RUN';
 
-export function settingsOf(opts: CliOptions, runDir: string, seed: number): RunSettings {
+/** The run's settings from the options; the seed is --seed, else random (printed, so the run replays). */
+export function settingsOf(opts: CliOptions, runDir: string, seed = opts.seed ?? (Math.random() * 0x100000000) >>> 0): RunSettings {
   return {
     targetFile: opts.target ? resolve(opts.target) : '',
     runDir,

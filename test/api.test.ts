@@ -30,6 +30,11 @@ test('runConformance on a faulty deployment is non-conformant on the fault\'s re
     const report = await runConformance({ target: file, env, seed: 5, grep: '^files\\.after\\.' });
     expect(report.verdict).toBe('non-conformant');
     expect(report.requirements.find((r) => r.id === 'files.after.strictly-after')?.status).toBe('fail');
+    // grep reads the tags as --grep does: @models selects the model-endpoint checks, and only them.
+    const models = await runConformance({ target: file, env, seed: 5, grep: '@models' });
+    const ran = models.checks.filter((c) => c.reason !== 'not selected in this run');
+    expect(ran.length).toBeGreaterThan(0);
+    expect(ran.every((c) => c.operation === 'listModelEndpoints')).toBe(true);
     await expect(runConformance({ target: file, env, seed: -1 })).rejects.toThrow(ConformanceRunError);
     const rotated = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, `${v}x`]));
     await expect(runConformance({ target: file, env: rotated })).rejects.toThrow(/was rejected by every operation/);
