@@ -81,9 +81,4 @@ export class Engine {
   get pending(): number {
     return this.outcomes.size - this.settled.size;
   }
-
-  /** Why the run stopped sending, if it did (the target stopped answering, the retry budget). */
-  get stopped(): string | undefined {
-    return this.state.stopped;
-  }
 }
