@@ -14,6 +14,17 @@ export function compareUtf16(a: string, b: string): number {
 
 export const utf16KeyOrder: KeyOrder = (a, b) => compareUtf16(a.toString('utf8'), b.toString('utf8'));
 
+/** Reading path-order-components: paths compared component by component (`/`-separated, bytes within), as pathlib sorts them. */
+export const componentKeyOrder: KeyOrder = (a, b) => {
+  const x = a.toString('utf8').split('/');
+  const y = b.toString('utf8').split('/');
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const c = Buffer.compare(Buffer.from(x[i]!, 'utf8'), Buffer.from(y[i]!, 'utf8'));
+    if (c !== 0) return c;
+  }
+  return x.length - y.length;
+};
+
 const views = new WeakMap<Container, Map<KeyOrder, Container>>();
 
 /** The container's objects sorted by `order` (cached), with the indexes page() needs. */

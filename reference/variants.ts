@@ -19,6 +19,7 @@ export interface ConformantVariant {
  */
 export const READING_SWITCHES = [
   'path-order-utf16',
+  'path-order-components',
   'cursor-lenient-base64',
   'cursor-standard-alphabet',
   'cursor-padding-required',
@@ -87,6 +88,7 @@ export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
   },
   // ---- readings of the document's words (spec/readings.yaml)
   reading('path-order-utf16', '"lexicographic path order" (2.2, 4.1) as UTF-16 code-unit order, the default string order of Java, JavaScript and C#: paths and cursors compared that way'),
+  reading('path-order-components', '"lexicographic path order" (2.2, 4.1) over the path\'s `/`-separated components, as pathlib and file-system listers sort: `a/b/c.txt` before `a b.txt`; paths and cursors compared that way'),
   reading('cursor-lenient-base64', 'after decoded as Node\'s base64url decoder does (2.1, 7.1 do not say how strictly): an impossible length, stray characters and either alphabet are accepted when the cfile_ prefix is there'),
   reading('cursor-standard-alphabet', 'after decoded as Python\'s urlsafe_b64decode does: "+" and "/" accepted beside "-" and "_", an impossible length refused'),
   reading('cursor-padding-required', 'ids carry "=" padding (the RFC 4648 section 3.2 default) and after must carry it too: an unpadded id of a length that needs padding is malformed input (7.1 400)'),

@@ -9,7 +9,7 @@ import { recordIndex } from '../faults/records.ts';
 import { single } from '../query.ts';
 import { opaqueScanCursor, padsIds, readCursor } from '../cursor.ts';
 import { readLimit } from '../limit.ts';
-import { inconsistentKeyOrder, orderedView, utf16KeyOrder } from '../path-orders.ts';
+import { componentKeyOrder, inconsistentKeyOrder, orderedView, utf16KeyOrder, type KeyOrder } from '../path-orders.ts';
 import { hasReading } from '../variants.ts';
 
 /** 4.1 / 8: limit 1..1000, default 100. */
@@ -90,16 +90,15 @@ function startIndex(objects: readonly StoredObject[], after: Buffer | null, comp
 function page(ctx: RouteContext, containerId: string, container: Container, after: Buffer | null, limit: number): unknown {
   const { opts } = ctx;
   const caseInsensitive = hasFault(opts, 'pagination-wrong-sort-order');
-  const utf16 = hasReading(opts, 'path-order-utf16');
-  const inconsistent = hasFault(opts, 'files-order-inconsistent');
-  const c = caseInsensitive ? caseInsensitiveView(container) : inconsistent ? orderedView(container, inconsistentKeyOrder) : utf16 ? orderedView(container, utf16KeyOrder) : container;
+  const keyOrder = readingKeyOrder(opts);
+  const c = caseInsensitive ? caseInsensitiveView(container) : keyOrder ? orderedView(container, keyOrder) : container;
   // Fault files-limit-above-maximum-served lifts the scan bound too, so a page above the maximum shows.
   const bound = hasFault(opts, 'files-limit-above-maximum-served') && limit > LIMIT_MAX ? Infinity : Math.max(1, opts.scanBound);
   const data: unknown[] = [];
   let lastListed: StoredObject | null = null;
   let scanPosition: StoredObject | null = null; // set when the page ends at the scan bound
   let hiddenSkipped = 0;
-  let i = startIndex(c.objects, after, caseInsensitive ? compareCaseInsensitive : inconsistent ? inconsistentKeyOrder : utf16 ? utf16KeyOrder : Buffer.compare);
+  let i = startIndex(c.objects, after, caseInsensitive ? compareCaseInsensitive : (keyOrder ?? Buffer.compare));
   const start = i;
   if (hasFault(opts, 'files-after-inclusive') && after !== null && i > 0 && c.objects[i - 1]!.key.equals(after)) i--;
   if (hasFault(opts, 'pagination-skip-item-between-pages') && after !== null) i = (c.nextVisible[i] ?? c.objects.length) + 1;
@@ -232,4 +231,12 @@ function recordFaultPath(position: FaultPosition): string {
     recordFaultPaths.set(position, path);
   }
   return path;
+}
+
+/** The key order of the reading or fault switched on, or undefined for the byte-wise order of data.ts. */
+function readingKeyOrder(opts: ReferenceOptions): KeyOrder | undefined {
+  if (hasFault(opts, 'files-order-inconsistent')) return inconsistentKeyOrder;
+  if (hasReading(opts, 'path-order-utf16')) return utf16KeyOrder;
+  if (hasReading(opts, 'path-order-components')) return componentKeyOrder;
+  return undefined;
 }

@@ -1,22 +1,43 @@
 /**
- * "Lexicographic path order" (2.2, 4.1) has two faithful readings (spec/readings.yaml): over UTF-8
- * bytes, which is Unicode code point order, and over UTF-16 code units, the default string order of
- * Java, JavaScript and C#. They differ only where one path holds a character above U+FFFF and another
- * a character in U+E000-U+FFFF at the same position. A listing may be in either, but in one: a
- * tracker starts with both and keeps those the paths seen so far are in.
+ * "Lexicographic path order" (2.2, 4.1) has faithful readings along two axes (spec/readings.yaml):
+ * the unit a string is compared in, UTF-8 bytes (Unicode code point order) or UTF-16 code units (the
+ * default string order of Java, JavaScript and C#), and what is compared, the path as one string or
+ * the path as its sequence of `/`-separated components (the order of pathlib and of file-system
+ * listers: `a/b/c.txt` before `a b.txt`). A listing may be in any of the four, but in one: a tracker
+ * starts with all of them and keeps those the paths seen so far are in.
  */
 import { comparePaths } from '../../core/file-id.ts';
 
-export type PathOrder = 'UTF-8 byte order' | 'UTF-16 code-unit order';
-export const PATH_ORDERS: readonly PathOrder[] = ['UTF-8 byte order', 'UTF-16 code-unit order'];
+export type PathOrder = 'UTF-8 byte order' | 'UTF-16 code-unit order' | 'UTF-8 component order' | 'UTF-16 component order';
+export const PATH_ORDERS: readonly PathOrder[] = ['UTF-8 byte order', 'UTF-16 code-unit order', 'UTF-8 component order', 'UTF-16 component order'];
 
 /** UTF-16 code-unit order: JavaScript's own comparison of strings. */
 export function compareUtf16(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Paths as sequences of `/`-separated components, each compared by `unit`; a prefix sequence first. */
+export function compareComponents(a: string, b: string, unit: (x: string, y: string) => number): number {
+  const x = a.split('/');
+  const y = b.split('/');
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const c = unit(x[i]!, y[i]!);
+    if (c !== 0) return c;
+  }
+  return x.length - y.length;
+}
+
 export function compareIn(order: PathOrder, a: string, b: string): number {
-  return order === 'UTF-8 byte order' ? comparePaths(a, b) : compareUtf16(a, b);
+  switch (order) {
+    case 'UTF-8 byte order':
+      return comparePaths(a, b);
+    case 'UTF-16 code-unit order':
+      return compareUtf16(a, b);
+    case 'UTF-8 component order':
+      return compareComponents(a, b, comparePaths);
+    case 'UTF-16 component order':
+      return compareComponents(a, b, compareUtf16);
+  }
 }
 
 /** The orders the listing of one target may be in, narrowed by every pair of paths whose order it shows. */
@@ -44,7 +65,7 @@ export class PathOrderTracker {
       return undefined;
     }
     if (a === b) return 'it is the same path';
-    if (PATH_ORDERS.every((o) => compareIn(o, a, b) > 0)) return 'it is after it in UTF-8 byte order and in UTF-16 code-unit order';
+    if (PATH_ORDERS.every((o) => compareIn(o, a, b) > 0)) return `it is after it in every lexicographic path order (${PATH_ORDERS.join(', ')})`;
     return `it is after it in ${this.candidates.join(' and ')}, the order of the paths listed before`;
   }
 
