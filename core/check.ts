@@ -67,6 +67,12 @@ export interface CheckOutcome {
    * the retry budget). A run-limit cut of a MUST makes the run incomplete (principle 3).
    */
   cause?: 'target-field' | 'run-limit';
+  /**
+   * The probe ran to its end without failing: every requirement of the check without a failure of
+   * its own is judged and passed, even when a whole-run judge failed another requirement on a
+   * response this check received (issue 19: a requirement's status is its own).
+   */
+  probeCompleted?: true;
   failures: Array<{ requirementId: string; message: string; exchanges: Exchange[]; curl?: string; counterexample?: Counterexample }>;
   observations: Array<{ requirementId: string; value: unknown }>;
   requests: number;

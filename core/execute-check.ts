@@ -76,6 +76,7 @@ export async function executeCheck(
       throw new SkipCheck(missing);
     }
     await check.probe(ctx);
+    outcome.probeCompleted = true;
   } catch (e) {
     if (e instanceof SkipCheck) {
       outcome.status = 'skip';

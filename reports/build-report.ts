@@ -113,7 +113,9 @@ function judge(r: Requirement, checks: readonly CheckResult[], allRan: readonly 
   // Observations too may come from a judge fed another check's response (a duplicate object name).
   const observed = allRan.flatMap((c) => c.observations.filter((o) => o.requirementId === r.id).map((o) => o.value));
   const errors = ran.filter((c) => c.status === 'error').map((c) => `${c.checkId}: ${c.reason}`);
-  const passed = ran.filter((c) => c.status === 'pass');
+  // A check whose probe ran to its end judged this requirement, whatever a whole-run judge found
+  // under another requirement on a response it received: a requirement's status is its own.
+  const passed = ran.filter((c) => c.status === 'pass' || c.probeCompleted === true);
   const withObserved = observed.length ? { observed } : {};
 
   // "Not shown" points are observed and reported, never failed (principle 1).

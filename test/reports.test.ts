@@ -111,6 +111,27 @@ test('the report model: every status, evidence per failing requirement, valid ag
   expect(validateReport(unspecifiedFail)).toBe(false);
 });
 
+// Issue 19: a requirement's status is its own. A check whose probe ran to its end keeps its own
+// requirement passed when a whole-run judge found a SHOULD violation on a response it received; only
+// a probe that stopped short leaves its requirements not reached.
+test("a whole-run judge's finding fails its own requirement only, not the requirements of the check that saw it", () => {
+  const judged = outcome('x.pass', {
+    status: 'fail',
+    probeCompleted: true,
+    reason: 'files.file.path-relative: /data/0: path "/a" begins with "/"',
+    failures: [{ requirementId: 'files.file.path-relative', message: '/data/0: path "/a" begins with "/"', exchanges: [exchange(200, '{}')] }],
+  });
+  const r = buildReport(input([judged]));
+  const of = (id: string) => r.requirements.find((x) => x.id === id)!;
+  expect(of('files.list.schema').status).toBe('pass');
+  expect(of('files.file.path-relative').status).toBe('fail');
+  expect(r.verdict).toBe('conformant');
+  expect(validateReport(r), JSON.stringify(validateReport.errors?.slice(0, 3))).toBe(true);
+  // The same finding from a probe that stopped short: its own requirement was not reached.
+  const { probeCompleted: _, ...stopped } = judged;
+  expect(buildReport(input([stopped])).requirements.find((x) => x.id === 'files.list.schema')!.status).toBe('skip');
+});
+
 test('--fail-on: a SHOULD failure alone is conformant by default and non-conformant with should', () => {
   const shouldOnly = FULL_OUTCOMES.filter((o) => o.checkId === 'x.should' || o.checkId === 'x.pass');
   expect(buildReport(input(shouldOnly, 'must')).verdict).toBe('conformant');
