@@ -134,11 +134,7 @@ export class Client {
         check: this.check,
         ...(retryAfter ? { retryAfter } : {}),
       });
-      if ((raw.status === 429 || raw.status === 503) && retries < this.settings.maxRetries) {
-        retries++;
-        await this.waitRateLimited(this.backoff(retries, retryAfter), url);
-        continue;
-      }
+      const transient = isTransient(op.operation, raw.status);
       // Redacted before any check sees it: a target that echoes the key cannot put it in a message.
       // Strict UTF-8 (RFC 8259 8.1), redacted before it is parsed: a target that echoes the key
       // cannot put it in a message, a parsed value or an evidence body.
@@ -156,15 +152,7 @@ export class Client {
         ...(body.invalidUtf8Offset !== undefined ? { invalidUtf8Offset: body.invalidUtf8Offset } : {}),
         ...(body.duplicateKey !== undefined ? { duplicateKey: body.duplicateKey } : {}),
       };
-      // 8 rule 3: a 429 says nothing about the requirement being probed; it is never its failure.
-      if (raw.status === 429 || raw.status === 503) {
-        const after = retryAfter !== undefined ? ` (Retry-After: ${this.redactor.text(retryAfter).slice(0, 40)})` : '';
-        const message = `target still answered ${raw.status} after ${retries} retries${after}`;
-        this.noteFailure(`GET ${this.redactor.text(url.pathname)}: ${message}`);
-        throw new CannotJudge('rate-limited', message, [exchange]);
-      }
-      this.noteAnswer();
-      this.onResponse?.({
+      const seen: SeenResponse = {
         ...op,
         check: this.check,
         status: raw.status,
@@ -174,7 +162,26 @@ export class Client {
         exchange,
         ...(body.invalidUtf8Offset !== undefined ? { invalidUtf8Offset: body.invalidUtf8Offset } : {}),
         ...(body.duplicateKey !== undefined ? { duplicateKey: body.duplicateKey } : {}),
-      });
+      };
+      // A transient answer is a response like any other for the whole-run judges (its error body,
+      // 7.1 / 7.3), then retried: it is never the answer of the check that happened to receive it.
+      if (transient && retries < this.settings.maxRetries) {
+        this.onResponse?.(seen);
+        retries++;
+        await this.waitRateLimited(this.backoff(retries, retryAfter), url);
+        continue;
+      }
+      // 8 rules 3 and 4: a 429, 503 or (list interns) 408 says nothing about the requirement being
+      // probed; it is never its failure. Persisting, it leaves the check unable to judge.
+      if (transient) {
+        this.onResponse?.(seen);
+        const after = retryAfter !== undefined ? ` (Retry-After: ${this.redactor.text(retryAfter).slice(0, 40)})` : '';
+        const message = `target still answered ${raw.status} after ${retries} retries${after}`;
+        this.noteFailure(`GET ${this.redactor.text(url.pathname)}: ${message}`);
+        throw new CannotJudge('rate-limited', message, [exchange]);
+      }
+      this.noteAnswer();
+      this.onResponse?.(seen);
       return response;
     }
   }
@@ -293,4 +300,13 @@ export class Client {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Statuses that can come on any request and say nothing of it: 429 and 503 (7.1, 8 rule 3; a rate
+ * limit or an outage, answered on any operation) and, for list interns, 408 (4.3, 7.3, 8 rule 4: "A
+ * 408 response exists for list interns"). Retried within the retry budget, never a check's answer.
+ */
+export function isTransient(operation: SeenResponse['operation'], status: number): boolean {
+  return status === 429 || status === 503 || (status === 408 && operation === 'listInterns');
 }

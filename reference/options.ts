@@ -38,6 +38,11 @@ export interface ReferenceOptions {
   restrictedKeyAcceptedBy: readonly Operation[];
   /** Content-Type of every JSON response. */
   contentType: string;
+  /**
+   * Every Nth request of an operation answered with a transient status the document lists for it
+   * (0: never): 503 or 429 for listContainerFiles (7.1, 8 rule 3), 408 for list interns (7.3, 8 rule 4).
+   */
+  transientEvery: number;
 }
 
 export const DEFAULT_REFERENCE_OPTIONS: ReferenceOptions = {
@@ -54,6 +59,7 @@ export const DEFAULT_REFERENCE_OPTIONS: ReferenceOptions = {
   internsDefaultPageSize: 50,
   restrictedKeyAcceptedBy: [],
   contentType: 'application/json',
+  transientEvery: 0,
 };
 
 /** What a started reference hands back: where it listens and the fixtures a target file names. */

@@ -92,6 +92,8 @@ function respond(opts: ReferenceOptions, req: IncomingMessage): JsonResponse {
   if (!m) return routeNotFound();
   const { route, rawParams } = m;
   if (req.method !== 'GET') return methodNotAllowed(); // section 4: all three operations are GET
+  const transient = transientAnswer(opts, route.op);
+  if (transient) return transient;
   const caller = authenticate(req.headers.authorization, opts);
   if (hasFault(opts, 'auth-missing-key-403') && req.headers.authorization === undefined) return route.forbidden(opts);
   if (!caller) return route.unauthorized(opts);
@@ -103,6 +105,24 @@ function respond(opts: ReferenceOptions, req: IncomingMessage): JsonResponse {
     console.error('reference: internal error', err);
     return route.internal(opts);
   }
+}
+
+const transientCounts = new WeakMap<ReferenceOptions, Map<Operation, number>>();
+
+/**
+ * Option transientEvery: the statuses the document lists as able to come on any request of an
+ * operation (7.1 429 and 503, 8 rule 3; 7.3 408, 8 rule 4), answered now and then with Retry-After: 0.
+ * A client retries them; they are never the answer to what it asked.
+ */
+function transientAnswer(opts: ReferenceOptions, op: Operation): JsonResponse | undefined {
+  if (opts.transientEvery <= 0 || op === 'listModelEndpoints') return undefined;
+  let counts = transientCounts.get(opts);
+  if (!counts) transientCounts.set(opts, (counts = new Map()));
+  const n = (counts.get(op) ?? 0) + 1;
+  counts.set(op, n);
+  if (n % opts.transientEvery !== 0) return undefined;
+  const r = op === 'listInterns' ? internsError(408, opts) : filesError((n / opts.transientEvery) % 2 === 0 ? 429 : 503);
+  return { ...r, headers: { 'retry-after': '0' } };
 }
 
 function send(res: ServerResponse, opts: ReferenceOptions, r: JsonResponse): void {

@@ -86,6 +86,11 @@ export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
       restrictedKeyAcceptedBy: ['listInterns'],
     },
   },
+  {
+    name: 'transient-statuses',
+    description: 'every 7th request of list interns answered 408 (7.3, 8 rule 4) and every 7th of listContainerFiles 503 or 429 (7.1, 8 rule 3), with Retry-After: 0: statuses that can come on any request',
+    options: { transientEvery: 7 },
+  },
   // ---- readings of the document's words (spec/readings.yaml)
   reading('path-order-utf16', '"lexicographic path order" (2.2, 4.1) as UTF-16 code-unit order, the default string order of Java, JavaScript and C#: paths and cursors compared that way'),
   reading('path-order-components', '"lexicographic path order" (2.2, 4.1) over the path\'s `/`-separated components, as pathlib and file-system listers sort: `a/b/c.txt` before `a b.txt`; paths and cursors compared that way'),
