@@ -43,8 +43,7 @@ const ROUTES: readonly Route[] = [
     op: 'listModelEndpoints',
     pattern: ['models', ':author', ':slug', 'endpoints'],
     handle: listModelEndpoints,
-    unauthorized: (o) =>
-      hasFault(o, 'auth-error-code-mismatch') ? { status: 401, body: { error: { code: 403, message: 'Missing Authentication header' } } } : modelsError(401),
+    unauthorized: () => modelsError(401),
     forbidden: () => modelsError(403),
     internal: () => modelsError(500),
   },
@@ -52,7 +51,7 @@ const ROUTES: readonly Route[] = [
     op: 'listInterns',
     pattern: ['interns'],
     handle: listInterns,
-    unauthorized: (o) => internsError(401, o),
+    unauthorized: (o) => (hasFault(o, 'auth-error-code-mismatch') ? { status: 401, body: { error: { code: 403, message: 'Invalid or missing API key' } } } : internsError(401, o)),
     forbidden: (o) => internsError(403, o),
     internal: (o) => internsError('internal_error', o),
   },
@@ -115,13 +114,18 @@ const transientCounts = new WeakMap<ReferenceOptions, Map<Operation, number>>();
  * A client retries them; they are never the answer to what it asked.
  */
 function transientAnswer(opts: ReferenceOptions, op: Operation): JsonResponse | undefined {
-  if (opts.transientEvery <= 0 || op === 'listModelEndpoints') return undefined;
+  const wrongCode = hasFault(opts, 'files-503-code-500') || hasFault(opts, 'interns-408-code-500');
+  const every = opts.transientEvery > 0 ? opts.transientEvery : wrongCode ? 9 : 0;
+  if (every <= 0 || op === 'listModelEndpoints') return undefined;
   let counts = transientCounts.get(opts);
   if (!counts) transientCounts.set(opts, (counts = new Map()));
   const n = (counts.get(op) ?? 0) + 1;
   counts.set(op, n);
-  if (n % opts.transientEvery !== 0) return undefined;
-  const r = op === 'listInterns' ? internsError(408, opts) : filesError((n / opts.transientEvery) % 2 === 0 ? 429 : 503);
+  if (n % every !== 0) return undefined;
+  let r = op === 'listInterns' ? internsError(408, opts) : filesError((n / every) % 2 === 0 ? 429 : 503);
+  if (hasFault(opts, 'files-503-code-500') && op === 'listContainerFiles') r = { status: 503, body: { error: { code: 500, message: 'Service temporarily unavailable', metadata: null }, service_metadata: null, user_id: null } };
+  else if (hasFault(opts, 'interns-408-code-500') && op === 'listInterns') r = { status: 408, body: { error: { code: 500, message: 'Request timed out' } } };
+  else if (wrongCode) return undefined;
   return { ...r, headers: { 'retry-after': '0' } };
 }
 

@@ -36,7 +36,10 @@ function seen(operation: Op, status: number, json: unknown, more: Partial<SeenRe
   return { operation, check: 'hand-built', status, json, query: {}, pathParams: operation === 'listContainerFiles' ? { container_id: CONTAINER } : {}, auth: 'key', exchange, ...rest };
 }
 
-const judgeAll = (r: SeenResponse): Finding[] => RESPONSE_JUDGES.flatMap((j) => j.judge(r));
+// The record tests build pages of one repeated file: the page judge (4.1 rules over the page) is
+// left out of them and tested on pages of its own below.
+const judgeAll = (r: SeenResponse): Finding[] => RESPONSE_JUDGES.filter((j) => j.id !== 'files.pages').flatMap((j) => j.judge(r));
+const judgeEvery = (r: SeenResponse): Finding[] => RESPONSE_JUDGES.flatMap((j) => j.judge(r));
 const brief = (fs: readonly Finding[]) => fs.map((f) => ({ requirementId: f.requirementId, position: f.position }));
 
 const file = (over: Record<string, unknown> = {}) => ({ id: ID, object: 'container.file', container_id: CONTAINER, bytes: 12, created_at: 1_717_200_000, path: PATH, source: 'assistant', ...over });
@@ -49,8 +52,38 @@ test('every judge declares the requirements it can fail, all in the catalogue', 
 });
 
 test('a conformant page: no finding, also with padded ids, a null first_id and extra fields', () => {
-  expect(judgeAll(seen('listContainerFiles', 200, list([file(), file({ path: 'a/b.txt', id: encodeFileId('a/b.txt', true), x_extra: { any: 1 } })], { x_next: null, first_id: ID, last_id: ID })))).toEqual([]);
-  expect(judgeAll(seen('listContainerFiles', 200, list([])))).toEqual([]);
+  const padded = encodeFileId('a/b.txt', true);
+  expect(judgeEvery(seen('listContainerFiles', 200, list([file({ path: 'a/b.txt', id: padded, x_extra: { any: 1 } }), file()], { x_next: null, first_id: padded, last_id: ID })))).toEqual([]);
+  expect(judgeEvery(seen('listContainerFiles', 200, list([file({ path: 'a/b.txt', id: padded }), file()], { first_id: null, last_id: ID, has_more: true })))).toEqual([]);
+  expect(judgeEvery(seen('listContainerFiles', 200, list([])))).toEqual([]);
+});
+
+// Issue 19: the rules of 4.1 one page obeys on its own, on every page whichever check asked for it,
+// against the request that fetched it (its limit, even one out of range the server accepted, and its cursor).
+test('every page: 4.1 rules 1-4, first_id, page size and order, against the request that fetched it', () => {
+  const at = (path: string) => file({ path, id: encodeFileId(path) });
+  const page = (json: unknown, query: Record<string, string> = {}) => seen('listContainerFiles', 200, json, { query });
+  const ids = (r: SeenResponse) => judgeEvery(r).map((f) => f.requirementId);
+  const two = [at('a.txt'), at('b.txt')];
+  const ok = { first_id: encodeFileId('a.txt'), last_id: encodeFileId('b.txt') };
+  expect(ids(page(list(two, ok), { limit: '2' }))).toEqual([]);
+  expect(ids(page(list([], { has_more: true, last_id: null }), { limit: '0' }))).toEqual(['files.pagination.last-id-when-has-more']);
+  expect(ids(page(list(two, { ...ok, last_id: null })))).toEqual(['files.pagination.null-last-id']);
+  expect(ids(page(list(two, { ...ok, last_id: encodeFileId('a.txt') })))).toEqual(['files.pagination.last-id-is-last-listed']);
+  expect(ids(page(list(two, { ...ok, first_id: encodeFileId('b.txt') })))).toEqual(['files.list.first-id']);
+  expect(ids(page(list([two[1], two[0]], { first_id: encodeFileId('b.txt'), last_id: encodeFileId('a.txt') })))).toEqual(['files.list.path-order']);
+  expect(ids(page(list(two, ok), { limit: '1' }))).toEqual(['files.limit.page-size']);
+  // An out-of-range limit the server chose to accept: held to "Minimum 1" as the clamping reading reads it.
+  expect(ids(page(list(two, ok), { limit: '0' }))).toEqual(['files.limit.page-size']);
+  expect(ids(page(list(two, ok), { after: encodeFileId('b.txt') }))).toEqual(['files.after.strictly-after']);
+  // An opaque cursor (reading scan-cursor-opaque) names no path: where the page starts is not judged from it.
+  expect(ids(page(list(two, ok), { after: 'scan:42' }))).toEqual([]);
+  const many = (n: number) => Array.from({ length: n }, (_, i) => at(`f${String(i).padStart(5, '0')}`));
+  const full = (n: number) => list(many(n), { first_id: encodeFileId('f00000'), last_id: encodeFileId(`f${String(n - 1).padStart(5, '0')}`) });
+  expect(ids(page(full(101)))).toEqual(['files.limit.default-maximum']);
+  expect(ids(page(full(101), { limit: '' }))).toEqual(['files.limit.default-maximum']);
+  expect(ids(page(full(1001), { limit: '5000' }))).toEqual(['files.limit.maximum']);
+  expect(ids(page(full(1000), { limit: '5000' }))).toEqual([]);
 });
 
 test('container file records: each 2.1 rule on its requirement, at the record position', () => {
@@ -164,6 +197,19 @@ test('error bodies: judged for the statuses each operation lists, on the precise
   expect(ids(seen('listModelEndpoints', 401, { anything: true }))).toEqual([]);
   expect(ids(seen('listInterns', 422, { anything: true }))).toEqual([]);
   expect(ids(seen('listContainerFiles', 404, { anything: true }))).toEqual([]);
+});
+
+// 7.1 "In these bodies error.code equals the HTTP status"; 7.3 writes integer codes as statuses; 7.2 ties none.
+test('error codes: equal to the status on every container-files error and every integer-coded interns error, free on model endpoints', () => {
+  const ids = (r: SeenResponse) => judgeAll(r).map((f) => f.requirementId);
+  const filesError = (code: unknown) => ({ error: { code, message: 'm', metadata: null }, service_metadata: null, user_id: null });
+  expect(ids(seen('listContainerFiles', 503, filesError(503)))).toEqual([]);
+  expect(ids(seen('listContainerFiles', 429, filesError(500)))).toEqual(['files.errors.code-equals-status']);
+  expect(ids(seen('listInterns', 408, { error: { code: 408, message: 'Request timed out' } }))).toEqual([]);
+  expect(ids(seen('listInterns', 408, { error: { code: 500, message: 'Request timed out' } }))).toEqual(['interns.errors.code-equals-status']);
+  expect(ids(seen('listInterns', 422, { error: { code: 'invalid_body', message: 'Invalid list query' } }))).toEqual([]);
+  expect(ids(seen('listModelEndpoints', 403, { error: { code: 'forbidden', message: 'Forbidden' } }))).toEqual(['models.errors.code-integer']);
+  expect(ids(seen('listModelEndpoints', 404, { error: { code: 403, message: 'Resource not found' } }))).toEqual([]);
 });
 
 test('JSON: media type, parse and UTF-8 on documented statuses; duplicate names observed, not failed', () => {

@@ -47,9 +47,9 @@ export const AUTH_ERRORS_FAULTS: readonly FaultDeclaration[] = [
   },
   {
     name: 'auth-error-code-mismatch',
-    operation: 'listModelEndpoints',
-    breaks: ['auth.error-shape'],
-    description: 'The 401 body of listModelEndpoints carries error.code 403: an integer, but not the status.',
+    operation: 'listInterns',
+    breaks: ['auth.error-shape', 'interns.errors.code-equals-status'],
+    description: 'The 401 body of list interns carries error.code 403: an integer, but not the status (7.3 "401 (integer)"; 7.2 ties no code to the model-endpoints statuses, so the fault lives on list interns).',
   },
   // ------------------------------------------------------------------ section 7
   {

@@ -8,6 +8,7 @@ import { MODEL_ENDPOINTS_FAULTS } from './model-endpoints.ts';
 import { PAGINATION_FAULTS } from './pagination.ts';
 import { READING_FAULTS } from './readings.ts';
 import { RECORD_FAULTS } from './records.ts';
+import { UNASKED_FAULTS } from './unasked.ts';
 
 /** One deliberate defect of the reference: it breaks exactly the requirements listed in `breaks`. */
 export interface FaultDeclaration {
@@ -28,6 +29,7 @@ export const FAULTS: readonly FaultDeclaration[] = [
   ...READING_FAULTS,
   ...RECORD_FAULTS,
   ...EMPTY_CONTAINER_FAULTS,
+  ...UNASKED_FAULTS,
 ];
 
 /** True when the fault `name` is switched on. Route code uses `if (hasFault(opts, 'name'))`. */

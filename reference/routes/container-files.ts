@@ -28,6 +28,7 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
 
   const limitRaw = single(query, 'limit');
   if (!limitRaw.ok) return filesError(400);
+  if (hasFault(opts, 'files-limit0-has-more-without-cursor') && limitRaw.value === '0') return { status: 200, body: { object: 'list', data: [], first_id: null, last_id: null, has_more: true } };
   let limit = readLimit(opts, limitRaw.value, LIMIT_MIN, LIMIT_MAX, LIMIT_DEFAULT);
   if (hasFault(opts, 'files-limit-above-maximum-served') && /^[0-9]+$/.test(limitRaw.value ?? '') && Number(limitRaw.value) > LIMIT_MAX) limit = { ok: true, value: Number(limitRaw.value) };
   if (hasFault(opts, 'files-default-limit-50') && limitRaw.value === undefined) limit = { ok: true, value: 50 };
@@ -60,7 +61,9 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
   if (hasReading(opts, 'page-cap-50')) pageSize = Math.min(pageSize, 50);
   if (hasFault(opts, 'files-short-page-without-scan-bound')) pageSize = Math.max(1, pageSize - 1);
   if (hasFault(opts, 'files-page-larger-than-limit')) pageSize += 1;
-  return { status: 200, body: page(ctx, containerId, container, afterKey, pageSize) };
+  const body = page(ctx, containerId, container, afterKey, pageSize) as { data: Array<{ id: string }>; first_id: unknown };
+  if (hasFault(opts, 'files-limit-1-first-id-wrong') && limitRaw.value === '1' && body.data.length === 1) body.first_id = fileId('not-the-first-file.txt', { padded: opts.paddedIds });
+  return { status: 200, body };
 }
 
 /** First index whose key is strictly greater than `after` (byte-wise UTF-8 order, 4.1 "strictly after"). */

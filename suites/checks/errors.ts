@@ -4,6 +4,7 @@ import type { RequestLogEntry } from '../../core/request-log.ts';
 import type { TargetView } from '../../core/target.ts';
 import { internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { errorObject, errorsAmong, isObject, probeOf } from '../support/operations.ts';
+import { errorCodeViolation } from '../judges/error-codes.ts';
 
 const files = probeOf('listContainerFiles');
 const models = probeOf('listModelEndpoints');
@@ -194,9 +195,9 @@ export const errorsChecks = defineChecks([
   // ------------------------------------------------------------------ 7.3 list interns
   {
     id: 'interns.errors.shape',
-    title: 'Interns error bodies (invalid page size, no key) carry a 7.3 code and a string message',
+    title: 'Interns error bodies (invalid page size, no key) carry a 7.3 code and a string message, an integer code as their status',
     operation: 'listInterns',
-    requirements: ['interns.errors.shape'],
+    requirements: ['interns.errors.shape', 'interns.errors.code-equals-status'],
     needs: needsInternsParams,
     async probe(ctx: ProbeContext) {
       // 4.3 / 8: page size minimum 1 -> 7.3 "Query parameters invalid"; 5 rule 4 -> 401.
@@ -206,6 +207,8 @@ export const errorsChecks = defineChecks([
         const { code } = errorObject(res, 'interns.errors.shape');
         const ok = (INTERNS_INT_CODES as readonly unknown[]).includes(code) || (INTERNS_STRING_CODES as readonly unknown[]).includes(code);
         ctx.conform(ok, `HTTP ${res.status}: error.code is ${JSON.stringify(code)}; 7.3 shows the integers ${INTERNS_INT_CODES.join(', ')} and the strings ${INTERNS_STRING_CODES.join(', ')}`, res);
+        const broken = errorCodeViolation('listInterns', res.status, code);
+        if (broken) ctx.conform(false, broken.message, res, broken.requirementId);
       }
     },
   },

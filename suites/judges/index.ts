@@ -3,8 +3,10 @@
  * the findings (a failure of one requirement, with the exchange and the record position) it sees.
  */
 import type { ResponseJudge } from '../../core/judge.ts';
+import { containerFilePagesJudge } from './container-file-pages.ts';
 import { containerFileRecordsJudge } from './container-file-records.ts';
 import { endpointRecordsJudge } from './endpoint-records.ts';
+import { errorCodesJudge } from './error-codes.ts';
 import { internRecordsJudge } from './intern-records.ts';
 import { jsonBodyJudge } from './json-body.ts';
 import { responseSchemaJudge } from './response-schema.ts';
@@ -15,6 +17,8 @@ export const RESPONSE_JUDGES: readonly ResponseJudge[] = [
   jsonBodyJudge,
   responseSchemaJudge,
   containerFileRecordsJudge,
+  containerFilePagesJudge,
   internRecordsJudge,
   endpointRecordsJudge,
+  errorCodesJudge,
 ];

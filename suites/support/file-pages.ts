@@ -46,23 +46,27 @@ export class UnreadableListing extends CannotJudge {
   }
 }
 
+/** Why a JSON body cannot be read as a container file list (2.2), or undefined when it can. */
+export function filePageProblem(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'did not answer a JSON object';
+  const b = body as Record<string, unknown>;
+  if (!Array.isArray(b.data)) return 'data is not an array';
+  for (const f of b.data) {
+    const file = f as Record<string, unknown> | null;
+    if (!file || typeof file !== 'object' || typeof file.id !== 'string' || typeof file.path !== 'string') return 'a data element has no string id and path';
+  }
+  if (typeof b.has_more !== 'boolean') return 'has_more is not a boolean';
+  if (b.last_id !== null && typeof b.last_id !== 'string') return 'last_id is neither a string nor null';
+  return undefined;
+}
+
 /** Reads a 200 body as a container file list, or explains why it cannot. */
 export function readPage(res: ApiResponse): FilePage {
   const where = `GET ${res.exchange.request.url}`;
   if (res.status !== 200) throw new UnreadableListing(`cannot judge: ${where} answered ${res.status}, not 200`);
-  const body = res.json as Record<string, unknown> | undefined;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UnreadableListing(`cannot judge: ${where} did not answer a JSON object`);
-  const data = body.data;
-  if (!Array.isArray(data)) throw new UnreadableListing(`cannot judge: ${where}: data is not an array`);
-  for (const f of data) {
-    const file = f as Record<string, unknown> | null;
-    if (!file || typeof file !== 'object' || typeof file.id !== 'string' || typeof file.path !== 'string') {
-      throw new UnreadableListing(`cannot judge: ${where}: a data element has no string id and path`);
-    }
-  }
-  if (typeof body.has_more !== 'boolean') throw new UnreadableListing(`cannot judge: ${where}: has_more is not a boolean`);
-  if (body.last_id !== null && typeof body.last_id !== 'string') throw new UnreadableListing(`cannot judge: ${where}: last_id is neither a string nor null`);
-  return body as unknown as FilePage;
+  const problem = filePageProblem(res.json);
+  if (problem) throw new UnreadableListing(`cannot judge: ${where}${problem.startsWith('did') ? ' ' : ': '}${problem}`);
+  return res.json as FilePage;
 }
 
 /** GET one page of `containerId` and read it (see readPage). */

@@ -1,0 +1,33 @@
+import type { FaultDeclaration } from './index.ts';
+
+/**
+ * Faults that break a rule only on a response no check written for that rule asks for: a page of a
+ * query check, an error of a check about something else. Only the whole-run judges, fed every
+ * response of the run, see them (principle 2: live data's bad page is rarely the one a check asked for).
+ */
+export const UNASKED_FAULTS: readonly FaultDeclaration[] = [
+  {
+    name: 'files-limit0-has-more-without-cursor',
+    operation: 'listContainerFiles',
+    breaks: ['files.pagination.last-id-when-has-more'],
+    description: 'limit=0 is accepted and answered {"data":[],"last_id":null,"has_more":true}: no pagination check sends it, only the out-of-range query check (4.1 rule 1).',
+  },
+  {
+    name: 'files-limit-1-first-id-wrong',
+    operation: 'listContainerFiles',
+    breaks: ['files.list.first-id'],
+    description: 'A page asked with limit=1 (the bounds check) names a file it does not list as first_id (2.2 "Id of the first file of the page").',
+  },
+  {
+    name: 'files-503-code-500',
+    operation: 'listContainerFiles',
+    breaks: ['files.errors.code-equals-status'],
+    description: 'Every 9th listContainerFiles request is answered 503 (Retry-After: 0) with the integer error.code 500: only met while other checks paginate, and retried (7.1 "In these bodies error.code equals the HTTP status").',
+  },
+  {
+    name: 'interns-408-code-500',
+    operation: 'listInterns',
+    breaks: ['interns.errors.code-equals-status'],
+    description: 'Every 9th list interns request is answered 408 (Retry-After: 0) with the integer error.code 500 (7.3: integer codes are the status).',
+  },
+];
