@@ -34,7 +34,7 @@ const FAULT_CASES: ReadonlyArray<{ check: string; fault: string; requirement: st
   { check: 'interns.intern.uuid-fields', fault: 'interns-bad-uuid', requirement: 'interns.intern.uuid-fields' },
   { check: 'interns.intern.timestamps', fault: 'interns-timestamps-no-millis', requirement: 'interns.intern.timestamps' },
   { check: 'interns.intern.hostname-shape', fault: 'interns-hostname-no-domain', requirement: 'interns.intern.hostname-shape' },
-  { check: 'interns.intern.hostname-name', fault: 'interns-hostname-mismatch', requirement: 'interns.intern.hostname-name' },
+  { check: 'interns.intern.hostname-name', fault: 'interns-hostname-mismatch', requirement: 'interns.intern.hostname-label-name' },
   { check: 'interns.intern.model-shape', fault: 'interns-model-bad-shape', requirement: 'interns.intern.model-shape' },
   { check: 'interns.intern.status-value', fault: 'interns-unknown-status-value', requirement: 'interns.intern.status-value' },
   { check: 'interns.intern.workspace-of-key', fault: 'interns-other-workspace-leak', requirement: 'interns.intern.workspace-of-key' },

@@ -138,18 +138,22 @@ test('intern records: each 2.5 rule as the interns checks read it, at the record
     [{ createdAt: '2024-01-05T15:00:00.123+02:00' }, 'interns.intern.timestamps'],
     [{ updatedAt: '2024-01-05T13:00:00Z' }, 'interns.intern.timestamps'],
     [{ hostname: 'atlas-001' }, 'interns.intern.hostname-shape'],
-    [{ hostname: 'other.interns.example.dev' }, 'interns.intern.hostname-name'],
+    [{ hostname: 'other.interns.example.dev' }, 'interns.intern.hostname-label-name'],
+    [{ name: 'Atlas 001', hostname: 'atlas.interns.example.dev' }, 'interns.intern.hostname-name'],
     [{ model: 'gpt-4o' }, 'interns.intern.model-shape'],
     [{ description: null }, 'interns.intern.field-types'],
-    // 2.5 has no Required column: a missing field is the SHOULD of presence (reading interns-omit-null-fields).
-    [{ description: undefined }, 'interns.intern.schema'],
+    // A field that is never null is there (MUST); one that "Null is a possible value" may be left out
+    // as null (reading interns-omit-null-fields): only the SHOULD of presence reports it.
+    [{ description: undefined }, 'interns.intern.fields-present'],
+    [{ vault_id: undefined }, 'interns.intern.fields-present'],
+    [{ instructions: undefined }, 'interns.intern.schema'],
   ];
   for (const [bad, requirementId] of cases) {
     const page = seen('listInterns', 200, { data: [intern(), intern(bad)], has_more: true });
     expect(brief(judgeAll(page)), JSON.stringify(bad)).toEqual([{ requirementId, position: 1 }]);
   }
   // Open points: the four nullable fields of any type, a host name with a display name, upper-case UUIDs, extra fields.
-  const open = intern({ attached_vault_id: 'v', instructions: { a: 1 }, progress: 42, name: 'Display Name', hostname: 'x.y', id: '3F1C2A9E-5B7D-4C1E-9A2B-7D6E5F4C3B2A', extra: true });
+  const open = intern({ attached_vault_id: 'v', instructions: { a: 1 }, progress: 42, name: 'Display Name', hostname: 'display-name.y', id: '3F1C2A9E-5B7D-4C1E-9A2B-7D6E5F4C3B2A', extra: true });
   expect(judgeAll(seen('listInterns', 200, { data: [open], has_more: false }))).toEqual([]);
 });
 
@@ -158,15 +162,20 @@ const endpoint = (over: Record<string, unknown> = {}) => ({
   latency_last_30m: { p50: 1, p75: 2, p90: 3, p99: 4.5 }, throughput_last_30m: { p50: 1, p75: 1, p90: 1, p99: 1 },
   uptime_last_5m: 100, uptime_last_30m: 99.5, uptime_last_1d: 0, quantization: null, status: null, ...over,
 });
-const model = (endpoints: unknown[], over: Record<string, unknown> = {}) => ({ data: { id: 'openai/gpt-4o', created: 1_715_367_049, architecture: { modality: 'text->text', tokenizer: null }, endpoints, ...over } });
+const architecture = { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null };
+const model = (endpoints: unknown[], over: Record<string, unknown> = {}) => ({ data: { id: 'openai/gpt-4o', name: 'GPT-4o', created: 1_715_367_049, description: 'd', architecture, endpoints, ...over } });
+const FULL_PRICING = { prompt: '0.0000025', completion: '0.00001', request: '0', image: '0' };
 
 test('endpoint records: pricing, percentiles and uptime at the endpoint position; absent fields are open', () => {
   const cases: Array<[Record<string, unknown>, string]> = [
     [{ pricing: { prompt: '0.1', completion: 0.00001 } }, 'models.endpoint.pricing-decimal-strings'],
     // "A decimal number" in exponent notation is one (reading pricing-exponent): only the fixed-point SHOULD reports it.
-    [{ pricing: { prompt: '1e-6' } }, 'models.endpoint.pricing-fixed-point'],
-    [{ pricing: { prompt: '$0.1' } }, 'models.endpoint.pricing-decimal-strings'],
-    [{ latency_last_30m: { p50: '1' } }, 'models.endpoint.percentiles'],
+    [{ pricing: { ...FULL_PRICING, prompt: '1e-6' } }, 'models.endpoint.pricing-fixed-point'],
+    [{ pricing: { ...FULL_PRICING, prompt: '$0.1' } }, 'models.endpoint.pricing-decimal-strings'],
+    // 2.4 "Four fields": a pricing object carries all four; "Numbers p50, p75, p90, p99": a percentile object all four.
+    [{ pricing: { prompt: '0.1', completion: '0.2' } }, 'models.endpoint.pricing-decimal-strings'],
+    [{ latency_last_30m: { p50: 1, p75: 2, p90: 3 } }, 'models.endpoint.percentiles'],
+    [{ latency_last_30m: { p50: '1', p75: 2, p90: 3, p99: 4 } }, 'models.endpoint.percentiles'],
     [{ uptime_last_1d: 100.5 }, 'models.endpoint.uptime-numbers'],
     [{ uptime_last_5m: '99' }, 'models.endpoint.uptime-numbers'],
     [{ context_length: '8192' }, 'models.endpoint.schema'],
@@ -174,10 +183,15 @@ test('endpoint records: pricing, percentiles and uptime at the endpoint position
   for (const [bad, requirementId] of cases) {
     expect(brief(judgeAll(seen('listModelEndpoints', 200, model([endpoint(), endpoint(), endpoint(bad)])))), JSON.stringify(bad)).toEqual([{ requirementId, position: 2 }]);
   }
-  expect(judgeAll(seen('listModelEndpoints', 200, model([{}, { pricing: {} }, endpoint()])))).toEqual([]);
-  expect(judgeAll(seen('listModelEndpoints', 200, { data: {} }))).toEqual([]);
+  // Which endpoint fields are there is open (2.4): an endpoint with none, or without pricing, is no finding.
+  expect(judgeAll(seen('listModelEndpoints', 200, model([{}, { name: 'n' }, endpoint()])))).toEqual([]);
+  // The model's own fields are not open (2.3, 4.2 "a model with endpoints"): each one missing is a MUST.
+  expect(brief(judgeAll(seen('listModelEndpoints', 200, { data: {} }))).map((f) => f.requirementId)).toEqual(Array(6).fill('models.model.fields-present'));
+  const { endpoints: _e, ...noEndpoints } = model([]).data;
+  expect(brief(judgeAll(seen('listModelEndpoints', 200, { data: noEndpoints })))).toEqual([{ requirementId: 'models.model.fields-present', position: undefined }]);
+  expect(brief(judgeAll(seen('listModelEndpoints', 200, model([], { architecture: { modality: 'text->text' } }))))).toEqual(Array(4).fill({ requirementId: 'models.model.fields-present', position: undefined }));
   // Model-level rules with a requirement of their own (id shape, modality) are their checks', not the schema's.
-  expect(judgeAll(seen('listModelEndpoints', 200, model([], { id: 'gpt-4o', architecture: { modality: 'text to text' } })))).toEqual([]);
+  expect(judgeAll(seen('listModelEndpoints', 200, model([], { id: 'gpt-4o', architecture: { ...architecture, modality: 'text to text' } })))).toEqual([]);
   expect(brief(judgeAll(seen('listModelEndpoints', 200, model([endpoint()]).data)))).toEqual([{ requirementId: 'models.response.data-wrapper', position: undefined }]);
   expect(brief(judgeAll(seen('listModelEndpoints', 200, model([], { endpoints: 'none' }))))).toEqual([{ requirementId: 'models.model.schema', position: undefined }]);
 });
@@ -327,7 +341,7 @@ for (const fault of FILE_FAULTS) {
   }
 }
 
-for (const name of ['interns-record-status-paused', 'interns-record-created-at-offset']) {
+for (const name of ['interns-record-status-paused', 'interns-record-created-at-offset', 'interns-record-no-vault-id']) {
   const fault = FAULTS.find((f) => f.name === name)!;
   for (const faultPosition of POSITIONS) {
     test(`${name} at the ${faultPosition} of the key's 500 newest is found on ${fault.breaks.join(', ')} at its position`, async () => {
@@ -344,14 +358,17 @@ for (const name of ['interns-record-status-paused', 'interns-record-created-at-o
   }
 }
 
-for (const faultPosition of POSITIONS) {
-  test(`models-record-endpoint-pricing-number at the ${faultPosition} endpoint is found at its position`, async () => {
-    await withReference({ faults: ['models-record-endpoint-pricing-number'], faultPosition }, async (s) => {
-      const found = judgeAll(await fetchSeen(s, 'listModelEndpoints', '/models/openai/gpt-4o/endpoints'));
-      // The model has four endpoints: the middle one is the third.
-      expect(brief(found)).toEqual([{ requirementId: 'models.endpoint.pricing-decimal-strings', position: { first: 0, middle: 2, last: 3 }[faultPosition] }]);
+for (const name of ['models-record-endpoint-pricing-number', 'models-record-pricing-two-fields', 'models-record-latency-no-p99']) {
+  const fault = FAULTS.find((f) => f.name === name)!;
+  for (const faultPosition of POSITIONS) {
+    test(`${name} at the ${faultPosition} endpoint is found at its position`, async () => {
+      await withReference({ faults: [name], faultPosition }, async (s) => {
+        const found = judgeAll(await fetchSeen(s, 'listModelEndpoints', '/models/openai/gpt-4o/endpoints'));
+        // The model has four endpoints: the middle one is the third.
+        expect(brief(found)).toEqual([{ requirementId: fault.breaks[0], position: { first: 0, middle: 2, last: 3 }[faultPosition] }]);
+      });
     });
-  });
+  }
 }
 
 test('models-description-latin1: the JSON requirement fails with the offset of the 0xE9 byte', async () => {
@@ -375,6 +392,7 @@ test('every record fault is in the catalogue, breaks one requirement and is exer
   }
   expect(RECORD_FAULTS.map((f) => f.name).sort()).toEqual([
     'files-record-created-at-millis', 'files-record-id-other-path', 'files-record-object-file', 'files-record-source-user',
-    'interns-record-created-at-offset', 'interns-record-status-paused', 'models-description-latin1', 'models-record-endpoint-pricing-number',
+    'interns-record-created-at-offset', 'interns-record-no-vault-id', 'interns-record-status-paused', 'models-description-latin1', 'models-record-endpoint-pricing-number',
+    'models-record-latency-no-p99', 'models-record-pricing-two-fields',
   ]);
 });

@@ -263,10 +263,7 @@ test.describe('Model / Endpoint (2.3, 2.4, 4.2)', () => {
     expectValid('ModelEndpointsResponse', { data: model });
     expectValid('Endpoint', {});
     expectValid('Endpoint', withFields(endpoint, { quantization: null, status: null }));
-    expectValid('Model', {});
-    expectValid('ModelArchitecture', { modality: null, instruct_type: null, tokenizer: null });
-    expectValid('Pricing', {});
-    expectValid('Percentiles', {});
+    expectValid('ModelArchitecture', { input_modalities: [], output_modalities: [], modality: null, instruct_type: null, tokenizer: null });
     expectValid('Endpoint', withFields(endpoint, { unknown: [1, 2], instruct_type: 42 }));
     expectValid('Pricing', { prompt: '-1', completion: '0.0000005', request: '00.10', image: '12' });
   });
@@ -278,8 +275,14 @@ test.describe('Model / Endpoint (2.3, 2.4, 4.2)', () => {
     expectViolation('Model', withFields(model, { id: 'a/b/c' }), '/id', 'pattern');
     expectViolation('Model', withFields(model, { created: '2024' }), '/created', 'type');
     expectViolation('ModelEndpointsResponse', { data: withFields(model, { endpoints: [withFields(endpoint, { context_length: 1.5 })] }) }, '/data/endpoints/0/context_length', 'type');
+    // 2.3 lists the model's fields and 4.2 answers "a model with endpoints": each is there.
+    for (const field of ['id', 'name', 'created', 'description', 'architecture', 'endpoints']) expectViolation('Model', withFields(model, { [field]: undefined }), '', 'required');
     expectViolation('ModelArchitecture', { modality: 'text' }, '/modality', 'pattern');
     expectViolation('ModelArchitecture', { input_modalities: 'text' }, '/input_modalities', 'type');
+    expectViolation('ModelArchitecture', { input_modalities: [], output_modalities: [], modality: 'a->b', instruct_type: null }, '', 'required');
+    // 2.4 "Four fields" and "Numbers p50, p75, p90, p99": an object there carries all four.
+    expectViolation('Pricing', { prompt: '1', completion: '2' }, '', 'required');
+    expectViolation('Percentiles', { p50: 1, p75: 2, p90: 3 }, '', 'required');
     expectViolation('Endpoint', withFields(endpoint, { status: '0' }), '/status', 'type');
     expectViolation('Endpoint', withFields(endpoint, { name: null }), '/name', 'type');
     expectViolation('Endpoint', withFields(endpoint, { supports_implicit_caching: 'yes' }), '/supports_implicit_caching', 'type');
@@ -287,7 +290,7 @@ test.describe('Model / Endpoint (2.3, 2.4, 4.2)', () => {
     expectViolation('Endpoint', withFields(endpoint, { pricing: { prompt: 0.5 } }), '/pricing/prompt', 'type');
     expectViolation('Endpoint', withFields(endpoint, { latency_last_30m: { p50: '120' } }), '/latency_last_30m/p50', 'type');
     for (const bad of ['1e-6', '$0.5', '', ' 1', '.5', '5.', 'free', '+1', '0x10', 'NaN']) {
-      expectViolation('Pricing', { image: bad }, '/image', 'pattern');
+      expectViolation('Pricing', { prompt: '1', completion: '1', request: '1', image: bad }, '/image', 'pattern');
     }
   });
 });

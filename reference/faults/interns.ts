@@ -35,8 +35,8 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'interns-hostname-mismatch',
     operation: 'listInterns',
-    breaks: ['interns.intern.hostname-name'],
-    description: '2.5: the first label of hostname is derived from the id, not the intern name.',
+    breaks: ['interns.intern.hostname-label-name'],
+    description: '2.5: the first label of hostname is derived from the id, not the intern name (a name that is a host label).',
   },
   {
     name: 'interns-model-bad-shape',

@@ -9,6 +9,12 @@ export const MODEL_ENDPOINTS_FAULTS: readonly FaultDeclaration[] = [
     description: '4.2: the 200 body is the model itself instead of { data: model }.',
   },
   {
+    name: 'models-no-endpoints',
+    operation: 'listModelEndpoints',
+    breaks: ['models.model.fields-present'],
+    description: '4.2 "a model with endpoints (2.3)": the model is answered without its endpoints field.',
+  },
+  {
     name: 'models-architecture-modalities-string',
     operation: 'listModelEndpoints',
     breaks: ['models.model.schema'],

@@ -52,6 +52,24 @@ export const RECORD_FAULTS: readonly FaultDeclaration[] = [
     description: 'One endpoint of each model (the last; the third of four with faultPosition middle) has pricing.completion as a JSON number, not a string (2.4).',
   },
   {
+    name: 'interns-record-no-vault-id',
+    operation: 'listInterns',
+    breaks: ['interns.intern.fields-present'],
+    description: 'One intern of the key (the 500th newest) has no vault_id: a 2.5 field that is never null.',
+  },
+  {
+    name: 'models-record-pricing-two-fields',
+    operation: 'listModelEndpoints',
+    breaks: ['models.endpoint.pricing-decimal-strings'],
+    description: 'One endpoint of each model (the last; the third of four with faultPosition middle) has pricing with prompt and completion only (2.4 "Four fields").',
+  },
+  {
+    name: 'models-record-latency-no-p99',
+    operation: 'listModelEndpoints',
+    breaks: ['models.endpoint.percentiles'],
+    description: 'One endpoint of each model (the last; the third of four with faultPosition middle) has latency_last_30m without p99 (2.4 "Numbers p50, p75, p90, p99").',
+  },
+  {
     name: 'models-description-latin1',
     operation: 'listModelEndpoints',
     breaks: ['general.json-body'],

@@ -120,6 +120,7 @@ function stored(opts: ReferenceOptions, intern: Intern): Intern {
   // The status is outside section 3 on purpose: that is the fault.
   if (hasFault(opts, 'interns-record-status-paused')) out.status = 'paused' as InternStatus;
   // The same instant written with a +02:00 offset, so the order (newest first) is unchanged.
+  if (hasFault(opts, 'interns-record-no-vault-id')) delete (out as Partial<Intern>).vault_id;
   if (hasFault(opts, 'interns-record-created-at-offset')) out.createdAt = new Date(Date.parse(intern.createdAt) + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
   return out;
 }

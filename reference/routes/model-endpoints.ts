@@ -14,7 +14,10 @@ export function listModelEndpoints(ctx: RouteContext): JsonResponse {
   const slug = decodeSegment(ctx.rawParams.slug ?? '');
   if (author === null || slug === null) return modelsError(404);
   const named = MODELS.get(`${author}/${slug}`);
-  if (!named && hasFault(ctx.opts, 'models-unknown-200')) return { status: 200, body: { data: { id: `${author}/${slug}`, endpoints: [] } } };
+  if (!named && hasFault(ctx.opts, 'models-unknown-200')) {
+    const architecture = { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: 'Other' };
+    return { status: 200, body: { data: { id: `${author}/${slug}`, name: slug, created: 0, description: '', architecture, endpoints: [] } } };
+  }
   if (!named) return modelsError(hasReading(ctx.opts, 'unknown-model-403') ? 403 : 404); // 7.2: "Resource not found"
   let model = named;
   if (hasFault(ctx.opts, 'models-other-model-returned')) model = [...MODELS.values()].find((m) => m.id !== named.id) ?? named;
@@ -43,6 +46,13 @@ function modelBody(opts: ReferenceOptions, m: Model): unknown {
   // Record fault: one endpoint (options.faultPosition), not every one, with pricing.completion a JSON number.
   const bad = recordIndex(opts.faultPosition, m.endpoints.length);
   if (hasFault(opts, 'models-record-endpoint-pricing-number') && bad >= 0) (body.endpoints as Array<Record<string, unknown>>)[bad]!.pricing = { ...m.endpoints[bad]!.pricing, completion: Number(m.endpoints[bad]!.pricing.completion) };
+  const endpoints = body.endpoints as Array<Record<string, unknown>>;
+  if (hasFault(opts, 'models-record-pricing-two-fields') && bad >= 0) endpoints[bad]!.pricing = { prompt: m.endpoints[bad]!.pricing.prompt, completion: m.endpoints[bad]!.pricing.completion };
+  if (hasFault(opts, 'models-record-latency-no-p99') && bad >= 0) {
+    const { p99: _p99, ...rest } = m.endpoints[bad]!.latency_last_30m;
+    endpoints[bad]!.latency_last_30m = rest;
+  }
+  if (hasFault(opts, 'models-no-endpoints')) delete body.endpoints;
   if (hasFault(opts, 'models-description-latin1')) body.description = `${m.description} (caf\u00e9)`;
   if (hasFault(opts, 'models-created-millis')) body.created = m.created * 1000;
   if (hasFault(opts, 'models-id-without-author')) body.id = m.id.split('/')[1];

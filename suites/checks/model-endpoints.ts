@@ -20,7 +20,7 @@ export const modelEndpointsChecks = defineChecks([
     id: 'models.response.schema',
     title: 'The endpoints of the target model come as { data: model } of 2.3 with endpoints of 2.4',
     operation: 'listModelEndpoints',
-    requirements: ['models.response.data-wrapper', 'models.model.schema', 'models.endpoint.schema', 'general.json-body'],
+    requirements: ['models.response.data-wrapper', 'models.model.schema', 'models.model.fields-present', 'models.endpoint.schema', 'general.json-body'],
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.model);
       expectStatus(res, 200, 'models.response.data-wrapper');

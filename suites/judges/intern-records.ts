@@ -56,14 +56,29 @@ export function hostnameNameJudgeable(intern: Record<string, unknown>): boolean 
   return typeof intern.name === 'string' && typeof intern.hostname === 'string' && HOST_LABEL.test(intern.name);
 }
 
-/** 2.5 "<intern_name>.<domain>": the first label is the name; host names compare case-insensitively (RFC 4343). */
+/** A display name made a host label the common way: lower case, every other run of characters one hyphen. */
+function labelOf(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+}
+
+/**
+ * 2.5 "<intern_name>.<domain>": the first label is the name; host names compare case-insensitively
+ * (RFC 4343). Where the name is itself a host label the words leave no room (MUST,
+ * interns.intern.hostname-label-name); how another name becomes a label is not shown, so there the
+ * common lower-case-and-hyphens form is expected as a SHOULD (interns.intern.hostname-name).
+ */
 export const hostnameNameRule: RecordRule = (intern) => {
-  if (!hostnameNameJudgeable(intern)) return undefined;
+  if (typeof intern.name !== 'string' || typeof intern.hostname !== 'string') return undefined;
   const { name, hostname } = intern as { name: string; hostname: string };
-  const first = hostname.split('.')[0] ?? '';
-  return first.toLowerCase() === name.toLowerCase()
+  const first = (hostname.split('.')[0] ?? '').toLowerCase();
+  if (hostnameNameJudgeable(intern)) {
+    return first === name.toLowerCase()
+      ? undefined
+      : { requirementId: 'interns.intern.hostname-label-name', kind: 'hostname:name', message: `hostname ${q(hostname)} does not start with the name ${q(name)}` };
+  }
+  return first === labelOf(name)
     ? undefined
-    : { requirementId: 'interns.intern.hostname-name', kind: 'hostname:name', message: `hostname ${q(hostname)} does not start with the name ${q(name)}` };
+    : { requirementId: 'interns.intern.hostname-name', kind: 'hostname:label', message: `hostname ${q(hostname)} does not start with ${q(labelOf(name))}, the name ${q(name)} made a host label` };
 };
 
 /** 2.5 model: "Model identifier <author>/<slug>" (as 2.3). */
@@ -77,7 +92,7 @@ const INTERN_RULES: readonly RecordRule[] = [statusValueRule, uuidFieldsRule, ti
 /** Every intern of every 200 answer of list interns, whichever check (and whichever query) fetched it. */
 export const internRecordsJudge: ResponseJudge = {
   id: 'interns.records',
-  requirements: ['interns.intern.status-value', 'interns.intern.uuid-fields', 'interns.intern.timestamps', 'interns.intern.hostname-shape', 'interns.intern.hostname-name', 'interns.intern.model-shape'],
+  requirements: ['interns.intern.status-value', 'interns.intern.uuid-fields', 'interns.intern.timestamps', 'interns.intern.hostname-shape', 'interns.intern.hostname-label-name', 'interns.intern.hostname-name', 'interns.intern.model-shape'],
   judge(response): Finding[] {
     if (response.operation !== 'listInterns' || response.status !== 200) return [];
     return recordFindings(response, '/data', arrayAt(response.json, 'data'), INTERN_RULES);

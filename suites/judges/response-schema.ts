@@ -58,6 +58,14 @@ export function documentedSchema(operation: ApiOperation, status: number): Schem
   }
 }
 
+/** 2.5: the four fields whose note says "Null is a possible value". */
+const NULLABLE_INTERN_FIELDS: ReadonlySet<string> = new Set(['attached_vault_id', 'instructions', 'lastFailureMessage', 'progress']);
+
+/** The property a `required` violation names (Ajv: "must have required property 'x'"). */
+function missingProperty(v: SchemaViolation): string | undefined {
+  return /required property '([^']*)'/.exec(v.message)?.[1];
+}
+
 /** Requirement of the error-body shape of each operation (7.1, 7.2, 7.3). */
 const ERRORS_SHAPE: Record<ApiOperation, string> = {
   listContainerFiles: 'files.errors.shape',
@@ -88,11 +96,17 @@ function attribute200(operation: ApiOperation, v: SchemaViolation): Attribution 
     const r = inRecord(v, '/data');
     if (!r) return { requirementId: 'interns.list.schema' };
     if (ownedInIntern(r.relative)) return undefined;
-    // 2.5 has no Required column: a missing field is interns.intern.schema's (SHOULD, reading
-    // interns-omit-null-fields); a field of the wrong type interns.intern.field-types' (MUST).
-    return { requirementId: r.relative.keyword === 'required' && r.relative.path === '' ? 'interns.intern.schema' : 'interns.intern.field-types', position: r.position };
+    // 2.5 lists the intern's fields; a field that is never null is there (interns.intern.fields-present,
+    // MUST). One that "Null is a possible value" may be left out as null (reading interns-omit-null-fields):
+    // its absence is interns.intern.schema's (SHOULD). A field of the wrong type is interns.intern.field-types'.
+    if (r.relative.keyword === 'required' && r.relative.path === '') {
+      return { requirementId: NULLABLE_INTERN_FIELDS.has(missingProperty(r.relative) ?? '') ? 'interns.intern.schema' : 'interns.intern.fields-present', position: r.position };
+    }
+    return { requirementId: 'interns.intern.field-types', position: r.position };
   }
   // 4.2: "an object with one field data, a model with endpoints (2.3)": the wrapper, the model, the endpoints.
+  // A field of 2.3 missing from the model or its architecture is models.model.fields-present's.
+  if (v.keyword === 'required' && (v.path === '/data' || v.path === '/data/architecture')) return { requirementId: 'models.model.fields-present' };
   if (v.path === '' || v.path === '/data') return { requirementId: 'models.response.data-wrapper' };
   const e = inRecord(v, '/data/endpoints');
   if (e) return ownedInEndpoint(e.relative) ? undefined : { requirementId: 'models.endpoint.schema', position: e.position };
@@ -170,8 +184,8 @@ export const responseSchemaJudge: ResponseJudge = {
   id: 'responses.schema',
   requirements: [
     'files.list.schema', 'files.file.schema', 'files.errors.shape',
-    'models.response.data-wrapper', 'models.model.schema', 'models.endpoint.schema', 'models.errors.shape', 'models.errors.code-integer',
-    'interns.list.schema', 'interns.intern.field-types', 'interns.intern.schema', 'interns.errors.shape',
+    'models.response.data-wrapper', 'models.model.schema', 'models.model.fields-present', 'models.endpoint.schema', 'models.errors.shape', 'models.errors.code-integer',
+    'interns.list.schema', 'interns.intern.field-types', 'interns.intern.fields-present', 'interns.intern.schema', 'interns.errors.shape',
     'general.errors.shape',
   ],
   judge(response): Finding[] {
