@@ -159,6 +159,7 @@ export class Client {
         json: response.json,
         query: Object.fromEntries(url.searchParams),
         auth: typeof auth === 'string' ? auth : 'other',
+        ...(op.operation === 'listInterns' && auth === 'key' ? { interns: { keyWorkspace: this.target.interns.workspaceId } } : {}),
         exchange,
         ...(body.invalidUtf8Offset !== undefined ? { invalidUtf8Offset: body.invalidUtf8Offset } : {}),
         ...(body.duplicateKey !== undefined ? { duplicateKey: body.duplicateKey } : {}),

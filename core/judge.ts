@@ -21,6 +21,11 @@ export interface SeenResponse extends JsonBodyFacts {
   pathParams: Readonly<Record<string, string>>;
   /** Which credential the request carried: the management key, the restricted key, none or another value. */
   auth: 'key' | 'restricted' | 'none' | 'other';
+  /**
+   * List interns with the management key: the workspace of that key (the target file's
+   * interns.workspaceId), what every page is judged against (4.3 "The API key selects ... the workspace").
+   */
+  interns?: { keyWorkspace: string };
   exchange: Exchange;
 }
 

@@ -30,4 +30,22 @@ export const UNASKED_FAULTS: readonly FaultDeclaration[] = [
     breaks: ['interns.errors.code-equals-status'],
     description: 'Every 9th list interns request is answered 408 (Retry-After: 0) with the integer error.code 500 (7.3: integer codes are the status).',
   },
+  {
+    name: 'interns-default-page-501',
+    operation: 'listInterns',
+    breaks: ['interns.limit.maximum'],
+    description: 'A request that names no page size gets 501 interns (8 "Page size 1 to 500" holds whatever is asked, the default page included).',
+  },
+  {
+    name: 'interns-deep-other-workspace',
+    operation: 'listInterns',
+    breaks: ['interns.intern.workspace-of-key'],
+    description: 'The 301st intern of a page of more than 300 is of another workspace than the key\'s (4.3 "The API key selects the caller, the workspace and the visible interns").',
+  },
+  {
+    name: 'interns-deep-order-swapped',
+    operation: 'listInterns',
+    breaks: ['interns.order.newest-first'],
+    description: 'The 301st and 302nd interns of a page of more than 301 are swapped (2.6 "Newest first").',
+  },
 ];

@@ -30,6 +30,7 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   if (hasFault(opts, 'interns-limit-max-too-low') && limit.value > 100) return internsError('invalid_body', opts);
   if (hasFault(opts, 'interns-limit-not-enforced')) limit = { ok: true, value: opts.internsDefaultPageSize };
   if (hasFault(opts, 'interns-page-size-off-by-one') && limitRaw.value !== undefined) limit = { ok: true, value: limit.value + 1 };
+  if (hasFault(opts, 'interns-default-page-501') && limitRaw.value === undefined) limit = { ok: true, value: LIMIT_MAX + 1 };
 
   // 4.3: comma-separated list of section-3 values. Exact, case-sensitive values; an unknown
   // value or an empty element (`running,`, ``) makes the query invalid (7.3 invalid_body).
@@ -81,6 +82,10 @@ export function listInterns(ctx: RouteContext): JsonResponse {
     }
     data.push(extra(opts, internBody(opts, intern)));
   }
+  // Faults met only on a page of more than 300 interns (the page-size bounds check's 500), never on a check's sample.
+  const deep = data as Array<Record<string, unknown>>;
+  if (hasFault(opts, 'interns-deep-other-workspace') && deep.length > 300) deep[300] = { ...deep[300], workspaceId: INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId };
+  if (hasFault(opts, 'interns-deep-order-swapped') && deep.length > 301) [deep[300], deep[301]] = [deep[301]!, deep[300]!];
   // 4.3: how to fetch the page after one with has_more true is not shown; nothing is implemented.
   const body: Record<string, unknown> = { data, has_more: hasMore };
   if (hasFault(opts, 'interns-has-more-string')) body.has_more = String(hasMore);

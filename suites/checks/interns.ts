@@ -22,10 +22,12 @@ export const internsChecks = defineChecks([
       // Section 1 "exchanges JSON" (4.3 names no media type: application/json is general.json-media-type's SHOULD).
       expectJsonBody(res, 'general.json-body');
       // 2.6: data (array) and has_more (boolean) are the list's; a violation inside data[n] is the
-      // intern's: a field of the wrong type fails interns.intern.field-types (MUST), a missing one
-      // interns.intern.schema (SHOULD: 2.5 has no Required column). UUID format, timestamp
-      // form, hostname and model shape and the status value are requirements of their own (below).
+      // intern's: a field of the wrong type fails interns.intern.field-types, a missing one that is
+      // never null interns.intern.fields-present (MUST), a missing nullable one interns.intern.schema
+      // (SHOULD). UUID format, timestamp form, hostname and model shape and the status value are
+      // requirements of their own (below).
       conformToSchema(ctx, 'listInterns', res);
+
     },
   },
   {

@@ -7,6 +7,7 @@ import { containerFilePagesJudge } from './container-file-pages.ts';
 import { containerFileRecordsJudge } from './container-file-records.ts';
 import { endpointRecordsJudge } from './endpoint-records.ts';
 import { errorCodesJudge } from './error-codes.ts';
+import { internPagesJudge } from './intern-pages.ts';
 import { internRecordsJudge } from './intern-records.ts';
 import { jsonBodyJudge } from './json-body.ts';
 import { responseSchemaJudge } from './response-schema.ts';
@@ -19,6 +20,7 @@ export const RESPONSE_JUDGES: readonly ResponseJudge[] = [
   containerFileRecordsJudge,
   containerFilePagesJudge,
   internRecordsJudge,
+  internPagesJudge,
   endpointRecordsJudge,
   errorCodesJudge,
 ];
