@@ -22,6 +22,9 @@ export function readCursor(opts: Pick<ReferenceOptions, 'readings'>, id: string)
 function decode(opts: Pick<ReferenceOptions, 'readings'>, id: string): string | null {
   // A scan position handed out by this server: resumes strictly after the hidden object it names.
   if (hasReading(opts, 'scan-cursor-opaque') && id.startsWith(SCAN_PREFIX)) return pathFromFileId(FILE_ID_PREFIX + id.slice(SCAN_PREFIX.length));
+  // Reading scan-cursor-bare-base64: a scan position is the bare base64url of the path it names, so
+  // any value without the prefix that decodes is one of this server's scan positions.
+  if (hasReading(opts, 'scan-cursor-bare-base64') && !id.startsWith(FILE_ID_PREFIX)) return pathFromFileId(FILE_ID_PREFIX + id);
   if (!id.startsWith(FILE_ID_PREFIX)) return null; // 2.1: the literal prefix, under every reading
   const payload = id.slice(FILE_ID_PREFIX.length);
   // RFC 4648 section 3.2: padding is the default unless the referring document says otherwise.
@@ -42,6 +45,7 @@ export function padsIds(opts: Pick<ReferenceOptions, 'paddedIds' | 'readings'>):
 }
 
 /** The opaque last_id of a page that ends at the scan bound on the hidden object at `path` (reading scan-cursor-opaque). */
-export function opaqueScanCursor(path: string): string {
+export function opaqueScanCursor(path: string, opts?: Pick<ReferenceOptions, 'readings'>): string {
+  if (opts && hasReading(opts, 'scan-cursor-bare-base64')) return fileId(path, { padded: false }).slice(FILE_ID_PREFIX.length);
   return SCAN_PREFIX + fileId(path, { padded: false }).slice(FILE_ID_PREFIX.length);
 }

@@ -127,7 +127,7 @@ function page(ctx: RouteContext, containerId: string, container: Container, afte
   // Fault files-listed-twice: the first file again in the second place (the second file is lost).
   if (hasFault(opts, 'files-listed-twice') && data.length >= 3) data[1] = data[0];
   let lastId: string | null;
-  if (scanPosition !== null && hasMore) lastId = hasReading(opts, 'scan-cursor-opaque') || hasFault(opts, 'files-scan-cursor-refused') ? opaqueScanCursor(scanPosition.path) : idOf(opts, scanPosition.path); // rule 3
+  if (scanPosition !== null && hasMore) lastId = hasReading(opts, 'scan-cursor-opaque') || hasReading(opts, 'scan-cursor-bare-base64') || hasFault(opts, 'files-scan-cursor-refused') ? opaqueScanCursor(scanPosition.path, opts) : idOf(opts, scanPosition.path); // rule 3
   else if (lastListed !== null) lastId = idOf(opts, lastListed.path); // rule 2
   else lastId = null; // rule 4: only with has_more false and empty data
   if (hasFault(opts, 'files-last-id-null-with-has-more') && hasMore) lastId = null;

@@ -6,7 +6,7 @@
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { expectStatus } from '../../core/expect.ts';
 import { encodeFileId } from '../../core/file-id.ts';
-import { CONTROL, expectRejected, firstFilesAfter, LIMIT_DEFAULT, LIMIT_MAX, main, orderOf, q } from '../support/container-files.ts';
+import { CONTROL, expectRejected, firstFilesAfter, LIMIT_DEFAULT, LIMIT_MAX, main, orderOf, prefixlessScanCursor, q } from '../support/container-files.ts';
 import { fetchPage, pageEnd, pathBetween, readPage, usesPadding, walkPages, type FetchedPage } from '../support/file-pages.ts';
 
 export const containerFilesQueryChecks = defineChecks([
@@ -208,8 +208,12 @@ export const containerFilesQueryChecks = defineChecks([
     operation: 'listContainerFiles',
     requirements: ['files.after.no-prefix-rejected', 'files.errors.shape'],
     async probe(ctx: ProbeContext) {
-      // 2.1: "The literal prefix cfile_": without it a value is no container file id under any reading
-      // (and none the suite's probes are a last_id the target gave), so it is malformed input, 400 (7.1).
+      // 2.1: "The literal prefix cfile_": without it a value is no container file id under any reading,
+      // so it is malformed input, 400 (7.1) - unless it may be a scan position of the server's own:
+      // 4.1 rule 3 lets any token name one (reading scan-cursor-bare-base64). Demanded only of a server
+      // whose scan-bound cursors, as far as the first pages show, all carry the prefix.
+      const own = await prefixlessScanCursor(ctx);
+      if (own !== undefined) return ctx.skip(`the target names scan positions without the cfile_ prefix (last_id ${q(own)}, 4.1 rule 3): a value without it may be one of its own cursors, so its refusal is not demanded`);
       const bad: Array<[string, string]> = [
         ['YWJj', 'base64url of "abc" without the prefix'],
         ['file_YWJj', 'another prefix'],
@@ -240,3 +244,4 @@ export const containerFilesQueryChecks = defineChecks([
     },
   },
 ]);
+

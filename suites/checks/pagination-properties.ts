@@ -5,6 +5,7 @@ import { conform, expectSchema } from '../../core/expect.ts';
 import { invalidLimit, malformedAuthorization, malformedCursor, pathAround, validLimit } from '../../generators/arbitraries/index.ts';
 import { encodeFileId, FILE_ID_PREFIX } from '../../core/file-id.ts';
 import { FILES_LIMIT } from '../../spec/parameter-bounds.ts';
+import { prefixlessScanCursor } from '../support/container-files.ts';
 import { readPage, type ListedFile } from '../support/file-pages.ts';
 import { OPERATION_PROBES } from '../support/operations.ts';
 import { assertPageRules } from '../support/page-rules.ts';
@@ -176,11 +177,11 @@ export const paginationPropertyChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       const bounds = FILES_LIMIT();
       // Only what every reading refuses (spec/readings.yaml): out-of-range integers, other spellings of an
-      // integer and malformed cfile_ ids are files.property.strict-inputs' (SHOULD) or observed.
-      const input = fc.oneof(
-        invalidLimit(bounds).filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'not-an-integer').map((l) => ({ limit: l.value, requirement: 'files.limit.non-integer-rejected' })),
-        malformedCursor().filter((after) => !after.startsWith(FILE_ID_PREFIX)).map((after) => ({ after, requirement: 'files.after.no-prefix-rejected' })),
-      );
+      // integer and malformed cfile_ ids are files.property.strict-inputs' (SHOULD) or observed. A value
+      // without the prefix may be the target's own scan cursor when its cursors lack it (4.1 rule 3).
+      const limits = invalidLimit(bounds).filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'not-an-integer').map((l): { limit?: string; after?: string; requirement: string } => ({ limit: l.value, requirement: 'files.limit.non-integer-rejected' }));
+      const cursors = malformedCursor().filter((after) => !after.startsWith(FILE_ID_PREFIX)).map((after): { limit?: string; after?: string; requirement: string } => ({ after, requirement: 'files.after.no-prefix-rejected' }));
+      const input = (await prefixlessScanCursor(ctx)) === undefined ? fc.oneof(limits, cursors) : limits;
       await checkProperty(ctx, 'files.property.invalid-inputs', {
         arbitrary: input,
         requestsPerRun: 1,

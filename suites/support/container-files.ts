@@ -6,7 +6,7 @@ import type { ProbeContext } from '../../core/check.ts';
 import { expectSchema, expectStatus } from '../../core/expect.ts';
 import { errorBody } from './operations.ts';
 import { PathOrderTracker } from './path-order.ts';
-import { fetchPage, filesOf, UnreadableListing, walkPages, type FetchedPage, type ListedFile } from './file-pages.ts';
+import { fetchPage, filesOf, pageEnd, UnreadableListing, walkPages, type FetchedPage, type ListedFile } from './file-pages.ts';
 
 /** 4.1 / 8: limit 1 to 1000, default 100. */
 export const LIMIT_MAX = 1000;
@@ -64,4 +64,16 @@ export async function expectRejected(ctx: ProbeContext, query: Record<string, st
   expectStatus(res, 400, requirementId, what);
   // The body whatever its media type: that is general.json-body's and general.json-media-type's.
   expectSchema(errorBody(res, 'files.errors.shape'), 'ContainerFilesError', 'files.errors.shape', res);
+}
+
+/**
+ * The first scan-bound cursor of the target's that lacks the cfile_ prefix, among the first pages
+ * of the main container at limit 1000 (4.1 rule 3: "last_id names the scan position", by any token).
+ * A target whose own cursors lack the prefix may read a prefixless `after` as one of them (reading
+ * scan-cursor-bare-base64), so refusing such values is demanded only when this finds none.
+ */
+export async function prefixlessScanCursor(ctx: ProbeContext): Promise<string | undefined> {
+  const prefixless = (p: FetchedPage) => pageEnd(p.page) === 'scan-bound' && !(p.page.last_id ?? '').startsWith('cfile_');
+  const { pages } = await walkPages(ctx, main(ctx), { limit: LIMIT_MAX, maxPages: 3, enough: (ps) => ps.some(prefixless) });
+  return pages.find(prefixless)?.page.last_id ?? undefined;
 }
