@@ -16,6 +16,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export function readCursor(opts: Pick<ReferenceOptions, 'readings'>, id: string): string | null {
   const path = decode(opts, id);
   if (path !== null && hasReading(opts, 'cursor-control-refused') && CONTROL.test(path)) return null;
+  // Reading cursor-absolute-refused: no container file has a path beginning with "/" (2.1 "relative").
+  if (path !== null && hasReading(opts, 'cursor-absolute-refused') && path.startsWith('/')) return null;
   return path;
 }
 

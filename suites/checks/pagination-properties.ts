@@ -133,8 +133,10 @@ export const paginationPropertyChecks = defineChecks([
           for (let i = 0; i < 3 && got.length === 0; i++) {
             const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit, after: cursor });
             // 2.1 gives no path grammar: whether a path with NUL or a control character is "any container
-            // file id" is left open (reading cursor-control-refused), so its refusal is observed.
-            if (i === 0 && res.status === 400 && CONTROL.test(at.path)) {
+            // file id" is left open (reading cursor-control-refused), so its refusal is observed; so is
+            // that of a path beginning with "/", which no container file has ("Path relative to the
+            // container", files.file.path-relative; reading cursor-absolute-refused).
+            if (i === 0 && res.status === 400 && (CONTROL.test(at.path) || at.path.startsWith('/'))) {
               if (refusedControl.length < 5) refusedControl.push(JSON.stringify(at.path));
               return;
             }
