@@ -99,3 +99,24 @@ test('the requirements a reading names exist, at the level its verdict says', ()
     }
   }
 });
+
+// Issue 19: every contested level decided in one table, with the words and the reason, the same in
+// spec/readings.yaml and the README.
+test('every SHOULD requirement and every contested MUST has its decision in the levels ledger, at the catalogue level', async () => {
+  const { levelDecisions } = await import('../scripts/levels-table.ts');
+  const levels = levelDecisions();
+  const byId = catalogue().byId;
+  for (const l of levels) {
+    expect(byId.get(l.requirement)?.level, l.requirement).toBe(l.level);
+    expect(l.why.length, `${l.requirement}: why`).toBeGreaterThan(20);
+  }
+  const decided = new Set(levels.map((l) => l.requirement));
+  expect(levels.length - decided.size, 'one decision per requirement').toBe(0);
+  expect(catalogue().requirements.filter((r) => r.level === 'SHOULD' && !decided.has(r.id)).map((r) => r.id)).toEqual([]);
+});
+
+test("the README's table of contested levels is the ledger's, as the script prints it", async () => {
+  const { levelsTable } = await import('../scripts/levels-table.ts');
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  expect(readme.includes(levelsTable()), 'run npx tsx scripts/levels-table.ts and paste it into README.md').toBe(true);
+});
