@@ -21,9 +21,10 @@ export default defineConfig({
   // them one after another, in declaration order).
   fullyParallel: true,
   retries: 0,
-  // A check's own time limit is its requests' time-outs; the run's deadline bounds everything.
+  // A check's own time limit is its requests' time-outs. The suite's deadline is its own, counted from
+  // the first check (cli/playwright/run-host.ts); Playwright's globalTimeout is only a safety net beyond it.
   timeout: 0,
-  globalTimeout: run?.settings.deadlineMs ?? 600_000,
+  globalTimeout: (run?.settings.deadlineMs ?? 600_000) + 60_000,
   globalSetup: `./cli/playwright/global-setup${MODULE_EXT}`,
   outputDir: run ? `${run.settings.runDir}/test-output` : 'test-results/conformance',
   use: { trace: 'off' },

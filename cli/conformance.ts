@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { writeShardReport } from '../reports/shards.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
 import { parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
 import { preflight } from './preflight.ts';
+import { engineSocketPath, ENGINE_SOCKET_ENV } from '../core/engine-socket.ts';
 import { suiteModule } from './suite-files.ts';
 import { ROOT, RUN_ENV, settingsOf, suiteInfo, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
@@ -58,25 +59,42 @@ async function main(): Promise<number> {
     say(`seed: ${settings.seed}`);
 
     if (opts.dryRun) {
-      // Loaded only here: the plan needs every check declaration, which a real run loads in Playwright.
+      // Loaded only here: the plan needs every check declaration (a real run loads them while Playwright boots).
       const { printPlan } = await import('./plan.ts');
       printPlan(target, settings, opts.grep);
       return 0;
     }
 
+    const run: PreparedRun = { settings, target, suite: suiteInfo(), embedded: !opts.target };
+    // Playwright's runner boots in its own process from here on, while this process loads the checks,
+    // makes the preflight and starts the engine: the checks run during Playwright's start-up, and its
+    // tests only report their outcomes (cli/run-engine.ts). Nothing of Playwright has printed yet if
+    // the run ends before it starts.
+    const socketPath = engineSocketPath();
+    const playwright = startPlaywright(run, opts, socketPath);
+    let selection: string[] | undefined;
+    let runEngine: typeof import('./run-engine.ts').runEngine;
     try {
-      prepareReportDir(settings.reportDir, { force: settings.force });
+      ({ runEngine } = await import('./run-engine.ts'));
+      // The selection the command can compute itself (no --shard: Playwright alone knows a shard's
+      // split): a --grep that selects nothing leaves the previous report as it was.
+      selection = opts.shard ? undefined : (await import('./selection.ts')).selectionOf(opts.grep);
+      if (selection?.length === 0) die(`no check matches --grep ${JSON.stringify(opts.grep)}: nothing ran, and the previous report in ${settings.reportDir} is left as it was`);
+      try {
+        prepareReportDir(settings.reportDir, { force: settings.force });
+      } catch (e) {
+        if (e instanceof ReportDirError) die(e.message);
+        throw e;
+      }
+      const pre = await preflight(target, settings);
+      if (pre.fatal) die(maskedLine(pre.fatal, mask));
+      settings.requestsBefore = pre.requests;
     } catch (e) {
-      if (e instanceof ReportDirError) die(e.message);
+      playwright.kill('SIGKILL');
       throw e;
     }
-    const pre = await preflight(target, settings);
-    if (pre.fatal) die(maskedLine(pre.fatal, mask));
-    settings.requestsBefore = pre.requests;
-
-    const run: PreparedRun = { settings, target, suite: suiteInfo(), embedded: !opts.target };
-    const code = await runPlaywright(run, opts);
-    return finish(run, code, mask, performance.now() - started);
+    const ended = await runEngine(run, socketPath, playwright, selection);
+    return finish(run, ended.report, mask, performance.now() - started, ended.signal);
   } finally {
     await stopReference?.();
     // CONFORMANCE_KEEP_RUN_DIR=1 keeps the request log and Playwright's output (for audits: test/safety).
@@ -90,49 +108,37 @@ function maskedLine(line: string, mask: Mask): string {
 }
 
 /**
- * Runs the prepared run through Playwright with the repository's configuration: the run travels as
- * one JSON value; the engine lives in Playwright's runner process, the reporters print and judge.
+ * Starts Playwright's runner on the repository's configuration: the run travels as one JSON value and
+ * the engine's socket in the environment; the reporters print, the command judges.
  */
-function runPlaywright(run: PreparedRun, opts: CliOptions): Promise<number | null> {
+function startPlaywright(run: PreparedRun, opts: CliOptions, socketPath: string): ChildProcess {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   const reporters = [suiteModule('cli/playwright/host-reporter'), suiteModule('cli/playwright/console-reporter')];
   if (opts.shard) reporters.push('blob');
   const args = [cli, 'test', '-c', suiteModule('playwright.config'), `--reporter=${reporters.join(',')}`];
   if (opts.grep) args.push('--grep', opts.grep);
   if (opts.shard) args.push('--shard', opts.shard);
-  const child = spawn(process.execPath, args, {
+  return spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
       ...process.env,
       [RUN_ENV]: JSON.stringify(run),
+      [ENGINE_SOCKET_ENV]: socketPath,
       ...(opts.shard ? { PLAYWRIGHT_BLOB_OUTPUT_DIR: join(run.settings.reportDir, 'blob'), PLAYWRIGHT_BLOB_OUTPUT_NAME: `report-${opts.shard.replace('/', '-of-')}.zip` } : {}),
       FORCE_COLOR: '0',
     },
   });
-  return new Promise((resolvePromise) => {
-    // Playwright's own globalTimeout ends the run; this is the backstop if it does not.
-    const killer = setTimeout(() => child.kill('SIGKILL'), run.settings.deadlineMs + 30_000);
-    child.on('exit', (code) => {
-      clearTimeout(killer);
-      resolvePromise(code);
-    });
-  });
 }
 
-function finish(run: PreparedRun, playwrightCode: number | null, mask: Mask, elapsedMs: number): number {
-  const reportFile = join(run.settings.reportDir, 'report.json');
-  if (!existsSync(reportFile)) die(`the suite ended (code ${playwrightCode}) without writing its report`);
-  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport;
-  // Nothing judged is no verdict: a selection (--grep, --shard) with no check must not read as CONFORMANT.
-  if (report.checks.every((c) => c.reason === 'not selected in this run')) {
-    rmSync(run.settings.reportDir, { recursive: true, force: true });
-    die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
-  }
-  // A shard keeps its report beside Playwright's blob (written last: the blob reporter empties blob/
-  // when it writes), for `conformance merge` (cli/merge.ts).
+function finish(run: PreparedRun, report: ConformanceReport, mask: Mask, elapsedMs: number, signal: 'SIGINT' | 'SIGTERM' | undefined): number {
+  // Nothing judged is no verdict: a shard with no check must not read as CONFORMANT.
+  if (!signal && report.checks.every((c) => c.reason === 'not selected in this run')) die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
+  // A shard keeps its report beside Playwright's blob (written after Playwright ended: the blob
+  // reporter empties blob/ when it writes), for `conformance merge` (cli/merge.ts).
   if (report.run.shard) writeShardReport(report, run.settings.reportDir, report.run.shard, mask);
   process.stdout.write(consoleSummary(report, run.settings.reportDir, elapsedMs).split('\n').map((l) => maskedLine(l, mask)).join('\n'));
+  if (signal) return signal === 'SIGINT' ? 130 : 143;
   return EXIT_CODE[report.verdict];
 }
 

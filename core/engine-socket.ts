@@ -1,10 +1,18 @@
+import { mkdtempSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { CheckOutcome } from './check.ts';
 
+/** Where the run's engine answers: set by the command line, else by the global set-up (cli/playwright/global-setup.ts). */
+export const ENGINE_SOCKET_ENV = 'CONFORMANCE_ENGINE_SOCKET';
+
 /**
- * The line protocol between the Playwright tests (in a worker process) and the run's engine (in the
- * process that runs the run): a test asks for its check's outcome, the engine answers when the check
- * has run. Workers hold no state: a worker that Playwright replaces loses nothing.
+ * The line protocol between the Playwright processes and the run's engine (in the command's own
+ * process, or in Playwright's runner when Playwright is started directly): a test asks for its
+ * check's outcome with the check's id, the engine answers when the check has run; the runner's host
+ * reporter hands over Playwright's selection with one JSON line. Workers hold no state: a worker that
+ * Playwright replaces loses nothing.
  */
 export interface OutcomeAnswer {
   outcome: CheckOutcome;
@@ -15,7 +23,18 @@ export interface OutcomeAnswer {
   reportedByHost: boolean;
 }
 
-export function serveOutcomes(path: string, answer: (checkId: string) => Promise<OutcomeAnswer>): Promise<Server> {
+/** Playwright's selection as its runner saw it at onBegin (--grep, --shard). */
+export interface PlanMessage {
+  plan: string[];
+  shard?: string;
+}
+
+export interface EngineHandlers {
+  outcome(checkId: string): Promise<OutcomeAnswer>;
+  plan(message: PlanMessage): void;
+}
+
+export function serveOutcomes(path: string, handlers: EngineHandlers): Promise<Server> {
   const server = createServer((socket) => {
     let buffered = '';
     socket.setEncoding('utf8');
@@ -23,9 +42,18 @@ export function serveOutcomes(path: string, answer: (checkId: string) => Promise
       buffered += chunk;
       let nl: number;
       while ((nl = buffered.indexOf('\n')) >= 0) {
-        const checkId = buffered.slice(0, nl);
+        const line = buffered.slice(0, nl);
         buffered = buffered.slice(nl + 1);
-        answer(checkId).then(
+        if (line.startsWith('{')) {
+          try {
+            handlers.plan(JSON.parse(line) as PlanMessage);
+            socket.write('{"ok":true}\n');
+          } catch (e) {
+            socket.write(JSON.stringify({ error: (e as Error)?.message ?? String(e) }) + '\n');
+          }
+          continue;
+        }
+        handlers.outcome(line).then(
           (a) => socket.write(JSON.stringify(a) + '\n'),
           (e: unknown) => socket.write(JSON.stringify({ error: (e as Error)?.message ?? String(e) }) + '\n'),
         );
@@ -39,21 +67,52 @@ export function serveOutcomes(path: string, answer: (checkId: string) => Promise
   });
 }
 
-export function askOutcome(path: string, checkId: string): Promise<OutcomeAnswer> {
+/**
+ * How long a client waits for the engine's socket to appear: the command starts Playwright first and
+ * its engine while Playwright boots, so the first question may come before the engine listens.
+ */
+const CONNECT_WAIT_MS = 30_000;
+const CONNECT_RETRY_MS = 25;
+
+function ask<T>(path: string, line: string): Promise<T> {
+  const deadline = Date.now() + CONNECT_WAIT_MS;
   return new Promise((resolve, reject) => {
-    const socket = createConnection(path);
-    let buffered = '';
-    socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(checkId + '\n'));
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      const nl = buffered.indexOf('\n');
-      if (nl < 0) return;
-      socket.end();
-      const answer = JSON.parse(buffered.slice(0, nl)) as OutcomeAnswer | { error: string };
-      if ('error' in answer) reject(new Error(answer.error));
-      else resolve(answer);
-    });
-    socket.on('error', reject);
+    const attempt = () => {
+      const socket = createConnection(path);
+      let buffered = '';
+      let connected = false;
+      socket.setEncoding('utf8');
+      socket.on('connect', () => {
+        connected = true;
+        socket.write(line + '\n');
+      });
+      socket.on('data', (chunk: string) => {
+        buffered += chunk;
+        const nl = buffered.indexOf('\n');
+        if (nl < 0) return;
+        socket.end();
+        const answer = JSON.parse(buffered.slice(0, nl)) as T | { error: string };
+        if (answer && typeof answer === 'object' && 'error' in answer) reject(new Error(answer.error));
+        else resolve(answer as T);
+      });
+      socket.on('error', (e: NodeJS.ErrnoException) => {
+        if (!connected && (e.code === 'ENOENT' || e.code === 'ECONNREFUSED') && Date.now() < deadline) setTimeout(attempt, CONNECT_RETRY_MS);
+        else reject(e);
+      });
+    };
+    attempt();
   });
+}
+
+export function askOutcome(path: string, checkId: string): Promise<OutcomeAnswer> {
+  return ask<OutcomeAnswer>(path, checkId);
+}
+
+export function sendPlan(path: string, message: PlanMessage): Promise<void> {
+  return ask<{ ok: true }>(path, JSON.stringify(message)).then(() => undefined);
+}
+
+/** A fresh private directory for the engine's socket (the command names it before Playwright starts). */
+export function engineSocketPath(): string {
+  return join(mkdtempSync(join(tmpdir(), 'conformance-engine-')), 'engine.sock');
 }

@@ -1,9 +1,8 @@
 import { test as base } from '@playwright/test';
 import { OUTCOME_ATTACHMENT } from './check.ts';
-import { askOutcome } from './engine-socket.ts';
+import { askOutcome, ENGINE_SOCKET_ENV } from './engine-socket.ts';
 
-/** Where the run's engine answers (set by the run's global set-up, cli/playwright/global-setup.ts). */
-export const ENGINE_SOCKET_ENV = 'CONFORMANCE_ENGINE_SOCKET';
+export { ENGINE_SOCKET_ENV } from './engine-socket.ts';
 
 /**
  * The declared checks as their tests need them, listed by the run's global set-up in the runner

@@ -39,6 +39,10 @@ function verdictOf(requirements: readonly RequirementResult[], failOn: 'must' | 
     const why = stopped ?? [...new Set(cut.map((r) => r.reason ?? ''))][0] ?? '';
     return { verdict: 'incomplete', incomplete: `${cut.length} MUST requirement(s) not judged: ${why}`, mustNotJudged };
   }
+  // A run stopped (deadline, interruption) before every selected check ran covers less than it was
+  // asked to, whatever level the cut checks carry.
+  const cutAny = requirements.filter((r) => r.cause === 'run-limit');
+  if (stopped && cutAny.length) return { verdict: 'incomplete', incomplete: `${cutAny.length} requirement(s) not judged: ${stopped}`, mustNotJudged };
   const failed = requirements.some((r) => r.status === 'fail' && (r.level === 'MUST' || (failOn === 'should' && r.level === 'SHOULD')));
   if (failed) return { verdict: 'non-conformant', mustNotJudged };
   if (requirements.some((r) => r.status === 'error')) return { verdict: 'error', mustNotJudged };

@@ -5,6 +5,7 @@ import { Mask } from '../../core/mask.ts';
 import { secretsOf } from '../../core/target.ts';
 import { terminalSafe } from '../../core/terminal-text.ts';
 import { ALL_CHECKS } from '../../suites/checks/index.ts';
+import { RUN_ENV, type PreparedRun } from '../prepare-run.ts';
 import { currentHost } from './run-host.ts';
 
 const MARK: Record<CheckOutcome['status'], string> = { pass: 'pass ', fail: 'FAIL ', error: 'ERROR', skip: 'skip ' };
@@ -27,7 +28,10 @@ export default class ConsoleReporter implements Reporter {
   onBegin(_config: FullConfig, suite: Suite): void {
     this.total = suite.allTests().length;
     const host = currentHost();
-    if (host) this.mask = new Mask(secretsOf(host.run.target));
+    const raw = process.env[RUN_ENV];
+    // The engine may live in the command's process: the run's target (and its keys) also travel in CONFORMANCE_RUN.
+    const target = host?.run.target ?? (raw ? (JSON.parse(raw) as PreparedRun).target : undefined);
+    if (target) this.mask = new Mask(secretsOf(target));
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {

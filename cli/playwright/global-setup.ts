@@ -8,12 +8,17 @@ import { finishRun } from './finish-run.ts';
 import { RunHost, setCurrentHost } from './run-host.ts';
 
 /**
- * Starts the run's engine in the Playwright runner process before any test: the run prepared by the
- * command line (one JSON value in CONFORMANCE_RUN), or, when Playwright is started directly, one
- * prepared here the same way (cli/direct-run.ts). The returned teardown writes the report.
+ * Connects the run to its engine before any test. Started by the command line, the engine already
+ * runs in the command's process (CONFORMANCE_RUN and CONFORMANCE_ENGINE_SOCKET set): nothing to start.
+ * Started directly (`npx playwright test`), the engine starts here, in the runner process, with a run
+ * prepared the command line's way (cli/direct-run.ts); the returned teardown writes the report.
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   const raw = process.env[RUN_ENV];
+  process.env[CHECK_LIST_ENV] = JSON.stringify(listingOf(ALL_CHECKS));
+  // The command line already runs the engine in its own process (cli/conformance.ts) and writes the
+  // report itself: the tests reach it by the socket it named.
+  if (raw && process.env[ENGINE_SOCKET_ENV]) return async () => {};
   let run: PreparedRun;
   let stopDirect: (() => Promise<void>) | undefined;
   if (raw) {
@@ -25,7 +30,6 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const host = await RunHost.start(run, () => request.newContext({ maxRedirects: 0 }));
   setCurrentHost(host);
   process.env[ENGINE_SOCKET_ENV] = host.socketPath;
-  process.env[CHECK_LIST_ENV] = JSON.stringify(listingOf(ALL_CHECKS));
   return async () => {
     try {
       await finishRun(host);

@@ -1,5 +1,8 @@
 import type { FullConfig, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../../core/check.ts';
+import { sendPlan } from '../../core/engine-socket.ts';
+import { ENGINE_SOCKET_ENV } from '../../core/playwright-tests.ts';
+import { terminalSafe } from '../../core/terminal-text.ts';
 import { currentHost } from './run-host.ts';
 
 /**
@@ -11,12 +14,19 @@ import { currentHost } from './run-host.ts';
  */
 export default class HostReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
+    const plan = suite.allTests().map((t) => t.annotations.find((a) => a.type === 'check')?.description ?? t.title);
+    const shard = config.shard && config.shard.total > 1 ? `${config.shard.current}/${config.shard.total}` : undefined;
     const host = currentHost();
-    if (!host) return;
-    host.reporterActive = true;
-    if (config.shard && config.shard.total > 1) host.shard = `${config.shard.current}/${config.shard.total}`;
-    host.selection = suite.allTests().map((t) => t.annotations.find((a) => a.type === 'check')?.description ?? t.title);
-    host.engine.plan(host.selection);
+    if (host) {
+      host.reporterActive = true;
+      if (shard) host.shard = shard;
+      host.selection = plan;
+      host.plan(plan);
+      return;
+    }
+    // The engine runs in the command's process (cli/conformance.ts): the selection travels over its socket.
+    const socket = process.env[ENGINE_SOCKET_ENV];
+    if (socket) sendPlan(socket, { plan, ...(shard ? { shard } : {}) }).catch((e: unknown) => process.stderr.write(`conformance: the run's engine did not take Playwright's selection: ${terminalSafe(String((e as Error)?.message ?? e))}\n`));
   }
 
   onTestEnd(_test: TestCase, result: TestResult): void {

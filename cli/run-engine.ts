@@ -1,0 +1,63 @@
+import type { ChildProcess } from 'node:child_process';
+import type { ConformanceReport } from '../reports/model.ts';
+import { finishRun } from './playwright/finish-run.ts';
+import { RunHost } from './playwright/run-host.ts';
+import type { PreparedRun } from './prepare-run.ts';
+
+/** How long Playwright may take to end after the run stopped before it is killed (its reporters only print). */
+const PLAYWRIGHT_GRACE_MS = 5_000;
+/** Beyond the suite's deadline, Playwright's runner is killed whatever it does (its globalTimeout is later still). */
+const BACKSTOP_MS = 30_000;
+
+export interface EngineRunEnd {
+  report: ConformanceReport;
+  /** The signal that stopped the run, if one did. */
+  signal?: 'SIGINT' | 'SIGTERM';
+}
+
+/**
+ * Runs the engine in the command's own process while Playwright's runner boots and reports: the
+ * checks of a selection the command computed start at once; otherwise (a --shard) they start when the
+ * runner's host reporter hands over Playwright's selection. The command writes the report from the
+ * engine's state whatever Playwright does: when the suite's deadline passes or SIGINT/SIGTERM arrives,
+ * the run sends nothing more, the checks that ran keep their outcomes, the rest are cut short, and the
+ * five report files are written.
+ */
+export async function runEngine(run: PreparedRun, socketPath: string, playwright: ChildProcess, selection: string[] | undefined): Promise<EngineRunEnd> {
+  let signal: EngineRunEnd['signal'];
+  const exited = new Promise<void>((resolve) => {
+    if (playwright.exitCode !== null || playwright.signalCode !== null) resolve();
+    else playwright.once('exit', () => resolve());
+  });
+  const onSignal = (s: 'SIGINT' | 'SIGTERM') => {
+    signal ??= s;
+    host?.stop(`the run was interrupted (${s})`);
+    playwright.kill('SIGTERM');
+  };
+  const onInt = () => onSignal('SIGINT');
+  const onTerm = () => onSignal('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  let host: RunHost | undefined;
+  try {
+    host = await RunHost.start(run, run.settings.transport === 'playwright' ? async () => (await import('@playwright/test')).request.newContext({ maxRedirects: 0 }) : undefined, socketPath);
+    if (signal) host.stop(`the run was interrupted (${signal})`);
+    if (selection) host.plan(selection);
+    const backstop = setTimeout(() => playwright.kill('SIGKILL'), run.settings.deadlineMs + BACKSTOP_MS);
+    await exited;
+    clearTimeout(backstop);
+    // Playwright ended (or was stopped): whatever it did, the checks it never asked for are not run.
+    if (host.engine.pending > 0 && !signal) await Promise.race([host.engine.finished(), graceOf(PLAYWRIGHT_GRACE_MS)]);
+    const report = await finishRun(host);
+    return { report, ...(signal ? { signal } : {}) };
+  } finally {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+    if (playwright.exitCode === null && playwright.signalCode === null) playwright.kill('SIGKILL');
+    await host?.close();
+  }
+}
+
+function graceOf(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,21 @@
+import { tagsOf } from '../core/tags.ts';
+import { ALL_CHECKS } from '../suites/checks/index.ts';
+import { MODULE_EXT } from './suite-files.ts';
+
+/**
+ * The checks a --grep selects, computed the way Playwright's runner computes it, so the command can
+ * start them before Playwright has listed its tests: Playwright turns the pattern into a regular
+ * expression with the `gi` flags unless written `/…/flags`, and matches it against the test's grep
+ * title (root, project and file suite titles, the test's title, its tags, joined by spaces).
+ * The host reporter still hands over Playwright's own selection at onBegin and the run host checks
+ * that the two agree (cli/playwright/run-host.ts).
+ */
+export function selectionOf(grep: string | undefined): string[] {
+  if (grep === undefined) return ALL_CHECKS.map((c) => c.id);
+  const m = /^\/(.*)\/([gi]*)$/.exec(grep);
+  const re = m ? new RegExp(m[1]!, m[2]) : new RegExp(grep, 'gi');
+  return ALL_CHECKS.filter((c) => {
+    re.lastIndex = 0;
+    return re.test(['', '', `conformance.spec${MODULE_EXT}`, c.id, ...tagsOf(c)].join(' '));
+  }).map((c) => c.id);
+}

@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { ConformanceReport } from '../reports/model.ts';
+import { REPORT_FILES } from '../reports/write-report.ts';
+import { ROOT, runCli } from './support/harness.ts';
+
+test.describe.configure({ mode: 'parallel' });
+
+/** Every stop ends in a verdict with evidence: all five files, INCOMPLETE, the reason named. */
+function expectIncompleteReport(dir: string, reason: RegExp): ConformanceReport {
+  for (const name of Object.keys(REPORT_FILES)) expect(existsSync(join(dir, name)), name).toBe(true);
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ConformanceReport;
+  expect(report.verdict).toBe('incomplete');
+  expect(report.run.incomplete).toMatch(reason);
+  // The checks that ran keep their outcomes; the rest are cut short, never passed.
+  expect(report.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(0);
+  expect(report.checks.filter((c) => c.cause === 'run-limit').length).toBeGreaterThan(0);
+  expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/INCOMPLETE/);
+  return report;
+}
+
+test('the suite\'s deadline counts from the first check: cut runs end INCOMPLETE (exit 2) with all five reports', async () => {
+  // At 20 requests/s the run needs about 30 s; 3 s is far less, and more than Playwright's start-up:
+  // checks pass before the deadline (it is not spent on start-up), the rest are cut.
+  const run = await runCli(['--seed', '7', '--deadline', '3', '--max-rps', '20']);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(2);
+  expect(run.stdout).toMatch(/^verdict: INCOMPLETE — .*the suite's deadline of 3 s passed \(counted from the first check\)$/m);
+  expectIncompleteReport(run.reportDir, /deadline of 3 s passed/);
+  expect(run.ms).toBeLessThan(20_000);
+});
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  test(`${signal} ends the run INCOMPLETE with the checks judged so far, all five reports and exit ${code}`, async () => {
+    const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'cli/conformance.ts'), '--seed', '7', '--max-rps', '20', '--report-dir', reportDir], {
+      cwd: ROOT,
+      env: { ...process.env, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      // Interrupted once a few checks have been judged.
+      if (!sent && (stdout.match(/^ {2}pass /gm)?.length ?? 0) >= 3) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    const exit = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    expect(sent).toBe(true);
+    expect(stderr).toBe('');
+    expect(exit).toBe(code);
+    expect(stdout).toMatch(new RegExp(`^verdict: INCOMPLETE — .*the run was interrupted \\(${signal}\\)$`, 'm'));
+    expectIncompleteReport(reportDir, new RegExp(`interrupted \\(${signal}\\)`));
+  });
+}
+
+test('the dry run warns when its estimate exceeds the deadline', async () => {
+  const run = await runCli(['--dry-run', '--max-rps', '1']);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(/^the estimate is over the deadline of 600 s: .*INCOMPLETE/m);
+  const fits = await runCli(['--dry-run', '--max-rps', '1', '--deadline', '3600']);
+  expect(fits.stdout).not.toMatch(/over the deadline/);
+});
+
+test('--grep matching nothing leaves the previous report untouched and says so in one line', async () => {
+  const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
+  const first = await runCli(['--seed', '1', '--grep', 'files.limit.bounds'], { reportDir });
+  expect(first.code).toBe(0);
+  const before = readFileSync(join(reportDir, 'report.json'), 'utf8');
+  const run = await runCli(['--grep', 'no-such-check-xyz'], { reportDir });
+  expect(run.code).toBe(2);
+  expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: no check matches --grep "no-such-check-xyz": nothing ran, and the previous report in .* is left as it was$/)]);
+  expect(run.stdout).not.toMatch(/No tests found/);
+  expect(readFileSync(join(reportDir, 'report.json'), 'utf8')).toBe(before);
+});
+
+test('a --grep selects in the command the checks Playwright selects (the engine starts them before Playwright lists them)', async () => {
+  // Case-insensitive like Playwright's, over id and tags.
+  const run = await runCli(['--seed', '3', '--grep', 'FILES.LIMIT|@Property']);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  const ran = run.report!.checks.filter((c) => c.reason !== 'not selected in this run').map((c) => c.checkId);
+  const lines = [...run.stdout.matchAll(/^ {2}(?:pass |FAIL |ERROR|skip ) (\S+)/gm)].map((m) => m[1]);
+  expect(ran.length).toBeGreaterThan(3);
+  expect([...lines].sort()).toEqual([...ran].sort());
+});
