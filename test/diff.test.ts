@@ -104,6 +104,8 @@ const CHOICES: Record<string, Array<{ id: string; shows: (b: Record<string, unkn
   // readings pass, but no requirement of the catalogue records which one a target chose: the profile
   // has nothing to show, and the diff says the two agree (see the test below).
   'padded-ids-null-first-id': [],
+  // 8 rule 4: the 408s list interns gave now and then, retried (never a check's answer).
+  'transient-statuses': [{ id: 'interns.timeout.length', shows: (b, a) => Number(b['responses408']) > Number(a['responses408'] ?? 0) }],
 };
 
 function variantOptions(name: string) {

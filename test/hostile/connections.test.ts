@@ -19,8 +19,12 @@ test.afterAll(async () => {
 async function against(respond: Responder, onStart: (s: HostileServer) => void = () => {}) {
   let started: HostileServer | undefined;
   const server = await startHostile((req, i) => {
-    // After the last preflight request (the checks start seconds later, once Playwright is up).
-    if (i === PREFLIGHT_REQUESTS - 1) setTimeout(() => onStart(started!), 200);
+    // As soon as the last preflight answer is written out: the engine runs in the command's own
+    // process and its first check follows the preflight within milliseconds.
+    if (i === PREFLIGHT_REQUESTS - 1) {
+      const whenSent = () => (started!.sent[i]?.ended ? onStart(started!) : setImmediate(whenSent));
+      setImmediate(whenSent);
+    }
     return respond(req, i);
   });
   started = server;
