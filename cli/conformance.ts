@@ -145,7 +145,8 @@ function finish(run: PreparedRun, report: ConformanceReport, mask: Mask, elapsed
 main().then(
   (code) => process.exit(code),
   (e: unknown) => {
-    const message = e instanceof Fatal ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
+    // A report directory that turned unwritable during the run is its one line too.
+    const message = e instanceof Fatal || e instanceof ReportDirError ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
     process.stderr.write(`conformance: ${terminalSafe(message)}\n`);
     process.exit(2);
   },
