@@ -41,10 +41,12 @@ export function registerChecks(checks: readonly CheckListing[]): void {
     test(check.id, { tag: check.tags, annotation: [{ type: 'check', description: check.id }] }, async ({}, testInfo) => {
       const socket = process.env[ENGINE_SOCKET_ENV];
       if (!socket) throw new Error(`the conformance run was not set up (${ENGINE_SOCKET_ENV} is not set): start it with \`npm run conformance\` or the repository's playwright.config.ts`);
-      const { outcome, reportedByHost } = await askOutcome(socket, check.id);
+      const { outcome, reportedByHost, gating } = await askOutcome(socket, check.id);
       await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(outcome), contentType: 'application/json' });
       if (outcome.status === 'skip') testInfo.skip(true, outcome.reason);
-      if (outcome.status === 'pass' || reportedByHost) return;
+      // A failure that does not gate (a SHOULD under fail-on must) is shown, as the verdict shows it, and passes.
+      if (outcome.status === 'fail' && !gating) testInfo.annotations.push({ type: 'warning', description: `not gating (fail-on must): FAIL ${outcome.reason ?? ''}` });
+      if (outcome.status === 'pass' || !gating || reportedByHost) return;
       // No host reporter to mark the failure (Playwright's --reporter replaced it): fail here, truthfully.
       const err = new Error(`${outcome.status === 'fail' ? 'FAIL' : 'ERROR'} ${outcome.reason ?? ''}`);
       err.stack = err.message;

@@ -24,8 +24,15 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   if (raw) {
     run = JSON.parse(raw) as PreparedRun;
   } else {
-    const { prepareDirectRun } = await import('../direct-run.ts');
-    ({ run, stop: stopDirect } = await prepareDirectRun());
+    const { prepareDirectRun, DirectRunError } = await import('../direct-run.ts');
+    try {
+      ({ run, stop: stopDirect } = await prepareDirectRun());
+    } catch (e) {
+      // The command line's one line and exit 2, before any test: not Playwright's stack with a code frame.
+      if (!(e instanceof DirectRunError)) throw e;
+      process.stderr.write(`conformance: ${e.message}\n`);
+      process.exit(2);
+    }
   }
   const host = await RunHost.start(run, () => request.newContext({ maxRedirects: 0 }));
   setCurrentHost(host);
