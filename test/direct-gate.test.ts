@@ -16,6 +16,7 @@ interface DirectRun {
   stdout: string;
   stderr: string;
   results: Array<{ title: string; status: string; annotations: Array<{ type: string; description?: string }> }>;
+  locations: Map<string, string>;
 }
 
 async function playwrightTest(args: string[], env: Record<string, string>): Promise<DirectRun> {
@@ -37,9 +38,11 @@ async function playwrightTest(args: string[], env: Record<string, string>): Prom
     child.on('exit', (c) => (clearTimeout(t), r(c)));
   });
   const results: DirectRun['results'] = [];
+  const locations = new Map<string, string>();
   try {
-    type S = { specs?: Array<{ title: string; tests: Array<{ annotations: DirectRun['results'][number]['annotations']; results: Array<{ status: string; annotations?: DirectRun['results'][number]['annotations'] }> }> }>; suites?: S[] };
+    type S = { specs?: Array<{ title: string; file: string; line: number; tests: Array<{ annotations: DirectRun['results'][number]['annotations']; results: Array<{ status: string; annotations?: DirectRun['results'][number]['annotations'] }> }> }>; suites?: S[] };
     const walk = (s: S) => {
+      for (const spec of s.specs ?? []) locations.set(spec.title, `${spec.file}:${spec.line}`);
       for (const spec of s.specs ?? []) for (const t of spec.tests) for (const r of t.results) results.push({ title: spec.title, status: r.status, annotations: [...t.annotations, ...(r.annotations ?? [])] });
       for (const c of s.suites ?? []) walk(c);
     };
@@ -47,7 +50,7 @@ async function playwrightTest(args: string[], env: Record<string, string>): Prom
   } catch {
     // No results file: Playwright ran no test.
   }
-  return { code, stdout, stderr, results };
+  return { code, stdout, stderr, results, locations };
 }
 
 async function withReference(faults: string[], fn: (file: string, env: Record<string, string>) => Promise<void>): Promise<void> {
@@ -67,6 +70,8 @@ test('a SHOULD failure is shown as a warning and does not fail `npx playwright t
     expect(must.code, must.stderr).toBe(0);
     const shown = must.results.find((r) => r.title === 'files.limit.default');
     expect(shown?.status).toBe('passed');
+    // Located at the check's declaration, also in a run (the runner's listing comes from the global set-up's).
+    expect(must.locations.get('files.limit.default')).toMatch(/^checks\/container-files-query\.ts:\d+$/);
     expect(shown?.annotations).toContainEqual({ type: 'warning', description: expect.stringMatching(/^not gating \(fail-on must\): FAIL /) });
 
     const should = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file, CONFORMANCE_FAIL_ON: 'should' });
@@ -92,4 +97,32 @@ test('a bad target file or CONFORMANCE_FAIL_ON is one line and exit 2, no stack 
   const failOn = await playwrightTest([], { CONFORMANCE_FAIL_ON: 'sometimes' });
   expect(failOn.code).toBe(2);
   expect(failOn.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: --fail-on takes must or should/)]);
+});
+
+test('every Playwright test is located at its check\'s declaration in suites/checks/ (its `id:` line), in a listing and in a run', async () => {
+  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  const listed = await new Promise<string>((resolve) => {
+    const child = spawn(process.execPath, [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), '--list', '--reporter=json'], { cwd: ROOT, env: { ...process.env, CONFORMANCE_RUN: '', CONFORMANCE_ENGINE_SOCKET: '', CONFORMANCE_CHECK_LIST: '' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', () => resolve(out));
+  });
+  type S = { specs?: Array<{ title: string; file: string; line: number; column: number }>; suites?: S[] };
+  const specs: Array<{ title: string; file: string; line: number; column: number }> = [];
+  const walk = (s: S) => {
+    specs.push(...(s.specs ?? []));
+    for (const c of s.suites ?? []) walk(c);
+  };
+  for (const s of (JSON.parse(listed) as { suites: S[] }).suites) walk(s);
+  expect(specs.length).toBeGreaterThan(100);
+  for (const spec of specs) {
+    expect(spec.file, spec.title).toMatch(/^checks\/[a-z-]+\.ts$/);
+    const text = readFileSync(join(ROOT, 'suites', spec.file), 'utf8').split('\n')[spec.line - 1] ?? '';
+    const declared = /\bid: (?:'([^']+)'|`([^`]+)`)/.exec(text);
+    expect(declared, `${spec.title} at ${spec.file}:${spec.line}`).not.toBeNull();
+    expect(spec.column, spec.title).toBe(declared!.index + 1);
+    const id = declared![1] ?? declared![2]!;
+    if (declared![1]) expect(id).toBe(spec.title);
+    else expect(spec.title).toMatch(new RegExp(`^${id.split(/\$\{[^}]*\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+?')}$`));
+  }
 });

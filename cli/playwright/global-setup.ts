@@ -2,6 +2,7 @@ import type { FullConfig } from '@playwright/test';
 import { request } from '@playwright/test';
 import { listingOf } from '../../core/check-listing.ts';
 import { CHECK_LIST_ENV, ENGINE_SOCKET_ENV } from '../../core/playwright-tests.ts';
+import { locatedListing } from '../../suites/check-locations.ts';
 import { ALL_CHECKS } from '../../suites/checks/index.ts';
 import { RUN_ENV, type PreparedRun } from '../prepare-run.ts';
 import { finishRun } from './finish-run.ts';
@@ -15,7 +16,7 @@ import { RunHost, setCurrentHost } from './run-host.ts';
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   const raw = process.env[RUN_ENV];
-  process.env[CHECK_LIST_ENV] = JSON.stringify(listingOf(ALL_CHECKS));
+  process.env[CHECK_LIST_ENV] = JSON.stringify(locatedListing(listingOf(ALL_CHECKS)));
   // The command line already runs the engine in its own process (cli/conformance.ts) and writes the
   // report itself: the tests reach it by the socket it named.
   if (raw && process.env[ENGINE_SOCKET_ENV]) return async () => {};
