@@ -72,6 +72,16 @@ async function main(): Promise<number> {
     // the run ends before it starts.
     const socketPath = engineSocketPath();
     const playwright = startPlaywright(run, opts, socketPath);
+    // Stopped before the engine starts (loading, preflight): nothing was judged, Playwright goes with it.
+    const early = (signal: 'SIGINT' | 'SIGTERM') => () => {
+      playwright.kill('SIGKILL');
+      process.stderr.write(`conformance: ${signal} before the first check: nothing judged, no report written\n`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    };
+    const earlyInt = early('SIGINT');
+    const earlyTerm = early('SIGTERM');
+    process.once('SIGINT', earlyInt);
+    process.once('SIGTERM', earlyTerm);
     let selection: string[] | undefined;
     let runEngine: typeof import('./run-engine.ts').runEngine;
     try {
@@ -92,6 +102,9 @@ async function main(): Promise<number> {
     } catch (e) {
       playwright.kill('SIGKILL');
       throw e;
+    } finally {
+      process.off('SIGINT', earlyInt);
+      process.off('SIGTERM', earlyTerm);
     }
     const ended = await runEngine(run, socketPath, playwright, selection);
     return finish(run, ended.report, mask, performance.now() - started, ended.signal);
