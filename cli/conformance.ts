@@ -72,6 +72,16 @@ async function main(): Promise<number> {
     // the run ends before it starts.
     const socketPath = engineSocketPath();
     const playwright = startPlaywright(run, opts, socketPath);
+    // Stopped before the engine starts (loading, preflight): nothing was judged, Playwright goes with it.
+    const early = (signal: 'SIGINT' | 'SIGTERM') => () => {
+      playwright.kill('SIGKILL');
+      process.stderr.write(`conformance: ${signal} before the first check: nothing judged, no report written\n`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    };
+    const earlyInt = early('SIGINT');
+    const earlyTerm = early('SIGTERM');
+    process.once('SIGINT', earlyInt);
+    process.once('SIGTERM', earlyTerm);
     let selection: string[] | undefined;
     let runEngine: typeof import('./run-engine.ts').runEngine;
     try {
@@ -92,6 +102,9 @@ async function main(): Promise<number> {
     } catch (e) {
       playwright.kill('SIGKILL');
       throw e;
+    } finally {
+      process.off('SIGINT', earlyInt);
+      process.off('SIGTERM', earlyTerm);
     }
     const ended = await runEngine(run, socketPath, playwright, selection);
     return finish(run, ended.report, mask, performance.now() - started, ended.signal);
@@ -145,7 +158,8 @@ function finish(run: PreparedRun, report: ConformanceReport, mask: Mask, elapsed
 main().then(
   (code) => process.exit(code),
   (e: unknown) => {
-    const message = e instanceof Fatal ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
+    // A report directory that turned unwritable during the run is its one line too.
+    const message = e instanceof Fatal || e instanceof ReportDirError ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
     process.stderr.write(`conformance: ${terminalSafe(message)}\n`);
     process.exit(2);
   },

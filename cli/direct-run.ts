@@ -1,22 +1,54 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseCli } from './args.ts';
+import { Mask } from '../core/mask.ts';
+import { secretsOf, TargetFileError } from '../core/target.ts';
+import { terminalSafe } from '../core/terminal-text.ts';
+import { parseCli, UsageError } from './args.ts';
+import { preflight } from './preflight.ts';
 import { suiteInfo, settingsOf, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
-import { prepareReportDir } from '../reports/write-report.ts';
+import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
+
+/** A direct run that cannot be made: its one line, as the command line prints it (principle 6). */
+export class DirectRunError extends Error {}
 
 /**
  * A run prepared for `npx playwright test` started directly: the target file named by
  * CONFORMANCE_TARGET (keys from the environment, as with the command line), else the embedded
- * reference, with the command line's defaults; CONFORMANCE_SEED fixes the seed.
+ * reference, with the command line's defaults; CONFORMANCE_SEED fixes the seed, CONFORMANCE_FAIL_ON
+ * (must, should) is --fail-on. The preflight runs here, before any test, as on the command line: a
+ * rejected key, a wrong base URL or a bad target file is one line (DirectRunError), never 100 failed tests.
  */
 export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () => Promise<void> }> {
   const file = process.env['CONFORMANCE_TARGET'];
-  const opts = parseCli(file ? ['--target', file] : []);
+  const failOn = process.env['CONFORMANCE_FAIL_ON'];
+  let opts;
+  try {
+    opts = parseCli([...(file ? ['--target', file] : []), ...(failOn ? ['--fail-on', failOn] : [])]);
+  } catch (e) {
+    if (e instanceof UsageError) throw new DirectRunError(`${e.message} (CONFORMANCE_TARGET, CONFORMANCE_FAIL_ON)`);
+    throw e;
+  }
   const seedText = process.env['CONFORMANCE_SEED'];
   const settings = settingsOf(opts, mkdtempSync(join(tmpdir(), 'conformance-run-')), seedText && /^\d+$/.test(seedText) ? Number(seedText) >>> 0 : undefined);
-  prepareReportDir(settings.reportDir, { force: settings.force });
-  const { target, stop } = await runTarget(settings);
+  let ran: Awaited<ReturnType<typeof runTarget>>;
+  try {
+    ran = await runTarget(settings);
+  } catch (e) {
+    if (e instanceof TargetFileError) throw new DirectRunError(e.message);
+    throw e;
+  }
+  const { target, stop } = ran;
+  try {
+    prepareReportDir(settings.reportDir, { force: settings.force });
+    const pre = await preflight(target, settings);
+    if (pre.fatal) throw new DirectRunError(terminalSafe(new Mask(secretsOf(target)).text(pre.fatal)));
+    settings.requestsBefore = pre.requests;
+  } catch (e) {
+    await stop?.();
+    if (e instanceof ReportDirError) throw new DirectRunError(e.message);
+    throw e;
+  }
   return { run: { settings, target, suite: suiteInfo(), embedded: !file }, ...(stop ? { stop } : {}) };
 }

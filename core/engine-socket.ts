@@ -21,6 +21,8 @@ export interface OutcomeAnswer {
    * so the test need not throw; a test that throws costs a new worker process (about 0.6 s each).
    */
   reportedByHost: boolean;
+  /** The outcome fails the gate by the verdict's rule (core/gating.ts): a SHOULD failure under fail-on must does not. */
+  gating: boolean;
 }
 
 /** Playwright's selection as its runner saw it at onBegin (--grep, --shard). */

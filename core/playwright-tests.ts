@@ -1,4 +1,6 @@
-import { test as base } from '@playwright/test';
+import { pathToFileURL } from 'node:url';
+import { runInThisContext } from 'node:vm';
+import { test as base, type TestInfo } from '@playwright/test';
 import { OUTCOME_ATTACHMENT } from './check.ts';
 import { askOutcome, ENGINE_SOCKET_ENV } from './engine-socket.ts';
 
@@ -15,6 +17,22 @@ export interface CheckListing {
   id: string;
   tags: string[];
   wholeRun: boolean;
+  /** The check's declaration (suites/check-locations.ts): where Playwright locates its test. */
+  location?: { file: string; line: number; column: number };
+}
+
+/**
+ * Playwright locates a test at the frame that called test(): its file, line and column (after its
+ * source maps, looked up by file path). So each test is declared through a one-line function compiled
+ * with the check's declaration as its file name and position: the frame that calls test() is then the
+ * check's own `id:` line. The file name is given as a file URL with the host named (file://localhost/…),
+ * which Playwright turns back into the path (fileURLToPath) and under which no source map of a module
+ * it transformed is found: Playwright keys those by path or by file:/// URL, and the position given is
+ * the file's own, not a generated one (test/direct-gate.test.ts checks every test's location).
+ */
+function declaredAt(location: NonNullable<CheckListing['location']>): (declare: typeof test, ...args: unknown[]) => void {
+  const code = `(declare, ...args) =>\n${' '.repeat(Math.max(0, location.column - 1))}declare(...args)`;
+  return runInThisContext(code, { filename: pathToFileURL(location.file).href.replace(/^file:\/\/\//, 'file://localhost/'), lineOffset: location.line - 2 }) as (declare: typeof test, ...args: unknown[]) => void;
 }
 
 /**
@@ -38,13 +56,16 @@ const test = base.extend(noAutoFixtures as {});
 export function registerChecks(checks: readonly CheckListing[]): void {
   const ordered = [...checks.filter((c) => !c.wholeRun), ...checks.filter((c) => c.wholeRun)];
   for (const check of ordered) {
-    test(check.id, { tag: check.tags, annotation: [{ type: 'check', description: check.id }] }, async ({}, testInfo) => {
+    const declare = check.location ? declaredAt(check.location) : (t: typeof test, ...args: unknown[]) => (t as (...a: unknown[]) => void)(...args);
+    declare(test, check.id, { tag: check.tags, annotation: [{ type: 'check', description: check.id }] }, async ({}, testInfo: TestInfo) => {
       const socket = process.env[ENGINE_SOCKET_ENV];
       if (!socket) throw new Error(`the conformance run was not set up (${ENGINE_SOCKET_ENV} is not set): start it with \`npm run conformance\` or the repository's playwright.config.ts`);
-      const { outcome, reportedByHost } = await askOutcome(socket, check.id);
+      const { outcome, reportedByHost, gating } = await askOutcome(socket, check.id);
       await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(outcome), contentType: 'application/json' });
       if (outcome.status === 'skip') testInfo.skip(true, outcome.reason);
-      if (outcome.status === 'pass' || reportedByHost) return;
+      // A failure that does not gate (a SHOULD under fail-on must) is shown, as the verdict shows it, and passes.
+      if (outcome.status === 'fail' && !gating) testInfo.annotations.push({ type: 'warning', description: `not gating (fail-on must): FAIL ${outcome.reason ?? ''}` });
+      if (outcome.status === 'pass' || !gating || reportedByHost) return;
       // No host reporter to mark the failure (Playwright's --reporter replaced it): fail here, truthfully.
       const err = new Error(`${outcome.status === 'fail' ? 'FAIL' : 'ERROR'} ${outcome.reason ?? ''}`);
       err.stack = err.message;

@@ -4,6 +4,7 @@
  * --help and --list start nothing. A bad option or a port that cannot be listened on: one line, exit 2.
  */
 import { parseReferenceCli, REFERENCE_USAGE, ReferenceUsageError, referenceList, referenceOptions, startedText, type ReferenceCli } from './cli.ts';
+import { stopWithLauncher } from './launcher-watch.ts';
 import { startReference } from './server.ts';
 
 function fail(message: string): never {
@@ -43,3 +44,6 @@ const stop = (signal: string) => {
 };
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGHUP', () => stop('SIGHUP'));
+// A launcher killed without passing the signal on (`npm run reference & kill $!`): stop with it.
+stopWithLauncher(stop);

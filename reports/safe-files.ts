@@ -14,7 +14,8 @@
  * Every refusal is a ReportDirError with a one-line message: the CLI prints it and exits 2.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { makeDirs } from './make-dir.ts';
 import { join } from 'node:path';
 import { terminalSafe } from '../core/terminal-text.ts';
 
@@ -102,7 +103,7 @@ function oneLineErrors(dir: string, fn: () => void): void {
 function ensureDir(dir: string): void {
   let st = lstatOrUndefined(dir);
   if (!st) {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     st = lstatSync(dir);
   }
   if (st.isSymbolicLink()) throw new ReportDirError(`report directory ${terminalSafe(dir)} is a symbolic link; refusing to write through it (give the directory it points to)`);

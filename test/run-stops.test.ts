@@ -98,3 +98,11 @@ test('a --grep selects in the command the checks Playwright selects (the engine 
   expect(ran.length).toBeGreaterThan(3);
   expect([...lines].sort()).toEqual([...ran].sort());
 });
+
+test('an unwritable report directory is one line and exit 2 at once, never a spin (--report-dir /proc/nope)', async () => {
+  const run = await runCli([], { reportDir: '/proc/nope', timeoutMs: 20_000 });
+  expect(run.code).toBe(2);
+  expect(run.stderr.trim().split('\n')).toEqual(['conformance: report directory /proc/nope: ENOENT on mkdir of /proc/nope']);
+  // Under a second compiled (node dist/cli/main.js: 0.48-0.71 s measured); tsx adds its own start-up.
+  expect(run.ms).toBeLessThan(5_000);
+});

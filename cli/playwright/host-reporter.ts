@@ -3,6 +3,8 @@ import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../../core/check.ts';
 import { sendPlan } from '../../core/engine-socket.ts';
 import { ENGINE_SOCKET_ENV } from '../../core/playwright-tests.ts';
 import { terminalSafe } from '../../core/terminal-text.ts';
+import { isGating } from '../../core/gating.ts';
+import { RUN_ENV, type PreparedRun } from '../prepare-run.ts';
 import { currentHost } from './run-host.ts';
 
 /**
@@ -34,10 +36,17 @@ export default class HostReporter implements Reporter {
     if (!body || result.status !== 'passed') return;
     const outcome = JSON.parse(body.toString('utf8')) as CheckOutcome;
     if (outcome.status !== 'fail' && outcome.status !== 'error') return;
+    // The verdict's rule: a SHOULD failure under fail-on must stays passed, with the test's warning annotation.
+    if (!isGating(outcome, this.failOn())) return;
     const message = `${outcome.status === 'fail' ? 'FAIL' : 'ERROR'} ${outcome.reason ?? ''}`;
     result.status = 'failed';
     result.error = { message };
     result.errors = [{ message }];
+  }
+
+  private failOn(): 'must' | 'should' {
+    const raw = process.env[RUN_ENV];
+    return currentHost()?.run.settings.failOn ?? (raw ? (JSON.parse(raw) as PreparedRun).settings.failOn : 'must');
   }
 
   printsToStdio(): boolean {

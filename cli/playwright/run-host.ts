@@ -3,6 +3,7 @@ import type { Server } from 'node:net';
 import { join } from 'node:path';
 import type { CheckOutcome } from '../../core/check.ts';
 import { Engine } from '../../core/engine.ts';
+import { isGating } from '../../core/gating.ts';
 import { engineSocketPath, serveOutcomes, type OutcomeAnswer, type PlanMessage } from '../../core/engine-socket.ts';
 import { NodeTransport, PlaywrightTransport, type Transport } from '../../core/transport.ts';
 import { ALL_CHECKS } from '../../suites/checks/index.ts';
@@ -72,7 +73,7 @@ export class RunHost {
 
   private async answer(checkId: string): Promise<OutcomeAnswer> {
     const outcome: CheckOutcome = await this.engine.outcome(checkId);
-    return { outcome, reportedByHost: this.reporterActive };
+    return { outcome, reportedByHost: this.reporterActive, gating: isGating(outcome, this.run.settings.failOn) };
   }
 
   async close(): Promise<void> {

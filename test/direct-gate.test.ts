@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startReference } from '../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import { ROOT } from './support/harness.ts';
+
+// One gate, every entry point: `npx playwright test` applies the command line's verdict rules.
+// One after another: a direct run writes the repository's default report directory.
+
+interface DirectRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  results: Array<{ title: string; status: string; annotations: Array<{ type: string; description?: string }> }>;
+  locations: Map<string, string>;
+}
+
+async function playwrightTest(args: string[], env: Record<string, string>): Promise<DirectRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'direct-'));
+  const out = join(dir, 'results.json');
+  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  const reporters = `${join(ROOT, 'cli/playwright/host-reporter.ts')},json`;
+  const child = spawn(process.execPath, [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), `--reporter=${reporters}`, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, CONFORMANCE_SEED: '5', PLAYWRIGHT_JSON_OUTPUT_NAME: out, CONFORMANCE_RUN: '', CONFORMANCE_ENGINE_SOCKET: '', FORCE_COLOR: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((r) => {
+    const t = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('exit', (c) => (clearTimeout(t), r(c)));
+  });
+  const results: DirectRun['results'] = [];
+  const locations = new Map<string, string>();
+  try {
+    type S = { specs?: Array<{ title: string; file: string; line: number; tests: Array<{ annotations: DirectRun['results'][number]['annotations']; results: Array<{ status: string; annotations?: DirectRun['results'][number]['annotations'] }> }> }>; suites?: S[] };
+    const walk = (s: S) => {
+      for (const spec of s.specs ?? []) locations.set(spec.title, `${spec.file}:${spec.line}`);
+      for (const spec of s.specs ?? []) for (const t of spec.tests) for (const r of t.results) results.push({ title: spec.title, status: r.status, annotations: [...t.annotations, ...(r.annotations ?? [])] });
+      for (const c of s.suites ?? []) walk(c);
+    };
+    for (const s of (JSON.parse(readFileSync(out, 'utf8')) as { suites: S[] }).suites) walk(s);
+  } catch {
+    // No results file: Playwright ran no test.
+  }
+  return { code, stdout, stderr, results, locations };
+}
+
+async function withReference(faults: string[], fn: (file: string, env: Record<string, string>) => Promise<void>): Promise<void> {
+  const server = await startReference({ faults });
+  try {
+    const file = join(mkdtempSync(join(tmpdir(), 'direct-target-')), 'target.yaml');
+    writeFileSync(file, referenceTargetYaml(server));
+    await fn(file, referenceKeyEnv(server));
+  } finally {
+    await server.close();
+  }
+}
+
+test('a SHOULD failure is shown as a warning and does not fail `npx playwright test`; CONFORMANCE_FAIL_ON=should makes it fail', async () => {
+  await withReference(['files-default-limit-50'], async (file, env) => {
+    const must = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file });
+    expect(must.code, must.stderr).toBe(0);
+    const shown = must.results.find((r) => r.title === 'files.limit.default');
+    expect(shown?.status).toBe('passed');
+    // Located at the check's declaration, also in a run (the runner's listing comes from the global set-up's).
+    expect(must.locations.get('files.limit.default')).toMatch(/^checks\/container-files-query\.ts:\d+$/);
+    expect(shown?.annotations).toContainEqual({ type: 'warning', description: expect.stringMatching(/^not gating \(fail-on must\): FAIL /) });
+
+    const should = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file, CONFORMANCE_FAIL_ON: 'should' });
+    expect(should.code).toBe(1);
+    expect(should.results.find((r) => r.title === 'files.limit.default')?.status).toBe('failed');
+  });
+});
+
+test('a rejected key is the preflight\'s one line and exit 2 before any test', async () => {
+  await withReference([], async (file, env) => {
+    const rotated = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, `${v}-rotated`]));
+    const run = await playwrightTest([], { ...rotated, CONFORMANCE_TARGET: file });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: apiKey \(from \$CONFORMANCE_REFERENCE_API_KEY\) was rejected by every operation/)]);
+    expect(run.results).toEqual([]);
+  });
+});
+
+test('a bad target file or CONFORMANCE_FAIL_ON is one line and exit 2, no stack and no code frame', async () => {
+  const missing = await playwrightTest([], { CONFORMANCE_TARGET: '/no/such/target.yaml' });
+  expect(missing.code).toBe(2);
+  expect(missing.stderr.trim().split('\n')).toEqual(['conformance: target file /no/such/target.yaml: cannot be read (ENOENT)']);
+  const failOn = await playwrightTest([], { CONFORMANCE_FAIL_ON: 'sometimes' });
+  expect(failOn.code).toBe(2);
+  expect(failOn.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: --fail-on takes must or should/)]);
+});
+
+test('every Playwright test is located at its check\'s declaration in suites/checks/ (its `id:` line), in a listing and in a run', async () => {
+  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  const listed = await new Promise<string>((resolve) => {
+    const child = spawn(process.execPath, [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), '--list', '--reporter=json'], { cwd: ROOT, env: { ...process.env, CONFORMANCE_RUN: '', CONFORMANCE_ENGINE_SOCKET: '', CONFORMANCE_CHECK_LIST: '' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', () => resolve(out));
+  });
+  type S = { specs?: Array<{ title: string; file: string; line: number; column: number }>; suites?: S[] };
+  const specs: Array<{ title: string; file: string; line: number; column: number }> = [];
+  const walk = (s: S) => {
+    specs.push(...(s.specs ?? []));
+    for (const c of s.suites ?? []) walk(c);
+  };
+  for (const s of (JSON.parse(listed) as { suites: S[] }).suites) walk(s);
+  expect(specs.length).toBeGreaterThan(100);
+  for (const spec of specs) {
+    expect(spec.file, spec.title).toMatch(/^checks\/[a-z-]+\.ts$/);
+    const text = readFileSync(join(ROOT, 'suites', spec.file), 'utf8').split('\n')[spec.line - 1] ?? '';
+    const declared = /\bid: (?:'([^']+)'|`([^`]+)`)/.exec(text);
+    expect(declared, `${spec.title} at ${spec.file}:${spec.line}`).not.toBeNull();
+    expect(spec.column, spec.title).toBe(declared!.index + 1);
+    const id = declared![1] ?? declared![2]!;
+    if (declared![1]) expect(id).toBe(spec.title);
+    else expect(spec.title).toMatch(new RegExp(`^${id.split(/\$\{[^}]*\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+?')}$`));
+  }
+});
