@@ -1,18 +1,28 @@
 /**
  * The one mask of the suite (principle 4): every string that leaves the process passes through it,
- * and it replaces each secret by its placeholder ($API_KEY, ...) in every form a target can echo it:
+ * and it replaces each secret by its placeholder ($API_KEY, ...) in every form a target can echo it.
  *
- * - as it is, and with its letters in any case (a target that upper-cases what it echoes);
- * - JSON / JavaScript escapes (`\u0073`, `\x73`, `\/`), any mix of escaped and plain characters, hex in
- *   either case, the backslash itself escaped again any number of times (a body quoted in report.json);
- * - percent-encoding, either case, any mix, `%25` repeated (a cursor echoed encoded and encoded again
- *   by the suite when it sends it back);
- * - base64 and base64url at each of the three byte alignments (the secret inside a larger encoded
- *   blob): the part of the encoding that depends on the secret's bytes only, as the GitHub Actions
- *   runner masks secrets;
- * - hex, either case.
+ * It works as a decoder, not as a pattern per key (as the GitHub Actions runner masks every encoding
+ * of a secret, and OCI's conformance redacts every output): one linear pass turns the text into a
+ * decoded view, remembering where each decoded character came from, and the forms of each secret are
+ * searched in that view. What the view undoes, in any mix within one echo:
  *
- * All forms are matched per character, so the encodings above also mix within one echo.
+ * - letter case (a target that upper-cases what it echoes);
+ * - JSON / JavaScript escapes (`\u0073`, `\x73`, `\/`), the backslash itself escaped again any number
+ *   of times or percent-encoded (a body quoted in report.json, a cursor sent back encoded);
+ * - percent-encoding, `%25` repeated;
+ * - HTML / XML character references: hexadecimal, decimal, and the named ones of the characters a key
+ *   is made of (`&lowbar;`, `&sol;`, `&plus;`, ...);
+ * - NUL characters (UTF-16LE / BE bytes read as text), line breaks, and the glue of a string split in
+ *   two (`"sk_li" + "ve"`, `'a' 'b'`), which the view skips.
+ *
+ * The forms searched: the secret; its hex (plain, and with `:`, `-` or ` ` between bytes); its base64
+ * and base64url at each of the three byte alignments (the part that depends on the secret's bytes
+ * only, as the runner's masker does), of its UTF-8 and of its UTF-16LE and UTF-16BE bytes.
+ *
+ * Every pass is linear in the text (no backtracking pattern, none built from a key), for a secret of
+ * any length. Keys are RFC 6750 b64token, ASCII: a percent-encoded byte decodes to the character of
+ * that code, which is the key's character for every ASCII key.
  */
 export interface Secret {
   value: string;
@@ -25,19 +35,16 @@ export interface Secret {
  */
 export const MIN_ENCODED_CHARS = 8;
 
-interface Pattern {
-  re: RegExp;
+interface Form {
+  /** The form in lower case, as searched in the lower-cased decoded view. */
+  lower: string;
   placeholder: string;
-  /** The form in lower case when it is ASCII (a quick look before the regular expression), else undefined. */
-  lower: string | undefined;
-  /** Length of the form, for longest-first. */
-  length: number;
 }
 
 /** Replaces every secret, in every encoding above, by its placeholder. */
 export class Mask {
   private readonly values = new Set<string>();
-  private patterns: Pattern[] = [];
+  private forms: Form[] = [];
 
   constructor(secrets: readonly Secret[] = []) {
     this.add(secrets);
@@ -48,25 +55,40 @@ export class Mask {
     for (const { value, placeholder } of secrets) {
       if (value.length === 0 || this.values.has(value)) continue;
       this.values.add(value);
-      for (const form of formsOf(value)) {
-        this.patterns.push({ re: new RegExp(formPattern(form), 'gi'), placeholder, length: form.length, lower: /^[\x20-\x7e]*$/.test(form) ? form.toLowerCase() : undefined });
-      }
+      for (const form of formsOf(value)) this.forms.push({ lower: viewOf(form).text.toLowerCase(), placeholder });
     }
     // Longest first, so a secret (or form) that contains another is replaced whole.
-    this.patterns.sort((a, b) => b.length - a.length);
+    this.forms.sort((a, b) => b.lower.length - a.lower.length);
   }
 
   text(s: string): string {
-    // Every body of a run passes here, so a quick look first: with its escapes and percent-encodings
-    // decoded (decodedForSearch), a text that does not hold an ASCII form as it is, in some case, holds
-    // none of its spellings either, and the regular expression is not run.
-    const lower = decodedForSearch(s).toLowerCase();
-    let out = s;
-    for (const { re, placeholder, lower: form } of this.patterns) {
-      if (form !== undefined && !lower.includes(form)) continue;
-      out = out.replace(re, () => placeholder);
+    if (this.forms.length === 0 || s.length === 0) return s;
+    const view = decodedView(s);
+    const lower = view.text.toLowerCase();
+    // Spans of the original text to replace, found longest form first; a span that overlaps one
+    // already taken is left (the longer form covers it).
+    const taken: Array<{ from: number; to: number; placeholder: string }> = [];
+    const covered = new Uint8Array(s.length);
+    for (const form of this.forms) {
+      if (form.lower.length === 0) continue;
+      for (let at = lower.indexOf(form.lower); at >= 0; at = lower.indexOf(form.lower, at + form.lower.length)) {
+        const from = view.starts[at]!;
+        const to = view.ends[at + form.lower.length - 1]!;
+        // Each candidate is read once: at most one per form length of the text, so linear per form.
+        if (covered.subarray(from, to).includes(1)) continue;
+        covered.fill(1, from, to);
+        taken.push({ from, to, placeholder: form.placeholder });
+      }
     }
-    return out;
+    if (taken.length === 0) return s;
+    taken.sort((a, b) => a.from - b.from);
+    let out = '';
+    let at = 0;
+    for (const t of taken) {
+      out += s.slice(at, t.from) + t.placeholder;
+      at = t.to;
+    }
+    return out + s.slice(at);
   }
 
   /** Header names as well as values: a target can echo the key as `x-<key>: 1`. Names masked alike are joined. */
@@ -91,13 +113,20 @@ export function maskOutput(rendered: string, mask: Mask): string {
   return mask.text(rendered);
 }
 
-/** The forms of a secret to look for: itself, its hex, and its base64 / base64url at three alignments. */
+/** The forms of a secret to look for: itself, its hex, and base64 / base64url at three alignments. */
 export function formsOf(value: string): string[] {
-  const bytes = Buffer.from(value, 'utf8');
-  const encoded = [bytes.toString('hex')];
-  for (let offset = 0; offset < 3; offset++) {
-    const b64 = stableBase64(bytes, offset);
-    encoded.push(b64, b64.replaceAll('+', '-').replaceAll('/', '_'));
+  const encoded: string[] = [];
+  const utf8 = Buffer.from(value, 'utf8');
+  const hex = utf8.toString('hex');
+  const pairs = hex.match(/../g) ?? [];
+  encoded.push(hex, pairs.join(':'), pairs.join('-'), pairs.join(' '));
+  const utf16le = Buffer.from(value, 'utf16le');
+  const utf16be = Buffer.from(utf16le).swap16();
+  for (const bytes of [utf8, utf16le, utf16be]) {
+    for (let offset = 0; offset < 3; offset++) {
+      const b64 = stableBase64(bytes, offset);
+      encoded.push(b64, b64.replaceAll('+', '-').replaceAll('/', '_'));
+    }
   }
   const forms = [value, ...encoded.filter((f) => f.length >= MIN_ENCODED_CHARS)];
   // Matching is case-insensitive: forms equal but for case are one form.
@@ -120,38 +149,173 @@ function stableBase64(bytes: Buffer, offset: number): string {
   return all.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
 }
 
+/** The decoded view of a text: its characters, and for each the span of the original it came from. */
+interface View {
+  text: string;
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+/** Encodings nest (a character reference percent-encoded, a quote escaped): decoded this many times at most. */
+const ROUNDS = 4;
+
 /**
- * The text with every spelling charPattern allows decoded to its character (`\\u0073`, `\\x73`, `\\/`,
- * `%73`, `%2573`, backslashes escaped again): where a form's spelling stands, the form stands here.
- * Only a search runs on it; what is replaced is the original text.
+ * The view decoded until nothing changes (at most ROUNDS linear passes), each character mapped back
+ * to the span of the original text it came from.
  */
-function decodedForSearch(s: string): string {
-  if (!s.includes('\\') && !s.includes('%')) return s;
-  return s.replace(SPELLING, (_m, u?: string, x?: string, slash?: string, pct?: string) =>
-    u !== undefined ? String.fromCharCode(parseInt(u, 16)) : x !== undefined ? String.fromCharCode(parseInt(x, 16)) : slash !== undefined ? '/' : String.fromCharCode(parseInt(pct!, 16)),
-  );
+function decodedView(s: string): View {
+  let view = viewOf(s);
+  for (let round = 1; round < ROUNDS; round++) {
+    const next = viewOf(view.text);
+    if (next.text === view.text) break;
+    const starts = new Int32Array(next.text.length + 1);
+    const ends = new Int32Array(next.text.length + 1);
+    for (let i = 0; i < next.text.length; i++) {
+      starts[i] = view.starts[next.starts[i]!]!;
+      ends[i] = view.ends[next.ends[i]! - 1]!;
+    }
+    view = { text: next.text, starts, ends };
+  }
+  return view;
 }
 
-/** A backslash, itself escaped any number of times (`\\u0073` in a JSON string), or percent-encoded. */
-const BACKSLASH = String.raw`(?:\\|%(?:25)*5c)+`;
-const SPELLING = new RegExp(`${BACKSLASH}(?:u([0-9a-f]{4})|x([0-9a-f]{2})|(/))|%(?:25)*([0-9a-f]{2})`, 'gi');
+/** Named character references of the characters a b64token key and its encodings are made of. */
+const NAMED: Readonly<Record<string, string>> = {
+  lowbar: '_', underbar: '_', sol: '/', plus: '+', period: '.', equals: '=', tilde: '~', dash: '-', hyphen: '-', minus: '-',
+  amp: '&', colon: ':', num: '#', percnt: '%', bsol: '\\', quot: '"', apos: "'", lt: '<', gt: '>', nbsp: ' ', excl: '!', comma: ',',
+};
 
-/** The regular expression source of one form: each character in any of its encodings. */
-function formPattern(form: string): string {
-  return [...form].map(charPattern).join('');
+const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * One linear pass over `s`: each spelled character (an escape, a percent-encoding, a character
+ * reference) becomes one character of the view; what a split or an interleaving adds is skipped.
+ * Every step consumes what it scanned, so no character is read more than a constant number of times.
+ */
+function viewOf(s: string): View {
+  const n = s.length;
+  const chars = new Uint16Array(n);
+  const starts = new Int32Array(n + 1);
+  const ends = new Int32Array(n + 1);
+  let k = 0;
+  const emit = (code: number, from: number, to: number) => {
+    chars[k] = code;
+    starts[k] = from;
+    ends[k] = to;
+    k++;
+  };
+  /** End of a percent-encoded byte at i (`%` `25`* two hex), with its value, or undefined. */
+  const percent = (i: number): { end: number; code: number } | undefined => {
+    if (s.charCodeAt(i) !== 37) return undefined;
+    let j = i + 1;
+    while (s.charCodeAt(j) === 50 && s.charCodeAt(j + 1) === 53 && j + 1 < n) j += 2;
+    if (isHex(s.charCodeAt(j)) && isHex(s.charCodeAt(j + 1))) return { end: j + 2, code: parseInt(s.slice(j, j + 2), 16) };
+    // `%2525`: the last `25` is the byte itself, a percent sign.
+    if (j > i + 1) return { end: j, code: 37 };
+    return undefined;
+  };
+  /** End of a run of backslashes at i, each `\` or a percent-encoded one. */
+  const backslashes = (i: number): number => {
+    let j = i;
+    for (;;) {
+      if (s.charCodeAt(j) === 92) j++;
+      else {
+        const p = percent(j);
+        if (p && p.code === 92) j = p.end;
+        else return j;
+      }
+    }
+  };
+  let i = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    // Skipped: NUL (UTF-16 bytes read as text), line breaks, the glue of a split string.
+    if (c === 0 || c === 10 || c === 13) {
+      i++;
+      continue;
+    }
+    if (c === 34 || c === 39) {
+      // `"` (blanks) [+] (blanks) `"`: two string pieces joined.
+      let j = i + 1;
+      while (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9 || s.charCodeAt(j) === 10 || s.charCodeAt(j) === 13) j++;
+      if (s.charCodeAt(j) === 43) {
+        j++;
+        while (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9 || s.charCodeAt(j) === 10 || s.charCodeAt(j) === 13) j++;
+      }
+      if (j > i + 1 && s.charCodeAt(j) === c) {
+        i = j + 1;
+        continue;
+      }
+    }
+    const run = backslashes(i);
+    if (run > i) {
+      const next = s.charCodeAt(run);
+      if (next === 117 /* u */ && isHex(s.charCodeAt(run + 1)) && isHex(s.charCodeAt(run + 2)) && isHex(s.charCodeAt(run + 3)) && isHex(s.charCodeAt(run + 4))) {
+        const code = parseInt(s.slice(run + 1, run + 5), 16);
+        if (code !== 0) emit(code, i, run + 5);
+        i = run + 5;
+        continue;
+      }
+      if (next === 120 /* x */ && isHex(s.charCodeAt(run + 1)) && isHex(s.charCodeAt(run + 2))) {
+        const code = parseInt(s.slice(run + 1, run + 3), 16);
+        if (code !== 0) emit(code, i, run + 3);
+        i = run + 3;
+        continue;
+      }
+      if (next === 47 /* / */ || next === 34 /* " */ || next === 39 /* ' */) {
+        emit(next, i, run + 1);
+        i = run + 1;
+        continue;
+      }
+      // An escaped line break (`\n`, `\r`): skipped like a raw one.
+      if (next === 110 || next === 114) {
+        i = run + 1;
+        continue;
+      }
+      // Plain backslashes: each one as itself, and the run is not read again.
+      for (let j = i; j < run; ) {
+        const p = s.charCodeAt(j) === 92 ? j + 1 : percent(j)!.end;
+        emit(92, j, p);
+        j = p;
+      }
+      i = run;
+      continue;
+    }
+    const p = percent(i);
+    if (p) {
+      if (p.code !== 0) emit(p.code, i, p.end);
+      i = p.end;
+      continue;
+    }
+    if (c === 38 /* & */) {
+      const ref = characterReference(s, i);
+      if (ref) {
+        emit(ref.code, i, ref.end);
+        i = ref.end;
+        continue;
+      }
+    }
+    emit(c, i, i + 1);
+    i++;
+  }
+  return { text: Buffer.from(chars.buffer, chars.byteOffset, k * 2).toString('utf16le'), starts, ends };
 }
 
-function charPattern(ch: string): string {
-  const code = ch.codePointAt(0)!;
-  const alternatives = [ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')];
-  const units = Array.from({ length: ch.length }, (_, i) => ch.charCodeAt(i));
-  alternatives.push(units.map((u) => `${BACKSLASH}u${hex(u, 4)}`).join(''));
-  if (code < 0x100) alternatives.push(`${BACKSLASH}x${hex(code, 2)}`);
-  if (ch === '/') alternatives.push(`${BACKSLASH}/`);
-  alternatives.push([...Buffer.from(ch, 'utf8')].map((b) => `%(?:25)*${hex(b, 2)}`).join(''));
-  return `(?:${alternatives.join('|')})`;
-}
-
-function hex(n: number, width: number): string {
-  return n.toString(16).padStart(width, '0');
+/** `&#x5F;`, `&#95;`, `&lowbar;` at i: the character and the end, or undefined. Bounded in length. */
+function characterReference(s: string, i: number): { code: number; end: number } | undefined {
+  if (s.charCodeAt(i + 1) === 35 /* # */) {
+    const hexRef = s.charCodeAt(i + 2) === 120 || s.charCodeAt(i + 2) === 88;
+    let j = i + (hexRef ? 3 : 2);
+    const first = j;
+    while (j - first < 8 && (hexRef ? isHex(s.charCodeAt(j)) : isDigit(s.charCodeAt(j)))) j++;
+    if (j === first || s.charCodeAt(j) !== 59) return undefined;
+    const code = parseInt(s.slice(first, j), hexRef ? 16 : 10);
+    return code > 0 && code <= 0xffff ? { code, end: j + 1 } : undefined;
+  }
+  let semi = i + 1;
+  while (semi - i <= 10 && semi < s.length && s.charCodeAt(semi) !== 59) semi++;
+  if (s.charCodeAt(semi) !== 59) return undefined;
+  const char = NAMED[s.slice(i + 1, semi).toLowerCase()];
+  return char === undefined ? undefined : { code: char.charCodeAt(0), end: semi + 1 };
 }

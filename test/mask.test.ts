@@ -99,3 +99,49 @@ test('a large output is masked in bounded time', () => {
   expect(out.endsWith('"k":"$API_KEY"}')).toBe(true);
   expect(performance.now() - started).toBeLessThan(5_000);
 });
+
+// Issue 20: every pass over a target's bytes is linear. Each adversarial text is masked at 1 MiB and
+// at 8 MiB; a linear pass takes about 8 times as long on the larger (a quadratic one 64 times). The
+// key sits at the end, so the whole text is read and the key still found.
+const ADVERSARIAL: ReadonlyArray<[string, string]> = [
+  ['a run of backslashes', '\\'],
+  ['a chain of %25', '%25'],
+  ['backslashes percent-encoded', '%5c'],
+  ['ampersands without a semicolon', '&#x'],
+  ['quotes and blanks', '" '],
+  ['one long line of letters', 'a'],
+];
+for (const [what, unit] of ADVERSARIAL) {
+  test(`linear time on 8 MiB of ${what}`, () => {
+    const time = (bytes: number) => {
+      const text = unit.repeat(Math.ceil(bytes / unit.length)) + KEY;
+      const started = performance.now();
+      const out = mask.text(text);
+      const ms = performance.now() - started;
+      expect(out.endsWith('$API_KEY')).toBe(true);
+      return ms;
+    };
+    time(64 * 1024); // warm-up
+    const small = time(1024 * 1024);
+    const large = time(8 * 1024 * 1024);
+    expect(large / Math.max(small, 5), `1 MiB ${small.toFixed(0)} ms, 8 MiB ${large.toFixed(0)} ms`).toBeLessThan(24);
+    expect(large).toBeLessThan(30_000);
+  });
+}
+
+test('keys of 1 to 16,384 characters are masked in every encoding, in bounded time', () => {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/';
+  for (const length of [1, 7, 64, 1000, 8_000, 16_384]) {
+    const key = Array.from({ length }, (_, i) => alphabet[(i * 7 + length) % alphabet.length]).join('');
+    const m = new Mask([{ value: key, placeholder: '$API_KEY' }]);
+    const started = performance.now();
+    for (const e of keyEncodings(key)) {
+      // Encoded forms of a very short key are not masked (MIN_ENCODED_CHARS): only its plain spellings are.
+      if (length < MIN_ENCODED_CHARS && /hex|base64/.test(e.name)) continue;
+      const out = m.text(`{"echo":"${e.text}"}`);
+      expect(findKeys(out, length < 4 ? [] : [key]), `${length}: ${e.name}`).toEqual([]);
+      expect(out, `${length}: ${e.name}`).toContain('$API_KEY');
+    }
+    expect(performance.now() - started, `length ${length}`).toBeLessThan(20_000);
+  }
+});

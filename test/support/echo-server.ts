@@ -33,12 +33,26 @@ export function keyEncodings(key: string): Encoding[] {
     { name: 'percent-mixed-lower', text: [...key].map((c, i) => (i % 3 ? c : utf8Hex(c).map((h) => `%${h}`).join(''))).join('') },
     { name: 'hex-lower', text: bytes.toString('hex') },
     { name: 'hex-upper', text: bytes.toString('hex').toUpperCase() },
+    { name: 'hex-colon-separated', text: bytes.toString('hex').match(/../g)!.join(':') },
+    { name: 'hex-space-separated', text: bytes.toString('hex').toUpperCase().match(/../g)!.join(' ') },
+    // HTML / XML character references, as an HTML error page echoes a request.
+    { name: 'html-hex-refs', text: [...key].map((c, i) => (i % 2 ? `&#x${c.charCodeAt(0).toString(16).toUpperCase()};` : c)).join('') },
+    { name: 'html-decimal-refs', text: [...key].map((c) => `&#${c.charCodeAt(0)};`).join('') },
+    { name: 'html-named-refs', text: [...key].map((c) => ({ _: '&lowbar;', '/': '&sol;', '+': '&plus;', '.': '&period;', '=': '&equals;', '~': '&tilde;' })[c] ?? c).join('') },
+    // UTF-16 bytes read as text: a NUL after (LE) or before (BE) every character.
+    { name: 'utf16le-bytes', text: Buffer.from(key, 'utf16le').toString('latin1') },
+    { name: 'utf16be-bytes', text: Buffer.from(key, 'utf16le').swap16().toString('latin1') },
+    // Split in two: across a line break, across a string concatenation.
+    { name: 'split-by-newline', text: `${key.slice(0, key.length >> 1)}\n${key.slice(key.length >> 1)}` },
+    { name: 'split-concatenated', text: `${key.slice(0, key.length >> 1)}" + "${key.slice(key.length >> 1)}` },
   ];
   // Inside a larger encoded blob, starting 0, 1 or 2 bytes into a group of three.
   for (const prefix of ['', 'x', 'xy']) {
     const blob = Buffer.concat([Buffer.from(prefix), bytes, Buffer.from('!?')]);
     out.push({ name: `base64-offset-${prefix.length}`, text: blob.toString('base64') });
     out.push({ name: `base64url-offset-${prefix.length}`, text: blob.toString('base64url') });
+    const wide = Buffer.concat([Buffer.from(prefix, 'utf16le'), Buffer.from(key, 'utf16le'), Buffer.from('!?', 'utf16le')]);
+    out.push({ name: `base64-utf16le-offset-${prefix.length}`, text: wide.toString('base64') });
   }
   return out;
 }
@@ -68,7 +82,8 @@ function echo(req: Recorded, index: number): Action {
   const forms = keyEncodings(credential);
   const headers: Record<string, string> = {};
   for (const f of forms) {
-    headers[`x-echo-${f.name}`] = f.text;
+    // A header value cannot hold NUL or a line break (RFC 9110 5.5): those forms go in bodies only.
+    if (!/[\u0000\r\n]/.test(f.text)) headers[`x-echo-${f.name}`] = f.text;
     if (TOKEN.test(f.text)) headers[`x-${f.text}`] = '1';
   }
   const url = new URL(req.url, 'http://127.0.0.1');

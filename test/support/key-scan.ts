@@ -34,16 +34,18 @@ export function findKeys(text: string, keys: readonly string[]): Finding[] {
     if (at >= 0) note('plain', text, at);
     else if ((at = unescaped.toLowerCase().indexOf(k)) >= 0) note('escaped', unescaped, at);
     for (const source of new Set([text, unescaped])) {
-      for (const run of source.match(/[0-9a-f]{8,}/gi) ?? []) {
+      // Hex, also with a separator between bytes (`73:6b:...`, `73 6B ...`).
+      for (const run of source.match(/(?:[0-9a-f]{2}[:\- ]?){4,}/gi) ?? []) {
         for (const offset of [0, 1]) {
-          const decoded = Buffer.from(evenLength(run.slice(offset)), 'hex').toString('latin1').toLowerCase();
+          const decoded = Buffer.from(evenLength(run.replace(/[:\- ]/g, '').slice(offset)), 'hex').toString('latin1').toLowerCase();
           if (decoded.includes(k)) note('hex', source, source.indexOf(run));
         }
       }
       for (const [how, alphabet] of [['base64', /[A-Za-z0-9+/]{8,}/g], ['base64url', /[A-Za-z0-9_-]{8,}/g]] as const) {
         for (const run of source.match(alphabet) ?? []) {
           for (let offset = 0; offset < 4; offset++) {
-            const decoded = Buffer.from(run.slice(offset), how).toString('latin1').toLowerCase();
+            // NULs dropped: the base64 of UTF-16 bytes decodes to the key with a NUL beside each character.
+            const decoded = Buffer.from(run.slice(offset), how).toString('latin1').replaceAll('\u0000', '').toLowerCase();
             if (decoded.includes(k)) note(how, source, source.indexOf(run));
           }
         }
@@ -62,7 +64,13 @@ function unescapeAll(text: string): string {
       .replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
       .replace(/\\+u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
       .replace(/\\+x([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
-      .replace(/\\+\//g, '/');
+      .replace(/\\+\//g, '/')
+      .replace(/&#x([0-9a-f]{1,6});/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+      .replace(/&#([0-9]{1,7});/g, (_, d: string) => String.fromCharCode(Number(d)))
+      .replace(/&(lowbar|sol|plus|period|equals|tilde|amp);/gi, (_, name: string) => ({ lowbar: '_', sol: '/', plus: '+', period: '.', equals: '=', tilde: '~', amp: '&' })[name.toLowerCase()]!)
+      // UTF-16 bytes read as text, a line break or a string concatenation inside the key.
+      .replace(/[\u0000\r\n]/g, '')
+      .replace(/["']\s*\+\s*["']/g, '');
     if (next === s) break;
     s = next;
   }
