@@ -1,5 +1,5 @@
 import { CannotJudge } from './errors.ts';
-import { maskVolatileHeaders, truncateBody, type Exchange } from './evidence.ts';
+import { maskVolatileHeaders, truncateBody, type Exchange, excerpt, excerptHeaders } from './evidence.ts';
 import { Redactor } from './redact.ts';
 import { RequestLog } from './request-log.ts';
 import { decodeJsonBody, type JsonBodyFacts } from './json-body.ts';
@@ -285,13 +285,13 @@ export class Client {
   ): Exchange {
     const r = this.redactor;
     const exchange: Exchange = {
-      request: { method: 'GET', url: r.text(url.toString()), headers: r.headers(headers) },
+      request: { method: 'GET', url: excerpt(r.text(url.toString())), headers: excerptHeaders(r.headers(headers)) },
       durationMs,
       retries,
       ...(response
-        ? { response: { status: response.status, headers: maskVolatileHeaders(response.headers), ...truncateBody(response.text) } }
+        ? { response: { status: response.status, headers: excerptHeaders(maskVolatileHeaders(response.headers)), ...truncateBody(response.text) } }
         : {}),
-      ...(error ? { error: r.text(error) } : {}),
+      ...(error ? { error: excerpt(r.text(error)) } : {}),
     };
     this.exchanges.push(exchange);
     if (this.exchanges.length > 50) this.exchanges.shift();

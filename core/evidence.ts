@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** One request and what came back, as it may appear in a report: secrets already redacted. */
 export interface Exchange {
   request: { method: 'GET'; url: string; headers: Record<string, string> };
@@ -31,4 +33,28 @@ export function truncateBody(text: string): { body: string; truncated: boolean }
   return text.length > EVIDENCE_BODY_CHARS
     ? { body: text.slice(0, EVIDENCE_BODY_CHARS), truncated: true }
     : { body: text, truncated: false };
+}
+
+/** A URL, a header or a message kept in evidence is cut to this many characters (a 7 MB cursor stays a line). */
+export const EVIDENCE_TEXT_CHARS = 2_000;
+/** At most this many response headers are kept in evidence. */
+export const EVIDENCE_HEADERS = 64;
+
+/**
+ * A target's text as evidence, bounded: the first `max` characters, then how long it was and a
+ * digest of the whole (so two excerpts of different texts never read the same). Principle 4.
+ */
+export function excerpt(text: string, max = EVIDENCE_TEXT_CHARS): string {
+  if (text.length <= max) return text;
+  const digest = createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+  return `${text.slice(0, max)}… [${text.length} characters, sha256 ${digest}…]`;
+}
+
+/** Headers as evidence: names and values excerpted, at most EVIDENCE_HEADERS of them (the count of the rest said). */
+export function excerptHeaders(headers: Record<string, string>): Record<string, string> {
+  const entries = Object.entries(headers);
+  const out: Record<string, string> = {};
+  for (const [k, v] of entries.slice(0, EVIDENCE_HEADERS)) out[excerpt(k, 200)] = excerpt(v, 500);
+  if (entries.length > EVIDENCE_HEADERS) out['x-conformance-omitted'] = `${entries.length - EVIDENCE_HEADERS} more headers not kept`;
+  return out;
 }

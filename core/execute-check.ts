@@ -2,11 +2,14 @@ import { checkSeed, type CheckDeclaration, type CheckOutcome, type ProbeContext 
 import type { Client } from './client.ts';
 import { curlCommand } from './curl.ts';
 import { CannotJudge, ConformanceFailure, SkipCheck } from './errors.ts';
-import type { Exchange } from './evidence.ts';
+import { EVIDENCE_TEXT_CHARS, excerpt, type Exchange } from './evidence.ts';
 import { conform } from './expect.ts';
 import type { Finding, ResponseJudge } from './judge.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { TargetView } from './target.ts';
+
+/** Distinct violations of one requirement a check keeps (the rest are counted, principle 4). */
+export const FINDINGS_PER_REQUIREMENT = 20;
 
 /** What the engine shares with every check it runs: the response judges. */
 export interface JudgeContext {
@@ -35,18 +38,28 @@ export async function executeCheck(
   // requirement. Per check, not per run: what a check reports does not depend on what ran before it.
   const findings: Finding[] = [];
   const reported = new Set<string>();
+  // Bounded whatever a target sends (principle 4): the first FINDINGS_PER_REQUIREMENT distinct
+  // violations of a requirement are kept, the rest counted and said.
+  const perRequirement = new Map<string, number>();
+  const beyond = new Map<string, number>();
   const observedKeys = new Set<string>();
   client.onResponse = (seen) => {
     for (const judge of judging.judges) {
       const observation = judge.observe?.(seen);
       if (observation && !observedKeys.has(JSON.stringify(observation))) {
         observedKeys.add(JSON.stringify(observation));
-        outcome.observations.push(observation);
+        outcome.observations.push({ requirementId: observation.requirementId, value: boundedValue(observation.value) });
       }
       for (const f of judge.judge(seen)) {
         const key = f.dedupeKey ?? `${f.requirementId}\u0000${f.message}`;
         if (reported.has(key)) continue;
+        const kept = perRequirement.get(f.requirementId) ?? 0;
+        if (kept >= FINDINGS_PER_REQUIREMENT) {
+          beyond.set(f.requirementId, (beyond.get(f.requirementId) ?? 0) + 1);
+          continue;
+        }
         reported.add(key);
+        perRequirement.set(f.requirementId, kept + 1);
         findings.push(f);
       }
     }
@@ -59,7 +72,7 @@ export async function executeCheck(
     log: client.log.entries,
     observe: (requirementId, value) => {
       if (!check.requirements.includes(requirementId)) throw new Error(`${check.id} observes ${requirementId}, which it does not declare`);
-      outcome.observations.push({ requirementId, value });
+      outcome.observations.push({ requirementId, value: boundedValue(value) });
     },
     skip: (reason) => {
       throw new SkipCheck(reason);
@@ -80,25 +93,25 @@ export async function executeCheck(
   } catch (e) {
     if (e instanceof SkipCheck) {
       outcome.status = 'skip';
-      outcome.reason = e.message;
+      outcome.reason = excerpt(e.message);
     } else if (e instanceof ConformanceFailure) {
       outcome.status = 'fail';
-      outcome.reason = e.message;
+      outcome.reason = excerpt(e.message);
       const exchanges = e.exchanges.length ? [...e.exchanges] : client.exchanges.slice(-1);
       outcome.failures.push({
         requirementId: check.requirements.includes(e.requirementId) ? e.requirementId : check.requirements[0]!,
-        message: e.message,
+        message: excerpt(e.message),
         exchanges,
         ...curlOf(exchanges[exchanges.length - 1]),
         ...(e.counterexample ? { counterexample: e.counterexample } : {}),
       });
     } else if (e instanceof CannotJudge) {
       outcome.status = e.reason === 'budget' ? 'skip' : 'error';
-      outcome.reason = e.message;
+      outcome.reason = excerpt(e.message);
       if (e.reason === 'budget' || client.state.stopped) outcome.cause = 'run-limit';
     } else {
       outcome.status = 'error';
-      outcome.reason = `suite error: ${(e as Error)?.message ?? String(e)}`;
+      outcome.reason = excerpt(`suite error: ${(e as Error)?.message ?? String(e)}`);
     }
   } finally {
     client.onResponse = undefined;
@@ -106,11 +119,15 @@ export async function executeCheck(
   // What the judges saw is evidence whatever the probe concluded: a violation seen is a failure.
   for (const f of findings) {
     const at = f.position === undefined ? '' : ` (record ${f.position})`;
-    outcome.failures.push({ requirementId: f.requirementId, message: `${f.message}${at}`, exchanges: [f.exchange], ...curlOf(f.exchange) });
+    outcome.failures.push({ requirementId: f.requirementId, message: `${excerpt(f.message)}${at}`, exchanges: [f.exchange], ...curlOf(f.exchange) });
+  }
+  for (const [requirementId, more] of beyond) {
+    const last = outcome.failures.findLast((x) => x.requirementId === requirementId);
+    if (last) last.message += ` (and ${more} more distinct violations of ${requirementId} in this check, not listed)`;
   }
   if (findings.length && outcome.status !== 'fail') {
     outcome.status = 'fail';
-    outcome.reason = `${findings[0]!.requirementId}: ${findings[0]!.message}`;
+    outcome.reason = `${findings[0]!.requirementId}: ${excerpt(findings[0]!.message)}`;
   }
   outcome.requests = client.log.count - before;
   return outcome;
@@ -121,4 +138,10 @@ function curlOf(exchange: Exchange | undefined): { curl?: string } {
   if (!exchange) return {};
   const auth = exchange.request.headers['authorization'];
   return { curl: curlCommand(exchange.request.url, auth === undefined ? {} : { authorization: auth }) };
+}
+
+/** An observed value as evidence: itself, or (past EVIDENCE_TEXT_CHARS of JSON) an excerpt of its JSON. */
+function boundedValue(value: unknown): unknown {
+  const json = JSON.stringify(value) ?? 'null';
+  return json.length <= EVIDENCE_TEXT_CHARS ? value : { excerpt: excerpt(json) };
 }

@@ -36,11 +36,16 @@ export function arrayAt(holder: unknown, key: string): unknown[] {
  */
 export function recordFindings(response: SeenResponse, pointer: string, records: readonly unknown[], rules: readonly RecordRule[]): Finding[] {
   const findings: Finding[] = [];
+  // One finding per distinct violation (the first record that shows it): a page of a million records
+  // broken alike is one finding, not a million (principle 4).
+  const kinds = new Set<string>();
   for (const [i, record] of records.entries()) {
     if (!isObject(record)) continue;
     for (const rule of rules) {
       const v = rule(record);
       if (!v) continue;
+      if (kinds.has(`${v.requirementId}:${v.kind}`)) continue;
+      kinds.add(`${v.requirementId}:${v.kind}`);
       findings.push({
         requirementId: v.requirementId,
         message: `${pointer}/${i}: ${v.message}`,

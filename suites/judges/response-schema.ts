@@ -84,6 +84,23 @@ interface Attribution {
   position?: number;
 }
 
+/**
+ * No page holds more than 1000 records (4.1, 8; interns 500): the schema is judged on the first
+ * MAX_JUDGED_RECORDS of `data` (and of the model's `endpoints`), so a page of a million broken
+ * records costs what a page of a thousand does (principle 4); its size is the page judges' to fail.
+ */
+export const MAX_JUDGED_RECORDS = 1_001;
+
+function boundedRecords(body: unknown): unknown {
+  if (!isObject(body)) return body;
+  const data = body.data;
+  if (Array.isArray(data)) return data.length > MAX_JUDGED_RECORDS ? { ...body, data: data.slice(0, MAX_JUDGED_RECORDS) } : body;
+  if (isObject(data) && Array.isArray(data.endpoints) && data.endpoints.length > MAX_JUDGED_RECORDS) {
+    return { ...body, data: { ...data, endpoints: data.endpoints.slice(0, MAX_JUDGED_RECORDS) } };
+  }
+  return body;
+}
+
 /** Which requirement a violation of a 200 body breaks; undefined when a rule of its own owns it. */
 function attribute200(operation: ApiOperation, v: SchemaViolation): Attribution | undefined {
   if (operation === 'listContainerFiles') {
@@ -143,7 +160,7 @@ export function responseSchemaViolations(operation: ApiOperation, status: number
   const schema = documentedSchema(operation, status);
   if (!schema) return [];
   const out: SchemaFinding[] = [];
-  for (const v of collapseAlternatives(validate(schema, body))) {
+  for (const v of collapseAlternatives(validate(schema, status === 200 ? boundedRecords(body) : body))) {
     const a = status === 200 ? attribute200(operation, v) : attributeError(operation, v);
     if (a) out.push({ requirementId: a.requirementId, schema, pointer: v.path, keyword: v.keyword, message: v.message, ...(a.position !== undefined ? { position: a.position } : {}) });
   }
