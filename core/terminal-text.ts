@@ -6,7 +6,10 @@
  * - C0 controls and DEL as `\n`, `\r`, `\t`, `\x1b`, `\x7f`... (an ESC shown so, its sequence is inert text);
  * - C1 controls (U+0080..U+009F: CSI U+009B starts a sequence on some terminals) as `\x9b`...;
  * - line and paragraph separators and the bidirectional controls (which reorder what is shown,
- *   "Trojan Source") as `\u2028`, `\u202e`...
+ *   "Trojan Source") as `\u2028`, `\u202e`...;
+ * - zero-width and other invisible format characters (U+00AD soft hyphen, U+180E, U+200B..U+200D,
+ *   U+2060..U+2064, U+206A..U+206F, U+FEFF, U+FFF9..U+FFFB), which hide text or split a word that
+ *   looks whole, as `\u200b`...
  *
  * A newline is escaped too: a target-controlled string cannot start a console line of its own.
  * `keepNewlines` keeps `\n` for a multi-line block the suite lays out itself (each line still
@@ -17,9 +20,11 @@
 
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-// C0, DEL, C1; U+061C (Arabic letter mark), U+200E/F (LRM, RLM), U+2028/9, U+202A..E, U+2066..9 (bidi).
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// C0, DEL, C1; U+061C (Arabic letter mark), U+200E/F (LRM, RLM), U+2028/9, U+202A..E, U+2066..9 (bidi);
+// invisible format characters: U+00AD, U+180E, U+200B..D, U+2060..4, U+206A..F, U+FEFF, U+FFF9..B.
+const INVISIBLE = '\\u00ad\\u180e\\u200b-\\u200d\\u2060-\\u2064\\u206a-\\u206f\\ufeff\\ufff9-\\ufffb';
+const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069${INVISIBLE}]`, 'g');
+const UNSAFE_BUT_NEWLINE = new RegExp(`[\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069${INVISIBLE}]`, 'g');
 
 export interface TerminalSafeOptions {
   /** Keep `\n` as a line break (for a block the suite lays out); `\r` and the rest are still escaped. */

@@ -45,7 +45,8 @@ export function summaryMarkdown(report: ConformanceReport): string {
   const r = report.run;
   const scope = scopeText(report);
   const out: string[] = [
-    `## ${ICON[report.verdict]} Conformance ${mdText(report.specVersion)}: ${verdictLine(report)}`,
+    // The verdict line can quote the target (an incomplete run's cause: a Retry-After, a URL): escaped.
+    `## ${ICON[report.verdict]} Conformance ${mdText(report.specVersion)}: ${mdText(verdictLine(report))}`,
     '',
     `Target ${mdCode(report.target.baseUrl)} · suite ${mdText(report.suite.version)} (${mdCode(report.suite.commit)}) · seed ${r.seed} · ${r.requests} requests · fails on ${r.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} · started ${mdText(r.startedAt)} · took ${durationText(r.durationMs)}${scope ? ` · ${mdText(scope)}` : ''}`,
     '',

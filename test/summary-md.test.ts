@@ -110,7 +110,7 @@ function renderedOutsideCode(md: string): string {
 test('the verdict line comes first and says what the verdict rests on; SHOULD failures are marked not gating', () => {
   const md = summaryMarkdown(report());
   // The line is reports/format.ts verdictLine: what the verdict rests on, parts joined by '; '.
-  expect(md.split('\n')[0]).toBe('## ❌ Conformance 1.0.0: NON-CONFORMANT — 1 MUST failed; 1 SHOULD failed (not gating); 1 MUST not judged');
+  expect(md.split('\n')[0]).toBe('## ❌ Conformance 1.0.0: NON-CONFORMANT — 1 MUST failed; 1 SHOULD failed \\(not gating\\); 1 MUST not judged');
   expect(md).toMatch(/^- `files\.file\.path-relative` \(SHOULD, not gating, /m);
   expect(md).toMatch(/^#### `files\.file\.path-relative` · SHOULD · not gating · /m);
   expect(md).toMatch(/^- `files\.after\.strictly-after` \(MUST, section 4\.1 rule 3, listContainerFiles\): /m);
@@ -123,7 +123,7 @@ test('the verdict line comes first and says what the verdict rests on; SHOULD fa
   expect(should).not.toContain('not gating');
   // A MUST skipped because an optional target field is absent is named with the field, not counted twice.
   const absent = summaryMarkdown(report('must', { mustNotJudged: { count: 1, fields: ['containerFiles.emptyContainerId'] } }));
-  expect(absent.split('\n')[0]).toBe('## ❌ Conformance 1.0.0: NON-CONFORMANT — 1 MUST failed; 1 SHOULD failed (not gating); 1 MUST not judged: containerFiles.emptyContainerId absent');
+  expect(absent.split('\n')[0]).toBe('## ❌ Conformance 1.0.0: NON-CONFORMANT — 1 MUST failed; 1 SHOULD failed \\(not gating\\); 1 MUST not judged: containerFiles.emptyContainerId absent');
 });
 
 test('each failure gives its requirement, level, message, counterexample as JSON data, curl and replay', () => {
@@ -172,4 +172,24 @@ test('a backtick run longer than any fence cannot close the block it is in', () 
   })];
   const rendered = renderedOutsideCode(summaryMarkdown(r));
   expect(rendered).not.toContain('evil.example');
+});
+
+// Issue 20: target text is data in summary.md. Rendered by a CommonMark parser, the file holds no
+// link, image or raw HTML the suite did not write, wherever the target's text lands (the verdict
+// line's cause included: a Retry-After quoted in an incomplete run's reason).
+test('rendered as CommonMark, summary.md holds no link, image or HTML from the target, also in its first heading', async () => {
+  const { Parser } = await import('commonmark');
+  const attack = '[pwned](https://evil.example/x) ![img](https://evil.example/i.png) <https://evil.example/a> https://evil.example/auto <b>x</b> \u200b\ufeff';
+  const md = summaryMarkdown(report('must', { incomplete: `1 MUST requirement(s) not judged: target still answered 429 (Retry-After: ${attack})` }));
+  const walker = new Parser().parse(md).walker();
+  const unwanted: string[] = [];
+  for (let e = walker.next(); e; e = walker.next()) {
+    if (!e.entering) continue;
+    const t = e.node.type;
+    if (t === 'link' || t === 'image' || t === 'html_inline' || t === 'html_block') unwanted.push(`${t}: ${e.node.destination ?? e.node.literal ?? ''}`);
+  }
+  expect(unwanted).toEqual([]);
+  expect(md.split('\n')[0]).toContain('pwned');
+  // Invisible characters shown escaped, as bidi controls are.
+  expect(md).not.toMatch(/[\u200b\ufeff]/);
 });

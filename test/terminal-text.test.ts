@@ -4,7 +4,8 @@ import { terminalSafe } from '../core/terminal-text.ts';
 import { TERMINAL_ATTACK } from './support/echo-server.ts';
 
 /** Every character a terminal (or a bidi-aware renderer) acts on. */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+// Controls, bidi controls, and the invisible format characters (zero-width, soft hyphen, BOM: issue 20).
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\u00ad\u180e\u200b-\u200d\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb]/;
 
 test('escape sequences, carriage return, bell, C1 CSI and bidi overrides are shown escaped', () => {
   expect(terminalSafe(TERMINAL_ATTACK)).toBe('\\x1b[2J\\x1b[1;1Hverdict: CONFORMANT\\r\\x9b2K\\x07\\u202e');
