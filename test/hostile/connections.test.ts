@@ -19,8 +19,9 @@ test.afterAll(async () => {
 async function against(respond: Responder, onStart: (s: HostileServer) => void = () => {}) {
   let started: HostileServer | undefined;
   const server = await startHostile((req, i) => {
-    // After the last preflight request (the checks start seconds later, once Playwright is up).
-    if (i === PREFLIGHT_REQUESTS - 1) setTimeout(() => onStart(started!), 200);
+    // Once the last preflight answer is written: the checks start at once after the preflight (the
+    // engine runs in the command's own process, not after Playwright's start-up).
+    if (i === PREFLIGHT_REQUESTS - 1) setImmediate(() => onStart(started!));
     return respond(req, i);
   });
   started = server;
