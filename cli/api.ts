@@ -77,7 +77,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
     const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
     const startedAt = new Date();
-    const deadline = setTimeout(() => (engine.state.stopped ??= 'the run deadline passed'), settings.deadlineMs);
+    // The suite's own deadline, counted from the first check, in the command line's words (cli/playwright/run-host.ts).
+    const deadline = setTimeout(() => (engine.state.stopped ??= `the suite's deadline of ${settings.deadlineMs / 1000} s passed (counted from the first check)`), settings.deadlineMs);
     try {
       engine.plan(selected);
       const report = reportOfRun({ settings, target, suite: suiteInfo(), embedded: !opts.target }, engine, await engine.finished(), { startedAt });

@@ -34,6 +34,8 @@ export interface PlanMessage {
 export interface EngineHandlers {
   outcome(checkId: string): Promise<OutcomeAnswer>;
   plan(message: PlanMessage): void;
+  /** The checks as the tests need them (core/playwright-tests.ts CheckListing), as JSON. */
+  listing(): string;
 }
 
 export function serveOutcomes(path: string, handlers: EngineHandlers): Promise<Server> {
@@ -48,8 +50,12 @@ export function serveOutcomes(path: string, handlers: EngineHandlers): Promise<S
         buffered = buffered.slice(nl + 1);
         if (line.startsWith('{')) {
           try {
-            handlers.plan(JSON.parse(line) as PlanMessage);
-            socket.write('{"ok":true}\n');
+            const message = JSON.parse(line) as PlanMessage | { listing: true };
+            if ('listing' in message) socket.write(`{"listing":${handlers.listing()}}\n`);
+            else {
+              handlers.plan(message);
+              socket.write('{"ok":true}\n');
+            }
           } catch (e) {
             socket.write(JSON.stringify({ error: (e as Error)?.message ?? String(e) }) + '\n');
           }
@@ -108,6 +114,11 @@ function ask<T>(path: string, line: string): Promise<T> {
 
 export function askOutcome(path: string, checkId: string): Promise<OutcomeAnswer> {
   return ask<OutcomeAnswer>(path, checkId);
+}
+
+/** The check listing, from the engine that loaded the checks (the runner then loads none of them). */
+export function askListing(path: string): Promise<string> {
+  return ask<{ listing: unknown }>(path, '{"listing":true}').then((a) => JSON.stringify(a.listing));
 }
 
 export function sendPlan(path: string, message: PlanMessage): Promise<void> {

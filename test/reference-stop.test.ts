@@ -46,10 +46,14 @@ async function stopsAnswering(url: string): Promise<boolean> {
 test('`npm run reference -- --port N & kill $!` leaves nothing answering: the reference stops with its launcher', async () => {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const { child, baseUrl } = await launch('npm', ['run', '--silent', 'reference', '--', '--port', String(port), '--regional-port', String(port + 1)]);
-  expect(await answers(`${baseUrl}/`)).toBe(true);
-  // npm alone gets the signal, as `kill $!` sends it: npm does not pass it on to the wrappers below.
-  child.kill('SIGTERM');
-  expect(await stopsAnswering(`${baseUrl}/`)).toBe(true);
+  try {
+    expect(await answers(`${baseUrl}/`)).toBe(true);
+    // npm alone gets the signal, as `kill $!` sends it: npm does not pass it on to the wrappers below.
+    child.kill('SIGTERM');
+    expect(await stopsAnswering(`${baseUrl}/`)).toBe(true);
+  } finally {
+    child.kill('SIGKILL');
+  }
 });
 
 for (const signal of ['SIGHUP', 'SIGINT', 'SIGTERM'] as const) {
@@ -57,9 +61,13 @@ for (const signal of ['SIGHUP', 'SIGINT', 'SIGTERM'] as const) {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const { child, baseUrl } = await launch(process.execPath, [`${ROOT}/node_modules/tsx/dist/cli.mjs`, 'reference/main.ts', '--port', String(port), '--regional-port', String(port + 1)]);
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-    expect(await answers(`${baseUrl}/`)).toBe(true);
-    child.kill(signal);
-    expect(await stopsAnswering(`${baseUrl}/`)).toBe(true);
-    await exited;
+    try {
+      expect(await answers(`${baseUrl}/`)).toBe(true);
+      child.kill(signal);
+      expect(await stopsAnswering(`${baseUrl}/`)).toBe(true);
+      await exited;
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { ConformanceReport } from '../reports/model.ts';
 import { REPORT_FILES } from '../reports/write-report.ts';
+import { runConformance } from '../cli/api.ts';
 import { ROOT, runCli } from './support/harness.ts';
 
 test.describe.configure({ mode: 'parallel' });
@@ -105,4 +106,11 @@ test('an unwritable report directory is one line and exit 2 at once, never a spi
   expect(run.stderr.trim().split('\n')).toEqual(['conformance: report directory /proc/nope: ENOENT on mkdir of /proc/nope']);
   // Under a second compiled (node dist/cli/main.js: 0.48-0.71 s measured); tsx adds its own start-up.
   expect(run.ms).toBeLessThan(5_000);
+});
+
+test('runConformance: the same deadline, the same INCOMPLETE verdict and reason, and all five reports', async () => {
+  const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
+  const report = await runConformance({ seed: 7, deadlineS: 1, maxRps: 20, reportDir });
+  expect(report.verdict).toBe('incomplete');
+  expectIncompleteReport(reportDir, /the suite's deadline of 1 s passed \(counted from the first check\)/);
 });

@@ -1,16 +1,21 @@
 import type { FullConfig, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { strongestLevel } from '../../core/catalogue.ts';
 import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../../core/check.ts';
 import { Mask } from '../../core/mask.ts';
 import { secretsOf } from '../../core/target.ts';
 import { terminalSafe } from '../../core/terminal-text.ts';
-import { ALL_CHECKS } from '../../suites/checks/index.ts';
+import { CHECK_LIST_ENV, type CheckListing } from '../../core/playwright-tests.ts';
 import { RUN_ENV, type PreparedRun } from '../prepare-run.ts';
-import { currentHost } from './run-host.ts';
+import { currentHost } from './current-host.ts';
 
 const MARK: Record<CheckOutcome['status'], string> = { pass: 'pass ', fail: 'FAIL ', error: 'ERROR', skip: 'skip ' };
 const COLOUR: Record<CheckOutcome['status'], string> = { pass: '32', fail: '31;1', error: '33;1', skip: '90' };
-const LEVEL = new Map(ALL_CHECKS.map((c) => [c.id, strongestLevel(c.requirements)]));
+/** Each check's level, from the listing the global set-up published (the runner loads no check module). */
+let levels: Map<string, string> | undefined;
+function levelOf(id: string): string {
+  const listed = process.env[CHECK_LIST_ENV];
+  levels ??= listed ? new Map((JSON.parse(listed) as CheckListing[]).map((c) => [c.id, c.level ?? ''])) : undefined;
+  return levels?.get(id) ?? '';
+}
 
 /**
  * One line per check on the console: no stack traces, no bodies (those are in the report). Every
@@ -40,7 +45,7 @@ export default class ConsoleReporter implements Reporter {
     const outcome = body ? (JSON.parse(body.toString('utf8')) as CheckOutcome) : undefined;
     const status = outcome?.status ?? (result.status === 'skipped' ? 'skip' : 'error');
     const reason = outcome?.reason ?? (result.status === 'timedOut' ? 'did not finish in time' : result.error?.message?.split('\n')[0]);
-    const level = status === 'fail' ? ` ${LEVEL.get(test.title) ?? ''}` : '';
+    const level = status === 'fail' ? ` ${levelOf(test.title)}` : '';
     const text = terminalSafe(this.mask.text(reason && status !== 'pass' ? ` — ${reason}` : ''));
     const mark = this.colour ? `\x1b[${COLOUR[status]}m${MARK[status]}\x1b[0m` : MARK[status];
     const clear = this.tty ? '\r\x1b[K' : '';

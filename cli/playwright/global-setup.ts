@@ -1,25 +1,28 @@
 import type { FullConfig } from '@playwright/test';
-import { request } from '@playwright/test';
-import { listingOf } from '../../core/check-listing.ts';
+import { askListing } from '../../core/engine-socket.ts';
 import { CHECK_LIST_ENV, ENGINE_SOCKET_ENV } from '../../core/playwright-tests.ts';
-import { locatedListing } from '../../suites/check-locations.ts';
-import { ALL_CHECKS } from '../../suites/checks/index.ts';
 import { RUN_ENV, type PreparedRun } from '../prepare-run.ts';
-import { finishRun } from './finish-run.ts';
-import { RunHost, setCurrentHost } from './run-host.ts';
+import { setCurrentHost } from './current-host.ts';
 
 /**
- * Connects the run to its engine before any test. Started by the command line, the engine already
- * runs in the command's process (CONFORMANCE_RUN and CONFORMANCE_ENGINE_SOCKET set): nothing to start.
- * Started directly (`npx playwright test`), the engine starts here, in the runner process, with a run
- * prepared the command line's way (cli/direct-run.ts); the returned teardown writes the report.
+ * Connects the run to its engine before any test, and publishes the check listing the tests are
+ * registered from (CONFORMANCE_CHECK_LIST). Started by the command line, the engine already runs in the
+ * command's process (CONFORMANCE_RUN and CONFORMANCE_ENGINE_SOCKET set): the listing comes from it over
+ * the socket, and this process loads no check module (they cost ~0.3 s, on Playwright's side of the
+ * run). Started directly (`npx playwright test`), the engine starts here, in the runner process, with
+ * a run prepared the command line's way (cli/direct-run.ts); the returned teardown writes the report.
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   const raw = process.env[RUN_ENV];
-  process.env[CHECK_LIST_ENV] = JSON.stringify(locatedListing(listingOf(ALL_CHECKS)));
-  // The command line already runs the engine in its own process (cli/conformance.ts) and writes the
-  // report itself: the tests reach it by the socket it named.
-  if (raw && process.env[ENGINE_SOCKET_ENV]) return async () => {};
+  const socket = process.env[ENGINE_SOCKET_ENV];
+  if (raw && socket) {
+    process.env[CHECK_LIST_ENV] = await askListing(socket);
+    return async () => {};
+  }
+  const { RunHost, checkListingJson } = await import('./run-host.ts');
+  const { finishRun } = await import('./finish-run.ts');
+  const { request } = await import('@playwright/test');
+  process.env[CHECK_LIST_ENV] = checkListingJson();
   let run: PreparedRun;
   let stopDirect: (() => Promise<void>) | undefined;
   if (raw) {

@@ -5,7 +5,7 @@ import { ENGINE_SOCKET_ENV } from '../../core/playwright-tests.ts';
 import { terminalSafe } from '../../core/terminal-text.ts';
 import { isGating } from '../../core/gating.ts';
 import { RUN_ENV, type PreparedRun } from '../prepare-run.ts';
-import { currentHost } from './run-host.ts';
+import { currentHost } from './current-host.ts';
 
 /**
  * The run's own reporter, first among the reporters. It hands the engine Playwright's selection as

@@ -6,6 +6,8 @@ import { Engine } from '../../core/engine.ts';
 import { isGating } from '../../core/gating.ts';
 import { engineSocketPath, serveOutcomes, type OutcomeAnswer, type PlanMessage } from '../../core/engine-socket.ts';
 import { NodeTransport, PlaywrightTransport, type Transport } from '../../core/transport.ts';
+import { listingOf } from '../../core/check-listing.ts';
+import { locatedListing } from '../../suites/check-locations.ts';
 import { ALL_CHECKS } from '../../suites/checks/index.ts';
 import { RESPONSE_JUDGES } from '../../suites/judges/index.ts';
 import type { PreparedRun } from '../prepare-run.ts';
@@ -36,7 +38,7 @@ export class RunHost {
     const limits = { timeoutMs: run.settings.requestTimeoutMs, bodyCapBytes: run.settings.bodyCapBytes };
     const transport = run.settings.transport === 'playwright' && playwrightRequest ? new PlaywrightTransport(await playwrightRequest(), limits) : new NodeTransport(limits);
     const host = new RunHost(run, transport, socketPath);
-    host.server = await serveOutcomes(host.socketPath, { outcome: (id) => host.answer(id), plan: (m) => host.fromRunner(m) });
+    host.server = await serveOutcomes(host.socketPath, { outcome: (id) => host.answer(id), plan: (m) => host.fromRunner(m), listing: () => checkListingJson() });
     return host;
   }
 
@@ -84,12 +86,9 @@ export class RunHost {
   }
 }
 
-const KEY = Symbol.for('conformance.run-host');
+let listing: string | undefined;
 
-export function currentHost(): RunHost | undefined {
-  return (globalThis as { [KEY]?: RunHost })[KEY];
-}
-
-export function setCurrentHost(host: RunHost | undefined): void {
-  (globalThis as { [KEY]?: RunHost })[KEY] = host;
+/** Every declared check as its Playwright test needs it, located at its declaration (computed once). */
+export function checkListingJson(): string {
+  return (listing ??= JSON.stringify(locatedListing(listingOf(ALL_CHECKS))));
 }
