@@ -87,10 +87,36 @@ export function parseTarget(text: string, fileName: string, options: LoadOptions
   for (const field of SECRET_FIELDS) checkKey(field, target[field], (raw as Record<string, unknown>)[field], file);
   checkBaseUrl(target.baseUrl, 'baseUrl', file, options);
   if (target.interns.regionalBaseUrl) checkBaseUrl(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
+  checkPathParameters(target, file);
   target.baseUrl = target.baseUrl.replace(/\/+$/, '');
   const variable = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(String((raw as Record<string, unknown>)['apiKey'] ?? '').trim());
   if (variable) target.apiKeyVariable = variable[1]!;
   return target;
+}
+
+/**
+ * Fields that become path parameters (4.1 container_id; 4.2 author and slug) must be able to name
+ * one: a container id that is empty, `.` or `..`, or holds `/`, and a model that is not
+ * `<author>/<slug>` with two such segments, can name nothing; the file is careless, and said so here
+ * rather than blamed on the server (principle 6).
+ */
+function checkPathParameters(target: Target, file: string): void {
+  const segment = (field: string, value: string | undefined, what: string) => {
+    if (value === undefined) return;
+    if (value === '' || value === '.' || value === '..' || value.includes('/')) {
+      throw new TargetFileError(`target file ${file}: ${field} ${JSON.stringify(terminalSafe(value))} cannot be ${what} (empty, "." or "..", or holding "/")`);
+    }
+  };
+  segment('containerFiles.containerId', target.containerFiles.containerId, 'a container id (a path segment, 4.1)');
+  segment('containerFiles.emptyContainerId', target.containerFiles.emptyContainerId, 'a container id (a path segment, 4.1)');
+  segment('containerFiles.restartedContainerId', target.containerFiles.restartedContainerId, 'a container id (a path segment, 4.1)');
+  for (const field of ['model', 'missingModel'] as const) {
+    const model = target.modelEndpoints[field];
+    if (model === undefined) continue;
+    const parts = model.split('/');
+    if (parts.length !== 2) throw new TargetFileError(`target file ${file}: modelEndpoints.${field} ${JSON.stringify(terminalSafe(model))} is not <author>/<slug> (4.2: two path segments)`);
+    for (const p of parts) segment(`modelEndpoints.${field}`, p, 'an author or a slug (a path segment, 4.2)');
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { CannotJudge } from '../../core/errors.ts';
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { expectSchema, expectStatus } from '../../core/expect.ts';
 import { validate } from '../../spec/schemas.ts';
@@ -23,6 +24,11 @@ export const modelEndpointsChecks = defineChecks([
     requirements: ['models.response.data-wrapper', 'models.model.schema', 'models.model.fields-present', 'models.endpoint.schema', 'general.json-body'],
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.model);
+      // A model the deployment answers "Resource not found" (7.2) is the target file's to check, not a
+      // failure of the server (principle 6): the run ends as an error naming the field.
+      if (res.status === 404) {
+        throw new CannotJudge('target-file', `modelEndpoints.model ${JSON.stringify(ctx.target.modelEndpoints.model)} was answered 404: is it a model the deployment serves? Check the target file`, [res.exchange]);
+      }
       expectStatus(res, 200, 'models.response.data-wrapper');
       // Section 1 "exchanges JSON" (4.2 names no media type: application/json is general.json-media-type's SHOULD).
       expectJsonBody(res, 'general.json-body');

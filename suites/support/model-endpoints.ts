@@ -25,7 +25,7 @@ export async function fetchTargetModel(ctx: ProbeContext): Promise<TargetModel> 
 /** The model's endpoints (2.3 `endpoints`, 2.4), skipping the check when there is nothing to judge. */
 export function endpointsOf(ctx: ProbeContext, model: Record<string, unknown>): Array<Record<string, unknown>> {
   const endpoints = model.endpoints;
-  if (endpoints === undefined) ctx.skip('the model carries no endpoints field (presence not shown, 2.4)');
+  if (endpoints === undefined) ctx.skip('the model carries no endpoints field (models.model.fields-present reports it)');
   if (!Array.isArray(endpoints)) ctx.skip('endpoints is not an array (models.response.schema reports it)');
   const objects = endpoints.filter(isObject);
   if (objects.length === 0) ctx.skip('the model lists no endpoint objects: nothing to judge');
