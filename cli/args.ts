@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { terminalSafe } from '../core/terminal-text.ts';
+import { commandLine } from './suite-files.ts';
 
 /**
  * Command-line options of `npm run conformance`: every value is checked here, so a wrong one is a
@@ -58,7 +59,7 @@ export const CLI_DEFAULTS = { deadlineS: 600, retryBudgetS: 60 } as const;
 /** A --grep or path longer than this is refused: it is a typo or an attack, not a selection. */
 const MAX_TEXT = 1_000;
 
-export const USAGE = `usage: npm run conformance -- [options]
+export const USAGE = `usage: ${commandLine('run')} [options]
 
 Runs the conformance suite against the target described by --target, or against the embedded
 reference implementation when no target is given. Exit code: 0 conformant, 1 a MUST requirement
@@ -77,7 +78,7 @@ failed (or a SHOULD one with --fail-on should), 2 the run could not be made or i
                          (default ${CLI_DEFAULTS.retryBudgetS}); past it the run stops and is incomplete
   --grep REGEX           run only the checks whose id or tag matches (e.g. @must, @files)
   --shard I/N            run shard I of N, 1 <= I <= N <= ${BOUNDS.shards.max}; join the shards with
-                         npm run conformance:merge (README: Using it in CI)
+                         ${commandLine('merge')} (README: Using it in CI)
   --fail-on must|should  which failed level fails the run (default must)
   --require-all          a MUST requirement skipped because an optional target field is absent makes
                          the verdict incomplete (for certification)

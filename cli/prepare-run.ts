@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { DEFAULTS, type RunSettings } from '../core/run-settings.ts';
 import type { Target } from '../core/target.ts';
-import { CODE_ROOT, suiteCommit, suiteVersion } from './suite-files.ts';
+import { CODE_ROOT, commandLine, suiteCommit, suiteVersion } from './suite-files.ts';
 import { CLI_DEFAULTS, type CliOptions } from './args.ts';
 
 export const ROOT = CODE_ROOT;
@@ -51,7 +51,7 @@ export function settingsOf(opts: CliOptions, runDir: string, seed = opts.seed ??
  * sent and how it is judged (keys stay in the environment).
  */
 export function replayCommand(opts: CliOptions, seed: number): string {
-  const parts = ['npm run conformance --'];
+  const parts = [commandLine('run')];
   if (opts.target) parts.push(`--target ${shellWord(opts.target)}`);
   parts.push(`--seed ${seed}`);
   if (opts.numRuns !== undefined) parts.push(`--num-runs ${opts.numRuns}`);

@@ -23,6 +23,19 @@ export const CODE_ROOT = dirname(dirname(here));
 /** The directory of package.json: the clone, or the installed package (the parent of dist/). */
 export const PACKAGE_ROOT = MODULE_EXT === '.js' ? dirname(CODE_ROOT) : CODE_ROOT;
 
+/** True when the suite runs from a package installed in a project (under node_modules), not from a clone. */
+export const INSTALLED = PACKAGE_ROOT.split(/[\\/]/).includes('node_modules');
+
+/**
+ * A command of the suite as the user can type it where they are (issue 21: every printed command runs
+ * where it is printed): `npx conformance …` in a project that installed the package, the npm scripts
+ * in a clone. `sub` is the command's subcommand.
+ */
+export function commandLine(sub: 'run' | 'reference' | 'diff' | 'merge' = 'run'): string {
+  if (INSTALLED) return sub === 'run' ? 'npx conformance' : `npx conformance ${sub}`;
+  return { run: 'npm run conformance --', reference: 'npm run reference --', diff: 'npm run conformance:diff --', merge: 'npm run conformance:merge --' }[sub];
+}
+
 /** Name of the file the build writes into dist/ (see scripts/build-dist.ts). */
 export const BUILD_INFO = 'build-info.json';
 

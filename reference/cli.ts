@@ -3,6 +3,7 @@
  * ports) and what it prints. Parsing only; reference/main.ts starts the servers. A bad option is one
  * line naming it (a ReferenceUsageError; exit 2), never a started server.
  */
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FAULTS } from './faults/index.ts';
 import type { ReferenceOptions, ReferenceServer } from './options.ts';
@@ -13,7 +14,13 @@ export class ReferenceUsageError extends Error {
   override readonly name = 'ReferenceUsageError';
 }
 
-export const REFERENCE_USAGE = `usage: npm run reference -- [options]
+/**
+ * True when the reference runs from a package installed in a project (under node_modules): the lines
+ * it prints then use `npx conformance`, which works there, instead of a clone's npm scripts.
+ */
+const INSTALLED = fileURLToPath(import.meta.url).split(/[\\/]/).includes('node_modules');
+
+export const REFERENCE_USAGE = `usage: ${INSTALLED ? 'npx conformance reference' : 'npm run reference --'} [options]
 
 Starts the reference implementation of the service on 127.0.0.1 (a main host and a regional host,
 section 4.3) and prints the shell lines that set its keys and write a target file describing it.
@@ -124,7 +131,7 @@ export function startedText(server: ReferenceServer, cli: ReferenceCli): string 
     `cat > reference.target.yaml <<'${TARGET_HEREDOC}'`,
     referenceTargetYaml(server).trimEnd(),
     TARGET_HEREDOC,
-    'npm run conformance -- --target reference.target.yaml',
+    `${INSTALLED ? 'npx conformance' : 'npm run conformance --'} --target reference.target.yaml`,
     '',
   ].join('\n');
 }

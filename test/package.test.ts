@@ -144,3 +144,41 @@ test('installed: import { runConformance } resolves to the typed report, and its
   expect(out.checks).toBeGreaterThan(0);
   expect(out.partial.checks).toBe(out.checks);
 });
+
+// Issue 21: every command the suite prints runs where it is printed. From the installed package the
+// replay of a run and the reference's "paste these lines" block say `npx conformance`, and pasted
+// as printed in the project they run (a clone's `npm run conformance` has no script there).
+test('installed: the printed replay and the reference\'s lines say npx conformance, and run as printed', async () => {
+  test.slow();
+  const first = await conformance(['--seed', '5', '--grep', '^general\\.', '--report-dir', 'replayed']);
+  expect(first.code, first.stderr).toBe(0);
+  const report = JSON.parse(readFileSync(join(project, 'replayed/report.json'), 'utf8')) as ConformanceReport;
+  expect(report.run.replay).toMatch(/^npx conformance /);
+  expect(readFileSync(join(project, 'replayed/summary.md'), 'utf8')).toContain(report.run.replay);
+  const again = await run('bash', ['-c', `${report.run.replay} --report-dir replayed-again`], project, 120_000);
+  expect(again.code, again.stdout.slice(-1500) + again.stderr.slice(-1500)).toBe(0);
+  expect((JSON.parse(readFileSync(join(project, 'replayed-again/report.json'), 'utf8')) as ConformanceReport).run.seed).toBe(5);
+
+  // The reference started from the package prints lines that set the keys, write a target file and run the suite.
+  const reference = spawn('npx', ['--no-install', 'conformance', 'reference'], { cwd: project, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let printed = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the reference printed no run line in 60 s: ${printed}`)), 60_000);
+      reference.stdout.on('data', (d: Buffer) => {
+        printed += d.toString();
+        if (/--target reference\.target\.yaml\n/.test(printed)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const lines = printed.split('\n').filter((l) => !l.startsWith('#'));
+    expect(lines.join('\n')).toContain('npx conformance --target reference.target.yaml');
+    const pasted = await run('bash', ['-c', `${lines.join('\n').replace('--target reference.target.yaml', '--target reference.target.yaml --grep "^general\\\\." --report-dir pasted')}`], project, 120_000);
+    expect(pasted.code, pasted.stdout.slice(-1500) + pasted.stderr.slice(-1500)).toBe(0);
+    expect(existsSync(join(project, 'pasted/report.json'))).toBe(true);
+  } finally {
+    reference.kill('SIGTERM');
+  }
+});
