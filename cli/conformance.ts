@@ -75,7 +75,14 @@ async function main(): Promise<number> {
     // Stopped before the engine starts (loading, preflight): nothing was judged, Playwright goes with it.
     const early = (signal: 'SIGINT' | 'SIGTERM') => () => {
       playwright.kill('SIGKILL');
-      process.stderr.write(`conformance: ${signal} before the first check: nothing judged, no report written\n`);
+      // No earlier run's report may stay to read better than the truth: its files are cleared (a
+      // directory the suite may not write into is left alone).
+      try {
+        prepareReportDir(settings.reportDir, { force: settings.force });
+      } catch {
+        // Refused (foreign files, a link): nothing of the suite's is there to clear.
+      }
+      process.stderr.write(`conformance: ${signal} before the first check: nothing judged, no report written (the previous report in ${terminalSafe(settings.reportDir)} was cleared)\n`);
       process.exit(signal === 'SIGINT' ? 130 : 143);
     };
     const earlyInt = early('SIGINT');

@@ -14,7 +14,7 @@ import { buildReport } from '../reports/build-report.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
 import { EXIT_CODE } from '../reports/format.ts';
 import { BLOB_SUBDIR, collectShards } from '../reports/shards.ts';
-import { writeReportFiles } from '../reports/write-report.ts';
+import { prepareReportDir, ReportDirError, writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 
 
@@ -91,8 +91,15 @@ function main(argv: string[]): number {
     requestsBefore: reports.reduce((n, r) => n + r.run.requests, 0),
   });
   report.run.retries = reports.reduce((n, r) => n + r.run.retries, 0);
-  // The shard reports were masked when written; the merged one is rendered from them.
-  writeReportFiles(report, reportDir, { mask: new Mask([]), force: values.force ?? false });
+  // The shard reports were masked when written; the merged one is rendered from them. The report
+  // directory is prepared as a run's is (its blob/ kept: the shards' input, placed there by the user).
+  try {
+    prepareReportDir(reportDir, { force: values.force ?? false, keepBlob: blobDir === join(reportDir, BLOB_SUBDIR) });
+    writeReportFiles(report, reportDir, { mask: new Mask([]), force: values.force ?? false });
+  } catch (e) {
+    if (e instanceof ReportDirError) throw new Fatal(e.message);
+    throw e;
+  }
   process.stdout.write(`merged ${reports.length} shards (seed ${first.run.seed})\n` + consoleSummary(report, reportDir, report.run.durationMs).split('\n').map((l) => terminalSafe(l)).join('\n'));
   return EXIT_CODE[report.verdict];
 }

@@ -9,12 +9,17 @@
  *   path without following it;
  * - a directory holding files the suite did not write is refused unless forced (`--report-dir .` by
  *   mistake would otherwise mix the report into a project), and a run clears the suite's own old
- *   files first, so no stale report survives a run that ends early.
+ *   files first, so no stale report survives a run that ends early;
+ * - what is the suite's is what its marker lists (the files it wrote, blob/ when a shard run made
+ *   it): a `report.html` of the user's in a directory without the marker is foreign, and `--force`
+ *   still removes nothing the marker does not list;
+ * - one run at a time: a lock file names the process writing the directory; a second run is refused
+ *   in one line, a lock left by a process that is gone is taken over.
  *
  * Every refusal is a ReportDirError with a one-line message: the CLI prints it and exits 2.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, lstatSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { makeDirs } from './make-dir.ts';
 import { join } from 'node:path';
 import { terminalSafe } from '../core/terminal-text.ts';
@@ -23,8 +28,10 @@ export class ReportDirError extends Error {
   override readonly name = 'ReportDirError';
 }
 
-/** Written into every directory the suite prepared: its presence says the directory is the suite's. */
+/** Written into every directory the suite prepared: it lists what the suite wrote there. */
 export const MARKER = '.conformance-report';
+/** The process writing the directory now (one run at a time). */
+export const LOCK = '.conformance-lock';
 
 /** What the suite itself writes in a report directory. */
 export interface OwnedEntries {
@@ -48,19 +55,24 @@ export function prepareDir(dir: string, owned: OwnedEntries, options: { force?: 
 function prepare(dir: string, owned: OwnedEntries, options: { force?: boolean; keep?: readonly string[] }): void {
   ensureDir(dir);
   const entries = readdirSync(dir);
-  const own = new Set([...owned.files, ...owned.dirs, MARKER]);
-  const foreign = entries.filter((name) => !own.has(name) && !TEMP.test(name));
+  const listed = new Set(markerEntries(dir) ?? []);
+  // `keep` names an input the caller placed there (a merge's blob/): neither foreign nor removed.
+  const ours = (name: string) => name === MARKER || name === LOCK || TEMP.test(name) || listed.has(name) || (options.keep?.includes(name) ?? false);
+  for (const name of entries.filter((n) => owned.files.includes(n) || owned.dirs.includes(n))) if (lstatSync(join(dir, name)).isSymbolicLink()) throw linkError(dir, name);
+  const foreign = entries.filter((name) => !ours(name));
   if (foreign.length && !options.force) throw foreignError(dir, foreign);
-  for (const name of entries.filter((n) => own.has(n) || TEMP.test(n))) {
+  // Held from here until the run's report is written (write() releases it) or the process ends.
+  lock(dir);
+  for (const name of entries.filter(ours)) {
     const path = join(dir, name);
     const st = lstatSync(path);
     if (st.isSymbolicLink()) throw linkError(dir, name);
-    if (name === MARKER || options.keep?.includes(name)) continue;
+    if (name === MARKER || name === LOCK || options.keep?.includes(name)) continue;
     if (owned.dirs.includes(name) && st.isDirectory()) rmSync(path, { recursive: true });
     else if (st.isDirectory()) throw new ReportDirError(`report directory ${terminalSafe(dir)}: ${terminalSafe(name)} is a directory; the suite writes a file there`);
     else unlinkSync(path);
   }
-  writeMarker(dir);
+  writeMarker(dir, options.keep?.filter((k) => listed.has(k)) ?? []);
 }
 
 /**
@@ -68,24 +80,26 @@ function prepare(dir: string, owned: OwnedEntries, options: { force?: boolean; k
  * into place. The directory and every output path are checked for links first; a directory the
  * suite did not prepare (no marker) is checked for foreign entries as prepareDir does.
  */
-export function writeFilesSafely(dir: string, files: ReadonlyMap<string, string>, owned: OwnedEntries, options: { force?: boolean } = {}): void {
+export function writeFilesSafely(dir: string, files: ReadonlyMap<string, string>, owned: OwnedEntries, options: { force?: boolean; alsoOwned?: readonly string[] } = {}): void {
   oneLineErrors(dir, () => write(dir, files, owned, options));
 }
 
-function write(dir: string, files: ReadonlyMap<string, string>, owned: OwnedEntries, options: { force?: boolean }): void {
+function write(dir: string, files: ReadonlyMap<string, string>, owned: OwnedEntries, options: { force?: boolean; alsoOwned?: readonly string[] }): void {
   ensureDir(dir);
-  if (!exists(join(dir, MARKER))) {
-    const own = new Set([...owned.files, ...owned.dirs, MARKER]);
-    const foreign = readdirSync(dir).filter((name) => !own.has(name) && !TEMP.test(name));
-    if (foreign.length && !options.force) throw foreignError(dir, foreign);
-  }
   for (const name of files.keys()) {
     const st = lstatOrUndefined(join(dir, name));
     if (st?.isSymbolicLink()) throw linkError(dir, name);
     if (st?.isDirectory()) throw new ReportDirError(`report directory ${terminalSafe(dir)}: ${terminalSafe(name)} is a directory; the suite writes a file there`);
   }
-  writeMarker(dir);
+  const listed = markerEntries(dir);
+  if (listed === undefined) {
+    const foreign = readdirSync(dir).filter((name) => name !== LOCK && !TEMP.test(name));
+    if (foreign.length && !options.force) throw foreignError(dir, foreign);
+  }
+  const also = (options.alsoOwned ?? []).filter((n) => owned.dirs.includes(n) && lstatOrUndefined(join(dir, n))?.isDirectory());
+  writeMarker(dir, [...new Set([...(listed ?? []), ...files.keys(), ...also])]);
   for (const [name, content] of files) writeViaRename(dir, name, content);
+  unlock(dir);
 }
 
 /** A file-system error (no permission, no space, read-only) as one line naming the directory. */
@@ -110,11 +124,86 @@ function ensureDir(dir: string): void {
   if (!st.isDirectory()) throw new ReportDirError(`report directory ${terminalSafe(dir)} is not a directory`);
 }
 
-function writeMarker(dir: string): void {
+/** The marker's list of what the suite wrote, or undefined when the directory has no marker. */
+function markerEntries(dir: string): string[] | undefined {
   const path = join(dir, MARKER);
   const st = lstatOrUndefined(path);
+  if (!st) return undefined;
+  if (st.isSymbolicLink() || !st.isFile()) throw linkError(dir, MARKER);
+  const text = readFileSync(path, 'utf8');
+  const m = /^entries: (.*)$/m.exec(text);
+  // A marker of an earlier version lists nothing: the report files are the suite's.
+  if (!m) return ['report.json', 'junit.xml', 'summary.md', 'report.html', 'badge.svg'];
+  try {
+    const list = JSON.parse(m[1]!) as unknown;
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string' && !x.includes('/') && x !== '..' && x !== '.') : [];
+  } catch {
+    return [];
+  }
+}
+
+function writeMarker(dir: string, entries: readonly string[]): void {
+  const st = lstatOrUndefined(join(dir, MARKER));
   if (st?.isSymbolicLink()) throw linkError(dir, MARKER);
-  if (!st) writeViaRename(dir, MARKER, 'This directory holds a conformance report; each run of the suite replaces its files.\n');
+  writeViaRename(dir, MARKER, `This directory holds a conformance report; each run of the suite replaces the files listed below, and only those.\nentries: ${JSON.stringify([...entries].sort())}\n`);
+}
+
+const held = new Set<string>();
+
+/**
+ * Takes the directory's lock for this process, released when the process exits. A lock of a live
+ * process is a second run writing the same directory: refused in one line. A lock of a process that
+ * is gone (killed, crashed) is taken over.
+ */
+function lock(dir: string): void {
+  const path = join(dir, LOCK);
+  if (held.has(path)) return;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      held.add(path);
+      process.once('exit', () => {
+        try {
+          if (readFileSync(path, 'utf8').trim() === String(process.pid)) unlinkSync(path);
+        } catch {
+          // Gone already.
+        }
+      });
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const st = lstatSync(path);
+      if (st.isSymbolicLink()) throw linkError(dir, LOCK);
+      const pid = Number(readFileSync(path, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+        throw new ReportDirError(`report directory ${terminalSafe(dir)} is being written by another run (process ${pid}); wait for it to end or choose another --report-dir`);
+      }
+      unlinkSync(path);
+    }
+  }
+  throw new ReportDirError(`report directory ${terminalSafe(dir)}: its lock could not be taken`);
+}
+
+/** Releases the lock this process holds on `dir`, if it holds one. */
+function unlock(dir: string): void {
+  const path = join(dir, LOCK);
+  if (!held.delete(path)) return;
+  try {
+    if (readFileSync(path, 'utf8').trim() === String(process.pid)) unlinkSync(path);
+  } catch {
+    // Gone already.
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function writeViaRename(dir: string, name: string, content: string): void {
@@ -156,8 +245,4 @@ function lstatOrUndefined(path: string): Stats | undefined {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
-}
-
-function exists(path: string): boolean {
-  return lstatOrUndefined(path) !== undefined;
 }

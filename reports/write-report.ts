@@ -45,5 +45,6 @@ export function prepareReportDir(dir: string, options: ReportDirOptions & { keep
 export function writeReportFiles(report: ConformanceReport, dir: string, options: ReportDirOptions & { mask: Mask }): void {
   const files = new Map<string, string>();
   for (const [name, render] of Object.entries(REPORT_FILES)) files.set(name, maskOutput(render(report), options.mask));
-  writeFilesSafely(dir, files, REPORT_ENTRIES, options.force ? { force: true } : {});
+  // A shard run's blob/ (Playwright's blob reporter wrote it) is the suite's: listed with the files.
+  writeFilesSafely(dir, files, REPORT_ENTRIES, { ...(options.force ? { force: true } : {}), ...(report.run.shard ? { alsoOwned: [BLOB_SUBDIR] } : {}) });
 }

@@ -10,7 +10,7 @@ import { expect, test } from '@playwright/test';
 import { Mask } from '../core/mask.ts';
 import { buildReport } from '../reports/build-report.ts';
 import type { ConformanceReport } from '../reports/model.ts';
-import { MARKER } from '../reports/safe-files.ts';
+import { LOCK, MARKER } from '../reports/safe-files.ts';
 import { prepareReportDir, REPORT_FILES, ReportDirError, writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { findKeys } from './support/key-scan.ts';
@@ -122,14 +122,16 @@ test('a directory holding files the suite did not write is refused unless forced
 
 test('a run writes its directory anew: the previous run\'s files and blob/ are removed first (blob/ kept for a merge)', () => {
   const dir = tempDir();
-  writeReportFiles(report(), dir, { mask });
+  // A shard run: Playwright's blob reporter made blob/, and the report lists it as the suite's.
   mkdirSync(join(dir, 'blob'));
   writeFileSync(join(dir, 'blob', 'report-1.zip'), 'old');
+  writeReportFiles({ ...report(), run: { ...report().run, shard: '1/2' } }, dir, { mask, force: true });
   prepareReportDir(dir, { keepBlob: true });
-  expect(readdirSync(dir).sort()).toEqual([MARKER, 'blob']);
+  // The lock says a run is writing the directory until its report is written.
+  expect(readdirSync(dir).sort()).toEqual([LOCK, MARKER, 'blob'].sort());
   expect(readdirSync(join(dir, 'blob'))).toEqual(['report-1.zip']);
   prepareReportDir(dir);
-  expect(readdirSync(dir)).toEqual([MARKER]);
+  expect(readdirSync(dir).sort()).toEqual([LOCK, MARKER].sort());
   // A run that stops before writing leaves no stale report behind; the next write is accepted.
   writeReportFiles(report(), dir, { mask });
   expect(suiteFiles(dir)).toEqual(Object.keys(REPORT_FILES).sort());
@@ -143,4 +145,34 @@ test('a path that cannot be written (a directory named report.json, a directory 
   writeFileSync(notDir, 'x');
   expect(() => prepareReportDir(notDir)).toThrow(/^report directory \S+ is not a directory$/);
   expect(() => prepareReportDir(join(notDir, 'sub'))).toThrow(/^report directory \S+: ENOTDIR/);
+});
+
+// Issue 20: no user file lost. What the suite removes is what its marker lists: a user's own
+// report.html or blob/ beside no marker is foreign (refused; with --force kept, never removed).
+test("a user's report.html or blob/ in a directory the suite never wrote is foreign: refused, and --force removes neither", () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'report.html'), 'my own page\n');
+  mkdirSync(join(dir, 'blob'));
+  writeFileSync(join(dir, 'blob', 'mine.txt'), 'mine\n');
+  expect(() => prepareReportDir(dir)).toThrow(/holds files the suite did not write \(blob, report\.html\)/);
+  prepareReportDir(dir, { force: true });
+  expect(readFileSync(join(dir, 'blob', 'mine.txt'), 'utf8')).toBe('mine\n');
+  expect(readFileSync(join(dir, 'report.html'), 'utf8')).toBe('my own page\n');
+  // Forced, the suite writes its own report.html over the user's (a name it writes); a later run
+  // (forced again: blob/ is still the user's) removes what the suite wrote, never blob/.
+  writeReportFiles(report(), dir, { mask, force: true });
+  expect(readdirSync(dir)).not.toContain(LOCK);
+  prepareReportDir(dir, { force: true });
+  expect(readdirSync(dir).sort()).toEqual([LOCK, MARKER, 'blob'].sort());
+  expect(readFileSync(join(dir, 'blob', 'mine.txt'), 'utf8')).toBe('mine\n');
+});
+
+test('one run at a time: a directory locked by a live process is refused in one line; a lock left by a dead one is taken over', () => {
+  const dir = tempDir();
+  const { pid } = process.ppid > 1 ? { pid: process.ppid } : { pid: 1 };
+  writeFileSync(join(dir, LOCK), `${pid}\n`);
+  expect(() => prepareReportDir(dir)).toThrow(new RegExp(`^report directory \\S+ is being written by another run \\(process ${pid}\\)`));
+  writeFileSync(join(dir, LOCK), '999999999\n');
+  prepareReportDir(dir);
+  expect(readFileSync(join(dir, LOCK), 'utf8').trim()).toBe(String(process.pid));
 });

@@ -114,3 +114,32 @@ test('runConformance: the same deadline, the same INCOMPLETE verdict and reason,
   expect(report.verdict).toBe('incomplete');
   expectIncompleteReport(reportDir, /the suite's deadline of 1 s passed \(counted from the first check\)/);
 });
+
+// Issue 20: a run interrupted before its first check leaves no earlier report that reads better than
+// the truth: a CONFORMANT report of a previous run in the same directory is gone once the run stops.
+test('SIGTERM while the preflight waits: exit 143, one line, and the previous run\'s report is no longer there', async () => {
+  const { startHostile, writeTarget, HOSTILE_KEYS } = await import('./support/hostile-server.ts');
+  const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
+  const before = await runCli(['--seed', '3', '--grep', ' general\\.'], { reportDir });
+  expect(before.report?.verdict).toBe('conformant');
+  const server = await startHostile({ kind: 'hang' });
+  try {
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'cli/conformance.ts'), '--target', writeTarget(server.baseUrl), '--timeout', '30000', '--report-dir', reportDir], {
+      cwd: ROOT,
+      env: { ...process.env, ...HOSTILE_KEYS, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    // The preflight's first request has reached the target: the run is past its start.
+    for (let i = 0; i < 200 && server.received.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(server.received.length).toBeGreaterThan(0);
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code).toBe(143);
+    expect(stderr.split('\n').filter((l) => l.trim()).length, stderr).toBe(1);
+    expect(existsSync(join(reportDir, 'report.json')), 'the earlier CONFORMANT report is gone').toBe(false);
+  } finally {
+    await server.close();
+  }
+});
