@@ -95,7 +95,10 @@ async function main(): Promise<number> {
       ({ runEngine } = await import('./run-engine.ts'));
       // The selection the command can compute itself (no --shard: Playwright alone knows a shard's
       // split): a --grep that selects nothing leaves the previous report as it was.
-      selection = opts.shard ? undefined : (await import('./selection.ts')).selectionOf(opts.grep);
+      const { selectionOf, replayPathProblem } = await import('./selection.ts');
+      selection = opts.shard ? undefined : selectionOf(opts.grep);
+      const replayProblem = replayPathProblem(opts.replayPath, selection);
+      if (replayProblem) die(replayProblem);
       if (selection?.length === 0) die(`no check matches --grep ${JSON.stringify(opts.grep)}: nothing ran, and the previous report in ${settings.reportDir} is left as it was`);
       try {
         prepareReportDir(settings.reportDir, { force: settings.force });

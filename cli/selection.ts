@@ -19,3 +19,17 @@ export function selectionOf(grep: string | undefined): string[] {
     return re.test(['', '', `conformance.spec${MODULE_EXT}`, c.id, ...tagsOf(c)].join(' '));
   }).map((c) => c.id);
 }
+
+/**
+ * Why --replay-path makes no sense with this selection, or undefined. A fast-check path replays one
+ * counterexample of one property: run over other checks it would narrow nothing they do and quietly
+ * weaken the property it names (issue 21: no quietly weaker green). The replay printed with a failure
+ * carries both --grep and --replay-path.
+ */
+export function replayPathProblem(replayPath: string | undefined, selection: readonly string[] | undefined): string | undefined {
+  if (replayPath === undefined) return undefined;
+  const only = selection?.length === 1 ? ALL_CHECKS.find((c) => c.id === selection[0]) : undefined;
+  if (only?.kind === 'property') return undefined;
+  const why = selection === undefined ? 'with --shard' : selection.length === 1 ? `with ${only?.id ?? selection[0]}, which is no property` : `with ${selection.length} checks selected`;
+  return `--replay-path replays one counterexample of one property: give a --grep that selects exactly that property check (the replay printed with a failure has both), not ${why}`;
+}

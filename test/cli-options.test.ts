@@ -97,3 +97,16 @@ for (const argv of [['--shard', '3/2'], ['--timeout', '2147483648'], ['--grep', 
     expect(readdirSync(run.reportDir)).toEqual([]);
   });
 }
+
+// Issue 21: no quietly weaker green. --replay-path replays one property's counterexample; over any
+// other selection it would narrow nothing and read as a full run: refused in one line, exit 2.
+test('--replay-path without a --grep that selects exactly one property check is refused in one line, exit 2', async () => {
+  for (const args of [['--replay-path', '1:0'], ['--replay-path', '1:0', '--grep', ' files\\.'], ['--replay-path', '1:0', '--grep', '(^| )general\\.base-url-v1( |$)']]) {
+    const run = await runCli(args, { timeoutMs: 60_000 });
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    const lines = run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
+    expect(lines, args.join(' ')).toHaveLength(1);
+    expect(lines[0]).toContain('--replay-path replays one counterexample of one property');
+    expect(run.report).toBeUndefined();
+  }
+});
