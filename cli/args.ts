@@ -181,7 +181,7 @@ export const OPTION_NAMES = Object.keys(OPTIONS) as ReadonlyArray<keyof typeof O
 export function parseCli(argv: readonly string[]): CliOptions {
   let values;
   try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS }));
+    ({ values } = parseArgs({ args: joinNegativeValues(argv), strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (e) {
     // node:util names the option ("Unknown option '--x'", "Option '--seed <value>' argument missing");
     // its hint about positionals is dropped, and what the user typed is escaped like any value.
@@ -214,4 +214,23 @@ export function parseCli(argv: readonly string[]): CliOptions {
   assign('shard', shard(values.shard));
   assign('replayPath', replayPath(values['replay-path']));
   return opts;
+}
+
+/**
+ * `--max-requests -5`: node:util's parser takes a value that starts with `-` for an option of its own
+ * ("argument is ambiguous"). A negative number after an option that takes a value is that option's
+ * value, joined as `--max-requests=-5`, so it gets the usual one line naming the range.
+ */
+function joinNegativeValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = /^--([a-z-]+)$/.exec(arg)?.[1];
+    const next = argv[i + 1];
+    if (name && (OPTIONS as Record<string, { type: string }>)[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }

@@ -180,8 +180,12 @@ function describeError(errors: ReadonlyArray<{ keyword: string; instancePath: st
   if (unknown) {
     const name = (unknown.params as { additionalProperty: string }).additionalProperty;
     const missing = errors.find((e) => e.keyword === 'required' && e.instancePath === unknown.instancePath);
-    const hint = missing ? (missing.params as { missingProperty: string }).missingProperty : undefined;
-    return `unknown field ${join(at(unknown), name)}${hint && closeEnough(name, hint) ? ` (did you mean ${join(at(unknown), hint)}?)` : ''}`;
+    const required = missing ? (missing.params as { missingProperty: string }).missingProperty : undefined;
+    // A required field the slip left missing first, else any field of that object (optional ones too,
+    // in any letter case: restrictedApikey, regionalBaseURL).
+    const nearest = fieldsAt(unknown.instancePath).filter((f) => closeEnough(name, f)).sort((a, b) => distance(name, a) - distance(name, b))[0];
+    const hint = required && closeEnough(name, required) && (!nearest || distance(name, required) <= distance(name, nearest)) ? required : nearest;
+    return `unknown field ${join(at(unknown), name)}${hint ? ` (did you mean ${join(at(unknown), hint)}?)` : ''}`;
   }
   const missing = errors.find((e) => e.keyword === 'required');
   if (missing) return `missing field ${join(at(missing), (missing.params as { missingProperty: string }).missingProperty)}`;
@@ -189,18 +193,31 @@ function describeError(errors: ReadonlyArray<{ keyword: string; instancePath: st
   return `${(first && at(first)) || '(root)'} ${first?.message ?? 'is invalid'}`;
 }
 
-/** Levenshtein distance of at most 2, or one name containing the other. */
+/** The field names the target file schema knows for the object at `instancePath` ('' is the root). */
+function fieldsAt(instancePath: string): string[] {
+  let node = targetSchema as { properties?: Record<string, unknown> };
+  for (const part of instancePath.split('/').filter(Boolean)) node = (node.properties?.[part] ?? {}) as typeof node;
+  return Object.keys(node.properties ?? {});
+}
+
+/** Levenshtein distance of at most 2, or one name containing the other (letter case ignored). */
 function closeEnough(a: string, b: string): boolean {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
-  if (x.includes(y) || y.includes(x)) return true;
+  return x.includes(y) || y.includes(x) || distance(a, b) <= 2;
+}
+
+/** Levenshtein distance, letter case ignored (names are short: at most a few dozen characters). */
+function distance(a: string, b: string): number {
+  const x = a.toLowerCase().slice(0, 200);
+  const y = b.toLowerCase().slice(0, 200);
   let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
   for (let i = 1; i <= x.length; i++) {
     const row = [i];
     for (let j = 1; j <= y.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
     prev = row;
   }
-  return prev[y.length]! <= 2;
+  return prev[y.length]!;
 }
 
 function substitute(value: unknown, env: NodeJS.ProcessEnv, file: string, at: string): unknown {

@@ -110,3 +110,10 @@ test('--replay-path without a --grep that selects exactly one property check is 
     expect(run.report).toBeUndefined();
   }
 });
+
+// Issue 21: a negative number after an option is that option's value, with the usual one line.
+test('a negative number as an option value gets the option\'s own one line, not "argument is ambiguous"', () => {
+  for (const name of ['max-requests', 'deadline', 'seed']) {
+    expect(() => parseCli([`--${name}`, '-5'])).toThrow(new RegExp(`^--${name} takes`));
+  }
+});

@@ -268,8 +268,11 @@ test('plain http:// to a host other than loopback is refused before any request,
 });
 
 const BAD_INPUT: Array<{ name: string; edit: (yaml: string) => string; env?: Record<string, string>; says: RegExp }> = [
-  { name: 'a misspelt optional field', edit: (y) => y.replace('restrictedApiKey:', 'restrictedApiKy:'), says: /: unknown field restrictedApiKy$/ },
-  { name: 'a misspelt nested field', edit: (y) => y.replace('  model: hostile/model', '  model: hostile/model\n  missingModle: nobody/nothing'), says: /: unknown field modelEndpoints\.missingModle$/ },
+  // Optional fields too are suggested, by the schema's own names (issue 21: "did you mean" for slips of any field).
+  { name: 'a misspelt optional field', edit: (y) => y.replace('restrictedApiKey:', 'restrictedApiKy:'), says: /: unknown field restrictedApiKy \(did you mean restrictedApiKey\?\)$/ },
+  { name: 'a misspelt nested field', edit: (y) => y.replace('  model: hostile/model', '  model: hostile/model\n  missingModle: nobody/nothing'), says: /: unknown field modelEndpoints\.missingModle \(did you mean modelEndpoints\.missingModel\?\)$/ },
+  { name: 'a case slip in an optional field', edit: (y) => y.replace('restrictedApiKey:', 'restrictedApikey:'), says: /: unknown field restrictedApikey \(did you mean restrictedApiKey\?\)$/ },
+  { name: 'a name unlike any field', edit: (y) => y.replace('  model: hostile/model', '  model: hostile/model\n  colour: blue'), says: /: unknown field modelEndpoints\.colour$/ },
   // A misspelt required field is reported as the field that is then missing.
   { name: 'a misspelt required field', edit: (y) => y.replace('baseUrl:', 'basUrl:'), says: /: unknown field basUrl \(did you mean baseUrl\?\)$/ },
   { name: 'an unset environment variable', edit: (y) => y.replace('${HOSTILE_API_KEY}', '${HOSTILE_UNSET_VARIABLE}'), says: /: apiKey: environment variable HOSTILE_UNSET_VARIABLE is not set$/ },
