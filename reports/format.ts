@@ -96,6 +96,9 @@ export function prettyBody(body: string): string {
   }
 }
 
+/** What report.run.durationMs measures, in the words every output uses for it. */
+export const RUN_TIME_LABEL = 'run took (engine start to report)';
+
 export function durationText(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -182,7 +182,7 @@ function runSection(report: ConformanceReport): string {
     ['Target', `<code>${esc(report.target.baseUrl)}</code>`],
     ['Seed', esc(r.seed)],
     ['Started', `<time data-volatile="startedAt" datetime="${esc(r.startedAt)}">${esc(r.startedAt)}</time>`],
-    ['Duration', `<span data-volatile="durationMs">${esc(durationText(r.durationMs))}</span>`],
+    ['Run took (engine start to report)', `<span data-volatile="durationMs">${esc(durationText(r.durationMs))}</span>`],
     ['Requests', `${esc(r.requests)} (${esc(r.retries)} retries; budget ${esc(r.maxRequests)})`],
     ['Property runs', esc(r.numRuns)],
     ['Fails on', r.failOn === 'should' ? 'MUST and SHOULD failures' : 'MUST failures (SHOULD failures are reported)'],

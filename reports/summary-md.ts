@@ -13,7 +13,7 @@
 import { dataJson } from '../core/data-json.ts';
 import { terminalSafe } from '../core/terminal-text.ts';
 import { mdCode, mdText } from './escape.ts';
-import { byOperation, durationText, LEVEL_ORDER, oneLine, replayCheckCommand, scopeText, tally, verdictLine } from './format.ts';
+import { byOperation, durationText, LEVEL_ORDER, oneLine, replayCheckCommand, RUN_TIME_LABEL, scopeText, tally, verdictLine } from './format.ts';
 import type { ConformanceReport, RequirementFailure, RequirementResult, RequirementStatus } from './model.ts';
 import { REQUIREMENT_STATUSES } from './model.ts';
 
@@ -48,7 +48,7 @@ export function summaryMarkdown(report: ConformanceReport): string {
     // The verdict line can quote the target (an incomplete run's cause: a Retry-After, a URL): escaped.
     `## ${ICON[report.verdict]} Conformance ${mdText(report.specVersion)}: ${mdText(verdictLine(report))}`,
     '',
-    `Target ${mdCode(report.target.baseUrl)} · suite ${mdText(report.suite.version)} (${mdCode(report.suite.commit)}) · seed ${r.seed} · ${r.requests} requests · fails on ${r.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} · started ${mdText(r.startedAt)} · took ${durationText(r.durationMs)}${scope ? ` · ${mdText(scope)}` : ''}`,
+    `Target ${mdCode(report.target.baseUrl)} · suite ${mdText(report.suite.version)} (${mdCode(report.suite.commit)}) · seed ${r.seed} · ${r.requests} requests · fails on ${r.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} · started ${mdText(r.startedAt)} · ${RUN_TIME_LABEL} ${durationText(r.durationMs)}${scope ? ` · ${mdText(scope)}` : ''}`,
     '',
     table('level', LEVEL_ORDER.map((level) => ({ name: level, counts: report.counts[level] }))),
     '',

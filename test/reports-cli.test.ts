@@ -100,7 +100,7 @@ const VOLATILE: Record<string, Array<[RegExp, string]>> = {
     [/ time="[\d.]+"/g, ' time="0"'],
     [/ timestamp="[^"]*"/g, ' timestamp="<t>"'],
   ],
-  'summary.md': [[/started \S+ · took [^·\n]+/g, 'started <t> · took <d>']],
+  'summary.md': [[/started \S+ · run took \(engine start to report\) [^·\n]+/g, 'started <t> · took <d>']],
   'report.html': [
     [/<time data-volatile="startedAt" datetime="[^"]*">[^<]*<\/time>/g, '<time>'],
     [/(<span [^>]*data-volatile="durationMs"[^>]*>)[^<]*(<\/span>)/g, '$1<d>$2'],

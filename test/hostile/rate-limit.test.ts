@@ -50,7 +50,7 @@ test('429 (Retry-After beyond the cap, and none) and 503 (Retry-After 1) are ret
   expect(run.code, run.stdout + run.stderr).toBe(0);
   expect(run.report?.verdict).toBe('conformant');
   expect(run.report?.run.retries).toBe(3);
-  expect(run.stdout).toMatch(/^requests: \d+ \(3 retries\); time: [\d.]+ s$/m);
+  expect(run.stdout).toMatch(/^requests: \d+ \(3 retries\); run took \(engine start to report\) [\d.]+ m?s; command [\d.]+ s from start to verdict$/m);
   // The first checks list files: the rate-limit point observes what the target chose (limited, with
   // which Retry-After values), never request counts.
   expect(run.report!.requirements.find((q) => q.id === 'files.rate-limit.thresholds')?.observed).toEqual([{ limited: true, retryAfter: ['3600', null] }]);
