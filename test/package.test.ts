@@ -182,3 +182,16 @@ test('installed: the printed replay and the reference\'s lines say npx conforman
     reference.kill('SIGTERM');
   }
 });
+
+// Issue 21: the README's runConformance example runs as it stands in a project that installed the package.
+test("installed: the README's runConformance example runs as written", async () => {
+  test.slow();
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const example = /<!-- api-example -->\n```js\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(example, 'README.md holds the api-example block').toBeDefined();
+  writeFileSync(join(project, 'readme-example.mjs'), example!);
+  const ran = await run(process.execPath, ['readme-example.mjs'], project, 120_000);
+  expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+  expect(ran.stdout).toMatch(/^conformant \{/m);
+  expect(existsSync(join(project, 'conformance-report/report.json'))).toBe(true);
+});
