@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { runScript } from '../support/harness.ts';
 import { HOSTILE_KEYS, startHostile, writeTarget, type Action, type HostileServer } from '../support/hostile-server.ts';
 
 // Issue 20: a target's answer of any size ends in a report of bounded size from a run of bounded
@@ -10,7 +10,6 @@ import { HOSTILE_KEYS, startHostile, writeTarget, type Action, type HostileServe
 // violations if every one were kept) and a cursor of 7 MB followed by every traversal.
 test.describe.configure({ mode: 'parallel' });
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const TIME = '/usr/bin/time';
 const REPORT_LIMIT = 10 * 1024 * 1024;
 const PEAK_LIMIT_KB = 512 * 1024;
@@ -21,23 +20,9 @@ test.afterAll(async () => {
 });
 
 /** The command line under GNU time: its exit, and the largest resident set of any of its processes. */
-function measuredRun(target: string, reportDir: string, args: string[]): Promise<{ code: number | null; peakKb: number; stdout: string }> {
-  const child = spawn(TIME, ['-f', 'PEAK_KB=%M', process.execPath, join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'cli/conformance.ts'), '--target', target, '--report-dir', reportDir, '--timeout', '5000', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...HOSTILE_KEYS, FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, peakKb: Number(/PEAK_KB=(\d+)/.exec(stderr)?.[1] ?? NaN), stdout });
-    });
-  });
+async function measuredRun(target: string, reportDir: string, args: string[]): Promise<{ code: number | null; peakKb: number; stdout: string }> {
+  const run = await runScript('cli/conformance.ts', ['--target', target, '--report-dir', reportDir, '--timeout', '5000', ...args], { env: { ...HOSTILE_KEYS }, timeoutMs: 150_000, wrapper: [TIME, '-f', 'PEAK_KB=%M'] });
+  return { code: run.code, peakKb: Number(/PEAK_KB=(\d+)/.exec(run.stderr)?.[1] ?? NaN), stdout: run.stdout };
 }
 
 function sizeOf(dir: string): number {

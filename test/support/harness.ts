@@ -118,9 +118,11 @@ export interface CliRun {
 }
 
 /** A script of this project run through tsx, as `npm run` runs it, killed at `timeoutMs` so a hang fails the test. */
-export function runScript(script: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+export function runScript(script: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; wrapper?: readonly string[] } = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
+  // `wrapper`: a command the script runs under (GNU time measuring its memory, say).
+  const command = [...(opts.wrapper ?? []), process.execPath, join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: ROOT,
     env: { ...process.env, ...opts.env, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
