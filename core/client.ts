@@ -1,5 +1,5 @@
 import { CannotJudge } from './errors.ts';
-import { maskVolatileHeaders, truncateBody, type Exchange, excerpt, excerptHeaders } from './evidence.ts';
+import { excerpt, excerptHeaders, maskVolatileHeaders, truncateBody, type Exchange } from './evidence.ts';
 import { Redactor } from './redact.ts';
 import { RequestLog } from './request-log.ts';
 import { decodeJsonBody, type JsonBodyFacts } from './json-body.ts';

@@ -53,12 +53,12 @@ export async function executeCheck(
       for (const f of judge.judge(seen)) {
         const key = f.dedupeKey ?? `${f.requirementId}\u0000${f.message}`;
         if (reported.has(key)) continue;
+        reported.add(key);
         const kept = perRequirement.get(f.requirementId) ?? 0;
         if (kept >= FINDINGS_PER_REQUIREMENT) {
           beyond.set(f.requirementId, (beyond.get(f.requirementId) ?? 0) + 1);
           continue;
         }
-        reported.add(key);
         perRequirement.set(f.requirementId, kept + 1);
         findings.push(f);
       }
