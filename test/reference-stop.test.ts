@@ -21,8 +21,10 @@ function answers(url: string): Promise<boolean> {
 async function launch(command: string, args: string[]): Promise<{ child: ReturnType<typeof spawn>; baseUrl: string }> {
   const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
   let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no base URL printed: ${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no base URL printed: ${out} ${err}`)), 30_000);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /^baseUrl: (http:\/\/127\.0\.0\.1:\d+\/v1)$/m.exec(out);
@@ -44,8 +46,9 @@ async function stopsAnswering(url: string): Promise<boolean> {
 }
 
 test('`npm run reference -- --port N & kill $!` leaves nothing answering: the reference stops with its launcher', async () => {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const { child, baseUrl } = await launch('npm', ['run', '--silent', 'reference', '--', '--port', String(port), '--regional-port', String(port + 1)]);
+  // Port 0: any free port (a fixed or random one can be taken by another test's connection under load);
+  // the printed base URL says which.
+  const { child, baseUrl } = await launch('npm', ['run', '--silent', 'reference', '--', '--port', '0', '--regional-port', '0']);
   try {
     expect(await answers(`${baseUrl}/`)).toBe(true);
     // npm alone gets the signal, as `kill $!` sends it: npm does not pass it on to the wrappers below.
@@ -58,8 +61,7 @@ test('`npm run reference -- --port N & kill $!` leaves nothing answering: the re
 
 for (const signal of ['SIGHUP', 'SIGINT', 'SIGTERM'] as const) {
   test(`the reference stops on ${signal}`, async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const { child, baseUrl } = await launch(process.execPath, [`${ROOT}/node_modules/tsx/dist/cli.mjs`, 'reference/main.ts', '--port', String(port), '--regional-port', String(port + 1)]);
+    const { child, baseUrl } = await launch(process.execPath, [`${ROOT}/node_modules/tsx/dist/cli.mjs`, 'reference/main.ts', '--port', '0', '--regional-port', '0']);
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     try {
       expect(await answers(`${baseUrl}/`)).toBe(true);
