@@ -60,10 +60,30 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
     const replay = checkReplayCommand(ctx.settings.replay, ctx.settings.seed, checkId, path);
     throw new ConformanceFailure(
       err.requirementId,
-      `${err.message} — counterexample ${dataJson(value, MESSAGE_COUNTEREXAMPLE_CHARS)} (after ${result.numShrinks} shrinks; replay: ${replay})`,
+      `${err.message} — counterexample (${shapeOf(value)}, the generated input of ${checkId}): ${dataJson(value, MESSAGE_COUNTEREXAMPLE_CHARS)} (after ${result.numShrinks} shrinks; replay: ${replay})`,
       err.exchanges,
       { value, seed: result.seed, ...(path ? { path } : {}), numRuns },
     );
   }
   if (cannotJudge) throw cannotJudge;
+}
+
+/** What a counterexample is, in words (issue 21: a bare `counterexample 68` explains nothing). */
+export function shapeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
+  switch (typeof value) {
+    case 'number':
+      return Number.isInteger(value) ? 'an integer' : 'a number';
+    case 'string':
+      return `a string of ${value.length} character${value.length === 1 ? '' : 's'}`;
+    case 'boolean':
+      return 'a boolean';
+    case 'object': {
+      const keys = Object.keys(value as object);
+      return keys.length ? `an object with ${keys.slice(0, 6).join(', ')}${keys.length > 6 ? ', …' : ''}` : 'an empty object';
+    }
+    default:
+      return typeof value;
+  }
 }
