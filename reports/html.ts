@@ -296,6 +296,9 @@ function failureBlock(report: ConformanceReport, f: RequirementFailure): string 
       `<p class="note">fast-check seed ${esc(f.counterexample.seed)}${f.counterexample.path ? `, path ${esc(f.counterexample.path)}` : ''}${f.counterexample.numRuns ? `, ${esc(f.counterexample.numRuns)} runs` : ''}. Replay:</p>`,
       `<pre class="replay">${esc(replayCheckCommand(report, f.checkId, f.counterexample.path))}</pre>`,
     );
+  } else {
+    // Every failure can be run again alone: its check, with the run's seed and options.
+    out.push('<h5>Replay this check</h5>', `<pre class="replay">${esc(replayCheckCommand(report, f.checkId))}</pre>`);
   }
   if (f.curl) out.push('<h5>Reproduce with curl (set API_KEY in the environment)</h5>', `<pre class="curl">${esc(f.curl)}</pre>`);
   out.push('</div>');

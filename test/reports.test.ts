@@ -254,3 +254,10 @@ test('every file of the report directory renders from the model alone, determini
   expect(Object.keys(REPORT_FILES).sort()).toEqual(['badge.svg', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
   for (const render of Object.values(REPORT_FILES)) expect(render(structuredClone(report))).toBe(render(report));
 });
+
+// Issue 21: report.html gives every failure the command that replays it, not only a property's.
+test('report.html: a failure without a counterexample has its replay too', () => {
+  const html = reportHtml(buildReport(input(FULL_OUTCOMES)));
+  expect(html).toContain('Replay this check');
+  expect(html).toContain(esc(`npm run conformance -- --seed 7 --grep '(^| )x\\.should( |$)'`));
+});
