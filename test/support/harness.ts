@@ -60,12 +60,13 @@ export function testSettings(runDir: string, overrides: Partial<RunSettings> = {
  */
 export async function runEngineAgainst(
   options: Partial<ReferenceOptions> = {},
-  more: { settings?: Partial<RunSettings>; select?: (id: string) => boolean } = {},
+  more: { settings?: Partial<RunSettings>; select?: (id: string) => boolean; editTarget?: (target: Target) => void } = {},
 ): Promise<ConformanceReport> {
   const server = await startReference(options);
   const runDir = mkdtempSync(join(tmpdir(), 'engine-'));
   const settings = testSettings(runDir, { maxRetries: DEFAULTS.maxRetries, retryCapMs: DEFAULTS.retryCapMs, requestTimeoutMs: DEFAULTS.requestTimeoutMs, ...more.settings });
   const target = referenceTarget(server);
+  more.editTarget?.(target);
   const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
   const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
   const startedAt = new Date();
