@@ -84,8 +84,15 @@ td.n.hot { color: var(--fail); font-weight: 700; }
 table.counts { width: auto; margin-bottom: 10px; }
 td, td code { overflow-wrap: anywhere; }
 table.matrix, table.profile { table-layout: fixed; }
-table.matrix th:nth-child(1) { width: 24%; } table.matrix th:nth-child(2) { width: 110px; }
-table.matrix th:nth-child(3) { width: 96px; } table.matrix th:nth-child(4) { width: 100px; }
+/* Narrow windows: each requirement's cells stack, so its evidence gets the whole width, not a column. */
+@media (max-width: 1000px) {
+  table.matrix, table.matrix tbody, table.matrix tr, table.matrix td { display: block; width: auto; }
+  table.matrix thead { display: none; }
+  table.matrix td { border-width: 0 1px; }
+  table.matrix tr.req { border-bottom: 1px solid var(--line); }
+}
+table.matrix th:nth-child(1) { width: 18%; } table.matrix th:nth-child(2) { width: 80px; }
+table.matrix th:nth-child(3) { width: 90px; } table.matrix th:nth-child(4) { width: 90px; }
 table.profile th:nth-child(1) { width: 22%; } table.profile th:nth-child(2) { width: 90px; } table.profile th:nth-child(3) { width: 26%; }
 pre.observed { margin: 0; max-height: 260px; }
 .op { color: #57606a; font-size: 12px; }

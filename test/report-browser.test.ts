@@ -90,6 +90,16 @@ test('report.html of a faulty target: verdict, filters by status and level, a fa
     await page.screenshot({ path: shot, fullPage: true });
     await testInfo.attach('report.png', { path: shot, contentType: 'image/png' });
 
+    // Issue 21: the evidence is readable at any width, not squeezed into the last column: at 1280 px
+    // and at 800 px the request block takes at least 45% of the window, and nothing scrolls sideways.
+    for (const width of [1280, 800]) {
+      await page.setViewportSize({ width, height: 900 });
+      const box = await evidence.locator('pre.request').last().boundingBox();
+      expect(box!.width / width, `request block at ${width} px`).toBeGreaterThan(0.45);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `no sideways scroll at ${width} px`).toBe(true);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+
     // Level filter: SHOULD rows only, every status.
     await page.selectOption('#filter-status', '');
     await page.selectOption('#filter-level', 'SHOULD');
