@@ -244,4 +244,3 @@ export const containerFilesQueryChecks = defineChecks([
     },
   },
 ]);
-
