@@ -55,7 +55,7 @@ export class Mask {
     for (const { value, placeholder } of secrets) {
       if (value.length === 0 || this.values.has(value)) continue;
       this.values.add(value);
-      for (const form of formsOf(value)) this.forms.push({ lower: viewOf(form).text.toLowerCase(), placeholder });
+      for (const form of formsOf(value)) this.forms.push({ lower: asciiLower(viewOf(form).text), placeholder });
     }
     // Longest first, so a secret (or form) that contains another is replaced whole.
     this.forms.sort((a, b) => b.lower.length - a.lower.length);
@@ -63,8 +63,10 @@ export class Mask {
 
   text(s: string): string {
     if (this.forms.length === 0 || s.length === 0) return s;
-    const view = decodedView(s);
-    const lower = view.text.toLowerCase();
+    // Most text a target sends spells nothing (no escape, percent sign, reference, NUL, line break
+    // or split string): it is its own view, and the search needs no map back.
+    const view = isPlain(s) ? undefined : decodedView(s);
+    const lower = asciiLower(view ? view.text : s);
     // Spans of the original text to replace, found longest form first; a span that overlaps one
     // already taken is left (the longer form covers it).
     const taken: Array<{ from: number; to: number; placeholder: string }> = [];
@@ -72,8 +74,8 @@ export class Mask {
     for (const form of this.forms) {
       if (form.lower.length === 0) continue;
       for (let at = lower.indexOf(form.lower); at >= 0; at = lower.indexOf(form.lower, at + form.lower.length)) {
-        const from = view.starts[at]!;
-        const to = view.ends[at + form.lower.length - 1]!;
+        const from = view ? view.starts[at]! : at;
+        const to = view ? view.ends[at + form.lower.length - 1]! : at + form.lower.length;
         // Each candidate is read once: at most one per form length of the text, so linear per form.
         if (covered.subarray(from, to).includes(1)) continue;
         covered.fill(1, from, to);
@@ -147,6 +149,38 @@ export function formsOf(value: string): string[] {
 function stableBase64(bytes: Buffer, offset: number): string {
   const all = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64').replace(/=+$/, '');
   return all.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+}
+
+/**
+ * Lower case of the ASCII letters only. Keys and their encodings are ASCII (RFC 6750 b64token), and
+ * the search maps positions of this text back to the view's: `String.prototype.toLowerCase` may
+ * lengthen a text (U+0130 becomes two code units), which would shift every position after it.
+ */
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/**
+ * Whether `s` holds nothing viewOf decodes or skips: no backslash, percent sign, ampersand, NUL,
+ * line break, nor two quotes glued by blanks or `+`. Such a text is its own decoded view. Linear: a
+ * run of blanks after a quote is read at most twice.
+ */
+function isPlain(s: string): boolean {
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 92 || c === 37 || c === 38 || c === 0 || c === 10 || c === 13) return false;
+    if (c === 34 || c === 39) {
+      let j = i + 1;
+      while (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9) j++;
+      if (s.charCodeAt(j) === 43) {
+        j++;
+        while (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9) j++;
+      }
+      if (j > i + 1 && s.charCodeAt(j) === c) return false;
+    }
+  }
+  return true;
 }
 
 /** The decoded view of a text: its characters, and for each the span of the original it came from. */

@@ -61,6 +61,23 @@ test('longest secret first: a secret that contains another is replaced whole, ea
   expect(mask.text(`${KEY} ${RESTRICTED}`)).toBe('$API_KEY $RESTRICTED_API_KEY');
 });
 
+test('text whose lower case is longer (U+0130 İ) does not shift the span masked, in plain and in escaped text', () => {
+  // 'İ'.toLowerCase() is two code units: a search in a lower-cased copy would land one place late.
+  for (const text of [`İİİ ${KEY} tail`, `İİİ\\n ${KEY} tail`, `${'İ'.repeat(40)}%41${KEY}`]) {
+    const out = mask.text(text);
+    expect(findKeys(out, [KEY]), text).toEqual([]);
+    expect(out).toContain('$API_KEY');
+    expect(out.endsWith(' tail') || out.endsWith('$API_KEY'), out).toBe(true);
+  }
+});
+
+test('plain text (no escape, percent sign, reference or split) and the same text decoded give the same mask', () => {
+  const plain = JSON.stringify({ data: [{ id: `x ${KEY} y`, n: 1 }, { v: KEY.toUpperCase() }] });
+  const escaped = plain.replace('x ', 'x %20');
+  expect(mask.text(plain)).toBe(plain.replaceAll(KEY, '$API_KEY').replace(KEY.toUpperCase(), '$API_KEY'));
+  expect(mask.text(escaped)).toBe(escaped.replaceAll(KEY, '$API_KEY').replace(KEY.toUpperCase(), '$API_KEY'));
+});
+
 test('header names as well as values; names masked alike keep both values', () => {
   const out = mask.headers({ [`x-${KEY.slice(0, 20)}`]: 'no', [`x-${Buffer.from(KEY).toString('hex')}`]: '1', [`X-${KEY.toUpperCase()}`]: KEY, 'x-other': 'ok' });
   expect(Object.keys(out).sort()).toEqual(['X-$API_KEY', `x-${KEY.slice(0, 20)}`, 'x-$API_KEY', 'x-other'].sort());
