@@ -27,6 +27,7 @@ const FAULT_CASES: ReadonlyArray<{ check: string; fault: string; requirement: st
   { check: 'models.endpoint.uptime', fault: 'models-uptime-strings', requirement: 'models.endpoint.uptime-numbers' },
   { check: 'models.unknown-model-error', fault: 'models-unknown-200', requirement: 'models.unknown-model-error' },
   { check: 'models.response.schema', fault: 'models-no-endpoints', requirement: 'models.model.fields-present' },
+  { check: 'models.response.schema', fault: 'models-wrapper-extra-field', requirement: 'models.response.one-field' },
   { check: 'models.unknown-model', fault: 'models-unknown-200', requirement: 'models.unknown-model-404' },
 ];
 

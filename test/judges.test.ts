@@ -194,6 +194,15 @@ test('endpoint records: pricing, percentiles and uptime at the endpoint position
   expect(judgeAll(seen('listModelEndpoints', 200, model([], { id: 'gpt-4o', architecture: { ...architecture, modality: 'text to text' } })))).toEqual([]);
   expect(brief(judgeAll(seen('listModelEndpoints', 200, model([endpoint()]).data)))).toEqual([{ requirementId: 'models.response.data-wrapper', position: undefined }]);
   expect(brief(judgeAll(seen('listModelEndpoints', 200, model([], { endpoints: 'none' }))))).toEqual([{ requirementId: 'models.model.schema', position: undefined }]);
+  // 4.2 "an object with one field `data`": a field beside data, but unknown fields inside the model are open.
+  expect(brief(judgeAll(seen('listModelEndpoints', 200, { ...model([endpoint()]), links: {} })))).toEqual([{ requirementId: 'models.response.one-field', position: undefined }]);
+  expect(judgeAll(seen('listModelEndpoints', 200, { data: { ...model([endpoint()]).data, x_extra: 1 } }))).toEqual([]);
+  // Any number of fields beside data: one finding, five names, the rest counted.
+  const many = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i]));
+  const [finding, ...rest] = judgeAll(seen('listModelEndpoints', 200, { ...model([endpoint()]), ...many }));
+  expect(rest).toEqual([]);
+  expect(finding?.message).toContain('(+9995 more)');
+  expect(finding!.message.length).toBeLessThan(300);
 });
 
 test('error bodies: judged for the statuses each operation lists, on the precise requirement', () => {

@@ -9,6 +9,12 @@ export const MODEL_ENDPOINTS_FAULTS: readonly FaultDeclaration[] = [
     description: '4.2: the 200 body is the model itself instead of { data: model }.',
   },
   {
+    name: 'models-wrapper-extra-field',
+    operation: 'listModelEndpoints',
+    breaks: ['models.response.one-field'],
+    description: '4.2 "an object with one field `data`": the 200 body also carries a links object beside data.',
+  },
+  {
     name: 'models-no-endpoints',
     operation: 'listModelEndpoints',
     breaks: ['models.model.fields-present'],

@@ -24,8 +24,10 @@ export function listModelEndpoints(ctx: RouteContext): JsonResponse {
   // 4.2: an object with one field `data` holding the model with endpoints (2.3).
   const data = modelBody(ctx.opts, model);
   if (hasFault(ctx.opts, 'models-no-data-wrapper')) return { status: 200, body: data };
-  if (hasFault(ctx.opts, 'models-description-latin1')) return { status: 200, body: null, raw: latin1Cafe(extra(ctx.opts, { data })) };
-  return { status: 200, body: extra(ctx.opts, { data }) };
+  if (hasFault(ctx.opts, 'models-description-latin1')) return { status: 200, body: null, raw: latin1Cafe({ data }) };
+  if (hasFault(ctx.opts, 'models-wrapper-extra-field')) return { status: 200, body: { data, links: { self: `/models/${author}/${slug}/endpoints` } } };
+  // 4.2 "one field `data`": unknown fields (options.extraFields) go inside the model, never beside data.
+  return { status: 200, body: { data } };
 }
 
 function modelBody(opts: ReferenceOptions, m: Model): unknown {

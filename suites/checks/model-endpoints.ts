@@ -10,6 +10,7 @@ import { expectJsonBody } from '../support/json-media.ts';
 import { errorBody } from '../support/operations.ts';
 import { conformRecord } from '../judges/records.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
+import { modelWrapperViolation } from '../judges/model-responses.ts';
 
 /** 2.3: a created above 10^11 is read as milliseconds (10^11 s is the year 5138), as 2.1's created_at. */
 const MAX_SECONDS = SECONDS_CEILING;
@@ -21,7 +22,7 @@ export const modelEndpointsChecks = defineChecks([
     id: 'models.response.schema',
     title: 'The endpoints of the target model come as { data: model } of 2.3 with endpoints of 2.4',
     operation: 'listModelEndpoints',
-    requirements: ['models.response.data-wrapper', 'models.model.schema', 'models.model.fields-present', 'models.endpoint.schema', 'general.json-body'],
+    requirements: ['models.response.data-wrapper', 'models.response.one-field', 'models.model.schema', 'models.model.fields-present', 'models.endpoint.schema', 'general.json-body'],
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.model);
       // A model the deployment answers "Resource not found" (7.2) is the target file's to check, not a
@@ -37,6 +38,8 @@ export const modelEndpointsChecks = defineChecks([
       // has its type (presence is not shown). The id shape, the modality form, pricing, the percentile
       // objects and the uptimes are requirements of their own (the checks below).
       conformToSchema(ctx, 'listModelEndpoints', res);
+      const extra = modelWrapperViolation(res.json);
+      if (extra) ctx.conform(false, extra.message, res, extra.requirementId);
     },
   },
   {

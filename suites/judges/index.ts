@@ -10,6 +10,7 @@ import { errorCodesJudge } from './error-codes.ts';
 import { internPagesJudge } from './intern-pages.ts';
 import { internRecordsJudge } from './intern-records.ts';
 import { jsonBodyJudge } from './json-body.ts';
+import { modelResponsesJudge } from './model-responses.ts';
 import { responseSchemaJudge } from './response-schema.ts';
 
 export { duplicateKeyObservation } from './json-body.ts';
@@ -21,6 +22,7 @@ export const RESPONSE_JUDGES: readonly ResponseJudge[] = [
   containerFilePagesJudge,
   internRecordsJudge,
   internPagesJudge,
+  modelResponsesJudge,
   endpointRecordsJudge,
   errorCodesJudge,
 ];
