@@ -17,17 +17,19 @@ export class DirectRunError extends Error {}
  * A run prepared for `npx playwright test` started directly: the target file named by
  * CONFORMANCE_TARGET (keys from the environment, as with the command line), else the embedded
  * reference, with the command line's defaults; CONFORMANCE_SEED fixes the seed, CONFORMANCE_FAIL_ON
- * (must, should) is --fail-on. The preflight runs here, before any test, as on the command line: a
+ * (must, should) is --fail-on, CONFORMANCE_REPORT_DIR is --report-dir (two runs at once in one clone
+ * need two directories: a report directory is locked while a run writes it). The preflight runs here, before any test, as on the command line: a
  * rejected key, a wrong base URL or a bad target file is one line (DirectRunError), never 100 failed tests.
  */
 export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () => Promise<void> }> {
   const file = process.env['CONFORMANCE_TARGET'];
   const failOn = process.env['CONFORMANCE_FAIL_ON'];
+  const reportDir = process.env['CONFORMANCE_REPORT_DIR'];
   let opts;
   try {
-    opts = parseCli([...(file ? ['--target', file] : []), ...(failOn ? ['--fail-on', failOn] : [])]);
+    opts = parseCli([...(file ? ['--target', file] : []), ...(failOn ? ['--fail-on', failOn] : []), ...(reportDir ? ['--report-dir', reportDir] : [])]);
   } catch (e) {
-    if (e instanceof UsageError) throw new DirectRunError(`${e.message} (CONFORMANCE_TARGET, CONFORMANCE_FAIL_ON)`);
+    if (e instanceof UsageError) throw new DirectRunError(`${e.message} (CONFORMANCE_TARGET, CONFORMANCE_FAIL_ON, CONFORMANCE_REPORT_DIR)`);
     throw e;
   }
   const seedText = process.env['CONFORMANCE_SEED'];

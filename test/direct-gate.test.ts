@@ -9,7 +9,7 @@ import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.t
 import { ROOT } from './support/harness.ts';
 
 // One gate, every entry point: `npx playwright test` applies the command line's verdict rules.
-// One after another: a direct run writes the repository's default report directory.
+// Each direct run writes a report directory of its own (CONFORMANCE_REPORT_DIR), so they can run at once.
 
 interface DirectRun {
   code: number | null;
@@ -17,6 +17,8 @@ interface DirectRun {
   stderr: string;
   results: Array<{ title: string; status: string; annotations: Array<{ type: string; description?: string }> }>;
   locations: Map<string, string>;
+  /** The CONFORMANCE_REPORT_DIR the run was given. */
+  reportDir: string;
 }
 
 async function playwrightTest(args: string[], env: Record<string, string>): Promise<DirectRun> {
@@ -26,7 +28,8 @@ async function playwrightTest(args: string[], env: Record<string, string>): Prom
   const reporters = `${join(ROOT, 'cli/playwright/host-reporter.ts')},json`;
   const child = spawn(process.execPath, [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), `--reporter=${reporters}`, ...args], {
     cwd: ROOT,
-    env: { ...process.env, CONFORMANCE_SEED: '5', PLAYWRIGHT_JSON_OUTPUT_NAME: out, CONFORMANCE_RUN: '', CONFORMANCE_ENGINE_SOCKET: '', FORCE_COLOR: '0', ...env },
+    // Each run its own report directory: tests run at once, and a report directory is locked while written.
+    env: { ...process.env, CONFORMANCE_SEED: '5', PLAYWRIGHT_JSON_OUTPUT_NAME: out, CONFORMANCE_REPORT_DIR: join(dir, 'report'), CONFORMANCE_RUN: '', CONFORMANCE_ENGINE_SOCKET: '', FORCE_COLOR: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -50,7 +53,7 @@ async function playwrightTest(args: string[], env: Record<string, string>): Prom
   } catch {
     // No results file: Playwright ran no test.
   }
-  return { code, stdout, stderr, results, locations };
+  return { code, stdout, stderr, results, locations, reportDir: join(dir, 'report') };
 }
 
 async function withReference(faults: string[], fn: (file: string, env: Record<string, string>) => Promise<void>): Promise<void> {
@@ -77,6 +80,8 @@ test('a SHOULD failure is shown as a warning and does not fail `npx playwright t
     const should = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file, CONFORMANCE_FAIL_ON: 'should' });
     expect(should.code).toBe(1);
     expect(should.results.find((r) => r.title === 'files.limit.default')?.status).toBe('failed');
+    // CONFORMANCE_REPORT_DIR is --report-dir: the run's report is there, with its verdict.
+    expect((JSON.parse(readFileSync(join(should.reportDir, 'report.json'), 'utf8')) as { verdict: string }).verdict).toBe('non-conformant');
   });
 });
 

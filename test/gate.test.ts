@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
@@ -66,7 +66,7 @@ test('npx playwright test runs the suite as Playwright users know it: a failing 
     const reporters = `${join(ROOT, 'cli/playwright/host-reporter.ts')},json`;
     const child = spawn(process.execPath, [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), `--reporter=${reporters}`, '--grep', '@files'], {
       cwd: ROOT,
-      env: { ...process.env, ...env, CONFORMANCE_TARGET: file, CONFORMANCE_SEED: '5', PLAYWRIGHT_JSON_OUTPUT_NAME: out, CONFORMANCE_RUN: '', FORCE_COLOR: '0' },
+      env: { ...process.env, ...env, CONFORMANCE_TARGET: file, CONFORMANCE_SEED: '5', PLAYWRIGHT_JSON_OUTPUT_NAME: out, CONFORMANCE_REPORT_DIR: join(dirname(out), 'report'), CONFORMANCE_RUN: '', FORCE_COLOR: '0' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
