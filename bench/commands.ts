@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ROOT } from './root.ts';
 
 export type SuiteCommand = 'npm' | 'tsx' | 'dist';
@@ -18,6 +18,11 @@ let distMain = DIST_MAIN;
 
 export function useDistMain(path: string): void {
   distMain = path;
+}
+
+/** The package's programmatic entry (`runConformance`) of the compiled build measured: dist/index.js beside dist/cli/. */
+export function distIndex(): string {
+  return join(dirname(dirname(distMain)), 'index.js');
 }
 
 /** How a command is shown in the tables. */

@@ -13,12 +13,14 @@ import { startReference } from '../reference/server.ts';
 import { commandLabel, type SuiteCommand } from './commands.ts';
 import { rejectedKeyTarget, startHtmlTarget } from './failing-targets.ts';
 import { runFloor } from './floor.ts';
+import { runInProcess, type InProcessRun } from './in-process.ts';
+import { startIndependent, type IndependentServer } from './independent/start.ts';
 import { runEmbedded, runHelp, runSuite, runSuiteOn, type RunOptions, type SuiteRun } from './measure.ts';
 import type { PeerRun, PeerTool } from './peers/peer.ts';
 import type { Timeline } from './probe.ts';
 import type { SuiteRunRecord, TargetResult } from './results.ts';
 
-export type Contest = 'start-up' | 'default run' | 'reference' | 'failing target' | 'peer';
+export type Contest = 'start-up' | 'default run' | 'reference' | 'failing target' | 'peer' | 'independent';
 
 /** One run of a contender, reduced to what the side-by-side table shows. */
 export interface ContenderRun {
@@ -31,6 +33,8 @@ export interface ContenderRun {
   /** Failed checks (the suite) or distinct failures (a peer). */
   failures?: number;
   workers?: number;
+  /** The in-process run: the package's import and the run itself, ms. */
+  split?: { importMs: number; runMs: number };
   /** What a refused run said (its one stderr line). */
   line?: string;
   problem?: string;
@@ -40,6 +44,8 @@ export interface Contender {
   id: string;
   contest: Contest;
   label: string;
+  /** Another tool, not the suite (its failures are the tool's own count). */
+  peer?: boolean;
   runs: ContenderRun[];
 }
 
@@ -60,6 +66,7 @@ interface Plan {
   id: string;
   contest: Contest;
   label: string;
+  peer?: boolean;
   run(round: number): Promise<ContenderRun>;
 }
 
@@ -155,12 +162,42 @@ export async function sideBySide(o: SideBySideOptions, reference: TargetResult, 
     plans.push({
       id: `peer:${tool.name}`,
       contest: 'peer',
+      peer: true,
       label: `${tool.name} (the reference served by the bench)`,
       run: async () => {
         const r = await runPeer(tool, o.peerCapMs);
         (reference.peers[tool.name] ??= []).push(r);
         return { wallMs: r.wallMs, exitCode: r.exitCode, timedOut: r.timedOut, requests: r.requests, failures: r.failures.length, ...(r.cpuS !== undefined ? { cpuS: r.cpuS } : {}), ...(r.problem ? { problem: r.problem } : {}) };
       },
+    });
+  }
+  // One independent server (bench/independent/), written from the document apart from the reference:
+  // the compiled command, the same engine in one process (runConformance), and Schemathesis, against it.
+  if (o.commands.includes('dist')) {
+    plans.push({
+      id: 'independent:dist',
+      contest: 'independent',
+      label: `${by('dist')} --target (the independent server)`,
+      run: () => onIndependent(async (t) => ofSuite(await runSuiteOn('dist', t, suiteOpts))),
+    });
+    plans.push({
+      id: 'independent:in-process',
+      contest: 'independent',
+      label: '`runConformance` of dist/index.js in one Node process (the independent server)',
+      run: () => onIndependent(async (t) => ofInProcess(await runInProcess(t, o.capMs))),
+    });
+  }
+  for (const tool of o.peers.filter((p) => p.name === 'Schemathesis')) {
+    plans.push({
+      id: `independent:${tool.name}`,
+      contest: 'independent',
+      peer: true,
+      label: `${tool.name} (the independent server)`,
+      run: () =>
+        onIndependent(async (t) => {
+          const r = await tool.run(t.baseUrl, t.apiKey, o.peerCapMs);
+          return { wallMs: r.wallMs, exitCode: r.exitCode, timedOut: r.timedOut, failures: r.failures.length, ...(r.cpuS !== undefined ? { cpuS: r.cpuS } : {}), ...(r.problem ? { problem: r.problem } : {}) };
+        }),
     });
   }
   const failing: SuiteCommand = o.commands.includes('tsx') ? 'tsx' : o.commands[0]!;
@@ -177,7 +214,7 @@ export async function sideBySide(o: SideBySideOptions, reference: TargetResult, 
     run: () => rejectedRun(failing, suiteOpts).then(ofSuite),
   });
 
-  const contenders: Contender[] = plans.map((p) => ({ id: p.id, contest: p.contest, label: p.label, runs: [] }));
+  const contenders: Contender[] = plans.map((p) => ({ id: p.id, contest: p.contest, label: p.label, ...(p.peer ? { peer: true } : {}), runs: [] }));
   /** A contender whose first run could not complete is not run again (a broken build, a missing peer). */
   const dropped = new Set<string>();
   for (let round = 0; round < o.rounds; round++) {
@@ -241,6 +278,30 @@ export async function runPeer(tool: PeerTool, capMs: number, options: Parameters
   } finally {
     await server.close();
   }
+}
+
+/** Runs `f` against a fresh independent server (a fresh one per run, as the reference is). */
+async function onIndependent(f: (t: IndependentServer) => Promise<ContenderRun>): Promise<ContenderRun> {
+  const server = await startIndependent();
+  try {
+    return await f(server);
+  } finally {
+    await server.close();
+  }
+}
+
+function ofInProcess(r: InProcessRun): ContenderRun {
+  return {
+    wallMs: r.wallMs,
+    exitCode: r.exitCode,
+    timedOut: r.timedOut,
+    ...(r.cpuS !== undefined ? { cpuS: r.cpuS } : {}),
+    ...(r.verdict !== undefined ? { verdict: r.verdict } : {}),
+    ...(r.requests !== undefined ? { requests: r.requests } : {}),
+    ...(r.failedChecks !== undefined ? { failures: r.failedChecks } : {}),
+    ...(r.importMs !== undefined && r.runMs !== undefined ? { split: { importMs: r.importMs, runMs: r.runMs } } : {}),
+    ...(r.problem ? { problem: r.problem } : {}),
+  };
 }
 
 async function htmlRun(command: SuiteCommand, opts: RunOptions): Promise<SuiteRun> {
