@@ -160,6 +160,7 @@ export class Client {
         query: Object.fromEntries(url.searchParams),
         auth: typeof auth === 'string' ? auth : 'other',
         ...(op.operation === 'listInterns' && auth === 'key' ? { interns: { keyWorkspace: this.target.interns.workspaceId } } : {}),
+        ...(baseUrl !== this.target.baseUrl ? { regional: true } : {}),
         exchange,
         ...(body.invalidUtf8Offset !== undefined ? { invalidUtf8Offset: body.invalidUtf8Offset } : {}),
         ...(body.duplicateKey !== undefined ? { duplicateKey: body.duplicateKey } : {}),

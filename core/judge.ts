@@ -26,6 +26,11 @@ export interface SeenResponse extends JsonBodyFacts {
    * interns.workspaceId), what every page is judged against (4.3 "The API key selects ... the workspace").
    */
   interns?: { keyWorkspace: string };
+  /**
+   * Sent to the target file's regional base URL (4.3 "Requests sent to regional host names are
+   * refused"): how the refusal is answered, status and body, is not shown, so no error rule judges it.
+   */
+  regional?: boolean;
   exchange: Exchange;
 }
 
