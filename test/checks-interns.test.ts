@@ -47,6 +47,7 @@ const FAULT_CASES: ReadonlyArray<{ check: string; fault: string; requirement: st
   { check: 'interns.limit.maximum', fault: 'interns-limit-above-maximum-served', requirement: 'interns.limit.maximum' },
   { check: 'interns.limit.out-of-range', fault: 'interns-limit-above-maximum-served', requirement: 'interns.limit.out-of-range-rejected' },
   { check: 'interns.status.filter', fault: 'interns-status-filter-ignored', requirement: 'interns.status.filter' },
+  { check: 'interns.status.filter', fault: 'interns-status-list-first-only', requirement: 'interns.status.filter' },
   { check: 'interns.status.unknown-rejected', fault: 'interns-bad-status-accepted', requirement: 'interns.status.unknown-rejected' },
   { check: 'interns.status.invalid-rejected', fault: 'interns-bad-status-accepted', requirement: 'interns.status.invalid-rejected' },
   { check: 'interns.workspace.filter', fault: 'interns-workspace-filter-refused', requirement: 'interns.workspace.filter' },

@@ -48,4 +48,10 @@ export const UNASKED_FAULTS: readonly FaultDeclaration[] = [
     breaks: ['interns.order.newest-first'],
     description: 'The 301st and 302nd interns of a page of more than 301 are swapped (2.6 "Newest first").',
   },
+  {
+    name: 'interns-status-list-first-only',
+    operation: 'listInterns',
+    breaks: ['interns.status.filter'],
+    description: '4.3 "Comma-separated list of values from section 3": of a list of statuses only the first is applied (every intern listed is in a wanted state, the others are missing).',
+  },
 ];

@@ -46,6 +46,7 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   }
   if (hasFault(opts, 'interns-status-filter-ignored')) statuses = null;
   if (hasFault(opts, 'interns-status-subset-ignored') && statuses !== null && statuses.size > 1) statuses = null;
+  if (hasFault(opts, 'interns-status-list-first-only') && statuses !== null && statuses.size > 1) statuses = new Set([[...statuses][0]!]);
 
   // 4.3: the workspace filter is a UUID that "must match the workspace of the API key".
   // Malformed -> invalid_body (the query is invalid). Well-formed but another workspace -> 403

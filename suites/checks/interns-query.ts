@@ -5,7 +5,7 @@
  */
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { expectSchema, expectStatus } from '../../core/expect.ts';
-import { INTERN_STATES, expectInvalidBody, internPage, plainInternPage } from '../support/interns.ts';
+import { INTERN_STATES, MAX_INTERNS_PAGE, expectInvalidBody, internPage, plainInternPage, widestInternPage } from '../support/interns.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { errorBody } from '../support/operations.ts';
 import { tally } from '../support/values.ts';
@@ -109,7 +109,7 @@ export const internsQueryChecks = defineChecks([
       await confirmInternsParams(ctx);
       // Data-agnostic: the states to filter on are taken from what the key lists, rarest first, so a
       // filter that is not applied shows other states.
-      const { interns } = await plainInternPage(ctx);
+      const { interns } = await widestInternPage(ctx);
       const counts: Record<string, number> = {};
       for (const intern of interns) if ((INTERN_STATES as readonly string[]).includes(String(intern.status))) tally(counts, String(intern.status));
       const seen = Object.keys(counts).sort((a, b) => (counts[a] ?? 0) - (counts[b] ?? 0) || a.localeCompare(b));
@@ -119,11 +119,23 @@ export const internsQueryChecks = defineChecks([
       // 4.3: "Lifecycle statuses to include | Comma-separated list of values from section 3".
       for (const wanted of [[first], [first, second]]) {
         const value = wanted.join(',');
-        const res = await ctx.api.listInterns(internsQuery(ctx.target, { status: value }));
+        // The widest page (8 "Page size 1 to 500"), so that the filtered list is whole more often.
+        const res = await ctx.api.listInterns(internsQuery(ctx.target, { status: value, limit: MAX_INTERNS_PAGE }));
         expectStatus(res, 200, 'interns.status.filter', `status filter ${JSON.stringify(value)}`);
-        for (const [i, intern] of internPage(ctx, res).interns.entries()) {
+        const page = internPage(ctx, res);
+        for (const [i, intern] of page.interns.entries()) {
           ctx.conform(wanted.includes(String(intern.status)), `status filter ${JSON.stringify(value)}: /data/${i} has status ${JSON.stringify(intern.status)}`, res);
         }
+        // "Lifecycle statuses to include": a filtered list that is whole (has_more false) includes every
+        // intern of those states the unfiltered page showed (each value of the list applied, not the first).
+        if (page.body.has_more !== false) continue;
+        const listed = new Set(page.interns.map((x) => String(x.id)));
+        const missing = interns.filter((x) => wanted.includes(String(x.status)) && !listed.has(String(x.id)));
+        ctx.conform(
+          missing.length === 0,
+          `status filter ${JSON.stringify(value)} answered a whole list (has_more false) without ${missing.length} intern(s) of those states the unfiltered page lists, e.g. ${JSON.stringify(String(missing[0]?.id)).slice(0, 80)} (${JSON.stringify(missing[0]?.status)})`,
+          res,
+        );
       }
     },
   },
