@@ -5,10 +5,11 @@
  */
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { expectSchema, expectStatus } from '../../core/expect.ts';
-import { INTERN_STATES, MAX_INTERNS_PAGE, expectInvalidBody, internPage, plainInternPage, widestInternPage } from '../support/interns.ts';
+import { INTERN_STATES, expectInvalidBody, internPage, plainInternPage, widestInternPage } from '../support/interns.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { errorBody } from '../support/operations.ts';
 import { tally } from '../support/values.ts';
+import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import { expectEachInvalid, needsOtherWorkspace, sameUuid } from '../support/interns-checks.ts';
 
 export const internsQueryChecks = defineChecks([
@@ -120,7 +121,7 @@ export const internsQueryChecks = defineChecks([
       for (const wanted of [[first], [first, second]]) {
         const value = wanted.join(',');
         // The widest page (8 "Page size 1 to 500"), so that the filtered list is whole more often.
-        const res = await ctx.api.listInterns(internsQuery(ctx.target, { status: value, limit: MAX_INTERNS_PAGE }));
+        const res = await ctx.api.listInterns(internsQuery(ctx.target, { status: value, limit: INTERNS_LIMIT().max }));
         expectStatus(res, 200, 'interns.status.filter', `status filter ${JSON.stringify(value)}`);
         const page = internPage(ctx, res);
         for (const [i, intern] of page.interns.entries()) {

@@ -1,7 +1,7 @@
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { CannotJudge } from '../../core/errors.ts';
 import { expectStatus } from '../../core/expect.ts';
-import { MAX_INTERNS_PAGE, plainInternPage, someInterns } from '../support/interns.ts';
+import { plainInternPage, someInterns, widestInternsQuery } from '../support/interns.ts';
 import { internsQuery } from '../support/interns-query.ts';
 import { expectJsonBody } from '../support/json-media.ts';
 import { brief, jsonType, tally } from '../support/values.ts';
@@ -29,8 +29,9 @@ export const internsChecks = defineChecks([
       conformToSchema(ctx, 'listInterns', res);
       // The interns past the default page, as far as one request shows them (8 "Page size 1 to 500"):
       // the record rules of 2.5 hold for each (suites/support/interns.ts widestInternPage).
-      if (ctx.target.interns.params) {
-        const widest = await ctx.api.listInterns(internsQuery(ctx.target, { limit: MAX_INTERNS_PAGE }));
+      const widestQuery = widestInternsQuery(ctx.target);
+      if (widestQuery) {
+        const widest = await ctx.api.listInterns(widestQuery);
         // Another answer to a page size of 500 is interns.limit.accepted's.
         if (widest.status === 200) conformToSchema(ctx, 'listInterns', widest);
       }

@@ -1,6 +1,8 @@
 import type { ProbeContext } from '../../core/check.ts';
 import type { ApiResponse, Query } from '../../core/client.ts';
 import { conform } from '../../core/expect.ts';
+import type { TargetView } from '../../core/target.ts';
+import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import type { SchemaViolation } from '../../spec/schemas.ts';
 import { internsQuery } from './interns-query.ts';
 import { isObject } from './values.ts';
@@ -34,8 +36,13 @@ export async function plainInternPage(ctx: ProbeContext, query: Query = {}): Pro
   return internPage(ctx, res);
 }
 
-/** 8 "Page size 1 to 500": the most interns one request can show. */
-export const MAX_INTERNS_PAGE = 500;
+/**
+ * The query of the largest page the document allows (8 "Page size 1 to 500", spec/openapi.yaml), or
+ * undefined when the target file does not name the page-size parameter.
+ */
+export function widestInternsQuery(target: TargetView): Query | undefined {
+  return target.interns.params ? internsQuery(target, { limit: INTERNS_LIMIT().max }) : undefined;
+}
 
 /**
  * The page a check on the interns themselves (2.5) judges: the largest the document allows (8 "Page
@@ -44,7 +51,7 @@ export const MAX_INTERNS_PAGE = 500;
  * its requirement's status does not depend on what else ran (principle 1: `--grep`, `--shard`).
  */
 export async function widestInternPage(ctx: ProbeContext): Promise<InternPage> {
-  return plainInternPage(ctx, ctx.target.interns.params ? internsQuery(ctx.target, { limit: MAX_INTERNS_PAGE }) : {});
+  return plainInternPage(ctx, widestInternsQuery(ctx.target) ?? {});
 }
 
 /** widestInternPage, skipping the check when the key sees no intern at all. */
