@@ -11,21 +11,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { distIndex } from './commands.ts';
 import type { ServedTarget } from './measure.ts';
+import type { ContenderRun } from './side-by-side.ts';
 import { ROOT, SEED } from './root.ts';
 import { measure } from './spawn.ts';
-
-export interface InProcessRun {
-  wallMs: number;
-  exitCode: number | null;
-  timedOut: boolean;
-  cpuS?: number;
-  verdict?: string;
-  requests?: number;
-  failedChecks?: number;
-  importMs?: number;
-  runMs?: number;
-  problem?: string;
-}
 
 /** Source of the measured process: import, run, one JSON line. */
 const SCRIPT = `
@@ -37,7 +25,7 @@ const t2 = performance.now();
 process.stdout.write(JSON.stringify({ importMs: t1 - t0, runMs: t2 - t1, verdict: report.verdict, requests: report.run.requests, failedChecks: report.checks.filter((c) => c.status === 'fail').length }) + '\\n');
 `;
 
-export async function runInProcess(target: ServedTarget, capMs: number, seed = SEED): Promise<InProcessRun> {
+export async function runInProcess(target: ServedTarget, capMs: number, seed = SEED): Promise<ContenderRun> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-inprocess-'));
   const file = join(dir, 'target.yaml');
   writeFileSync(file, target.yaml);
@@ -48,9 +36,10 @@ export async function runInProcess(target: ServedTarget, capMs: number, seed = S
       env: { ...target.env, BENCH_DIST_INDEX: pathToFileURL(distIndex()).href, BENCH_TARGET_FILE: file, BENCH_SEED: String(seed) },
     });
     const last = m.stdout.map((l) => l.line).filter((l) => l.startsWith('{')).pop();
-    const base = { wallMs: m.wallMs, exitCode: m.code, timedOut: m.timedOut, ...(m.cpuS !== undefined ? { cpuS: m.cpuS } : {}) };
+    const base: ContenderRun = { wallMs: m.wallMs, exitCode: m.code, timedOut: m.timedOut, ...(m.cpuS !== undefined ? { cpuS: m.cpuS } : {}) };
     if (!last) return { ...base, problem: `no result line (exit ${m.code}${m.timedOut ? ', killed at the cap' : ''}): ${m.stderr.trim().split('\n').slice(-2).join(' / ').slice(0, 300)}` };
-    return { ...base, ...(JSON.parse(last) as Pick<InProcessRun, 'importMs' | 'runMs' | 'verdict' | 'requests' | 'failedChecks'>) };
+    const r = JSON.parse(last) as { importMs: number; runMs: number; verdict: string; requests: number; failedChecks: number };
+    return { ...base, verdict: r.verdict, requests: r.requests, failures: r.failedChecks, split: { importMs: r.importMs, runMs: r.runMs } };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

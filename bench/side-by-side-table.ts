@@ -2,7 +2,7 @@
 import { commandLabel, type SuiteCommand } from './commands.ts';
 import { PHASES, type Timeline } from './probe.ts';
 import { peerBaseline, peerCaught, suiteCaught, type BenchResults } from './results.ts';
-import type { Contender, SideBySide } from './side-by-side.ts';
+import type { Contender, ContenderRun, SideBySide } from './side-by-side.ts';
 import { fmtNumber, fmtSeconds, median, spread, table, type Spread } from './stats.ts';
 
 const sec = (ms: number | undefined, d = 2) => (ms === undefined || !Number.isFinite(ms) ? 'n/a' : `${(ms / 1000).toFixed(d)} s`);
@@ -16,20 +16,29 @@ function walls(c: Contender | undefined): number[] {
   return (c?.runs ?? []).filter((r) => !r.problem && Number.isFinite(r.wallMs)).map((r) => r.wallMs);
 }
 
-/** `f(a, b)` for each round where both ran and completed: a ratio or a difference measured in one round. */
-function paired(a: Contender | undefined, b: Contender | undefined, f: (x: number, y: number) => number): Spread | undefined {
+/**
+ * `f(a, b)` of one figure of a run (the wall unless `of` says another) for each round where both ran
+ * and completed with that figure: a ratio or a difference measured in one round.
+ */
+function paired(a: Contender | undefined, b: Contender | undefined, f: (x: number, y: number) => number, of: (r: ContenderRun) => number | undefined = (r) => r.wallMs): Spread | undefined {
   if (!a || !b) return undefined;
   const n = Math.min(a.runs.length, b.runs.length);
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const x = a.runs[i]!;
     const y = b.runs[i]!;
-    if (!x.problem && !y.problem && Number.isFinite(x.wallMs) && Number.isFinite(y.wallMs)) out.push(f(x.wallMs, y.wallMs));
+    const fx = of(x);
+    const fy = of(y);
+    if (x.problem || y.problem || fx === undefined || fy === undefined || !Number.isFinite(fx) || !Number.isFinite(fy)) continue;
+    const v = f(fx, fy);
+    // A ratio over a zero (a CPU time too small to read) compares nothing.
+    if (Number.isFinite(v)) out.push(v);
   }
   return spread(out);
 }
 
 const ratio = (a: Contender | undefined, b: Contender | undefined) => paired(a, b, (x, y) => x / y);
+const cpuRatio = (a: Contender | undefined, b: Contender | undefined) => paired(a, b, (x, y) => x / y, (r) => r.cpuS);
 const saved = (a: Contender | undefined, b: Contender | undefined) => paired(a, b, (x, y) => x - y);
 const fmtRatio = (s: Spread | undefined) => fmtNumber(s, '×', 2);
 const verdict = (ok: boolean | undefined) => (ok === undefined ? 'not measured' : ok ? '**met**' : '**not met**');
@@ -93,8 +102,9 @@ export function targetsSection(r: BenchResults): string {
   }
   const faults = r.targets.filter((t) => t.kind === 'fault');
   const ours = faults.filter((t) => suiteCaught(t).caught).length;
+  const caught = new Map(r.peers.filter((p) => p.available).map((p) => [p.name, caughtBy(r, faults, p.name)]));
   for (const peer of r.peers.filter((p) => p.available)) {
-    const theirs = faults.filter((t) => peerCaught(t, peer.name, peerBaseline(r.targets, peer.name)).caught).length;
+    const theirs = caught.get(peer.name)!;
     const pc = contender(s, `peer:${peer.name}`);
     const against = (['tsx', 'dist'] as SuiteCommand[])
       .filter((c) => s.contenders.some((x) => x.id === `reference:${c}`))
@@ -110,7 +120,7 @@ export function targetsSection(r: BenchResults): string {
       lines.push(`- For comparison, ${peer.name} on the same reference: ${sec(median(walls(pc)))} median; the suite's wall over it ${against.map((a) => a.replace(/ \*\*.*\*\*$/, '')).join('; ')}; faults caught ${ours} against ${theirs} of ${faults.length}${sample}.`);
     }
   }
-  lines.push(...independentLines(s, ours, theirsOf(r, faults), faults.length));
+  lines.push(...independentLines(s, ours, caught.get('Schemathesis'), faults.length));
   const ref = contender(s, 'reference:tsx') ?? s.contenders.find((c) => c.contest === 'reference');
   for (const c of s.contenders.filter((x) => x.contest === 'failing target')) {
     const q = ratio(contender(s, c.id), ref);
@@ -119,22 +129,10 @@ export function targetsSection(r: BenchResults): string {
   return lines.join('\n');
 }
 
-/** Faults of the catalogue Schemathesis caught, when it ran. */
-function theirsOf(r: BenchResults, faults: BenchResults['targets']): number | undefined {
-  const peer = r.peers.find((p) => p.available && p.name === 'Schemathesis');
-  return peer ? faults.filter((t) => peerCaught(t, peer.name, peerBaseline(r.targets, peer.name)).caught).length : undefined;
-}
-
-/** CPU seconds of each round where both ran and completed, as ratios a / b. */
-function cpuRatio(a: Contender | undefined, b: Contender | undefined): Spread | undefined {
-  if (!a || !b) return undefined;
-  const out: number[] = [];
-  for (let i = 0; i < Math.min(a.runs.length, b.runs.length); i++) {
-    const x = a.runs[i]!;
-    const y = b.runs[i]!;
-    if (!x.problem && !y.problem && x.cpuS !== undefined && y.cpuS !== undefined && y.cpuS > 0) out.push(x.cpuS / y.cpuS);
-  }
-  return spread(out);
+/** Faults of `faults` the peer named `name` caught. */
+function caughtBy(r: BenchResults, faults: BenchResults['targets'], name: string): number {
+  const baseline = peerBaseline(r.targets, name);
+  return faults.filter((t) => peerCaught(t, name, baseline).caught).length;
 }
 
 /** Issue 22's targets on the independent server: the compiled command and the in-process engine against Schemathesis. */

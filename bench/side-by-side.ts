@@ -13,7 +13,7 @@ import { startReference } from '../reference/server.ts';
 import { commandLabel, type SuiteCommand } from './commands.ts';
 import { rejectedKeyTarget, startHtmlTarget } from './failing-targets.ts';
 import { runFloor } from './floor.ts';
-import { runInProcess, type InProcessRun } from './in-process.ts';
+import { runInProcess } from './in-process.ts';
 import { startIndependent, type IndependentServer } from './independent/start.ts';
 import { runEmbedded, runHelp, runSuite, runSuiteOn, type RunOptions, type SuiteRun } from './measure.ts';
 import type { PeerRun, PeerTool } from './peers/peer.ts';
@@ -167,7 +167,7 @@ export async function sideBySide(o: SideBySideOptions, reference: TargetResult, 
       run: async () => {
         const r = await runPeer(tool, o.peerCapMs);
         (reference.peers[tool.name] ??= []).push(r);
-        return { wallMs: r.wallMs, exitCode: r.exitCode, timedOut: r.timedOut, requests: r.requests, failures: r.failures.length, ...(r.cpuS !== undefined ? { cpuS: r.cpuS } : {}), ...(r.problem ? { problem: r.problem } : {}) };
+        return ofPeer(r);
       },
     });
   }
@@ -184,7 +184,7 @@ export async function sideBySide(o: SideBySideOptions, reference: TargetResult, 
       id: 'independent:in-process',
       contest: 'independent',
       label: '`runConformance` of dist/index.js in one Node process (the independent server)',
-      run: () => onIndependent(async (t) => ofInProcess(await runInProcess(t, o.capMs))),
+      run: () => onIndependent((t) => runInProcess(t, o.capMs)),
     });
   }
   for (const tool of o.peers.filter((p) => p.name === 'Schemathesis')) {
@@ -194,10 +194,7 @@ export async function sideBySide(o: SideBySideOptions, reference: TargetResult, 
       peer: true,
       label: `${tool.name} (the independent server)`,
       run: () =>
-        onIndependent(async (t) => {
-          const r = await tool.run(t.baseUrl, t.apiKey, o.peerCapMs);
-          return { wallMs: r.wallMs, exitCode: r.exitCode, timedOut: r.timedOut, failures: r.failures.length, ...(r.cpuS !== undefined ? { cpuS: r.cpuS } : {}), ...(r.problem ? { problem: r.problem } : {}) };
-        }),
+        onIndependent(async (t) => ofPeer(await tool.run(t.baseUrl, t.apiKey, o.peerCapMs))),
     });
   }
   const failing: SuiteCommand = o.commands.includes('tsx') ? 'tsx' : o.commands[0]!;
@@ -290,18 +287,9 @@ async function onIndependent(f: (t: IndependentServer) => Promise<ContenderRun>)
   }
 }
 
-function ofInProcess(r: InProcessRun): ContenderRun {
-  return {
-    wallMs: r.wallMs,
-    exitCode: r.exitCode,
-    timedOut: r.timedOut,
-    ...(r.cpuS !== undefined ? { cpuS: r.cpuS } : {}),
-    ...(r.verdict !== undefined ? { verdict: r.verdict } : {}),
-    ...(r.requests !== undefined ? { requests: r.requests } : {}),
-    ...(r.failedChecks !== undefined ? { failures: r.failedChecks } : {}),
-    ...(r.importMs !== undefined && r.runMs !== undefined ? { split: { importMs: r.importMs, runMs: r.runMs } } : {}),
-    ...(r.problem ? { problem: r.problem } : {}),
-  };
+/** A peer's run as the table shows it; `requests` when the bench counted them. */
+function ofPeer(r: Omit<PeerRun, 'requests'> & { requests?: number }): ContenderRun {
+  return { wallMs: r.wallMs, exitCode: r.exitCode, timedOut: r.timedOut, ...(r.requests !== undefined ? { requests: r.requests } : {}), failures: r.failures.length, ...(r.cpuS !== undefined ? { cpuS: r.cpuS } : {}), ...(r.problem ? { problem: r.problem } : {}) };
 }
 
 async function htmlRun(command: SuiteCommand, opts: RunOptions): Promise<SuiteRun> {

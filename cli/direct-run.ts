@@ -18,8 +18,9 @@ export class DirectRunError extends Error {}
  * CONFORMANCE_TARGET (keys from the environment, as with the command line), else the embedded
  * reference, with the command line's defaults; CONFORMANCE_SEED fixes the seed, CONFORMANCE_FAIL_ON
  * (must, should) is --fail-on, CONFORMANCE_REPORT_DIR is --report-dir (two runs at once in one clone
- * need two directories: a report directory is locked while a run writes it). The preflight runs here, before any test, as on the command line: a
- * rejected key, a wrong base URL or a bad target file is one line (DirectRunError), never 100 failed tests.
+ * need two directories: a report directory is locked while a run writes it). The preflight runs here,
+ * before any test, as on the command line: a rejected key, a wrong base URL or a bad target file is one
+ * line (DirectRunError), never 100 failed tests.
  */
 export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () => Promise<void> }> {
   const file = process.env['CONFORMANCE_TARGET'];
