@@ -10,7 +10,7 @@ import { paginationChecks } from '../suites/checks/pagination.ts';
 
 /** The example-based checks of listContainerFiles: one request or page, the query parameters, multi-page walks. */
 const CHECKS = [...containerFilesChecks, ...containerFilesQueryChecks, ...paginationChecks];
-import { probeCheck } from './support/harness.ts';
+import { probeCheck, runEngineAgainst } from './support/harness.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -76,6 +76,17 @@ test.describe('faults', () => {
       expect(o.failures[0]?.exchanges.length, 'the response is the evidence').toBeGreaterThan(0);
     });
   }
+
+  test('a listing in no one order fails path order alone, whatever the seed: never the cursor rules its pairs happen to meet', async () => {
+    // A page pairs a cursor with its first path and a scan position with its last: when that pair is
+    // in some reading's order but not in the one the listing's other pairs showed, the order is broken,
+    // not the cursor (suites/support/page-rules.ts). Seeds 4 and 7 used to fail strictly-after too.
+    const files = (id: string) => id.startsWith('files.');
+    for (const seed of [1, 4, 7]) {
+      const report = await runEngineAgainst({ faults: ['files-order-inconsistent'] }, { select: files, settings: { seed } });
+      expect(report.requirements.filter((r) => r.status === 'fail').map((r) => r.id), `seed ${seed}`).toEqual(['files.list.path-order']);
+    }
+  });
 
   test('every fault of this area proves a check', () => {
     for (const f of CONTAINER_FILES_FAULTS) {

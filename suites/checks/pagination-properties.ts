@@ -8,7 +8,7 @@ import { FILES_LIMIT } from '../../spec/parameter-bounds.ts';
 import { prefixlessScanCursor } from '../support/container-files.ts';
 import { readPage, type ListedFile } from '../support/file-pages.ts';
 import { OPERATION_PROBES } from '../support/operations.ts';
-import { assertPageRules } from '../support/page-rules.ts';
+import { assertPageRules, PAGE_RULE_REQUIREMENTS } from '../support/page-rules.ts';
 import { compareIn, PathOrderTracker } from '../support/path-order.ts';
 import { checkProperty } from '../support/property.ts';
 import { classifyPageSize } from '../support/query-values.ts';
@@ -17,20 +17,14 @@ import { fullListing, pageCapFor, traverse, type Traversal } from '../support/tr
 // Properties of listContainerFiles (4.1) that hold for ANY data: the target is compared with itself
 // (a traversal at one limit against the full listing at limit 1000), never with known data.
 
-/** The rules every page of a traversal is judged by (assertPageRules) and the walk itself. */
-const PAGE_RULES = [
-  'files.pagination.next-page',
-  'files.pagination.limit-independent',
-  'files.pagination.progress',
-  'files.list.path-order',
-  'files.limit.page-size',
-  'files.pagination.last-id-when-has-more',
-  'files.pagination.last-id-is-last-listed',
-  'files.pagination.scan-bound-position',
-  'files.pagination.null-last-id',
-  'files.list.first-id',
-  'files.after.strictly-after',
-] as const;
+/**
+ * The rules of one page its walks judge (assertPageRules: a page breaking one fails that rule, not the
+ * property's own). Every page they fetch names a limit, so the default's maximum is never judged here.
+ */
+const ONE_PAGE_RULES = PAGE_RULE_REQUIREMENTS.filter((r) => r !== 'files.limit.default-maximum');
+
+/** The rules every page of a traversal is judged by and the walk itself. */
+const PAGE_RULES = ['files.pagination.next-page', 'files.pagination.limit-independent', 'files.pagination.progress', ...ONE_PAGE_RULES] as const;
 
 /** C0 controls and DEL: a path holding one may be refused as after (reading cursor-control-refused). */
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -108,7 +102,7 @@ export const paginationPropertyChecks = defineChecks([
     title: 'For any path, present or not, after=cfile_+base64url(path) resumes with exactly the files after it',
     operation: 'listContainerFiles',
     kind: 'property',
-    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.pagination.next-page', 'files.after.control-char-paths'],
+    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.after.control-char-paths', 'files.pagination.next-page', ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after')],
     estimatedRequests: 3,
     async probe(ctx: ProbeContext) {
       const full = await listing(ctx);

@@ -1,7 +1,7 @@
 import { ConformanceFailure } from '../../core/errors.ts';
 import type { Exchange } from '../../core/evidence.ts';
 import { pageEnd, pathOf, sameId, type FilePage } from './file-pages.ts';
-import { PathOrderTracker } from './path-order.ts';
+import { afterInSomeOrder, PathOrderTracker } from './path-order.ts';
 
 /** 4.1 / 8: without limit a page holds at most 100 files; never more than 1000. */
 const DEFAULT_LIMIT = 100;
@@ -55,10 +55,13 @@ export function pageViolation(fp: PageUnderRules, order: PathOrderTracker = new 
     const why = order.before(page.data[i - 1]!.path, page.data[i]!.path);
     if (why) return v('files.list.path-order', `data[${i - 1}].path ${JSON.stringify(page.data[i - 1]!.path)} is listed before data[${i}].path ${JSON.stringify(page.data[i]!.path)}, but ${why}`);
   }
+  // A pair after each other in some reading, not in the listing's, breaks the order, not the rule
+  // that paired them: the same page judged alone or in a walk names the same requirement.
+  const ruleOf = (a: string, b: string, requirementId: string) => (afterInSomeOrder(a, b) ? 'files.list.path-order' : requirementId);
   const first = page.data[0];
   if (cursor !== undefined && first) {
     const why = order.before(cursor, first.path);
-    if (why) return v('files.after.strictly-after', `after=${fp.after} names ${JSON.stringify(cursor)}, but the page starts at ${JSON.stringify(first.path)}, which is not after it: ${why}`);
+    if (why) return v(ruleOf(cursor, first.path, 'files.after.strictly-after'), `after=${fp.after} names ${JSON.stringify(cursor)}, but the page starts at ${JSON.stringify(first.path)}, which is not after it: ${why}`);
   }
   if (page.first_id !== null && first && !sameId(page.first_id, first.id)) return v('files.list.first-id', `first_id ${JSON.stringify(page.first_id)} is not the id of the first listed file ${first.id}`);
   if (page.first_id !== null && !first) return v('files.list.first-id', `first_id ${JSON.stringify(page.first_id)} on a page with no file`);
@@ -73,9 +76,9 @@ export function pageViolation(fp: PageUnderRules, order: PathOrderTracker = new 
   if (position !== undefined) {
     const last = page.data[n - 1];
     const behindLast = last ? order.before(last.path, position) : undefined;
-    if (behindLast) return v('files.pagination.scan-bound-position', `last_id names ${JSON.stringify(position)}, not after the last listed path ${JSON.stringify(last!.path)}: ${behindLast}`);
+    if (behindLast) return v(ruleOf(last!.path, position, 'files.pagination.scan-bound-position'), `last_id names ${JSON.stringify(position)}, not after the last listed path ${JSON.stringify(last!.path)}: ${behindLast}`);
     const behindCursor = cursor !== undefined ? order.before(cursor, position) : undefined;
-    if (behindCursor) return v('files.pagination.scan-bound-position', `last_id names ${JSON.stringify(position)}, not after the request's cursor ${JSON.stringify(cursor)}: ${behindCursor}`);
+    if (behindCursor) return v(ruleOf(cursor!, position, 'files.pagination.scan-bound-position'), `last_id names ${JSON.stringify(position)}, not after the request's cursor ${JSON.stringify(cursor)}: ${behindCursor}`);
   }
   return undefined;
 }

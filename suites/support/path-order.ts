@@ -76,6 +76,16 @@ export class PathOrderTracker {
   }
 }
 
+/**
+ * Whether `b` is after `a` in some lexicographic path order. A pair the listing puts in an order that
+ * one reading holds but not the one its other pairs showed breaks the order (files.list.path-order),
+ * not the rule that brought the pair together (a cursor's, a scan position's): the listing resumed
+ * after the cursor, in an order it does not keep.
+ */
+export function afterInSomeOrder(a: string, b: string): boolean {
+  return PATH_ORDERS.some((o) => compareIn(o, a, b) < 0);
+}
+
 /** The orders a strictly increasing sequence of paths is in (none when it is in neither). */
 export function ordersOf(paths: readonly string[]): PathOrder[] {
   return PATH_ORDERS.filter((o) => paths.every((p, i) => i === 0 || compareIn(o, paths[i - 1]!, p) < 0));
