@@ -2,7 +2,8 @@ import { CannotJudge } from './errors.ts';
 import { excerpt, excerptHeaders, maskVolatileHeaders, truncateBody, type Exchange } from './evidence.ts';
 import { Redactor } from './redact.ts';
 import { RequestLog } from './request-log.ts';
-import { decodeJsonBody, type JsonBodyFacts } from './json-body.ts';
+import { decodeJsonBody, firstDuplicateKey, type JsonBodyFacts } from './json-body.ts';
+import { TextMemo } from './text-memo.ts';
 import type { SeenResponse } from './judge.ts';
 import type { RunSettings } from './run-settings.ts';
 import { secretsOf, type Target } from './target.ts';
@@ -67,6 +68,8 @@ export class Client {
   check = '';
   /** Told of every response, whichever check sent it (the engine's whole-run judgements). */
   onResponse: ResponseListener | undefined;
+  /** A body received again has the duplicate name it had (core/text-memo.ts). */
+  private readonly duplicateKeys = new TextMemo<string | undefined>();
 
   constructor(
     private readonly target: Target,
@@ -138,7 +141,7 @@ export class Client {
       // Redacted before any check sees it: a target that echoes the key cannot put it in a message.
       // Strict UTF-8 (RFC 8259 8.1), redacted before it is parsed: a target that echoes the key
       // cannot put it in a message, a parsed value or an evidence body.
-      const body = decodeJsonBody(raw.body, (t) => this.redactor.text(t));
+      const body = decodeJsonBody(raw.body, (t) => this.redactor.text(t), (t) => this.duplicateKeys.of(t, firstDuplicateKey));
       const text = body.text;
       const responseHeaders = this.redactor.headers(raw.headers);
       const exchange = this.record(url, headers, { status: raw.status, headers: responseHeaders, text }, ms, retries);
@@ -157,6 +160,7 @@ export class Client {
         check: this.check,
         status: raw.status,
         json: response.json,
+        text,
         query: Object.fromEntries(url.searchParams),
         auth: typeof auth === 'string' ? auth : 'other',
         ...(op.operation === 'listInterns' && auth === 'key' ? { interns: { keyWorkspace: this.target.interns.workspaceId } } : {}),

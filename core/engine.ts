@@ -1,6 +1,7 @@
 import type { CheckDeclaration, CheckOutcome } from './check.ts';
 import { Client, RunState } from './client.ts';
 import { executeCheck, type JudgeContext } from './execute-check.ts';
+import { JudgeMemo } from './judge-memo.ts';
 import type { ResponseJudge } from './judge.ts';
 import type { RunSettings } from './run-settings.ts';
 import { viewOf, type Target, type TargetView } from './target.ts';
@@ -39,7 +40,7 @@ export class Engine {
     this.client = new Client(input.target, input.settings, input.transport, this.state);
     this.view = viewOf(input.target);
     this.byId = new Map(input.checks.map((c) => [c.id, c]));
-    this.judging = { judges: input.judges };
+    this.judging = { judges: input.judges, memo: new JudgeMemo(input.judges) };
   }
 
   /**

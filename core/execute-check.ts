@@ -5,6 +5,7 @@ import { CannotJudge, ConformanceFailure, SkipCheck } from './errors.ts';
 import { EVIDENCE_TEXT_CHARS, excerpt, type Exchange } from './evidence.ts';
 import { conform } from './expect.ts';
 import type { Finding, ResponseJudge } from './judge.ts';
+import type { JudgeMemo } from './judge-memo.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { TargetView } from './target.ts';
 
@@ -14,6 +15,8 @@ export const FINDINGS_PER_REQUIREMENT = 20;
 /** What the engine shares with every check it runs: the response judges. */
 export interface JudgeContext {
   judges: readonly ResponseJudge[];
+  /** The judges' findings for a response like one seen before, kept for the run (core/judge-memo.ts). */
+  memo?: JudgeMemo;
 }
 
 /**
@@ -50,18 +53,18 @@ export async function executeCheck(
         observedKeys.add(JSON.stringify(observation));
         outcome.observations.push({ requirementId: observation.requirementId, value: boundedValue(observation.value) });
       }
-      for (const f of judge.judge(seen)) {
-        const key = f.dedupeKey ?? `${f.requirementId}\u0000${f.message}`;
-        if (reported.has(key)) continue;
-        reported.add(key);
-        const kept = perRequirement.get(f.requirementId) ?? 0;
-        if (kept >= FINDINGS_PER_REQUIREMENT) {
-          beyond.set(f.requirementId, (beyond.get(f.requirementId) ?? 0) + 1);
-          continue;
-        }
-        perRequirement.set(f.requirementId, kept + 1);
-        findings.push(f);
+    }
+    for (const f of judging.memo ? judging.memo.findings(seen) : judging.judges.flatMap((j) => j.judge(seen))) {
+      const key = f.dedupeKey ?? `${f.requirementId}\u0000${f.message}`;
+      if (reported.has(key)) continue;
+      reported.add(key);
+      const kept = perRequirement.get(f.requirementId) ?? 0;
+      if (kept >= FINDINGS_PER_REQUIREMENT) {
+        beyond.set(f.requirementId, (beyond.get(f.requirementId) ?? 0) + 1);
+        continue;
       }
+      perRequirement.set(f.requirementId, kept + 1);
+      findings.push(f);
     }
   };
   const ctx: ProbeContext = {

@@ -49,9 +49,9 @@ const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /**
  * Decodes `buf` as strict UTF-8, parses it as JSON and finds the first duplicate object name.
  * `redact` rewrites the text before it is parsed (the client's mask: what is parsed out of a body
- * that echoes a key never holds the key).
+ * that echoes a key never holds the key); `duplicateKeyOf` is firstDuplicateKey or a memo of it.
  */
-export function decodeJsonBody(buf: Uint8Array, redact: (text: string) => string = (t) => t): DecodedJsonBody {
+export function decodeJsonBody(buf: Uint8Array, redact: (text: string) => string = (t) => t, duplicateKeyOf: (text: string) => string | undefined = firstDuplicateKey): DecodedJsonBody {
   let text: string;
   let invalidUtf8Offset: number | undefined;
   try {
@@ -68,7 +68,7 @@ export function decodeJsonBody(buf: Uint8Array, redact: (text: string) => string
   } catch (e) {
     return { ...out, jsonError: (e as Error).message };
   }
-  const duplicateKey = firstDuplicateKey(text);
+  const duplicateKey = duplicateKeyOf(text);
   return duplicateKey === undefined ? out : { ...out, duplicateKey };
 }
 

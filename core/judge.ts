@@ -15,6 +15,8 @@ export interface SeenResponse extends JsonBodyFacts {
   status: number;
   /** Parsed JSON body, or undefined when the body was not JSON. */
   json: unknown;
+  /** The body as received (masked): a response with the same body and request is judged once (core/judge-memo.ts). */
+  text?: string;
   /** The query as sent (wire names). */
   query: Readonly<Record<string, string>>;
   /** The path parameters as sent (`container_id`, `author`, `slug`). */

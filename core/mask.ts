@@ -1,3 +1,5 @@
+import { TextMemo } from './text-memo.ts';
+
 /**
  * The one mask of the suite (principle 4): every string that leaves the process passes through it,
  * and it replaces each secret by its placeholder ($API_KEY, ...) in every form a target can echo it.
@@ -45,6 +47,8 @@ interface Form {
 export class Mask {
   private readonly values = new Set<string>();
   private forms: Form[] = [];
+  /** A body received again is masked as it was the first time (core/text-memo.ts). */
+  private readonly memo = new TextMemo<string>();
 
   constructor(secrets: readonly Secret[] = []) {
     this.add(secrets);
@@ -59,14 +63,19 @@ export class Mask {
     }
     // Longest first, so a secret (or form) that contains another is replaced whole.
     this.forms.sort((a, b) => b.lower.length - a.lower.length);
+    this.memo.clear();
   }
 
   text(s: string): string {
     if (this.forms.length === 0 || s.length === 0) return s;
+    return this.memo.of(s, (t) => this.masked(t));
+  }
+
+  private masked(s: string): string {
     // Most text a target sends spells nothing (no escape, percent sign, reference, NUL, line break
     // or split string): it is its own view, and the search needs no map back.
     const view = isPlain(s) ? undefined : decodedView(s);
-    const lower = asciiLower(view ? view.text : s);
+    const lower = lowerCase(view ? view.text : s);
     // Spans of the original text to replace, found longest form first; a span that overlaps one
     // already taken is left (the longer form covers it).
     const taken: Array<{ from: number; to: number; placeholder: string }> = [];
@@ -149,6 +158,16 @@ export function formsOf(value: string): string[] {
 function stableBase64(bytes: Buffer, offset: number): string {
   const all = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64').replace(/=+$/, '');
   return all.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+}
+
+/**
+ * The text in lower case, position for position. The native lower case keeps every position but for
+ * U+0130, which becomes two code units (it would shift every position after it): a text holding one
+ * is lowered by ASCII only. (The Kelvin sign lowers to `k`: such a text is masked as if it spelled
+ * the key's `k`, which hides no more than a look-alike of the key.)
+ */
+function lowerCase(s: string): string {
+  return s.includes('\u0130') ? asciiLower(s) : s.toLowerCase();
 }
 
 /**
