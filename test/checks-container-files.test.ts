@@ -32,6 +32,7 @@ const PROOFS: ReadonlyArray<{ check: string; fault: string; requirement: string 
   { check: 'files.list.first-id', fault: 'files-first-id-wrong', requirement: 'files.list.first-id' },
   { check: 'files.container-id.restarted', fault: 'files-restarted-container-rejected', requirement: 'files.container-id.restarted' },
   { check: 'files.limit.default', fault: 'files-default-limit-50', requirement: 'files.limit.default' },
+  { check: 'files.limit.default-value', fault: 'files-default-limit-50', requirement: 'files.limit.default-value' },
   { check: 'files.limit.default-maximum', fault: 'files-page-larger-than-limit', requirement: 'files.limit.default-maximum' },
   { check: 'files.limit.maximum', fault: 'files-limit-above-maximum-served', requirement: 'files.limit.maximum' },
   { check: 'files.limit.out-of-range-rejected', fault: 'files-limit-above-maximum-served', requirement: 'files.limit.out-of-range-rejected' },

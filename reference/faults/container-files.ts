@@ -79,7 +79,7 @@ export const CONTAINER_FILES_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'files-default-limit-50',
     operation: 'listContainerFiles',
-    breaks: ['files.limit.default'],
+    breaks: ['files.limit.default-value', 'files.limit.default'],
     description: 'Without limit a page holds up to 50 files instead of 100 (4.1, 8).',
   },
   {

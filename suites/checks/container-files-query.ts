@@ -48,6 +48,34 @@ export const containerFilesQueryChecks = defineChecks([
     },
   },
   {
+    id: 'files.limit.default-value',
+    title: 'Without limit each page is the page limit=100 gives from the same cursor: same files, has_more and last_id',
+    operation: 'listContainerFiles',
+    requirements: ['files.limit.default-value'],
+    async probe(ctx: ProbeContext) {
+      // 4.1 "| limit | integer | no | 100 |": a request without limit is served as limit=100, whatever
+      // the server's page sizes (a page need not be full: a server capping at 50 caps both alike).
+      // Pages that end at the scan bound (rule 3) are alike at any limit, so the walk goes on to a
+      // page that ends at its last listed file with has_more true, where the limit shows.
+      const shape = (p: FetchedPage) => JSON.stringify([p.page.data.map((f) => f.path), p.page.has_more, p.page.last_id]);
+      const full = (p: FetchedPage) => p.page.has_more && pageEnd(p.page) === 'last-listed';
+      const { pages } = await walkPages(ctx, main(ctx), { maxPages: 8, enough: (ps) => full(ps[ps.length - 1]!) });
+      for (const without of pages) {
+        const hundred = await fetchPage(ctx, main(ctx), { limit: LIMIT_DEFAULT, ...(without.after !== undefined ? { after: without.after } : {}) });
+        if (shape(hundred) === shape(without)) continue;
+        // Live data is not ours: asked again without limit, a page that changed is not judged.
+        const again = await fetchPage(ctx, main(ctx), without.after !== undefined ? { after: without.after } : {});
+        if (shape(again) !== shape(without)) return ctx.skip(`the page without limit after ${q(String(without.after ?? '(start)'))} changed between two requests: the listing is moving`);
+        const [a, b] = [without.page, hundred.page];
+        ctx.conform(
+          false,
+          `after ${q(String(without.after ?? '(start)'))}: without limit the page lists ${a.data.length} files (has_more ${a.has_more}, last_id ${q(String(a.last_id))}); with limit=${LIMIT_DEFAULT} it lists ${b.data.length} (has_more ${b.has_more}, last_id ${q(String(b.last_id))}): the default is not ${LIMIT_DEFAULT}`,
+          without.res,
+        );
+      }
+    },
+  },
+  {
     id: 'files.limit.bounds-accepted',
     title: 'limit=1 and limit=1000 are accepted',
     operation: 'listContainerFiles',
