@@ -19,6 +19,8 @@ export interface Target {
     otherWorkspaceId?: string;
     regionalBaseUrl?: string;
     params?: { limit: string; status: string; workspace: string };
+    /** The query parameter that takes the id of a page's last intern (4.3: how to fetch the next page is not shown). */
+    cursorParam?: string;
   };
 }
 

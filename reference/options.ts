@@ -32,6 +32,11 @@ export interface ReferenceOptions {
   stringErrorStatus: { invalid_body: number; not_found: number; internal_error: number };
   /** 4.3: names of the interns query parameters (not shown). */
   internsParams: { limit: string; status: string; workspace: string };
+  /**
+   * 4.3 "How to fetch the page after one with `has_more` true: not shown": the reference takes the id of
+   * a page's last intern in this query parameter (a target file names it as interns.cursorParam).
+   */
+  internsCursor: string;
   /** 8 rule 2: default interns page size (not shown). */
   internsDefaultPageSize: number;
   /** 5 rule 3: operations that accept the restricted key (which key kind each needs is not shown). */
@@ -56,6 +61,7 @@ export const DEFAULT_REFERENCE_OPTIONS: ReferenceOptions = {
   sparseEndpoints: false,
   stringErrorStatus: { invalid_body: 400, not_found: 404, internal_error: 500 },
   internsParams: { limit: 'limit', status: 'status', workspace: 'workspace_id' },
+  internsCursor: 'after',
   internsDefaultPageSize: 50,
   restrictedKeyAcceptedBy: [],
   contentType: 'application/json',

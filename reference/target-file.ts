@@ -23,6 +23,7 @@ export function referenceTargetYaml(server: ReferenceServer): string {
     `  otherWorkspaceId: ${JSON.stringify(f.otherWorkspaceId)}`,
     `  regionalBaseUrl: ${JSON.stringify(server.regionalBaseUrl)}`,
     `  params: { limit: ${JSON.stringify(p.limit)}, status: ${JSON.stringify(p.status)}, workspace: ${JSON.stringify(p.workspace)} }`,
+    `  cursorParam: ${JSON.stringify(server.options.internsCursor)}`,
     '',
   ].join('\n');
 }

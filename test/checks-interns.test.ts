@@ -39,6 +39,7 @@ const FAULT_CASES: ReadonlyArray<{ check: string; fault: string; requirement: st
   { check: 'interns.intern.status-value', fault: 'interns-unknown-status-value', requirement: 'interns.intern.status-value' },
   { check: 'interns.intern.workspace-of-key', fault: 'interns-other-workspace-leak', requirement: 'interns.intern.workspace-of-key' },
   { check: 'interns.order.newest-first', fault: 'interns-oldest-first', requirement: 'interns.order.newest-first' },
+  { check: 'interns.pages.cursor-walk', fault: 'interns-cursor-page-other-workspace', requirement: 'interns.intern.workspace-of-key' },
   { check: 'interns.limit.bounds-accepted', fault: 'interns-limit-max-too-low', requirement: 'interns.limit.bounds-accepted' },
   { check: 'interns.limit.respected', fault: 'interns-limit-not-enforced', requirement: 'interns.limit.respected' },
   { check: 'interns.limit.out-of-range', fault: 'interns-limit-bounds-not-enforced', requirement: 'interns.limit.out-of-range-rejected' },

@@ -157,6 +157,19 @@ test('intern records: each 2.5 rule as the interns checks read it, at the record
   expect(judgeAll(seen('listInterns', 200, { data: [open], has_more: false }))).toEqual([]);
 });
 
+test('an interns page broken two ways fails both rules: the order within it and the key\'s workspace', () => {
+  const ws = '45bcb30d-e922-41b6-b4cb-21439c952204';
+  const other = '9aae65ea-f836-41ba-96e1-967e9d7e230e';
+  const older = intern({ createdAt: '2024-01-01T00:00:00.000Z', workspaceId: ws });
+  const newerElsewhere = intern({ createdAt: '2025-01-01T00:00:00.000Z', workspaceId: other });
+  const page = seen('listInterns', 200, { data: [older, newerElsewhere], has_more: false }, { interns: { keyWorkspace: ws } });
+  const pageFindings = judgeAll(page).filter((f) => f.requirementId === 'interns.order.newest-first' || f.requirementId === 'interns.intern.workspace-of-key');
+  expect(brief(pageFindings)).toEqual([
+    { requirementId: 'interns.order.newest-first', position: 1 },
+    { requirementId: 'interns.intern.workspace-of-key', position: 1 },
+  ]);
+});
+
 const endpoint = (over: Record<string, unknown> = {}) => ({
   name: 'P | m', pricing: { prompt: '0.0000025', completion: '0.00001', request: '0', image: '0' },
   latency_last_30m: { p50: 1, p75: 2, p90: 3, p99: 4.5 }, throughput_last_30m: { p50: 1, p75: 1, p90: 1, p99: 1 },

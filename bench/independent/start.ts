@@ -59,6 +59,7 @@ export async function startIndependent(timeoutMs = 30_000): Promise<IndependentS
     `  workspaceId: ${WORKSPACE}`,
     `  otherWorkspaceId: ${OTHER_WORKSPACE}`,
     '  params: { limit: limit, status: status, workspace: workspaceId }',
+    '  cursorParam: after',
     '',
   ].join('\n');
   return { baseUrl, yaml, env: { INDEPENDENT_API_KEY: KEY }, apiKey: KEY, close };

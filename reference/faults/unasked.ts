@@ -49,6 +49,12 @@ export const UNASKED_FAULTS: readonly FaultDeclaration[] = [
     description: 'The 301st and 302nd interns of a page of more than 301 are swapped (2.6 "Newest first").',
   },
   {
+    name: 'interns-cursor-page-other-workspace',
+    operation: 'listInterns',
+    breaks: ['interns.intern.workspace-of-key'],
+    description: 'On a page fetched with the interns cursor, the third intern is of another workspace than the key\'s; every first page is clean (4.3 "The API key selects the caller, the workspace and the visible interns").',
+  },
+  {
     name: 'interns-status-list-first-only',
     operation: 'listInterns',
     breaks: ['interns.status.filter'],

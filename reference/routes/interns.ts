@@ -65,9 +65,17 @@ export function listInterns(ctx: RouteContext): JsonResponse {
     if (mismatch && !hasFault(opts, 'interns-workspace-fallback')) return internsError(403, opts);
   }
 
+  // 4.3: how to fetch the next page is not shown. The reference takes the id of the previous page's
+  // last intern (opts.internsCursor); an id that is not a UUID is an invalid query, one it does not
+  // list is "404-type not found" (4.3, 7.3 not_found).
+  const cursorRaw = single(query, opts.internsCursor);
+  if (!cursorRaw.ok || (cursorRaw.value !== undefined && !UUID.test(cursorRaw.value))) return internsError('invalid_body', opts);
+  const cursor = cursorRaw.value?.toLowerCase();
+
   // 4.3: the key selects the visible interns (its own workspace). INTERNS is already newest
   // first (createdAt descending, ties by id descending).
   const data: unknown[] = [];
+  let resumed = cursor === undefined;
   let hasMore = false;
   let visibleWorkspace = caller.workspaceId;
   if (hasFault(opts, 'interns-other-workspace-leak') && wsFilter === undefined) visibleWorkspace = INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId ?? visibleWorkspace;
@@ -77,17 +85,22 @@ export function listInterns(ctx: RouteContext): JsonResponse {
     const intern = stored(opts, listed);
     if (intern.workspaceId !== visibleWorkspace) continue;
     if (statuses !== null && !statuses.has(intern.status)) continue;
+    if (!resumed) {
+      resumed = listed.id.toLowerCase() === cursor;
+      continue;
+    }
     if (data.length === limit.value) {
       hasMore = true; // 2.6: more matching interns exist beyond this page
       break;
     }
     data.push(extra(opts, internBody(opts, intern)));
   }
-  // Faults met only on a page of more than 300 interns (the page-size bounds check's 500), never on a check's sample.
+  if (!resumed) return internsError('not_found', opts);
+  // Faults met only on a page fetched with the cursor, or on a page of more than 300 interns (the page-size bounds check's 500), never on a check's sample.
   const deep = data as Array<Record<string, unknown>>;
   if (hasFault(opts, 'interns-deep-other-workspace') && deep.length > 300) deep[300] = { ...deep[300], workspaceId: INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId };
   if (hasFault(opts, 'interns-deep-order-swapped') && deep.length > 301) [deep[300], deep[301]] = [deep[301]!, deep[300]!];
-  // 4.3: how to fetch the page after one with has_more true is not shown; nothing is implemented.
+  if (hasFault(opts, 'interns-cursor-page-other-workspace') && cursor !== undefined && deep.length > 2) deep[2] = { ...deep[2], workspaceId: INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId };
   const body: Record<string, unknown> = { data, has_more: hasMore };
   if (hasFault(opts, 'interns-has-more-string')) body.has_more = String(hasMore);
   return { status: 200, body: extra(opts, body) };

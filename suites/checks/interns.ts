@@ -1,7 +1,7 @@
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { CannotJudge } from '../../core/errors.ts';
 import { expectStatus } from '../../core/expect.ts';
-import { plainInternPage, someInterns, widestInternsQuery } from '../support/interns.ts';
+import { internPage, plainInternPage, someInterns, widestInternsQuery } from '../support/interns.ts';
 import { internsQuery } from '../support/interns-query.ts';
 import { expectJsonBody } from '../support/json-media.ts';
 import { brief, jsonType, tally } from '../support/values.ts';
@@ -9,6 +9,9 @@ import { hostnameNameRule, hostnameShapeRule, modelShapeRule, statusValueRule, t
 import { conformRecord } from '../judges/records.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
 import { CAP, sameUuid } from '../support/interns-checks.ts';
+
+/** Pages the interns cursor walk follows at most (a bounded loop of requests). */
+const CURSOR_PAGES = 8;
 
 export const internsChecks = defineChecks([
   {
@@ -117,6 +120,45 @@ export const internsChecks = defineChecks([
         // 4.3: "The API key selects the caller, the workspace and the visible interns; there is no
         // default-workspace fallback"; 5 rule 4. UUIDs compare case-insensitively (RFC 9562 section 4).
         ctx.conform(sameUuid(intern.workspaceId, own), `/data/${i}/workspaceId ${JSON.stringify(intern.workspaceId)} is not the key's workspace ${own}`, res);
+      }
+    },
+  },
+  {
+    id: 'interns.pages.cursor-walk',
+    title: 'Following the interns cursor the target file names, each page lists interns of the key\'s workspace, newest first across pages',
+    operation: 'listInterns',
+    // The pages' own rules (the key's workspace, the order within a page, the records) are the
+    // whole-run judges'; the walk adds the order across a page boundary.
+    requirements: ['interns.intern.workspace-of-key', 'interns.order.newest-first'],
+    estimatedRequests: CURSOR_PAGES,
+    needs: (t) => (t.interns.cursorParam ? undefined : 'interns.cursorParam is not set in the target file (4.3: how to fetch the page after one with has_more true is not shown)'),
+    async probe(ctx: ProbeContext) {
+      // 4.3 "How to fetch the page after one with `has_more` true: not shown": the target file names a
+      // parameter taking the previous page's last intern id. A server that does not follow it as
+      // named (an error, a page listing an intern again) is the file's to check, not a failure.
+      const param = ctx.target.interns.cursorParam!;
+      const listed = new Set<string>();
+      let last: { id: string; at: number; text: string } | undefined;
+      for (let n = 0; n < CURSOR_PAGES; n++) {
+        const res = await ctx.api.listInterns(last === undefined ? {} : { [param]: last.id });
+        const where = last === undefined ? 'the first page' : `the page after ${param}=${last.id}`;
+        if (res.status !== 200) return ctx.skip(`${where} answered HTTP ${res.status}${last === undefined ? '' : ': is interns.cursorParam the parameter the server reads?'}`);
+        const page = internPage(ctx, res);
+        for (const [i, intern] of page.interns.entries()) {
+          const id = typeof intern.id === 'string' ? intern.id.toLowerCase() : undefined;
+          if (id !== undefined && listed.has(id)) return ctx.skip(`${where} lists /data/${i} ${JSON.stringify(intern.id)} again: the server does not read ${param} as the cursor`);
+          if (id !== undefined) listed.add(id);
+        }
+        const first = page.interns[0];
+        const firstAt = typeof first?.createdAt === 'string' ? Date.parse(first.createdAt) : NaN;
+        // 2.6 "Newest first": the page after a page lists nothing newer than that page's last intern.
+        if (last !== undefined && Number.isFinite(last.at) && Number.isFinite(firstAt)) {
+          ctx.conform(firstAt <= last.at, `${where}: /data/0/createdAt ${String(first!.createdAt)} is newer than the previous page's last intern (${last.text}): not newest first across pages`, res, 'interns.order.newest-first');
+        }
+        const end = page.interns[page.interns.length - 1];
+        if (page.body.has_more !== true || end === undefined) return;
+        if (typeof end.id !== 'string') return ctx.skip(`${where} ends with an intern without a string id: no cursor to follow`);
+        last = { id: end.id, at: typeof end.createdAt === 'string' ? Date.parse(end.createdAt) : NaN, text: String(end.createdAt) };
       }
     },
   },

@@ -14,20 +14,26 @@ import { isObject } from '../support/values.ts';
 
 const MAX_PAGE = 500;
 
-/** The first rule of one interns page that it breaks, or undefined. */
-export function internPageViolation(response: Pick<SeenResponse, 'json' | 'interns'>): { requirementId: string; message: string; position?: number } | undefined {
+/** Every rule of one interns page that it breaks, each once (its first violation): a page broken two ways fails both. */
+export function internPageViolations(response: Pick<SeenResponse, 'json' | 'interns'>): Array<{ requirementId: string; message: string; position?: number }> {
+  const found: Array<{ requirementId: string; message: string; position?: number }> = [];
   const data = arrayAt(response.json, 'data');
-  if (data.length > MAX_PAGE) return { requirementId: 'interns.limit.maximum', message: `page holds ${data.length} interns, more than 500 (8 "Page size 1 to 500")` };
+  if (data.length > MAX_PAGE) found.push({ requirementId: 'interns.limit.maximum', message: `page holds ${data.length} interns, more than 500 (8 "Page size 1 to 500")` });
   let previous: number | undefined;
   for (const [i, intern] of data.entries()) {
     const at = isObject(intern) && typeof intern.createdAt === 'string' ? Date.parse(intern.createdAt) : NaN;
     // An unreadable createdAt is interns.intern.timestamps' (the record judge), not an order.
     if (Number.isNaN(at)) continue;
-    if (previous !== undefined && at > previous) return { requirementId: 'interns.order.newest-first', message: `data[${i}].createdAt ${JSON.stringify((intern as { createdAt: string }).createdAt)} is newer than the intern listed before it (2.6 "Newest first")`, position: i };
+    if (previous !== undefined && at > previous) {
+      found.push({ requirementId: 'interns.order.newest-first', message: `data[${i}].createdAt ${JSON.stringify((intern as { createdAt: string }).createdAt)} is newer than the intern listed before it (2.6 "Newest first")`, position: i });
+      break;
+    }
     previous = at;
   }
   const workspace = response.interns?.keyWorkspace;
-  return workspace === undefined ? undefined : keyWorkspaceViolation(response.json, workspace);
+  const foreign = workspace === undefined ? undefined : keyWorkspaceViolation(response.json, workspace);
+  if (foreign) found.push(foreign);
+  return found;
 }
 
 /** The first intern of a page listed to the management key that is of another workspace than the key's (UUIDs compared case-insensitively). */
@@ -47,8 +53,6 @@ export const internPagesJudge: ResponseJudge = {
   requirements: ['interns.limit.maximum', 'interns.order.newest-first', 'interns.intern.workspace-of-key'],
   judge(response): Finding[] {
     if (response.operation !== 'listInterns' || response.status !== 200) return [];
-    const broken = internPageViolation(response);
-    if (!broken) return [];
-    return [{ requirementId: broken.requirementId, message: broken.message, exchange: response.exchange, ...(broken.position !== undefined ? { position: broken.position } : {}), dedupeKey: `${broken.requirementId}:page` }];
+    return internPageViolations(response).map((broken) => ({ requirementId: broken.requirementId, message: broken.message, exchange: response.exchange, ...(broken.position !== undefined ? { position: broken.position } : {}), dedupeKey: `${broken.requirementId}:page` }));
   },
 };
