@@ -157,6 +157,19 @@ test('intern records: each 2.5 rule as the interns checks read it, at the record
   expect(judgeAll(seen('listInterns', 200, { data: [open], has_more: false }))).toEqual([]);
 });
 
+test('a regional host\'s refusal is judged by no rule, in any form; the same answer from the main host is', () => {
+  // 4.3 "Requests sent to regional host names are refused": the status and body of the refusal are not shown.
+  const html = { json: undefined, contentType: 'text/html' } as const;
+  for (const [status, json, more] of [
+    [404, undefined, html],
+    [403, { error: { code: 'forbidden_region', message: 'use the global host' } }, {}],
+    [401, { error: { code: 401 } }, {}],
+  ] as const) {
+    expect(judgeEvery(seen('listInterns', status, json, { ...more, regional: true })), `${status} regional`).toEqual([]);
+    expect(judgeEvery(seen('listInterns', status, json, more)).length, `${status} from the main host`).toBeGreaterThan(0);
+  }
+});
+
 test('an interns page broken two ways fails both rules: the order within it and the key\'s workspace', () => {
   const ws = '45bcb30d-e922-41b6-b4cb-21439c952204';
   const other = '9aae65ea-f836-41ba-96e1-967e9d7e230e';

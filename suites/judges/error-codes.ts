@@ -34,8 +34,7 @@ export const errorCodesJudge: ResponseJudge = {
   id: 'errors.codes',
   requirements: ['files.errors.code-equals-status', 'interns.errors.code-equals-status'],
   judge(response): Finding[] {
-    // A regional host's refusal is answered as it is (4.3 shows no status and no body for it).
-    if (response.status < 400 || response.regional) return [];
+    if (response.status < 400) return [];
     const body = errorCode(response);
     if (!body) return [];
     const broken = errorCodeViolation(response.operation, response.status, body.code);

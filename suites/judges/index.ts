@@ -2,7 +2,7 @@
  * The whole-run judges: fed every response the run received once all checks have run, each returns
  * the findings (a failure of one requirement, with the exchange and the record position) it sees.
  */
-import type { ResponseJudge } from '../../core/judge.ts';
+import type { ResponseJudge, SeenResponse } from '../../core/judge.ts';
 import { containerFilePagesJudge } from './container-file-pages.ts';
 import { containerFileRecordsJudge } from './container-file-records.ts';
 import { endpointRecordsJudge } from './endpoint-records.ts';
@@ -15,6 +15,20 @@ import { responseSchemaJudge } from './response-schema.ts';
 
 export { duplicateKeyObservation } from './json-body.ts';
 
+/**
+ * 4.3 "Requests sent to regional host names are refused": how, status and body, is not shown, so a
+ * regional host's refusal is judged by no rule of a response (JSON, schema, error code); whether it
+ * refuses at all is interns.regional-host-refused's. One place for every judge, present and future.
+ */
+function exceptRegionalRefusals(judge: ResponseJudge): ResponseJudge {
+  const judged = (r: SeenResponse) => !(r.regional && r.status >= 300);
+  return {
+    ...judge,
+    judge: (r) => (judged(r) ? judge.judge(r) : []),
+    ...(judge.observe ? { observe: (r: SeenResponse) => (judged(r) ? judge.observe!(r) : undefined) } : {}),
+  };
+}
+
 export const RESPONSE_JUDGES: readonly ResponseJudge[] = [
   jsonBodyJudge,
   responseSchemaJudge,
@@ -25,4 +39,4 @@ export const RESPONSE_JUDGES: readonly ResponseJudge[] = [
   modelResponsesJudge,
   endpointRecordsJudge,
   errorCodesJudge,
-];
+].map(exceptRegionalRefusals);

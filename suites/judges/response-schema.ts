@@ -207,8 +207,6 @@ export const responseSchemaJudge: ResponseJudge = {
   ],
   judge(response): Finding[] {
     if (response.json === undefined) return [];
-    // A regional host's refusal (4.3 "refused", no status or body shown) has no documented schema.
-    if (response.regional && response.status >= 300) return [];
     return responseSchemaViolations(response.operation, response.status, response.json).map((f) => ({
       requirementId: f.requirementId,
       message: `HTTP ${response.status} does not match ${f.schema}: ${f.pointer || '/'} ${f.message}`,
