@@ -3,6 +3,7 @@ import { CannotJudge } from '../core/errors.ts';
 import type { RunSettings } from '../core/run-settings.ts';
 import type { Target } from '../core/target.ts';
 import { NodeTransport, TransportError, type Transport } from '../core/transport.ts';
+import { soleOtherWorkspace } from '../suites/judges/intern-pages.ts';
 import { shown } from './args.ts';
 
 export interface Preflight {
@@ -68,12 +69,12 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
     const key = target.apiKeyVariable ? `apiKey (from $${target.apiKeyVariable})` : 'apiKey';
     if (all((s) => s === 401 || s === 403)) return done(`${key} was rejected by every operation (${statuses.join(', ')}): check the key, not the server`);
     if (all((s) => s === 404)) return done(`no operation found under baseUrl ${target.baseUrl} (404 on every documented path): does it end with /v1? (section 9 rule 1)`);
-    const [files, ...others] = responses;
-    const fileProblem = containerProblem(target, files, others);
+    const [files, model, interns] = responses;
+    const fileProblem = containerProblem(target, files, [model, interns]);
     if (fileProblem) return done(fileProblem);
     const emptyMain = emptyContainerWarning(target, files);
     if (emptyMain) warnings.push(emptyMain);
-    return done();
+    return done(await internsWorkspaceProblem(target, client, interns));
   } finally {
     await transport.close();
   }
@@ -104,4 +105,35 @@ function emptyContainerWarning(target: Target, files: ApiResponse | undefined): 
   const list = body as { data?: unknown; has_more?: unknown };
   if (!Array.isArray(list.data) || list.data.length > 0 || list.has_more !== false) return undefined;
   return `warning: containerFiles.containerId ${shown(target.containerFiles.containerId)} lists no file: the listContainerFiles checks need a container that has files (is it the one you meant?)`;
+}
+
+/**
+ * 4.3: "The API key selects the caller, the workspace and the visible interns". Every intern the key
+ * lists being of one workspace W that is not interns.workspaceId is what a typo in the target file
+ * looks like, and also what a server listing another workspace's interns looks like (fault
+ * interns-other-workspace-leak). The workspace filter tells them apart, when the target file names it
+ * (4.3 "Names of these three query parameters: not shown"): set to interns.workspaceId, a server
+ * refuses it (4xx) or lists nothing when that is not the key's workspace, which is the file's mistake;
+ * when it lists that workspace's interns, the server contradicts itself and the checks judge it.
+ */
+async function internsWorkspaceProblem(target: Target, client: Client, interns: ApiResponse | undefined): Promise<string | undefined> {
+  const names = target.interns.params;
+  const own = target.interns.workspaceId;
+  if (!names || interns?.status !== 200) return undefined;
+  const other = soleOtherWorkspace(interns.json, own);
+  if (other === undefined) return undefined;
+  let filtered: ApiResponse;
+  try {
+    filtered = await client.listInterns({ [names.workspace]: own });
+  } catch (e) {
+    // No usable answer (time-out, 408 or 429 not retried here): nothing is concluded.
+    if (e instanceof CannotJudge) return undefined;
+    throw e;
+  }
+  const data = filtered.status === 200 && filtered.json && typeof filtered.json === 'object' ? (filtered.json as { data?: unknown }).data : undefined;
+  const refused = filtered.status >= 400 && filtered.status < 500;
+  const empty = Array.isArray(data) && data.length === 0;
+  if (!refused && !empty) return undefined;
+  const answer = refused ? `was refused (${filtered.status})` : 'listed no intern';
+  return `interns.workspaceId ${shown(own)} is not the key's workspace: every intern the key lists is of workspace ${shown(other)}, and the workspace filter set to ${shown(own)} ${answer}. Check the target file`;
 }

@@ -5,6 +5,8 @@ import { expect, test } from '@playwright/test';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { preflight } from '../cli/preflight.ts';
+import { WORKSPACE_A } from '../reference/data.ts';
+import { keyWorkspaceViolation } from '../suites/judges/intern-pages.ts';
 import { probeCheck, referenceTarget, runCli, testSettings } from './support/harness.ts';
 
 // Issue 20: a careless target file is named as such, not blamed on the server (principle 6).
@@ -64,6 +66,8 @@ async function preflightOf(options: Parameters<typeof startReference>[0], edit: 
 }
 
 const containerTypo = (y: string) => y.replace(/^ {2}containerId: .*$/m, '  containerId: "cntr_typo"');
+const workspaceTypo = (y: string) => y.replace(/^ {2}workspaceId: .*$/m, `  workspaceId: "${TYPO_WORKSPACE}"`);
+const TYPO_WORKSPACE = '00000000-0000-4000-8000-00000000beef';
 
 test('containerFiles.containerId answered 404 or 403 while the other operations answer 200: the preflight names the field', async () => {
   // 4.1 lists no 404 and leaves an unknown container open: refused with 403 (a reading), or 404 (a fault
@@ -133,6 +137,54 @@ test('a typo in emptyContainerId end to end: ERROR, exit 2, the field named, no 
     expect(run.report?.verdict).toBe('error');
     expect(run.stdout).toContain('containerFiles.emptyContainerId "sess_typo" was answered 403');
     expect(run.report!.requirements.filter((r) => r.status === 'fail' && r.level === 'MUST').map((r) => r.id)).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('interns.workspaceId not the key\'s, and the workspace filter set to it refused or empty: the preflight names the field and the key\'s workspace', async () => {
+  for (const [options, answer] of [[{}, 'was refused \\(403\\)'], [{ readings: ['workspace-mismatch-empty'] }, 'listed no intern']] as const) {
+    const pre = await preflightOf(options, workspaceTypo);
+    expect(pre.fatal).toMatch(new RegExp(`^interns\\.workspaceId "${TYPO_WORKSPACE}" is not the key's workspace: every intern the key lists is of workspace "${WORKSPACE_A}", and the workspace filter set to "${TYPO_WORKSPACE}" ${answer}\\. Check the target file$`));
+    // One more request: the filtered list.
+    expect(pre.requests).toBe(4);
+  }
+});
+
+test('interns of another single workspace while the filtered list holds the file\'s workspace: no fatal, the checks judge the server', async () => {
+  // Fault interns-other-workspace-leak: unfiltered, another workspace's interns; filtered, the key's.
+  const leak = await preflightOf({ faults: ['interns-other-workspace-leak'] }, (y) => y);
+  expect(leak).toEqual({ warnings: [], requests: 4 });
+  // Fault interns-workspace-filter-refused on a right target file: the list is the file's workspace, nothing asked.
+  expect(await preflightOf({ faults: ['interns-workspace-filter-refused'] }, (y) => y)).toEqual({ warnings: [], requests: 3 });
+  // Without interns.params the filter cannot be asked: no fatal, no extra request.
+  expect(await preflightOf({}, (y) => workspaceTypo(y).replace(/^ {2}params: .*\n/m, ''))).toEqual({ warnings: [], requests: 3 });
+});
+
+test('without interns.params, a typo in interns.workspaceId still fails workspace-of-key, with a hint at the target file', async () => {
+  const noParams = (y: string) => workspaceTypo(y).replace(/^ {2}params: .*\n/m, '');
+  const o = await probeCheck('interns.intern.workspace-of-key', {}, { editTarget: noParams });
+  expect(o.status).toBe('fail');
+  expect(o.failures[0]?.message).toContain(`is not the key's workspace ${TYPO_WORKSPACE}; every intern listed is of that one workspace: if interns.workspaceId is a typo, fix the target file`);
+  // The response judge says the same on every page it fails.
+  const judged = keyWorkspaceViolation({ data: [{ workspaceId: WORKSPACE_A }, { workspaceId: WORKSPACE_A }] }, TYPO_WORKSPACE, true);
+  expect(judged?.message).toMatch(/; every intern listed is of that one workspace: if interns\.workspaceId is a typo, fix the target file$/);
+  // Interns of several workspaces, or a target file naming the filter: no hint (a typo cannot explain the first; the preflight asked in the second).
+  expect(keyWorkspaceViolation({ data: [{ workspaceId: WORKSPACE_A }, { workspaceId: TYPO_WORKSPACE.replace('beef', 'cafe') }] }, TYPO_WORKSPACE, true)?.message).not.toContain('typo');
+  expect(keyWorkspaceViolation({ data: [{ workspaceId: WORKSPACE_A }] }, TYPO_WORKSPACE, false)?.message).not.toContain('typo');
+  const withParams = await probeCheck('interns.intern.workspace-of-key', {}, { editTarget: workspaceTypo });
+  expect(withParams.status).toBe('fail');
+  expect(withParams.failures[0]?.message).not.toContain('typo');
+});
+
+test('a typo in interns.workspaceId on the command line: one line naming the field, exit 2, no report', async () => {
+  const server = await startReference();
+  try {
+    const run = await runCli(['--target', targetFile(workspaceTypo(referenceTargetYaml(server)))], { env: referenceKeyEnv(server), timeoutMs: 60_000 });
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    const lines = run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
+    expect(lines).toEqual([expect.stringMatching(/^conformance: interns\.workspaceId "00000000-0000-4000-8000-00000000beef" is not the key's workspace: .*Check the target file$/)]);
+    expect(run.report).toBeUndefined();
   } finally {
     await server.close();
   }
