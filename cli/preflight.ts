@@ -1,6 +1,6 @@
 import { Client, type ApiResponse } from '../core/client.ts';
 import { CannotJudge } from '../core/errors.ts';
-import type { RunSettings } from '../core/run-settings.ts';
+import { deadlineLeftMs, type RunSettings } from '../core/run-settings.ts';
 import type { Target } from '../core/target.ts';
 import { NodeTransport, TransportError, type Transport } from '../core/transport.ts';
 import { soleOtherWorkspace } from '../suites/judges/intern-pages.ts';
@@ -29,24 +29,42 @@ export interface Preflight {
 export async function preflight(target: Target, settings: RunSettings): Promise<Preflight> {
   const node = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
   let answered = false;
+  // --deadline bounds the whole run, preflight included: each request is bounded by --timeout, but
+  // requests in a row are not, so a target answering each just in time would hold the run past it.
+  let deadlinePassed = false;
+  let deadlineTimer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    deadlineTimer = setTimeout(() => {
+      deadlinePassed = true;
+      reject(new TransportError('the run\'s deadline passed'));
+    }, deadlineLeftMs(settings));
+  });
+  // The deadline may pass between requests, with no race listening: that rejection is read from deadlinePassed.
+  deadline.catch(() => {});
   const transport: Transport = {
     get: (url, headers) =>
-      node.get(url, headers).then(
-        (r) => {
-          answered = true;
-          return r;
-        },
-        (e: unknown) => {
-          if (e instanceof TransportError && e.answered) answered = true;
-          throw e;
-        },
-      ),
+      Promise.race([
+        node.get(url, headers).then(
+          (r) => {
+            answered = true;
+            return r;
+          },
+          (e: unknown) => {
+            if (e instanceof TransportError && e.answered) answered = true;
+            throw e;
+          },
+        ),
+        deadline,
+      ]),
     close: () => node.close(),
   };
   const client = new Client(target, { ...settings, maxRetries: 0 }, transport);
   client.check = 'preflight';
   const warnings: string[] = [];
   const done = (fatal?: string): Preflight => ({ ...(fatal ? { fatal } : {}), warnings, requests: client.log.count });
+  // Nothing was judged and the report directory was cleared before the preflight (cli/conformance.ts,
+  // cli/api.ts, cli/direct-run.ts): no earlier report is left to read better than the truth.
+  const late = () => done(`the suite's deadline of ${settings.deadlineMs / 1000} s passed during the preflight (counted from the start of the run): nothing judged, no report written`);
   const responses: Array<ApiResponse | undefined> = [];
   try {
     const sends = [
@@ -55,9 +73,11 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
       () => client.listInterns({}),
     ];
     for (const send of sends) {
+      if (deadlinePassed || deadlineLeftMs(settings) === 0) return late();
       try {
         responses.push(await send());
       } catch (e) {
+        if (deadlinePassed) return late();
         if (e instanceof CannotJudge && e.reason === 'transport' && !answered) {
           return done(`target ${target.baseUrl} is unreachable: ${e.message.replace(/^GET \S+: /, '')}`);
         }
@@ -74,8 +94,10 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
     if (fileProblem) return done(fileProblem);
     const emptyMain = emptyContainerWarning(target, files);
     if (emptyMain) warnings.push(emptyMain);
-    return done(await internsWorkspaceProblem(target, client, interns));
+    const workspace = await internsWorkspaceProblem(target, client, interns);
+    return deadlinePassed ? late() : done(workspace);
   } finally {
+    clearTimeout(deadlineTimer);
     await transport.close();
   }
 }
