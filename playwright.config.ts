@@ -22,7 +22,8 @@ export default defineConfig({
   fullyParallel: true,
   retries: 0,
   // A check's own time limit is its requests' time-outs. The suite's deadline is its own, counted from
-  // the first check (cli/playwright/run-host.ts); Playwright's globalTimeout is only a safety net beyond it.
+  // the command's start (cli/playwright/run-host.ts); Playwright's globalTimeout, counted from the later
+  // start of this runner, is only a safety net beyond it.
   timeout: 0,
   globalTimeout: (run?.settings.deadlineMs ?? 600_000) + 60_000,
   globalSetup: `./cli/playwright/global-setup${MODULE_EXT}`,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../core/engine.ts';
 import { Mask } from '../core/mask.ts';
+import { deadlineLeftMs, deadlineReason } from '../core/run-settings.ts';
 import { grepText } from '../core/tags.ts';
 import { secretsOf } from '../core/target.ts';
 import { NodeTransport } from '../core/transport.ts';
@@ -77,8 +78,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
     const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
     const startedAt = new Date();
-    // The suite's own deadline, counted from the first check, in the command line's words (cli/playwright/run-host.ts).
-    const deadline = setTimeout(() => (engine.state.stopped ??= `the suite's deadline of ${settings.deadlineMs / 1000} s passed (counted from the first check)`), settings.deadlineMs);
+    // What is left of the run's deadline after the preflight, in the command line's words (cli/playwright/run-host.ts).
+    const deadline = setTimeout(() => (engine.state.stopped ??= deadlineReason(settings)), deadlineLeftMs(settings));
     try {
       engine.plan(selected);
       const report = reportOfRun({ settings, target, suite: suiteInfo(), embedded: !opts.target }, engine, await engine.finished(), { startedAt });

@@ -73,7 +73,8 @@ failed (or a SHOULD one with --fail-on should), 2 the run could not be made or i
   --max-requests N       hard request budget of the run, 1 to ${BOUNDS['max-requests'].max} (default 2000)
   --max-rps N            at most N requests per second, 1 to ${BOUNDS['max-rps'].max} (default: no limit)
   --timeout MS           time-out of one request in ms, 1 to ${BOUNDS.timeout.max} (default 10000)
-  --deadline S           deadline of the whole run in seconds, 1 to ${BOUNDS.deadline.max} (default ${CLI_DEFAULTS.deadlineS})
+  --deadline S           deadline of the whole run in seconds, preflight included, counted from the
+                         command's start, 1 to ${BOUNDS.deadline.max} (default ${CLI_DEFAULTS.deadlineS})
   --retry-budget S       seconds the run may spend waiting to retry 429/503 answers, 0 to ${BOUNDS['retry-budget'].max}
                          (default ${CLI_DEFAULTS.retryBudgetS}); past it the run stops and is incomplete
   --grep REGEX           run only the checks whose id or tag matches (e.g. @must, @files)

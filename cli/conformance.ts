@@ -108,6 +108,7 @@ async function main(): Promise<number> {
       }
       const pre = await preflight(target, settings);
       if (pre.fatal) die(maskedLine(pre.fatal, mask));
+      for (const warning of pre.warnings) say(warning);
       settings.requestsBefore = pre.requests;
     } catch (e) {
       playwright.kill('SIGKILL');

@@ -1,12 +1,19 @@
-import { Client } from '../core/client.ts';
+import { Client, type ApiResponse } from '../core/client.ts';
 import { CannotJudge } from '../core/errors.ts';
-import type { RunSettings } from '../core/run-settings.ts';
+import { deadlineLeftMs, type RunSettings } from '../core/run-settings.ts';
 import type { Target } from '../core/target.ts';
 import { NodeTransport, TransportError, type Transport } from '../core/transport.ts';
+import { soleOtherWorkspace } from '../suites/judges/intern-pages.ts';
+import { shown } from './args.ts';
 
 export interface Preflight {
   /** Why the run cannot be made (one line, exit 2), or undefined. */
   fatal?: string;
+  /**
+   * Lines worth printing before the checks that judge nothing (a deployment's data is not ours): the
+   * command prints them; they never reach a report.
+   */
+  warnings: string[];
   /** Requests sent: they count against the run's budget. */
   requests: number;
 }
@@ -14,30 +21,51 @@ export interface Preflight {
 /**
  * One authenticated GET per operation before the suite starts, so the causes that would turn every
  * check into a failure are named as what they are, within seconds (principle 3: a rejected key is
- * not a faulty server): an unreachable target, a key every operation rejects (5 rules 2-3), and a
- * base URL under which no documented path exists (9 rule 1: it must end with /v1).
- * Any HTTP answer counts as reachable; the checks judge what the answers hold.
+ * not a faulty server): an unreachable target, a key every operation rejects (5 rules 2-3), a base
+ * URL under which no documented path exists (9 rule 1: it must end with /v1), and target file fields
+ * the server plainly does not know (principle 6: a careless target file is named, not blamed on the
+ * server). Any HTTP answer counts as reachable; the checks judge what the answers hold.
  */
 export async function preflight(target: Target, settings: RunSettings): Promise<Preflight> {
   const node = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
   let answered = false;
+  // --deadline bounds the whole run, preflight included: each request is bounded by --timeout, but
+  // requests in a row are not, so a target answering each just in time would hold the run past it.
+  let deadlinePassed = false;
+  let deadlineTimer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    deadlineTimer = setTimeout(() => {
+      deadlinePassed = true;
+      reject(new TransportError('the run\'s deadline passed'));
+    }, deadlineLeftMs(settings));
+  });
+  // The deadline may pass between requests, with no race listening: that rejection is read from deadlinePassed.
+  deadline.catch(() => {});
   const transport: Transport = {
     get: (url, headers) =>
-      node.get(url, headers).then(
-        (r) => {
-          answered = true;
-          return r;
-        },
-        (e: unknown) => {
-          if (e instanceof TransportError && e.answered) answered = true;
-          throw e;
-        },
-      ),
+      Promise.race([
+        node.get(url, headers).then(
+          (r) => {
+            answered = true;
+            return r;
+          },
+          (e: unknown) => {
+            if (e instanceof TransportError && e.answered) answered = true;
+            throw e;
+          },
+        ),
+        deadline,
+      ]),
     close: () => node.close(),
   };
   const client = new Client(target, { ...settings, maxRetries: 0 }, transport);
   client.check = 'preflight';
-  const statuses: Array<number | undefined> = [];
+  const warnings: string[] = [];
+  const done = (fatal?: string): Preflight => ({ ...(fatal ? { fatal } : {}), warnings, requests: client.log.count });
+  // Nothing was judged and the report directory was cleared before the preflight (cli/conformance.ts,
+  // cli/api.ts, cli/direct-run.ts): no earlier report is left to read better than the truth.
+  const late = () => done(`the suite's deadline of ${settings.deadlineMs / 1000} s passed during the preflight (counted from the start of the run): nothing judged, no report written`);
+  const responses: Array<ApiResponse | undefined> = [];
   try {
     const sends = [
       () => client.listContainerFiles(target.containerFiles.containerId, { limit: 1 }),
@@ -45,25 +73,89 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
       () => client.listInterns({}),
     ];
     for (const send of sends) {
+      if (deadlinePassed || deadlineLeftMs(settings) === 0) return late();
       try {
-        statuses.push((await send()).status);
+        responses.push(await send());
       } catch (e) {
+        if (deadlinePassed) return late();
         if (e instanceof CannotJudge && e.reason === 'transport' && !answered) {
-          return { fatal: `target ${target.baseUrl} is unreachable: ${e.message.replace(/^GET \S+: /, '')}`, requests: client.log.count };
+          return done(`target ${target.baseUrl} is unreachable: ${e.message.replace(/^GET \S+: /, '')}`);
         }
-        statuses.push(undefined);
+        responses.push(undefined);
       }
     }
+    const statuses = responses.map((r) => r?.status);
+    const all = (pred: (s: number) => boolean) => statuses.every((s) => s !== undefined && pred(s));
+    const key = target.apiKeyVariable ? `apiKey (from $${target.apiKeyVariable})` : 'apiKey';
+    if (all((s) => s === 401 || s === 403)) return done(`${key} was rejected by every operation (${statuses.join(', ')}): check the key, not the server`);
+    if (all((s) => s === 404)) return done(`no operation found under baseUrl ${target.baseUrl} (404 on every documented path): does it end with /v1? (section 9 rule 1)`);
+    const [files, model, interns] = responses;
+    const fileProblem = containerProblem(target, files, [model, interns]);
+    if (fileProblem) return done(fileProblem);
+    const emptyMain = emptyContainerWarning(target, files);
+    if (emptyMain) warnings.push(emptyMain);
+    const workspace = await internsWorkspaceProblem(target, client, interns);
+    return deadlinePassed ? late() : done(workspace);
   } finally {
+    clearTimeout(deadlineTimer);
     await transport.close();
   }
-  const all = (pred: (s: number) => boolean) => statuses.every((s) => s !== undefined && pred(s));
-  const key = target.apiKeyVariable ? `apiKey (from $${target.apiKeyVariable})` : 'apiKey';
-  if (all((s) => s === 401 || s === 403)) {
-    return { fatal: `${key} was rejected by every operation (${statuses.join(', ')}): check the key, not the server`, requests: client.log.count };
+}
+
+const isSuccess = (r: ApiResponse | undefined): boolean => r !== undefined && r.status >= 200 && r.status < 300;
+
+/**
+ * 4.1 lists no 404 for listContainerFiles, and an unknown container may be listed empty or refused
+ * with 403 (reading unknown-container-forbidden): a 404 or 403 on the target file's container while
+ * another operation answered the same key 2xx (the key works, the base URL is right) is the file's
+ * containerId, or a container this key may not read, before it is the server's fault.
+ */
+function containerProblem(target: Target, files: ApiResponse | undefined, others: ReadonlyArray<ApiResponse | undefined>): string | undefined {
+  const ok = others.find(isSuccess);
+  if (!files || (files.status !== 404 && files.status !== 403) || !ok) return undefined;
+  const which = others.every(isSuccess) ? 'the other operations' : 'another operation';
+  return `containerFiles.containerId ${shown(target.containerFiles.containerId)} was answered ${files.status} while ${which} answered ${ok.status}: is it a container of the deployment (and one this key may read)? Check the target file`;
+}
+
+/**
+ * A main container that lists no file leaves most listContainerFiles checks nothing to judge. The
+ * deployment's data is not ours to fail, so it is said once, as a warning.
+ */
+function emptyContainerWarning(target: Target, files: ApiResponse | undefined): string | undefined {
+  const body = files?.status === 200 ? files.json : undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const list = body as { data?: unknown; has_more?: unknown };
+  if (!Array.isArray(list.data) || list.data.length > 0 || list.has_more !== false) return undefined;
+  return `warning: containerFiles.containerId ${shown(target.containerFiles.containerId)} lists no file: the listContainerFiles checks need a container that has files (is it the one you meant?)`;
+}
+
+/**
+ * 4.3: "The API key selects the caller, the workspace and the visible interns". Every intern the key
+ * lists being of one workspace W that is not interns.workspaceId is what a typo in the target file
+ * looks like, and also what a server listing another workspace's interns looks like (fault
+ * interns-other-workspace-leak). The workspace filter tells them apart, when the target file names it
+ * (4.3 "Names of these three query parameters: not shown"): set to interns.workspaceId, a server
+ * refuses it (4xx) or lists nothing when that is not the key's workspace, which is the file's mistake;
+ * when it lists that workspace's interns, the server contradicts itself and the checks judge it.
+ */
+async function internsWorkspaceProblem(target: Target, client: Client, interns: ApiResponse | undefined): Promise<string | undefined> {
+  const names = target.interns.params;
+  const own = target.interns.workspaceId;
+  if (!names || interns?.status !== 200) return undefined;
+  const other = soleOtherWorkspace(interns.json, own);
+  if (other === undefined) return undefined;
+  let filtered: ApiResponse;
+  try {
+    filtered = await client.listInterns({ [names.workspace]: own });
+  } catch (e) {
+    // No usable answer (time-out, 408 or 429 not retried here): nothing is concluded.
+    if (e instanceof CannotJudge) return undefined;
+    throw e;
   }
-  if (all((s) => s === 404)) {
-    return { fatal: `no operation found under baseUrl ${target.baseUrl} (404 on every documented path): does it end with /v1? (section 9 rule 1)`, requests: client.log.count };
-  }
-  return { requests: client.log.count };
+  const data = filtered.status === 200 && filtered.json && typeof filtered.json === 'object' ? (filtered.json as { data?: unknown }).data : undefined;
+  const refused = filtered.status >= 400 && filtered.status < 500;
+  const empty = Array.isArray(data) && data.length === 0;
+  if (!refused && !empty) return undefined;
+  const answer = refused ? `was refused (${filtered.status})` : 'listed no intern';
+  return `interns.workspaceId ${shown(own)} is not the key's workspace: every intern the key lists is of workspace ${shown(other)}, and the workspace filter set to ${shown(own)} ${answer}. Check the target file`;
 }

@@ -33,6 +33,8 @@ export function settingsOf(opts: CliOptions, runDir: string, seed = opts.seed ??
     retryCapMs: DEFAULTS.retryCapMs,
     retryBudgetMs: (opts.retryBudgetS ?? CLI_DEFAULTS.retryBudgetS) * 1000,
     deadlineMs: (opts.deadlineS ?? CLI_DEFAULTS.deadlineS) * 1000,
+    // Settings are decided as the command starts: its deadline counts from here, preflight included.
+    startedAt: Date.now(),
     reportDir: resolve(opts.reportDir ?? DEFAULTS.reportDir),
     transport: opts.transport,
     failOn: opts.failOn,

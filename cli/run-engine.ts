@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { deadlineLeftMs } from '../core/run-settings.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { finishRun } from './playwright/finish-run.ts';
 import { RunHost } from './playwright/run-host.ts';
@@ -43,7 +44,7 @@ export async function runEngine(run: PreparedRun, socketPath: string, playwright
     host = await RunHost.start(run, run.settings.transport === 'playwright' ? async () => (await import('@playwright/test')).request.newContext({ maxRedirects: 0 }) : undefined, socketPath);
     if (signal) host.stop(`the run was interrupted (${signal})`);
     if (selection) host.plan(selection);
-    const backstop = setTimeout(() => playwright.kill('SIGKILL'), run.settings.deadlineMs + BACKSTOP_MS);
+    const backstop = setTimeout(() => playwright.kill('SIGKILL'), deadlineLeftMs(run.settings) + BACKSTOP_MS);
     await exited;
     clearTimeout(backstop);
     // Playwright ended (or was stopped): whatever it did, the checks it never asked for are not run.

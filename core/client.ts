@@ -163,7 +163,7 @@ export class Client {
         text,
         query: Object.fromEntries(url.searchParams),
         auth: typeof auth === 'string' ? auth : 'other',
-        ...(op.operation === 'listInterns' && auth === 'key' ? { interns: { keyWorkspace: this.target.interns.workspaceId } } : {}),
+        ...(op.operation === 'listInterns' && auth === 'key' ? { interns: { keyWorkspace: this.target.interns.workspaceId, filterNamed: this.target.interns.params !== undefined } } : {}),
         ...(baseUrl !== this.target.baseUrl ? { regional: true } : {}),
         exchange,
         ...(body.invalidUtf8Offset !== undefined ? { invalidUtf8Offset: body.invalidUtf8Offset } : {}),

@@ -26,8 +26,10 @@ export interface SeenResponse extends JsonBodyFacts {
   /**
    * List interns with the management key: the workspace of that key (the target file's
    * interns.workspaceId), what every page is judged against (4.3 "The API key selects ... the workspace").
+   * `filterNamed`: the target file names the workspace filter (interns.params), so the preflight could
+   * ask whether that workspace is the key's (cli/preflight.ts); without it a failure hints at a typo.
    */
-  interns?: { keyWorkspace: string };
+  interns?: { keyWorkspace: string; filterNamed: boolean };
   /**
    * Sent to the target file's regional base URL (4.3 "Requests sent to regional host names are
    * refused"): how the refusal is answered, status and body, is not shown, so no error rule judges it.

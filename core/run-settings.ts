@@ -16,8 +16,13 @@ export interface RunSettings {
   retryCapMs: number;
   /** Time the whole run may spend waiting on 429/503 before retries; past it the run stops sending. */
   retryBudgetMs: number;
-  /** Deadline of the whole run. */
+  /** Deadline of the whole run (--deadline), counted from startedAt: the preflight spends it too. */
   deadlineMs: number;
+  /**
+   * When the command started (ms since the epoch). The settings travel to Playwright's runner as JSON,
+   * so the start is an instant both processes read alike, not a timer of one of them.
+   */
+  startedAt: number;
   /** Where the run may keep files (Playwright's output); the run's state itself lives in memory. */
   runDir: string;
   reportDir: string;
@@ -35,6 +40,16 @@ export interface RunSettings {
   replay: string;
   /** Requests the command line already sent (its preflight): they count against the budget. */
   requestsBefore: number;
+}
+
+/** Milliseconds left of the run's deadline (0 once it passed): what the preflight and the checks may still spend. */
+export function deadlineLeftMs(settings: Pick<RunSettings, 'startedAt' | 'deadlineMs'>, now = Date.now()): number {
+  return Math.max(0, settings.startedAt + settings.deadlineMs - now);
+}
+
+/** Why the run stopped at its deadline, in the words every output uses (cli/playwright/run-host.ts, cli/api.ts). */
+export function deadlineReason(settings: Pick<RunSettings, 'deadlineMs'>): string {
+  return `the suite's deadline of ${settings.deadlineMs / 1000} s passed (counted from the start of the run, preflight included)`;
 }
 
 export const DEFAULTS = {

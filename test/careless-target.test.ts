@@ -1,10 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
-import { runCli } from './support/harness.ts';
+import { preflight } from '../cli/preflight.ts';
+import { WORKSPACE_A } from '../reference/data.ts';
+import { keyWorkspaceViolation } from '../suites/judges/intern-pages.ts';
+import { probeCheck, referenceTarget, runCli, testSettings } from './support/harness.ts';
 
 // Issue 20: a careless target file is named as such, not blamed on the server (principle 6).
 
@@ -47,6 +50,141 @@ test('a model the deployment does not serve (a typo in modelEndpoints.model): ER
     expect(run.report?.verdict).toBe('error');
     expect(run.stdout).toContain('modelEndpoints.model "openai/gpt-4o-typo" was answered 404');
     expect(run.report!.requirements.filter((r) => r.status === 'fail' && r.level === 'MUST').map((r) => r.id)).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});
+
+/** The preflight alone, against a reference started with `options`, the target file edited by `edit`. */
+async function preflightOf(options: Parameters<typeof startReference>[0], edit: (yaml: string) => string) {
+  const server = await startReference(options);
+  try {
+    return await preflight(referenceTarget(server, edit), testSettings(mkdtempSync(join(tmpdir(), 'careless-'))));
+  } finally {
+    await server.close();
+  }
+}
+
+const containerTypo = (y: string) => y.replace(/^ {2}containerId: .*$/m, '  containerId: "cntr_typo"');
+const workspaceTypo = (y: string) => y.replace(/^ {2}workspaceId: .*$/m, `  workspaceId: "${TYPO_WORKSPACE}"`);
+const TYPO_WORKSPACE = '00000000-0000-4000-8000-00000000beef';
+
+test('containerFiles.containerId answered 404 or 403 while the other operations answer 200: the preflight names the field', async () => {
+  // 4.1 lists no 404 and leaves an unknown container open: refused with 403 (a reading), or 404 (a fault
+  // of the server, but the target file's container is the first suspect when the key works elsewhere).
+  for (const [options, status] of [[{ readings: ['unknown-container-forbidden'] }, 403], [{ faults: ['errors-files-404-status'] }, 404]] as const) {
+    const pre = await preflightOf(options, containerTypo);
+    expect(pre.fatal).toBe(`containerFiles.containerId "cntr_typo" was answered ${status} while the other operations answered 200: is it a container of the deployment (and one this key may read)? Check the target file`);
+    expect(pre.requests).toBe(3);
+  }
+  // The same servers with the container the target file means: nothing to say.
+  for (const options of [{ readings: ['unknown-container-forbidden'] }, { faults: ['errors-files-404-status'] }]) {
+    expect(await preflightOf(options, (y) => y)).toEqual({ warnings: [], requests: 3 });
+  }
+});
+
+test('a main container that lists no file is one warning, never a fatal', async () => {
+  const pre = await preflightOf({}, containerTypo);
+  expect(pre.fatal).toBeUndefined();
+  expect(pre.warnings).toEqual(['warning: containerFiles.containerId "cntr_typo" lists no file: the listContainerFiles checks need a container that has files (is it the one you meant?)']);
+});
+
+test('a typo in containerFiles.containerId on the command line: one line naming the field, exit 2, no report', async () => {
+  const server = await startReference({ readings: ['unknown-container-forbidden'] });
+  try {
+    const run = await runCli(['--target', targetFile(containerTypo(referenceTargetYaml(server)))], { env: referenceKeyEnv(server), timeoutMs: 60_000 });
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    const lines = run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
+    expect(lines).toEqual([expect.stringMatching(/^conformance: containerFiles\.containerId "cntr_typo" was answered 403 while the other operations answered 200: .*Check the target file$/)]);
+    expect(run.report, 'no report for a run that never started').toBeUndefined();
+  } finally {
+    await server.close();
+  }
+});
+
+test('the empty-container warning is printed by the command and is in no report', async () => {
+  const server = await startReference();
+  try {
+    const run = await runCli(['--target', targetFile(containerTypo(referenceTargetYaml(server))), '--seed', '1', '--grep', 'models\\.response\\.schema'], { env: referenceKeyEnv(server), timeoutMs: 60_000 });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^warning: containerFiles\.containerId "cntr_typo" lists no file: /m);
+    expect(run.report?.verdict).toBe('conformant');
+    expect(readFileSync(join(run.reportDir, 'report.json'), 'utf8')).not.toContain('lists no file');
+  } finally {
+    await server.close();
+  }
+});
+
+test('containerFiles.emptyContainerId answered 403 or 404: files.empty-container.pages is ERROR naming the field, no failure', async () => {
+  const emptyTypo = (y: string) => y.replace(/^ {2}emptyContainerId: .*$/m, '  emptyContainerId: "sess_typo"');
+  for (const [options, status] of [[{ readings: ['unknown-container-forbidden'] }, 403], [{ faults: ['errors-files-404-status'] }, 404]] as const) {
+    const o = await probeCheck('files.empty-container.pages', options, { editTarget: emptyTypo });
+    expect(o.status, o.reason).toBe('error');
+    expect(o.reason).toContain(`containerFiles.emptyContainerId "sess_typo" was answered ${status}: is it a container of the deployment (and one this key may read)? Check the target file`);
+    expect(o.failures).toEqual([]);
+  }
+  // A known empty container on those servers is judged as usual.
+  expect((await probeCheck('files.empty-container.pages', { readings: ['unknown-container-forbidden'] })).status).toBe('pass');
+});
+
+test('a typo in emptyContainerId end to end: ERROR, exit 2, the field named, no MUST failed', async () => {
+  test.setTimeout(120_000);
+  const server = await startReference({ readings: ['unknown-container-forbidden'] });
+  try {
+    const yaml = referenceTargetYaml(server).replace(/^ {2}emptyContainerId: .*$/m, '  emptyContainerId: sess_typo');
+    const run = await runCli(['--target', targetFile(yaml), '--seed', '1', '--grep', 'files\\.empty-container'], { env: referenceKeyEnv(server) });
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.report?.verdict).toBe('error');
+    expect(run.stdout).toContain('containerFiles.emptyContainerId "sess_typo" was answered 403');
+    expect(run.report!.requirements.filter((r) => r.status === 'fail' && r.level === 'MUST').map((r) => r.id)).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('interns.workspaceId not the key\'s, and the workspace filter set to it refused or empty: the preflight names the field and the key\'s workspace', async () => {
+  for (const [options, answer] of [[{}, 'was refused \\(403\\)'], [{ readings: ['workspace-mismatch-empty'] }, 'listed no intern']] as const) {
+    const pre = await preflightOf(options, workspaceTypo);
+    expect(pre.fatal).toMatch(new RegExp(`^interns\\.workspaceId "${TYPO_WORKSPACE}" is not the key's workspace: every intern the key lists is of workspace "${WORKSPACE_A}", and the workspace filter set to "${TYPO_WORKSPACE}" ${answer}\\. Check the target file$`));
+    // One more request: the filtered list.
+    expect(pre.requests).toBe(4);
+  }
+});
+
+test('interns of another single workspace while the filtered list holds the file\'s workspace: no fatal, the checks judge the server', async () => {
+  // Fault interns-other-workspace-leak: unfiltered, another workspace's interns; filtered, the key's.
+  const leak = await preflightOf({ faults: ['interns-other-workspace-leak'] }, (y) => y);
+  expect(leak).toEqual({ warnings: [], requests: 4 });
+  // Fault interns-workspace-filter-refused on a right target file: the list is the file's workspace, nothing asked.
+  expect(await preflightOf({ faults: ['interns-workspace-filter-refused'] }, (y) => y)).toEqual({ warnings: [], requests: 3 });
+  // Without interns.params the filter cannot be asked: no fatal, no extra request.
+  expect(await preflightOf({}, (y) => workspaceTypo(y).replace(/^ {2}params: .*\n/m, ''))).toEqual({ warnings: [], requests: 3 });
+});
+
+test('without interns.params, a typo in interns.workspaceId still fails workspace-of-key, with a hint at the target file', async () => {
+  const noParams = (y: string) => workspaceTypo(y).replace(/^ {2}params: .*\n/m, '');
+  const o = await probeCheck('interns.intern.workspace-of-key', {}, { editTarget: noParams });
+  expect(o.status).toBe('fail');
+  expect(o.failures[0]?.message).toContain(`is not the key's workspace ${TYPO_WORKSPACE}; every intern listed is of that one workspace: if interns.workspaceId is a typo, fix the target file`);
+  // The response judge says the same on every page it fails.
+  const judged = keyWorkspaceViolation({ data: [{ workspaceId: WORKSPACE_A }, { workspaceId: WORKSPACE_A }] }, TYPO_WORKSPACE, true);
+  expect(judged?.message).toMatch(/; every intern listed is of that one workspace: if interns\.workspaceId is a typo, fix the target file$/);
+  // Interns of several workspaces, or a target file naming the filter: no hint (a typo cannot explain the first; the preflight asked in the second).
+  expect(keyWorkspaceViolation({ data: [{ workspaceId: WORKSPACE_A }, { workspaceId: TYPO_WORKSPACE.replace('beef', 'cafe') }] }, TYPO_WORKSPACE, true)?.message).not.toContain('typo');
+  expect(keyWorkspaceViolation({ data: [{ workspaceId: WORKSPACE_A }] }, TYPO_WORKSPACE, false)?.message).not.toContain('typo');
+  const withParams = await probeCheck('interns.intern.workspace-of-key', {}, { editTarget: workspaceTypo });
+  expect(withParams.status).toBe('fail');
+  expect(withParams.failures[0]?.message).not.toContain('typo');
+});
+
+test('a typo in interns.workspaceId on the command line: one line naming the field, exit 2, no report', async () => {
+  const server = await startReference();
+  try {
+    const run = await runCli(['--target', targetFile(workspaceTypo(referenceTargetYaml(server)))], { env: referenceKeyEnv(server), timeoutMs: 60_000 });
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    const lines = run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
+    expect(lines).toEqual([expect.stringMatching(/^conformance: interns\.workspaceId "00000000-0000-4000-8000-00000000beef" is not the key's workspace: .*Check the target file$/)]);
+    expect(run.report).toBeUndefined();
   } finally {
     await server.close();
   }

@@ -175,7 +175,7 @@ test('an interns page broken two ways fails both rules: the order within it and 
   const other = '9aae65ea-f836-41ba-96e1-967e9d7e230e';
   const older = intern({ createdAt: '2024-01-01T00:00:00.000Z', workspaceId: ws });
   const newerElsewhere = intern({ createdAt: '2025-01-01T00:00:00.000Z', workspaceId: other });
-  const page = seen('listInterns', 200, { data: [older, newerElsewhere], has_more: false }, { interns: { keyWorkspace: ws } });
+  const page = seen('listInterns', 200, { data: [older, newerElsewhere], has_more: false }, { interns: { keyWorkspace: ws, filterNamed: true } });
   const pageFindings = judgeAll(page).filter((f) => f.requirementId === 'interns.order.newest-first' || f.requirementId === 'interns.intern.workspace-of-key');
   expect(brief(pageFindings)).toEqual([
     { requirementId: 'interns.order.newest-first', position: 1 },

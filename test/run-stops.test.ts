@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { ConformanceReport } from '../reports/model.ts';
+import { MARKER } from '../reports/safe-files.ts';
 import { REPORT_FILES } from '../reports/write-report.ts';
-import { runConformance } from '../cli/api.ts';
+import { ConformanceRunError, runConformance } from '../cli/api.ts';
 import { ROOT, runCli } from './support/harness.ts';
 
 test.describe.configure({ mode: 'parallel' });
@@ -23,13 +24,14 @@ function expectIncompleteReport(dir: string, reason: RegExp): ConformanceReport 
   return report;
 }
 
-test('the suite\'s deadline counts from the first check: cut runs end INCOMPLETE (exit 2) with all five reports', async () => {
-  // At 20 requests/s the run needs about 30 s; 3 s is far less, and more than Playwright's start-up:
-  // checks pass before the deadline (it is not spent on start-up), the rest are cut.
+test('the suite\'s deadline cuts the checks: cut runs end INCOMPLETE (exit 2) with all five reports', async () => {
+  // At 20 requests/s the run needs about 30 s; 3 s is far less, and more than what the command spends
+  // before its first check (the engine runs in its own process, not after Playwright's start-up):
+  // checks pass before the deadline, the rest are cut.
   const run = await runCli(['--seed', '7', '--deadline', '3', '--max-rps', '20']);
   expect(run.stderr).toBe('');
   expect(run.code).toBe(2);
-  expect(run.stdout).toMatch(/^verdict: INCOMPLETE — .*the suite's deadline of 3 s passed \(counted from the first check\)$/m);
+  expect(run.stdout).toMatch(/^verdict: INCOMPLETE — .*the suite's deadline of 3 s passed \(counted from the start of the run, preflight included\)$/m);
   expectIncompleteReport(run.reportDir, /deadline of 3 s passed/);
   expect(run.ms).toBeLessThan(20_000);
 });
@@ -112,7 +114,40 @@ test('runConformance: the same deadline, the same INCOMPLETE verdict and reason,
   const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
   const report = await runConformance({ seed: 7, deadlineS: 1, maxRps: 20, reportDir });
   expect(report.verdict).toBe('incomplete');
-  expectIncompleteReport(reportDir, /the suite's deadline of 1 s passed \(counted from the first check\)/);
+  expectIncompleteReport(reportDir, /the suite's deadline of 1 s passed \(counted from the start of the run, preflight included\)/);
+});
+
+// Issue 20: --deadline bounds the whole run. Each preflight request is bounded by --timeout, but three
+// in a row were not: a target answering each just within it held the command far past its deadline.
+test('a target answering the preflight slowly: at --deadline, one line, exit 2, nothing judged, no earlier report left', async () => {
+  const { startHostile, writeTarget, HOSTILE_KEYS, OK_JSON, stderrLines } = await import('./support/hostile-server.ts');
+  // Each answer after 1.5 s, within --timeout 10000: the three preflight requests take 4.5 s, past --deadline 2.
+  const server = await startHostile({ kind: 'delay', ms: 1_500, then: OK_JSON });
+  try {
+    const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
+    // An earlier run's report in the suite's directory (its marker lists it), CONFORMANT.
+    writeFileSync(join(reportDir, 'report.json'), JSON.stringify({ verdict: 'conformant' }));
+    writeFileSync(join(reportDir, MARKER), 'entries: ["report.json"]\n');
+    const file = writeTarget(server.baseUrl);
+    const run = await runCli(['--target', file, '--timeout', '10000', '--deadline', '2'], { env: { ...HOSTILE_KEYS }, reportDir, timeoutMs: 30_000 });
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(stderrLines(run)).toEqual(['conformance: the suite\'s deadline of 2 s passed during the preflight (counted from the start of the run): nothing judged, no report written']);
+    expect(existsSync(join(reportDir, 'report.json')), 'the earlier CONFORMANT report is gone').toBe(false);
+    // The third preflight request would have left at 3 s at the earliest: the command stopped before it.
+    expect(server.received.length).toBeLessThanOrEqual(2);
+    // tsx's start-up and the 2 s (4.5 s of preflight and then the checks before).
+    expect(run.ms).toBeLessThan(12_000);
+    // runConformance: the same line, as its error.
+    const sent = server.received.length;
+    const started = Date.now();
+    const error = await runConformance({ target: file, timeoutMs: 10_000, deadlineS: 1, env: { ...HOSTILE_KEYS } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConformanceRunError);
+    expect((error as Error).message).toBe('the suite\'s deadline of 1 s passed during the preflight (counted from the start of the run): nothing judged, no report written');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(server.received.length - sent).toBeLessThanOrEqual(1);
+  } finally {
+    await server.close();
+  }
 });
 
 // Issue 20: a run interrupted before its first check leaves no earlier report that reads better than

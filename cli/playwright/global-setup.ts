@@ -30,7 +30,9 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   } else {
     const { prepareDirectRun, DirectRunError } = await import('../direct-run.ts');
     try {
-      ({ run, stop: stopDirect } = await prepareDirectRun());
+      let warnings: string[];
+      ({ run, stop: stopDirect, warnings } = await prepareDirectRun());
+      for (const warning of warnings) process.stdout.write(`conformance: ${warning}\n`);
     } catch (e) {
       // The command line's one line and exit 2, before any test: not Playwright's stack with a code frame.
       if (!(e instanceof DirectRunError)) throw e;

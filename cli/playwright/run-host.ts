@@ -3,6 +3,7 @@ import type { Server } from 'node:net';
 import { join } from 'node:path';
 import type { CheckOutcome } from '../../core/check.ts';
 import { Engine } from '../../core/engine.ts';
+import { deadlineLeftMs, deadlineReason } from '../../core/run-settings.ts';
 import { isGating } from '../../core/gating.ts';
 import { engineSocketPath, serveOutcomes, type OutcomeAnswer, type PlanMessage } from '../../core/engine-socket.ts';
 import { NodeTransport, PlaywrightTransport, type Transport } from '../../core/transport.ts';
@@ -44,12 +45,12 @@ export class RunHost {
 
   /**
    * Starts the selected checks (declaration order, whole-run checks last: the same selection runs in
-   * the same order whatever decided it), and the suite's deadline with the first of them: Playwright's
-   * start-up never counts against it.
+   * the same order whatever decided it), with what is left of the run's deadline: it counts from the
+   * command's start (settings.startedAt), so the preflight and Playwright's start-up spent their part.
    */
   plan(ids: readonly string[]): void {
     this.selection ??= [...ids];
-    this.deadline ??= setTimeout(() => this.stop(`the suite's deadline of ${this.run.settings.deadlineMs / 1000} s passed (counted from the first check)`), this.run.settings.deadlineMs).unref();
+    this.deadline ??= setTimeout(() => this.stop(deadlineReason(this.run.settings)), deadlineLeftMs(this.run.settings)).unref();
     this.engine.plan(ids);
   }
 

@@ -6,7 +6,8 @@
  */
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { encodeFileId } from '../../core/file-id.ts';
-import { walkPages } from '../support/file-pages.ts';
+import { CannotJudge } from '../../core/errors.ts';
+import { UnreadableListing, walkPages } from '../support/file-pages.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
 import { assertPageRules } from '../support/page-rules.ts';
 import { brief, isObject, jsonType } from '../support/values.ts';
@@ -26,6 +27,18 @@ const EMPTY_QUERIES: ReadonlyArray<{ limit?: number; after?: string }> = [
 ];
 /** Pages followed per query: an empty container may end several pages at the scan bound (4.1 rule 3). */
 const MAX_PAGES = 4;
+
+/**
+ * The very first request refused with 404 or 403: 4.1 lists no 404, and an unknown container may be
+ * listed empty or refused with 403 (reading unknown-container-forbidden), so the target file's
+ * emptyContainerId is not a container this key may read; it is named, not failed on the server
+ * (principle 6). files.errors.documented-status still judges the 404 as every error of the run.
+ */
+function carelessContainer(e: unknown, id: string): unknown {
+  const res = e instanceof UnreadableListing ? e.response : undefined;
+  if (!res || (res.status !== 404 && res.status !== 403) || /[?&]after=/.test(res.exchange.request.url)) return e;
+  return new CannotJudge('target-file', `containerFiles.emptyContainerId ${JSON.stringify(id)} was answered ${res.status}: is it a container of the deployment (and one this key may read)? Check the target file`, [res.exchange]);
+}
 
 export const emptyContainerChecks = defineChecks([
   {
@@ -51,10 +64,12 @@ export const emptyContainerChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       const id = ctx.target.containerFiles.emptyContainerId!;
       let listed = 0;
-      for (const q of EMPTY_QUERIES) {
+      for (const [n, q] of EMPTY_QUERIES.entries()) {
         // A page with has_more true and an empty data still has a cursor to follow (rule 3: it ended at the
         // scan bound); walkPages stops where the rules break (no cursor, no progress), bounded by MAX_PAGES.
-        const { pages } = await walkPages(ctx, id, { ...q, maxPages: MAX_PAGES });
+        const { pages } = await walkPages(ctx, id, { ...q, maxPages: MAX_PAGES }).catch((e: unknown) => {
+          throw n === 0 ? carelessContainer(e, id) : e;
+        });
         for (const p of pages) {
           // 2.2: "data ... May be empty", but object, data, first_id, last_id and has_more are all present.
           conformToSchema(ctx, 'listContainerFiles', p.res);

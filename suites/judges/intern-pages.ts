@@ -31,21 +31,46 @@ export function internPageViolations(response: Pick<SeenResponse, 'json' | 'inte
     previous = at;
   }
   const workspace = response.interns?.keyWorkspace;
-  const foreign = workspace === undefined ? undefined : keyWorkspaceViolation(response.json, workspace);
+  const foreign = workspace === undefined ? undefined : keyWorkspaceViolation(response.json, workspace, !response.interns?.filterNamed);
   if (foreign) found.push(foreign);
   return found;
 }
 
-/** The first intern of a page listed to the management key that is of another workspace than the key's (UUIDs compared case-insensitively). */
-export function keyWorkspaceViolation(json: unknown, keyWorkspace: string): { requirementId: string; message: string; position: number } | undefined {
+/** Said where a whole page is of one other workspace and nothing could tell a typo from a fault. */
+export const TYPO_HINT = 'every intern listed is of that one workspace: if interns.workspaceId is a typo, fix the target file';
+
+/**
+ * The first intern of a page listed to the management key that is of another workspace than the key's
+ * (UUIDs compared case-insensitively). `hint`: the target file does not name the workspace filter
+ * (interns.params), so nothing could ask the server which workspace the key is of: when the whole page
+ * is of one other workspace, the failure says a typo in interns.workspaceId looks the same (the
+ * verdict stays: a server listing another single workspace breaks 4.3 just as well).
+ */
+export function keyWorkspaceViolation(json: unknown, keyWorkspace: string, hint = false): { requirementId: string; message: string; position: number } | undefined {
   const workspace = keyWorkspace.toLowerCase();
   for (const [i, intern] of arrayAt(json, 'data').entries()) {
     const ws = isObject(intern) ? intern.workspaceId : undefined;
     if (typeof ws === 'string' && ws.toLowerCase() !== workspace) {
-      return { requirementId: 'interns.intern.workspace-of-key', message: `data[${i}] is of workspace ${JSON.stringify(ws)}, not the key's ${JSON.stringify(keyWorkspace)} (4.3 "The API key selects the caller, the workspace and the visible interns")`, position: i };
+      const typo = hint && soleOtherWorkspace(json, keyWorkspace) !== undefined ? `; ${TYPO_HINT}` : '';
+      return { requirementId: 'interns.intern.workspace-of-key', message: `data[${i}] is of workspace ${JSON.stringify(ws)}, not the key's ${JSON.stringify(keyWorkspace)} (4.3 "The API key selects the caller, the workspace and the visible interns")${typo}`, position: i };
     }
   }
   return undefined;
+}
+
+/**
+ * The workspace W when every intern of a list is of one same workspace W that is not `keyWorkspace`
+ * (at least one intern, each with a string workspaceId), else undefined: what a typo in the target
+ * file's interns.workspaceId looks like, and also what a server listing another workspace's interns
+ * looks like (fault interns-other-workspace-leak). Telling them apart takes the filtered list (cli/preflight.ts).
+ */
+export function soleOtherWorkspace(json: unknown, keyWorkspace: string): string | undefined {
+  const data = arrayAt(json, 'data');
+  const first = data[0];
+  const ws = isObject(first) ? first.workspaceId : undefined;
+  if (typeof ws !== 'string' || ws.toLowerCase() === keyWorkspace.toLowerCase()) return undefined;
+  const same = data.every((intern) => isObject(intern) && typeof intern.workspaceId === 'string' && intern.workspaceId.toLowerCase() === ws.toLowerCase());
+  return same ? ws : undefined;
 }
 
 export const internPagesJudge: ResponseJudge = {

@@ -41,7 +41,11 @@ export interface FetchedPage {
  * error is reported as `error`, never as a failure of a requirement the check did not probe.
  */
 export class UnreadableListing extends CannotJudge {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The answer that was not a 200 list, when there was one (a check may know whose mistake it is). */
+    readonly response?: ApiResponse,
+  ) {
     super('unreadable', message);
   }
 }
@@ -63,7 +67,7 @@ export function filePageProblem(body: unknown): string | undefined {
 /** Reads a 200 body as a container file list, or explains why it cannot. */
 export function readPage(res: ApiResponse): FilePage {
   const where = `GET ${res.exchange.request.url}`;
-  if (res.status !== 200) throw new UnreadableListing(`cannot judge: ${where} answered ${res.status}, not 200`);
+  if (res.status !== 200) throw new UnreadableListing(`cannot judge: ${where} answered ${res.status}, not 200`, res);
   const problem = filePageProblem(res.json);
   if (problem) throw new UnreadableListing(`cannot judge: ${where}${problem.startsWith('did') ? ' ' : ': '}${problem}`);
   return res.json as FilePage;

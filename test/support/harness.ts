@@ -47,6 +47,7 @@ export function testSettings(runDir: string, overrides: Partial<RunSettings> = {
     allowInsecure: false,
     retryBudgetMs: 60_000,
     deadlineMs: 600_000,
+    startedAt: Date.now(),
     replay: '',
     requestsBefore: 0,
     ...overrides,
