@@ -13,7 +13,7 @@ export interface Target {
   apiKeyVariable?: string;
   restrictedApiKey?: string;
   containerFiles: { containerId: string; emptyContainerId?: string; restartedContainerId?: string };
-  modelEndpoints: { model: string; missingModel?: string };
+  modelEndpoints: { model: string; missingModel?: string; forbiddenModel?: string };
   interns: {
     workspaceId: string;
     otherWorkspaceId?: string;
@@ -112,7 +112,7 @@ function checkPathParameters(target: Target, file: string): void {
   segment('containerFiles.containerId', target.containerFiles.containerId, 'a container id (a path segment, 4.1)');
   segment('containerFiles.emptyContainerId', target.containerFiles.emptyContainerId, 'a container id (a path segment, 4.1)');
   segment('containerFiles.restartedContainerId', target.containerFiles.restartedContainerId, 'a container id (a path segment, 4.1)');
-  for (const field of ['model', 'missingModel'] as const) {
+  for (const field of ['model', 'missingModel', 'forbiddenModel'] as const) {
     const model = target.modelEndpoints[field];
     if (model === undefined) continue;
     const parts = model.split('/');

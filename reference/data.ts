@@ -329,6 +329,8 @@ function buildModels(): Map<string, Model> {
 export const MODELS: ReadonlyMap<string, Model> = buildModels();
 export const MODEL_FIXTURE = 'openai/gpt-4o';
 export const MISSING_MODEL_FIXTURE = 'openai/gpt-0-does-not-exist';
+/** A model of another workspace, which the reference's keys may not read (5 rule 3: 403). */
+export const FORBIDDEN_MODEL_FIXTURE = 'private-lab/internal-ft';
 
 // ---------------------------------------------------------------------------------------------
 // Interns (2.5, 2.6, 3, 4.3)

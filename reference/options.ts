@@ -82,6 +82,7 @@ export interface ReferenceServer {
     emptyContainerId: string;
     model: string;
     missingModel: string;
+    forbiddenModel: string;
     workspaceId: string;
     otherWorkspaceId: string;
   };

@@ -6,7 +6,7 @@ import { authenticate, permitted } from './auth.ts';
 import type { RouteContext } from './context.ts';
 import {
   CONTAINER_EMPTY, CONTAINER_MAIN, CONTAINER_RESTARTED, CONTAINER_SESSION, MANAGEMENT_KEY,
-  MISSING_MODEL_FIXTURE, MODEL_FIXTURE, RESTRICTED_KEY, WORKSPACE_A, WORKSPACE_B,
+  FORBIDDEN_MODEL_FIXTURE, MISSING_MODEL_FIXTURE, MODEL_FIXTURE, RESTRICTED_KEY, WORKSPACE_A, WORKSPACE_B,
 } from './data.ts';
 import { filesError, internsError, methodNotAllowed, modelsError, routeNotFound, withErrorFaults, type JsonResponse } from './errors.ts';
 import { hasFault, unknownFaults } from './faults/index.ts';
@@ -180,6 +180,7 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
       emptyContainerId: CONTAINER_EMPTY,
       model: MODEL_FIXTURE,
       missingModel: MISSING_MODEL_FIXTURE,
+      forbiddenModel: FORBIDDEN_MODEL_FIXTURE,
       workspaceId: WORKSPACE_A,
       otherWorkspaceId: WORKSPACE_B,
     },

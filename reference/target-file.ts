@@ -18,6 +18,7 @@ export function referenceTargetYaml(server: ReferenceServer): string {
     'modelEndpoints:',
     `  model: ${JSON.stringify(f.model)}`,
     `  missingModel: ${JSON.stringify(f.missingModel)}`,
+    `  forbiddenModel: ${JSON.stringify(f.forbiddenModel)}`,
     'interns:',
     `  workspaceId: ${JSON.stringify(f.workspaceId)}`,
     `  otherWorkspaceId: ${JSON.stringify(f.otherWorkspaceId)}`,

@@ -75,6 +75,12 @@ export const MODEL_ENDPOINTS_FAULTS: readonly FaultDeclaration[] = [
     description: '2.4: uptime_last_5m/30m/1d are strings instead of numbers.',
   },
   {
+    name: 'models-forbidden-error-no-code',
+    operation: 'listModelEndpoints',
+    breaks: ['models.forbidden-model-error', 'models.errors.shape'],
+    description: '5 rule 3 / 7: the 403 for a model of another workspace has an error object without `code` (section 7: "| error.code | integer, or string on some operations | yes | |").',
+  },
+  {
     name: 'models-unknown-200',
     operation: 'listModelEndpoints',
     breaks: ['models.unknown-model-error', 'models.unknown-model-404'],

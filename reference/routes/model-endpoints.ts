@@ -1,5 +1,5 @@
 /** GET /models/{author}/{slug}/endpoints — List all endpoints for a model (2.3, 2.4, 4.2). */
-import { MODELS, type Endpoint, type Model } from '../data.ts';
+import { FORBIDDEN_MODEL_FIXTURE, MODELS, type Endpoint, type Model } from '../data.ts';
 import { modelsError, type JsonResponse } from '../errors.ts';
 import { decodeSegment, extra, type RouteContext } from '../context.ts';
 import { hasFault } from '../faults/index.ts';
@@ -13,6 +13,13 @@ export function listModelEndpoints(ctx: RouteContext): JsonResponse {
   const author = decodeSegment(ctx.rawParams.author ?? '');
   const slug = decodeSegment(ctx.rawParams.slug ?? '');
   if (author === null || slug === null) return modelsError(404);
+  // 5 rule 3: "When authentication succeeds but the key lacks permission, the response is 403": a model
+  // of another workspace; reading forbidden-model-404 does not reveal that it exists.
+  if (`${author}/${slug}` === FORBIDDEN_MODEL_FIXTURE) {
+    if (hasReading(ctx.opts, 'forbidden-model-404')) return modelsError(404);
+    if (hasFault(ctx.opts, 'models-forbidden-error-no-code')) return { status: 403, body: { error: { message: 'Only management keys of the owning workspace can perform this operation' } } };
+    return modelsError(403);
+  }
   const named = MODELS.get(`${author}/${slug}`);
   if (!named && hasFault(ctx.opts, 'models-unknown-200')) {
     const architecture = { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: 'Other' };

@@ -180,6 +180,24 @@ export const modelEndpointsChecks = defineChecks([
     },
   },
   {
+    id: 'models.forbidden-model-error',
+    title: 'A model the key may not read gets a 4xx error with the section 7 error body, never the model',
+    operation: 'listModelEndpoints',
+    requirements: ['models.forbidden-model-error'],
+    needs: (t) => (t.modelEndpoints.forbiddenModel ? undefined : 'modelEndpoints.forbiddenModel is not set in the target file'),
+    async probe(ctx: ProbeContext) {
+      const model = ctx.target.modelEndpoints.forbiddenModel!;
+      const res = await ctx.api.listModelEndpoints(model);
+      // 5 rule 3: "When authentication succeeds but the key lacks permission, the response is 403"; a
+      // 404 that does not reveal the model exists is a reading (forbidden-model-404). A 200 says this
+      // key may read it: the target file's to check, not the server's failure (principle 6).
+      if (res.status >= 200 && res.status < 300) throw new CannotJudge('target-file', `modelEndpoints.forbiddenModel ${JSON.stringify(model)} was answered ${res.status}: this key may read it. Check the target file`, [res.exchange]);
+      ctx.conform(res.status >= 400 && res.status < 500, `a model the key may not read answered HTTP ${res.status}, expected a 4xx error (5 rule 3: 403)`, res);
+      // Section 7: the error body (error object with code and string message), whatever its media type.
+      expectSchema(errorBody(res, 'models.forbidden-model-error'), 'Error', 'models.forbidden-model-error', res);
+    },
+  },
+  {
     id: 'models.unknown-model',
     title: 'A model that does not exist gets 404 with an error body',
     operation: 'listModelEndpoints',
