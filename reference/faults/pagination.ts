@@ -9,6 +9,12 @@ export const PAGINATION_FAULTS: readonly FaultDeclaration[] = [
     description: 'after resumes AT the named path, listing the cursor file again',
   },
   {
+    name: 'files-after-nfc-normalized',
+    operation: 'listContainerFiles',
+    breaks: ['files.after.strictly-after'],
+    description: 'The path an after id names is normalised to NFC before it is compared: after the id of the NFD "intl/cafe\u0301.md", the NFC "intl/caf\u00e9.md" listed after it is skipped (4.1 "Listing resumes strictly after that path").',
+  },
+  {
     name: 'files-page-larger-than-limit',
     operation: 'listContainerFiles',
     breaks: ['files.limit.page-size', 'files.limit.default-maximum'],

@@ -188,6 +188,9 @@ function afterPath(opts: ReferenceOptions, id: string): string | null {
   else if (hasFault(opts, 'files-standard-base64-ids')) path = id.startsWith(FILE_ID_PREFIX) ? pathFromFileId(FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('+', '-').replaceAll('/', '_')) : null;
   else if (hasFault(opts, 'files-after-unprefixed-accepted') && !id.startsWith(FILE_ID_PREFIX)) path = readCursor(opts, FILE_ID_PREFIX + id);
   else path = readCursor(opts, id);
+  // Fault: the cursor's path normalised to NFC before the comparison: after the NFD spelling of a path
+  // whose NFC spelling is listed too, the NFC one is skipped (4.1 "resumes strictly after that path").
+  if (hasFault(opts, 'files-after-nfc-normalized') && path !== null) path = path.normalize('NFC');
   if (hasFault(opts, 'files-absolute-paths') && path !== null) {
     // Shown paths are "/" + stored: a path before "/" is before all of them, one after it after all.
     if (path.startsWith('/')) path = path.slice(1);

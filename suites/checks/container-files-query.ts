@@ -4,11 +4,46 @@
  * around the target's own listing.
  */
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
+import type { ApiResponse } from '../../core/client.ts';
 import { expectStatus } from '../../core/expect.ts';
 import { encodeFileId } from '../../core/file-id.ts';
 import { afterInSomeOrder } from '../support/path-order.ts';
+import { fullListing } from '../support/traversal.ts';
 import { CONTROL, expectRejected, firstFilesAfter, LIMIT_DEFAULT, LIMIT_MAX, main, orderOf, prefixlessScanCursor, q } from '../support/container-files.ts';
 import { fetchPage, pageEnd, pathBetween, readPage, usesPadding, walkPages, type FetchedPage } from '../support/file-pages.ts';
+
+/** Listed files whose cursors the unusual-paths check asks, at most. */
+const UNUSUAL_PICKS = 8;
+
+/**
+ * Indexes of listed paths a server is likeliest to change when it decodes them from an id, the first
+ * two of each kind in listing order (at most UNUSUAL_PICKS): not in NFC (a server normalising would
+ * skip the NFC twin), astral characters (UTF-16 surrogates), URL-special characters and blanks,
+ * other non-ASCII, long paths.
+ */
+/** A path quoted with every character outside printable ASCII escaped: an NFD and an NFC spelling look alike otherwise. */
+const qEscaped = (p: string) => JSON.stringify(p).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+function unusualPaths(paths: readonly string[]): number[] {
+  const kinds: ReadonlyArray<(p: string) => boolean> = [
+    (p) => p.normalize('NFC') !== p,
+    (p) => /[\u{10000}-\u{10FFFF}]/u.test(p),
+    (p) => /[%+&=?#\\ ]/.test(p),
+    (p) => /[^\x20-\x7e]/.test(p),
+    (p) => p.length > 200,
+  ];
+  const picked: number[] = [];
+  for (const kind of kinds) {
+    let n = 0;
+    for (let i = 0; i < paths.length && n < 2 && picked.length < UNUSUAL_PICKS; i++) {
+      if (kind(paths[i]!) && !picked.includes(i)) {
+        picked.push(i);
+        n++;
+      }
+    }
+  }
+  return picked;
+}
 
 export const containerFilesQueryChecks = defineChecks([
   {
@@ -189,6 +224,47 @@ export const containerFilesQueryChecks = defineChecks([
         `after=${q(cursor.id)} lists ${JSON.stringify(got.slice(0, n))}, expected ${JSON.stringify(expected.slice(0, n))} (the files after ${q(cursor.path)} on the page before)`,
         next.res,
       );
+    },
+  },
+  {
+    id: 'files.after.listed-unusual-paths',
+    title: 'after set to the id of a listed file whose path is unusual (not NFC, astral, URL-special, not ASCII, long) resumes at the file listed next',
+    operation: 'listContainerFiles',
+    requirements: ['files.after.strictly-after', 'files.after.any-file-id'],
+    estimatedRequests: 2 * UNUSUAL_PICKS + 2,
+    async probe(ctx: ProbeContext) {
+      // 4.1 `after`: "any container file id. Listing resumes strictly after that path." A file's own id
+      // names its path exactly: what a server does to the path it decodes (normalises it, decodes a
+      // `%` or `+` again, cuts it short) shows on the paths it would change, so those are asked.
+      const full = await fullListing(ctx, main(ctx));
+      const picks = unusualPaths(full.files.map((f) => f.path));
+      if (picks.length === 0) return ctx.skip(`none of the ${full.files.length} listed paths is unusual (all NFC, ASCII, short, without URL-special characters)`);
+      for (const i of picks) {
+        const file = full.files[i]!;
+        const next = full.files[i + 1]?.path;
+        if (next === undefined && !full.complete) continue;
+        // Up to 3 pages: pages that end at the scan bound may come back empty (4.1 rule 3).
+        let cursor = file.id;
+        let got: string | undefined;
+        let res: ApiResponse | undefined;
+        for (let k = 0; k < 3 && got === undefined; k++) {
+          res = await ctx.api.listContainerFiles(main(ctx), { limit: 2, after: cursor });
+          // Whether a path with a control character or a leading "/" may be named is left open
+          // (readings cursor-control-refused, cursor-absolute-refused).
+          if (k === 0 && res.status === 400 && (CONTROL.test(file.path) || file.path.startsWith('/'))) break;
+          ctx.conform(res.status === 200, `after=${q(file.id)} (the id of the listed ${qEscaped(file.path)}) answered HTTP ${res.status}, not 200`, res, 'files.after.any-file-id');
+          const page = readPage(res);
+          got = page.data[0]?.path;
+          if (!page.has_more || page.last_id === null) break;
+          cursor = page.last_id;
+        }
+        if (res?.status !== 200) continue;
+        ctx.conform(
+          got === next,
+          `after=${q(file.id)} (the id of the listed ${qEscaped(file.path)}) resumed with ${got === undefined ? 'no file' : qEscaped(got)}, but the listing lists ${next === undefined ? 'no file' : qEscaped(next)} after it`,
+          res,
+        );
+      }
     },
   },
   {
