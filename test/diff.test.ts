@@ -2,6 +2,8 @@
  * `conformance diff A B`: the real CLI on real reports. The suite runs once on the plain reference (and
  * once more, embedded), once on each variant that makes other choices where the document is
  * silent, and once on a fault; every assertion below reuses those reports, so the file costs seven runs.
+ * The runs are in-process (runConformance, the report model of report.json): what is tested here is
+ * the diff command, which reads report files; the suite's own command line is tested elsewhere.
  *
  * The variants made of one reading of the document's words (`options.readings`, spec/readings.yaml)
  * are left out: they differ on MUST points both readings pass, which the implementation profile does
@@ -11,11 +13,15 @@ import { expect, test } from '@playwright/test';
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runConformance } from '../cli/api.ts';
+import type { ReferenceOptions } from '../reference/options.ts';
+import { startReference } from '../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { compareReports, type ObservationDifference, type ReportComparison } from '../reports/diff-compare.ts';
+import { EXIT_CODE } from '../reports/format.ts';
 import type { ConformanceReport } from '../reports/model.ts';
-import { runCli, runScript } from './support/harness.ts';
-import { runSuiteAgainst } from './support/run-against.ts';
+import { runScript } from './support/harness.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -33,9 +39,27 @@ const SILENT_CHOICES = CONFORMANT_VARIANTS.filter((v) => !v.options.readings);
 const runs = new Map<string, Run>();
 const dir = mkdtempSync(join(tmpdir(), 'diff-test-'));
 
-function keep(name: string, report: ConformanceReport | undefined, code: number | null, expectedCode: number): void {
-  expect(code, `suite run ${name}`).toBe(expectedCode);
-  if (!report) throw new Error(`suite run ${name} wrote no report`);
+/** The seed of every run below: one seed, so two runs of one implementation send the same requests. */
+const SEED = 1234;
+
+/**
+ * Starts the reference with the given options (a fault, a conformant variant), describes it in a
+ * target file as a user would, and runs the suite against it in-process.
+ */
+async function runAgainst(options: Partial<ReferenceOptions>): Promise<ConformanceReport> {
+  const server = await startReference(options);
+  const targetFile = join(mkdtempSync(join(tmpdir(), 'variant-')), 'target.yaml');
+  writeFileSync(targetFile, referenceTargetYaml(server));
+  try {
+    return await runConformance({ target: targetFile, seed: SEED, env: referenceKeyEnv(server) });
+  } finally {
+    await server.close();
+  }
+}
+
+/** Keeps a run's report as a file; `expectedCode` is the exit code the command line gives its verdict. */
+function keep(name: string, report: ConformanceReport, expectedCode: number): void {
+  expect(EXIT_CODE[report.verdict], `suite run ${name}: ${report.verdict}`).toBe(expectedCode);
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(report));
   runs.set(name, { file, report });
@@ -54,17 +78,11 @@ function diff(args: string[]) {
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   // One at a time: the machine's cores are shared, and a run's timing must not starve another's.
-  const plain = await runSuiteAgainst({});
-  keep('plain', plain.report, plain.code, 0);
-  // The embedded reference, with the seed runSuiteAgainst gives: the same implementation run again.
-  const again = await runCli(['--seed', '1234']);
-  keep('plain-again', again.report, again.code, 0);
-  for (const v of SILENT_CHOICES) {
-    const r = await runSuiteAgainst(v.options);
-    keep(v.name, r.report, r.code, 0);
-  }
-  const faulty = await runSuiteAgainst({ faults: [FAULT.name] });
-  keep('fault', faulty.report, faulty.code, 1);
+  keep('plain', await runAgainst({}), 0);
+  // The embedded reference, with the same seed: the same implementation run again.
+  keep('plain-again', await runConformance({ seed: SEED }), 0);
+  for (const v of SILENT_CHOICES) keep(v.name, await runAgainst(v.options), 0);
+  keep('fault', await runAgainst({ faults: [FAULT.name] }), 1);
 });
 
 // With one seed: other seeds send other property inputs, and an observation such as the number of

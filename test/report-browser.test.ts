@@ -9,13 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { runConformance } from '../cli/api.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
-import { runCli } from './support/harness.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-// Each test runs the CLI (several times): generous on a loaded machine, still bounded.
+// Each test runs the suite in-process (runConformance writes the report files the command writes:
+// what is tested here is report.html), then a browser: generous on a loaded machine, still bounded.
 test.describe.configure({ timeout: 300_000 });
 /** A MUST fault of the reference: a run against it has a failure with evidence. */
 const MUST_FAULT = 'models-unknown-200';
@@ -50,15 +51,15 @@ test('report.html of a faulty target: verdict, filters by status and level, a fa
   const server = await startReference({ faults: [MUST_FAULT] });
   const dir = mkdtempSync(join(tmpdir(), 'report-browser-'));
   writeFileSync(join(dir, 'target.yaml'), referenceTargetYaml(server));
-  const run = await runCli(['--target', join(dir, 'target.yaml'), '--seed', '7'], { env: referenceKeyEnv(server), timeoutMs: 180_000 }).finally(() => server.close());
-  expect(run.code, run.stderr).toBe(1);
-  const report = run.report!;
+  const reportDir = join(dir, 'report');
+  const report = await runConformance({ target: join(dir, 'target.yaml'), seed: 7, env: referenceKeyEnv(server), reportDir }).finally(() => server.close());
+  expect(report.verdict).toBe('non-conformant');
   const failed = report.requirements.filter((r) => r.status === 'fail');
   expect(failed.length).toBeGreaterThan(0);
 
   const browser = await launch();
   try {
-    const { page, attempted } = await openReport(browser, join(run.reportDir, 'report.html'));
+    const { page, attempted } = await openReport(browser, join(reportDir, 'report.html'));
 
     await expect(page.locator('#verdict')).toBeVisible();
     await expect(page.locator('#verdict .word')).toHaveText('Non-conformant');
@@ -141,15 +142,16 @@ test('report.html of a hostile target: <script> in its body and headers stays te
       '',
     ].join('\n'),
   );
-  const run = await runCli(['--target', join(dir, 'target.yaml'), '--seed', '7', '--grep', 'files\\.response\\.schema'], { env: { HOSTILE_KEY: 'hostile-test-key-0123456789' }, timeoutMs: 180_000 }).finally(
+  const reportDir = join(dir, 'report');
+  const report = await runConformance({ target: join(dir, 'target.yaml'), seed: 7, grep: 'files\\.response\\.schema', env: { HOSTILE_KEY: 'hostile-test-key-0123456789' }, reportDir }).finally(
     () => new Promise<void>((resolve) => server.close(() => resolve())),
   );
-  expect(run.code, run.stderr + run.stdout).toBe(1);
-  expect(JSON.stringify(run.report!.requirements.flatMap((r) => r.failures ?? []))).toContain('window.__pwned=1');
+  expect(report.verdict).toBe('non-conformant');
+  expect(JSON.stringify(report.requirements.flatMap((r) => r.failures ?? []))).toContain('window.__pwned=1');
 
   const browser = await launch();
   try {
-    const { page, attempted } = await openReport(browser, join(run.reportDir, 'report.html'));
+    const { page, attempted } = await openReport(browser, join(reportDir, 'report.html'));
     await page.locator('button[data-show="fail"]').click();
     const evidence = page.locator('details.evidence').first();
     await evidence.locator('summary').click();

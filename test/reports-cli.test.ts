@@ -19,7 +19,7 @@ import type { ConformanceReport } from '../reports/model.ts';
 import reportSchema from '../reports/report.schema.json' with { type: 'json' };
 import { MARKER } from '../reports/safe-files.ts';
 import { REPORT_FILES } from '../reports/write-report.ts';
-import { runCli, runScript } from './support/harness.ts';
+import { runCli, runScript, type CliRun } from './support/harness.ts';
 
 const validateReport = compileOwnSchema<ConformanceReport>(reportSchema);
 
@@ -88,6 +88,34 @@ function unzip(zip: Buffer): Array<[string, Buffer]> {
 }
 
 /**
+ * The runs the tests of a MUST fault share: one reference with the fault, described by a target file,
+ * run twice with seed 7 (`a` and `b`) on first use. Each test asserts on them what it claims; none
+ * writes into their report directories.
+ */
+interface MustRuns extends Started {
+  a: CliRun;
+  b: CliRun;
+}
+
+let mustRuns: Promise<MustRuns> | undefined;
+let mustServer: ReferenceServer | undefined;
+
+function sharedMustRuns(): Promise<MustRuns> {
+  mustRuns ??= (async () => {
+    const server = await startReference({ faults: [MUST_FAULT] });
+    mustServer = server;
+    const file = join(mkdtempSync(join(tmpdir(), 'reports-target-')), 'target.yaml');
+    writeFileSync(file, referenceTargetYaml(server));
+    const env = referenceKeyEnv(server);
+    // One after the other: two runs at once would share the cores, and each other's timing.
+    const a = await runCli(['--target', file, '--seed', '7'], { env, timeoutMs: 180_000 });
+    const b = await runCli(['--target', file, '--seed', '7'], { env, timeoutMs: 180_000 });
+    return { server, file, env, a, b };
+  })();
+  return mustRuns;
+}
+
+/**
  * The fields that may differ between two runs with one seed, replaced by a placeholder: the start time
  * and the durations (of the run and of each exchange). Everything else must be byte-identical.
  */
@@ -112,11 +140,17 @@ function normalise(name: string, text: string): string {
   return (VOLATILE[name] ?? []).reduce((s, [re, by]) => s.replace(re, by), text);
 }
 
-test('two runs with one seed against one target write byte-identical reports, but for start time and durations', async () => {
-  expect(Object.keys(VOLATILE).sort()).toEqual(Object.keys(REPORT_FILES).sort());
-  await withReference({ faults: [MUST_FAULT] }, async ({ file, env }) => {
-    const a = await runCli(['--target', file, '--seed', '7'], { env, timeoutMs: 180_000 });
-    const b = await runCli(['--target', file, '--seed', '7'], { env, timeoutMs: 180_000 });
+// The tests of one faulty target share its runs: in order, in one worker.
+test.describe('one target with a MUST fault, run with seed 7', () => {
+  test.describe.configure({ mode: 'default' });
+  test.afterAll(async () => {
+    await mustServer?.close();
+    mustRuns = undefined;
+  });
+
+  test('two runs with one seed against one target write byte-identical reports, but for start time and durations', async () => {
+    expect(Object.keys(VOLATILE).sort()).toEqual(Object.keys(REPORT_FILES).sort());
+    const { a, b } = await sharedMustRuns();
     expect(a.code, a.stderr).toBe(1);
     expect(b.code, b.stderr).toBe(1);
     expect(readdirSync(a.reportDir).filter((n) => !n.startsWith('.')).sort()).toEqual(Object.keys(REPORT_FILES).sort());
@@ -130,12 +164,10 @@ test('two runs with one seed against one target write byte-identical reports, bu
     expect(a.report!.requirements.some((r) => r.failures?.some((f) => f.exchanges.length > 0))).toBe(true);
     for (const run of [a, b]) expect(validateReport(run.report), JSON.stringify(validateReport.errors?.slice(0, 3))).toBe(true);
   });
-});
 
-test('no file the run writes holds the key or the restricted key', async () => {
-  // A fault, so the report holds failures whose evidence includes the Authorization header.
-  await withReference({ faults: [MUST_FAULT] }, async ({ server, file, env }) => {
-    const run = await runCli(['--target', file, '--seed', '11'], { env, timeoutMs: 180_000 });
+  test('no file the run writes holds the key or the restricted key', async () => {
+    // A fault, so the report holds failures whose evidence includes the Authorization header.
+    const { server, a: run } = await sharedMustRuns();
     expect(run.code, run.stderr).toBe(1);
     const outputs = readAllOutputs(run.reportDir);
     expect([...outputs.keys()].sort()).toEqual(Object.keys(REPORT_FILES).sort());
@@ -146,35 +178,11 @@ test('no file the run writes holds the key or the restricted key', async () => {
     expect(run.stdout + run.stderr).not.toContain(server.keys.management);
     expect(outputs.get('report.json')).toContain('Bearer $API_KEY');
   });
-});
 
-test('a SHOULD-only failure exits 0 by default and 1 with --fail-on should', async () => {
-  const fault = FAULTS.find((f) => f.name === SHOULD_FAULT);
-  expect(fault, `reference fault ${SHOULD_FAULT}`).toBeDefined();
-  expect(fault!.breaks.every((id) => requirement(id).level === 'SHOULD')).toBe(true);
-  await withReference({ faults: [SHOULD_FAULT] }, async ({ file, env }) => {
-    const byDefault = await runCli(['--target', file, '--seed', '7'], { env, timeoutMs: 180_000 });
-    const strict = await runCli(['--target', file, '--seed', '7', '--fail-on', 'should'], { env, timeoutMs: 180_000 });
-    for (const run of [byDefault, strict]) {
-      expect(run.report, run.stderr).toBeDefined();
-      expect(run.report!.counts.MUST.fail).toBe(0);
-      expect(run.report!.counts.SHOULD.fail).toBeGreaterThan(0);
-      expect(run.report!.requirements.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(expect.arrayContaining([...fault!.breaks]));
-    }
-    expect(byDefault.code, byDefault.stdout).toBe(0);
-    expect(byDefault.report!.verdict).toBe('conformant');
-    expect(strict.code, strict.stdout).toBe(1);
-    expect(strict.report!.verdict).toBe('non-conformant');
-    expect(readFileSync(join(byDefault.reportDir, 'badge.svg'), 'utf8')).toContain('>conformant<');
-    expect(readFileSync(join(strict.reportDir, 'badge.svg'), 'utf8')).toContain('>non-conformant<');
-  });
-});
-
-test("a fault's failure names its requirement, and its curl command reproduces the failing response status", async () => {
-  const fault = FAULTS.find((f) => f.name === MUST_FAULT);
-  expect(fault, `reference fault ${MUST_FAULT}`).toBeDefined();
-  await withReference({ faults: [MUST_FAULT] }, async ({ server, file, env }) => {
-    const run = await runCli(['--target', file, '--seed', '7'], { env, timeoutMs: 180_000 });
+  test("a fault's failure names its requirement, and its curl command reproduces the failing response status", async () => {
+    const fault = FAULTS.find((f) => f.name === MUST_FAULT);
+    expect(fault, `reference fault ${MUST_FAULT}`).toBeDefined();
+    const { server, a: run } = await sharedMustRuns();
     expect(run.code, run.stderr).toBe(1);
     const failed = run.report!.requirements.filter((r) => r.status === 'fail');
     expect(failed.map((r) => r.id)).toEqual(expect.arrayContaining([...fault!.breaks]));
@@ -200,32 +208,31 @@ test("a fault's failure names its requirement, and its curl command reproduces t
     expect(html).toContain(`id="req-${broken.id}" data-status="fail"`);
     expect(html).toContain('<pre class="curl">curl -sS -i');
   });
-});
 
-/** `npm run conformance:merge` as a CI merge job runs it: without the keys in its environment. */
-function runMerge(args: string[]): ReturnType<typeof runScript> {
-  return runScript('cli/merge.ts', args);
-}
+  /** `npm run conformance:merge` as a CI merge job runs it: without the keys in its environment. */
+  function runMerge(args: string[]): ReturnType<typeof runScript> {
+    return runScript('cli/merge.ts', args);
+  }
 
-/**
- * What a sharded run must share with an unsharded one: each requirement's status, the checks behind it
- * and where it failed. (Observed values may differ: an observation can depend on what ran before it.)
- */
-function comparable(report: ConformanceReport): unknown {
-  return report.requirements.map((r) => ({
-    id: r.id,
-    status: r.status,
-    checks: r.checks,
-    failures: r.failures?.map((f) => ({ checkId: f.checkId, message: f.message, curl: f.curl, statuses: f.exchanges.map((x) => x.response?.status) })),
-  }));
-}
+  /**
+   * What a sharded run must share with an unsharded one: each requirement's status, the checks behind it
+   * and where it failed. (Observed values may differ: an observation can depend on what ran before it.)
+   */
+  function comparable(report: ConformanceReport): unknown {
+    return report.requirements.map((r) => ({
+      id: r.id,
+      status: r.status,
+      checks: r.checks,
+      failures: r.failures?.map((f) => ({ checkId: f.checkId, message: f.message, curl: f.curl, statuses: f.exchanges.map((x) => x.response?.status) })),
+    }));
+  }
 
-test('two shards merged with conformance:merge give the same requirements as one unsharded run with the same seed', async () => {
-  await withReference({ faults: [MUST_FAULT] }, async ({ server, file, env }) => {
+  test('two shards merged with conformance:merge give the same requirements as one unsharded run with the same seed', async () => {
+    // The unsharded run is the shared one with seed 7 (`a`).
+    const { server, file, env, a: whole } = await sharedMustRuns();
     // One after the other, as separate CI jobs would (and so a loaded machine does not time them out).
     const shard1 = await runCli(['--target', file, '--seed', '7', '--shard', '1/2'], { env, timeoutMs: 180_000 });
     const shard2 = await runCli(['--target', file, '--seed', '7', '--shard', '2/2'], { env, timeoutMs: 180_000 });
-    const whole = await runCli(['--target', file, '--seed', '7'], { env, timeoutMs: 180_000 });
     expect(whole.code, whole.stderr).toBe(1);
     // Each shard writes its own partial report (its exit code) and the blob the merge joins.
     for (const [i, shard] of [shard1, shard2].entries()) {
@@ -272,5 +279,27 @@ test('two shards merged with conformance:merge give the same requirements as one
     const incomplete = await runMerge(['--report-dir', partial]);
     expect(incomplete.code).toBe(2);
     expect(incomplete.stderr).toMatch(/^conformance:merge: cannot merge: shard 2\/2 missing/);
+  });
+});
+
+test('a SHOULD-only failure exits 0 by default and 1 with --fail-on should', async () => {
+  const fault = FAULTS.find((f) => f.name === SHOULD_FAULT);
+  expect(fault, `reference fault ${SHOULD_FAULT}`).toBeDefined();
+  expect(fault!.breaks.every((id) => requirement(id).level === 'SHOULD')).toBe(true);
+  await withReference({ faults: [SHOULD_FAULT] }, async ({ file, env }) => {
+    const byDefault = await runCli(['--target', file, '--seed', '7'], { env, timeoutMs: 180_000 });
+    const strict = await runCli(['--target', file, '--seed', '7', '--fail-on', 'should'], { env, timeoutMs: 180_000 });
+    for (const run of [byDefault, strict]) {
+      expect(run.report, run.stderr).toBeDefined();
+      expect(run.report!.counts.MUST.fail).toBe(0);
+      expect(run.report!.counts.SHOULD.fail).toBeGreaterThan(0);
+      expect(run.report!.requirements.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(expect.arrayContaining([...fault!.breaks]));
+    }
+    expect(byDefault.code, byDefault.stdout).toBe(0);
+    expect(byDefault.report!.verdict).toBe('conformant');
+    expect(strict.code, strict.stdout).toBe(1);
+    expect(strict.report!.verdict).toBe('non-conformant');
+    expect(readFileSync(join(byDefault.reportDir, 'badge.svg'), 'utf8')).toContain('>conformant<');
+    expect(readFileSync(join(strict.reportDir, 'badge.svg'), 'utf8')).toContain('>non-conformant<');
   });
 });

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { runConformance } from '../cli/api.ts';
 import { estimateOf } from '../cli/plan.ts';
 import { Client } from '../core/client.ts';
 import { NodeTransport } from '../core/transport.ts';
@@ -112,9 +113,10 @@ test('--max-rps 20: requests never come faster than 20 per second', async () => 
   // A recording proxy in front of the reference: it notes when each request arrives.
   const server = await recorder({ kind: 'proxy', to: ref.baseUrl });
   const file = writeTargetYaml(referenceTargetYaml(ref).replace(ref.baseUrl, server.baseUrl));
-  const run = await runCli(['--target', file, '--max-rps', '20', '--grep', '@models'], { env, timeoutMs: 110_000 });
-  expect(stackLines(run)).toEqual([]);
-  expect([0, 1]).toContain(run.code);
+  // In-process (runConformance reads maxRps as the command reads --max-rps): the pace is the engine's,
+  // and the preflight's requests pass the proxy too.
+  const report = await runConformance({ target: file, maxRps: 20, grep: '@models', env });
+  expect(['conformant', 'non-conformant']).toContain(report.verdict);
   const at = server.received.map((r) => r.at);
   expect(at.length).toBeGreaterThan(20);
   const span = at[at.length - 1]! - at[0]!;

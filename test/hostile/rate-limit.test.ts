@@ -109,7 +109,8 @@ test('the client: Retry-After as seconds or HTTP date up to the cap; an unusable
     { retryAfter: '-5', expected: 200 },
     { retryAfter: 'soon', expected: 200 },
   ];
-  for (const { retryAfter, expected } of cases) {
+  // At once: each case its own target, client and clock (its wait is read from its own target's arrivals).
+  await Promise.all(cases.map(async ({ retryAfter, expected }) => {
     const hostile = await startHostile(firstThen(1, limited(429, retryAfter), OK_JSON));
     servers.push(hostile);
     const runDir = mkdtempSync(join(tmpdir(), 'hostile-retry-'));
@@ -127,7 +128,7 @@ test('the client: Retry-After as seconds or HTTP date up to the cap; an unusable
     } finally {
       await transport.close();
     }
-  }
+  }));
 });
 
 test('the client: a 503 that outlasts the retries is CannotJudge rate-limited with the reason', async () => {
