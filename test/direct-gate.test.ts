@@ -68,18 +68,18 @@ async function withReference(faults: string[], fn: (file: string, env: Record<st
 }
 
 test('a SHOULD failure is shown as a warning and does not fail `npx playwright test`; CONFORMANCE_FAIL_ON=should makes it fail', async () => {
-  await withReference(['files-default-limit-50'], async (file, env) => {
+  await withReference(['files-limit-bounds-not-enforced'], async (file, env) => {
     const must = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file });
     expect(must.code, must.stderr).toBe(0);
-    const shown = must.results.find((r) => r.title === 'files.limit.default');
+    const shown = must.results.find((r) => r.title === 'files.limit.out-of-range-rejected');
     expect(shown?.status).toBe('passed');
     // Located at the check's declaration, also in a run (the runner's listing comes from the global set-up's).
-    expect(must.locations.get('files.limit.default')).toMatch(/^checks\/container-files-query\.ts:\d+$/);
+    expect(must.locations.get('files.limit.out-of-range-rejected')).toMatch(/^checks\/container-files-query\.ts:\d+$/);
     expect(shown?.annotations).toContainEqual({ type: 'warning', description: expect.stringMatching(/^not gating \(fail-on must\): FAIL /) });
 
     const should = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file, CONFORMANCE_FAIL_ON: 'should' });
     expect(should.code).toBe(1);
-    expect(should.results.find((r) => r.title === 'files.limit.default')?.status).toBe('failed');
+    expect(should.results.find((r) => r.title === 'files.limit.out-of-range-rejected')?.status).toBe('failed');
     // CONFORMANCE_REPORT_DIR is --report-dir: the run's report is there, with its verdict.
     expect((JSON.parse(readFileSync(join(should.reportDir, 'report.json'), 'utf8')) as { verdict: string }).verdict).toBe('non-conformant');
   });
