@@ -129,13 +129,50 @@ function transientAnswer(opts: ReferenceOptions, op: Operation): JsonResponse | 
   return { ...r, headers: { 'retry-after': '0' } };
 }
 
-function send(res: ServerResponse, opts: ReferenceOptions, r: JsonResponse): void {
+/** A response as it goes on the wire: what the reference remembers of an answer it can give again. */
+interface Wire {
+  status: number;
+  headers: Record<string, string | number>;
+  body: Buffer;
+}
+
+function wire(opts: ReferenceOptions, r: JsonResponse): Wire {
   const body = Buffer.isBuffer(r.raw) ? r.raw : Buffer.from(r.raw ?? JSON.stringify(r.body), 'utf8');
   // Reading errors-problem-json: error bodies as RFC 9457 problem documents' media type (still section 7's body).
   const errorType = hasReading(opts, 'errors-problem-json') && r.status >= 400 ? 'application/problem+json' : opts.contentType;
   const contentType = hasFault(opts, 'errors-text-plain-content-type') && r.status === 401 ? 'text/plain' : errorType;
-  res.writeHead(r.status, { 'content-type': contentType, 'content-length': body.length, ...r.headers });
-  res.end(body);
+  return { status: r.status, headers: { 'content-type': contentType, 'content-length': body.length, ...r.headers }, body };
+}
+
+function send(res: ServerResponse, w: Wire): void {
+  res.writeHead(w.status, w.headers);
+  res.end(w.body);
+}
+
+/** Bytes of answers a reference keeps to give again (its data is fixed, so an answer depends on the request alone). */
+const ANSWERS_CAP_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The main host's answers, given again to the same request (method, path and query, Authorization): a
+ * run asks the same page many times, and building and serialising it again is most of the reference's
+ * work. Not when answers depend on how many requests came before (transient statuses every Nth).
+ */
+function answers(opts: ReferenceOptions): (req: IncomingMessage) => Wire {
+  const counted = opts.transientEvery > 0 || hasFault(opts, 'files-503-code-500') || hasFault(opts, 'interns-408-code-500');
+  const known = new Map<string, Wire>();
+  let bytes = 0;
+  return (req) => {
+    if (counted) return wire(opts, respond(opts, req));
+    const key = `${req.method ?? ''} ${req.url ?? ''} ${req.headers.authorization ?? '(none)'}`;
+    const hit = known.get(key);
+    if (hit) return hit;
+    const w = wire(opts, respond(opts, req));
+    if (bytes + w.body.length <= ANSWERS_CAP_BYTES) {
+      known.set(key, w);
+      bytes += w.body.length + key.length;
+    }
+    return w;
+  };
 }
 
 /** `port` and `regionalPort` 0 (the default) take any free port; a fixed one lets a hand-written target file name it. */
@@ -148,9 +185,10 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
   if (unknownR.length > 0) throw new Error(`unknown reference reading(s): ${unknownR.join(', ')}`);
 
   const received: Array<{ method: string; url: string }> = [];
+  const answer = answers(options);
   const server = createServer((req, res) => {
     received.push({ method: req.method ?? '', url: req.url ?? '' });
-    send(res, options, respond(options, req));
+    send(res, answer(req));
   });
   // 4.3: "Requests sent to regional host names are refused". The reference's regional host is a second
   // loopback listener (a host name of its own would need DNS): list interns is refused there with
@@ -158,7 +196,7 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
   const regional = createServer((req, res) => {
     received.push({ method: req.method ?? '', url: req.url ?? '' });
     const interns = (req.url ?? '').split('?')[0] === `${BASE_PATH}/interns`;
-    send(res, options, interns && !hasFault(options, 'interns-regional-host-served') ? internsError('not_found', options) : respond(options, req));
+    send(res, wire(options, interns && !hasFault(options, 'interns-regional-host-served') ? internsError('not_found', options) : respond(options, req)));
   });
   // Not a contract matter: a long keep-alive avoids the idle-socket race (ECONNRESET) with clients
   // whose event loop is busy validating a large page for longer than Node's default 5 s.
