@@ -69,6 +69,14 @@ export const DEFAULT_REFERENCE_OPTIONS: ReferenceOptions = {
 };
 
 /** What a started reference hands back: where it listens and the fixtures a target file names. */
+/** What the reference reads of a request: an IncomingMessage, or the same three fields given in-process. */
+export interface ReferenceRequest {
+  method?: string;
+  /** Path and query, as on the request line. */
+  url?: string;
+  headers: { authorization?: string };
+}
+
 export interface ReferenceServer {
   /** e.g. http://127.0.0.1:41234/v1 (section 9 rule 1: base_url includes /v1). */
   baseUrl: string;
@@ -89,5 +97,10 @@ export interface ReferenceServer {
   options: ReferenceOptions;
   /** Every request received: method and URL (path + query), in order. */
   readonly received: ReadonlyArray<{ method: string; url: string }>;
+  /**
+   * Answers one request as the main or the regional listener would, without a connection (recorded in
+   * `received` like any other): the self-test's in-process runs (test/support/memory-transport.ts).
+   */
+  serve(host: 'main' | 'regional', req: ReferenceRequest): { status: number; headers: Record<string, string | number>; body: Buffer };
   close(): Promise<void>;
 }

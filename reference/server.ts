@@ -1,5 +1,5 @@
 /** The reference implementation of the service (node:http only). */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Operation } from './operations.ts';
 import { authenticate, permitted } from './auth.ts';
@@ -11,7 +11,7 @@ import {
 import { filesError, internsError, methodNotAllowed, modelsError, routeNotFound, withErrorFaults, type JsonResponse } from './errors.ts';
 import { hasFault, unknownFaults } from './faults/index.ts';
 import { hasReading, unknownReadings } from './variants.ts';
-import { DEFAULT_REFERENCE_OPTIONS, type ReferenceOptions, type ReferenceServer } from './options.ts';
+import { DEFAULT_REFERENCE_OPTIONS, type ReferenceOptions, type ReferenceRequest, type ReferenceServer } from './options.ts';
 import { listContainerFiles } from './routes/container-files.ts';
 import { listInterns } from './routes/interns.ts';
 import { listModelEndpoints } from './routes/model-endpoints.ts';
@@ -82,7 +82,7 @@ function match(pathname: string): { route: Route; rawParams: Record<string, stri
  * permission (403, rule 3), then the operation's own parameter validation (400 / invalid_body).
  * Unknown paths are 404 before any authentication: there is no operation whose rules apply.
  */
-function respond(opts: ReferenceOptions, req: IncomingMessage): JsonResponse {
+function respond(opts: ReferenceOptions, req: ReferenceRequest): JsonResponse {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const pathname = q < 0 ? url : url.slice(0, q);
@@ -130,7 +130,7 @@ function transientAnswer(opts: ReferenceOptions, op: Operation): JsonResponse | 
 }
 
 /** A response as it goes on the wire: what the reference remembers of an answer it can give again. */
-interface Wire {
+export interface Wire {
   status: number;
   headers: Record<string, string | number>;
   body: Buffer;
@@ -157,7 +157,7 @@ const ANSWERS_CAP_BYTES = 64 * 1024 * 1024;
  * run asks the same page many times, and building and serialising it again is most of the reference's
  * work. Not when answers depend on how many requests came before (transient statuses every Nth).
  */
-function answers(opts: ReferenceOptions): (req: IncomingMessage) => Wire {
+function answers(opts: ReferenceOptions): (req: ReferenceRequest) => Wire {
   const counted = opts.transientEvery > 0 || hasFault(opts, 'files-503-code-500') || hasFault(opts, 'interns-408-code-500');
   const known = new Map<string, Wire>();
   let bytes = 0;
@@ -186,18 +186,17 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
 
   const received: Array<{ method: string; url: string }> = [];
   const answer = answers(options);
-  const server = createServer((req, res) => {
-    received.push({ method: req.method ?? '', url: req.url ?? '' });
-    send(res, answer(req));
-  });
   // 4.3: "Requests sent to regional host names are refused". The reference's regional host is a second
   // loopback listener (a host name of its own would need DNS): list interns is refused there with
   // not_found, as the route does not exist on it; the other operations are served as on the main host.
-  const regional = createServer((req, res) => {
+  const serve = (host: 'main' | 'regional', req: ReferenceRequest): Wire => {
     received.push({ method: req.method ?? '', url: req.url ?? '' });
+    if (host === 'main') return answer(req);
     const interns = (req.url ?? '').split('?')[0] === `${BASE_PATH}/interns`;
-    send(res, wire(options, interns && !hasFault(options, 'interns-regional-host-served') ? internsError('not_found', options) : respond(options, req)));
-  });
+    return wire(options, interns && !hasFault(options, 'interns-regional-host-served') ? internsError('not_found', options) : respond(options, req));
+  };
+  const server = createServer((req, res) => send(res, serve('main', req)));
+  const regional = createServer((req, res) => send(res, serve('regional', req)));
   // Not a contract matter: a long keep-alive avoids the idle-socket race (ECONNRESET) with clients
   // whose event loop is busy validating a large page for longer than Node's default 5 s.
   server.keepAliveTimeout = 60_000;
@@ -224,6 +223,7 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
     },
     options,
     received,
+    serve,
     close: async () => {
       await Promise.all([server, regional].map((srv) => new Promise<void>((resolve, reject) => {
         srv.close((err) => (err ? reject(err) : resolve()));

@@ -18,6 +18,7 @@ import { ALL_CHECKS } from '../../suites/checks/index.ts';
 import { RESPONSE_JUDGES } from '../../suites/judges/index.ts';
 import { Engine } from '../../core/engine.ts';
 import { reportOfRun } from '../../cli/run-report.ts';
+import { MemoryTransport } from './memory-transport.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -56,7 +57,9 @@ export function testSettings(runDir: string, overrides: Partial<RunSettings> = {
 
 /**
  * The whole suite run in-process by the engine (as a run does, without Playwright and the command
- * line around it) against a reference started with the given options: the fast self-test.
+ * line around it) against a reference started with the given options: the fast self-test. Requests
+ * reach the reference without a connection (memory-transport.ts): what is judged is what it answers;
+ * probeCheck and the command-line tests go through HTTP.
  * `select` picks checks by id (a --grep), else every check runs.
  */
 export async function runEngineAgainst(
@@ -68,7 +71,7 @@ export async function runEngineAgainst(
   const settings = testSettings(runDir, { maxRetries: DEFAULTS.maxRetries, retryCapMs: DEFAULTS.retryCapMs, requestTimeoutMs: DEFAULTS.requestTimeoutMs, ...more.settings });
   const target = referenceTarget(server);
   more.editTarget?.(target);
-  const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
+  const transport = new MemoryTransport(server);
   const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
   const startedAt = new Date();
   try {
