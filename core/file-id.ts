@@ -39,5 +39,27 @@ export function decodeFileId(id: string): DecodedFileId {
 
 /** 2.2/4.1: lexicographic path order, read as the order of UTF-8 bytes (= code point order). */
 export function comparePaths(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  return compareCodePoints(a, b);
+}
+
+/**
+ * Code point order (the order of UTF-8 bytes) read from UTF-16 code units, without encoding either
+ * string: at the first unit that differs, surrogates (astral code points) sort above U+E000..U+FFFF.
+ * `low`, when given, is a unit that sorts before every other (the `/` of component order: a path's
+ * components compared one by one are the path compared with its separator lowest).
+ */
+export function compareCodePoints(a: string, b: string, low = -1): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x, low) - codePointRank(y, low);
+  }
+  return a.length - b.length;
+}
+
+function codePointRank(unit: number, low: number): number {
+  if (unit === low) return -1;
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  return unit >= 0xe000 ? unit - 0x800 : unit;
 }

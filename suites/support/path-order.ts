@@ -6,7 +6,7 @@
  * listers: `a/b/c.txt` before `a b.txt`). A listing may be in any of the four, but in one: a tracker
  * starts with all of them and keeps those the paths seen so far are in.
  */
-import { comparePaths } from '../../core/file-id.ts';
+import { compareCodePoints, comparePaths } from '../../core/file-id.ts';
 
 export type PathOrder = 'UTF-8 byte order' | 'UTF-16 code-unit order' | 'UTF-8 component order' | 'UTF-16 component order';
 export const PATH_ORDERS: readonly PathOrder[] = ['UTF-8 byte order', 'UTF-16 code-unit order', 'UTF-8 component order', 'UTF-16 component order'];
@@ -16,16 +16,23 @@ export function compareUtf16(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Paths as sequences of `/`-separated components, each compared by `unit`; a prefix sequence first. */
-export function compareComponents(a: string, b: string, unit: (x: string, y: string) => number): number {
-  const x = a.split('/');
-  const y = b.split('/');
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const c = unit(x[i]!, y[i]!);
-    if (c !== 0) return c;
+/**
+ * Paths as sequences of `/`-separated components, each compared by `unit` (code points or UTF-16 code
+ * units); a prefix sequence first. The same as comparing the whole paths with `/` lower than every
+ * other unit, which needs no split.
+ */
+export function compareComponents(a: string, b: string, unit: 'code point' | 'code unit'): number {
+  if (unit === 'code point') return compareCodePoints(a, b, SLASH);
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return (x === SLASH ? -1 : x) - (y === SLASH ? -1 : y);
   }
-  return x.length - y.length;
+  return a.length - b.length;
 }
+
+const SLASH = 0x2f;
 
 export function compareIn(order: PathOrder, a: string, b: string): number {
   switch (order) {
@@ -34,9 +41,9 @@ export function compareIn(order: PathOrder, a: string, b: string): number {
     case 'UTF-16 code-unit order':
       return compareUtf16(a, b);
     case 'UTF-8 component order':
-      return compareComponents(a, b, comparePaths);
+      return compareComponents(a, b, 'code point');
     case 'UTF-16 component order':
-      return compareComponents(a, b, compareUtf16);
+      return compareComponents(a, b, 'code unit');
   }
 }
 
