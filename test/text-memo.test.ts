@@ -20,6 +20,10 @@ test('a long text is computed once; a short one every time; past the bound nothi
   memo.clear();
   memo.of('abcdefgh', count);
   expect(calls, 'cleared').toBe(7);
+  const each = new TextMemo<number>(4, 100, 10);
+  each.of('x'.repeat(11), count);
+  each.of('x'.repeat(11), count);
+  expect(calls, 'longer than one entry may be: computed each time, never kept').toBe(9);
 });
 
 test('the judges see a response once per request and body; each finding carries the exchange of the response it is reported for', () => {
