@@ -121,7 +121,7 @@ export class Client {
         // Redacted: a transport's message may quote the request (and so the key).
         const message = this.redactor.text(e instanceof TransportError ? e.message : String(e));
         const exchange = this.record(url, headers, undefined, ms, retries, message);
-        this.log.append({ method: 'GET', url: this.redactor.text(url.toString()), status: null, ms, retry: retries > 0 ? 1 : 0, check: this.check, error: message });
+        this.log.append({ method: 'GET', url: excerpt(this.redactor.text(url.toString())), status: null, ms, retry: retries > 0 ? 1 : 0, check: this.check, error: message });
         const failure = `GET ${this.redactor.text(url.pathname)}: ${message}`;
         this.noteFailure(failure);
         throw new CannotJudge('transport', `GET ${this.redactor.text(url.toString())}: ${message}`, [exchange]);
@@ -130,7 +130,8 @@ export class Client {
       const retryAfter = raw.headers['retry-after'];
       this.log.append({
         method: 'GET',
-        url: this.redactor.text(url.toString()),
+        // Bounded like all evidence (principle 4): a cursor of megabytes is not kept once per request.
+        url: excerpt(this.redactor.text(url.toString())),
         status: raw.status,
         ms,
         retry: retries > 0 ? 1 : 0,
