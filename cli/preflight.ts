@@ -4,6 +4,8 @@ import { deadlineLeftMs, type RunSettings } from '../core/run-settings.ts';
 import type { Target } from '../core/target.ts';
 import { NodeTransport, TransportError, type Transport } from '../core/transport.ts';
 import { soleOtherWorkspace } from '../suites/judges/intern-pages.ts';
+import { internsQuery } from '../suites/support/interns-query.ts';
+import { isObject } from '../suites/support/values.ts';
 import { shown } from './args.ts';
 
 export interface Preflight {
@@ -122,10 +124,8 @@ function containerProblem(target: Target, files: ApiResponse | undefined, others
  * deployment's data is not ours to fail, so it is said once, as a warning.
  */
 function emptyContainerWarning(target: Target, files: ApiResponse | undefined): string | undefined {
-  const body = files?.status === 200 ? files.json : undefined;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const list = body as { data?: unknown; has_more?: unknown };
-  if (!Array.isArray(list.data) || list.data.length > 0 || list.has_more !== false) return undefined;
+  const list = files?.status === 200 ? files.json : undefined;
+  if (!isObject(list) || !Array.isArray(list.data) || list.data.length > 0 || list.has_more !== false) return undefined;
   return `warning: containerFiles.containerId ${shown(target.containerFiles.containerId)} lists no file: the listContainerFiles checks need a container that has files (is it the one you meant?)`;
 }
 
@@ -139,22 +139,20 @@ function emptyContainerWarning(target: Target, files: ApiResponse | undefined): 
  * when it lists that workspace's interns, the server contradicts itself and the checks judge it.
  */
 async function internsWorkspaceProblem(target: Target, client: Client, interns: ApiResponse | undefined): Promise<string | undefined> {
-  const names = target.interns.params;
   const own = target.interns.workspaceId;
-  if (!names || interns?.status !== 200) return undefined;
+  if (!target.interns.params || interns?.status !== 200) return undefined;
   const other = soleOtherWorkspace(interns.json, own);
   if (other === undefined) return undefined;
   let filtered: ApiResponse;
   try {
-    filtered = await client.listInterns({ [names.workspace]: own });
+    filtered = await client.listInterns(internsQuery(target, { workspace: own }));
   } catch (e) {
     // No usable answer (time-out, 408 or 429 not retried here): nothing is concluded.
     if (e instanceof CannotJudge) return undefined;
     throw e;
   }
-  const data = filtered.status === 200 && filtered.json && typeof filtered.json === 'object' ? (filtered.json as { data?: unknown }).data : undefined;
   const refused = filtered.status >= 400 && filtered.status < 500;
-  const empty = Array.isArray(data) && data.length === 0;
+  const empty = filtered.status === 200 && isObject(filtered.json) && Array.isArray(filtered.json.data) && filtered.json.data.length === 0;
   if (!refused && !empty) return undefined;
   const answer = refused ? `was refused (${filtered.status})` : 'listed no intern';
   return `interns.workspaceId ${shown(own)} is not the key's workspace: every intern the key lists is of workspace ${shown(other)}, and the workspace filter set to ${shown(own)} ${answer}. Check the target file`;

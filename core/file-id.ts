@@ -39,27 +39,25 @@ export function decodeFileId(id: string): DecodedFileId {
 
 /** 2.2/4.1: lexicographic path order, read as the order of UTF-8 bytes (= code point order). */
 export function comparePaths(a: string, b: string): number {
-  return compareCodePoints(a, b);
+  return compareUnits(a, b, codePointRank);
 }
 
 /**
- * Code point order (the order of UTF-8 bytes) read from UTF-16 code units, without encoding either
- * string: at the first unit that differs, surrogates (astral code points) sort above U+E000..U+FFFF.
- * `low`, when given, is a unit that sorts before every other (the `/` of component order: a path's
- * components compared one by one are the path compared with its separator lowest).
+ * Two strings compared at their first differing UTF-16 code unit, each unit ranked by `rank` (a
+ * shorter prefix first), without encoding or splitting either: the path orders are ranks of units.
  */
-export function compareCodePoints(a: string, b: string, low = -1): number {
+export function compareUnits(a: string, b: string, rank: (unit: number) => number): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);
     const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x, low) - codePointRank(y, low);
+    if (x !== y) return rank(x) - rank(y);
   }
   return a.length - b.length;
 }
 
-function codePointRank(unit: number, low: number): number {
-  if (unit === low) return -1;
+/** Code point order (the order of UTF-8 bytes) from UTF-16 units: surrogates (astral code points) above U+E000..U+FFFF. */
+export function codePointRank(unit: number): number {
   if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
   return unit >= 0xe000 ? unit - 0x800 : unit;
 }

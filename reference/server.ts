@@ -167,9 +167,10 @@ function answers(opts: ReferenceOptions): (req: ReferenceRequest) => Wire {
     const hit = known.get(key);
     if (hit) return hit;
     const w = wire(opts, respond(opts, req));
-    if (bytes + w.body.length <= ANSWERS_CAP_BYTES) {
+    const size = w.body.length + key.length;
+    if (bytes + size <= ANSWERS_CAP_BYTES) {
       known.set(key, w);
-      bytes += w.body.length + key.length;
+      bytes += size;
     }
     return w;
   };

@@ -5,7 +5,7 @@ import type { TargetView } from '../../core/target.ts';
 import { isObject } from './values.ts';
 
 /** 4.3: the query parameter names are not shown; the target file names them (interns.params). */
-export function internsQuery(target: TargetView, q: { limit?: string | number; status?: string; workspace?: string }): Query {
+export function internsQuery(target: Pick<TargetView, 'interns'>, q: { limit?: string | number; status?: string; workspace?: string }): Query {
   const names = target.interns.params;
   if (!names) throw new Error('interns.params is not set in the target file');
   const out: Query = {};

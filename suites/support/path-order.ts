@@ -6,7 +6,7 @@
  * listers: `a/b/c.txt` before `a b.txt`). A listing may be in any of the four, but in one: a tracker
  * starts with all of them and keeps those the paths seen so far are in.
  */
-import { compareCodePoints, comparePaths } from '../../core/file-id.ts';
+import { codePointRank, compareUnits, comparePaths } from '../../core/file-id.ts';
 
 export type PathOrder = 'UTF-8 byte order' | 'UTF-16 code-unit order' | 'UTF-8 component order' | 'UTF-16 component order';
 export const PATH_ORDERS: readonly PathOrder[] = ['UTF-8 byte order', 'UTF-16 code-unit order', 'UTF-8 component order', 'UTF-16 component order'];
@@ -22,17 +22,12 @@ export function compareUtf16(a: string, b: string): number {
  * other unit, which needs no split.
  */
 export function compareComponents(a: string, b: string, unit: 'code point' | 'code unit'): number {
-  if (unit === 'code point') return compareCodePoints(a, b, SLASH);
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return (x === SLASH ? -1 : x) - (y === SLASH ? -1 : y);
-  }
-  return a.length - b.length;
+  return compareUnits(a, b, unit === 'code point' ? slashFirstCodePoint : slashFirstCodeUnit);
 }
 
 const SLASH = 0x2f;
+const slashFirstCodePoint = (u: number) => (u === SLASH ? -1 : codePointRank(u));
+const slashFirstCodeUnit = (u: number) => (u === SLASH ? -1 : u);
 
 export function compareIn(order: PathOrder, a: string, b: string): number {
   switch (order) {
