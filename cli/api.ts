@@ -5,7 +5,7 @@ import { Engine } from '../core/engine.ts';
 import { Mask } from '../core/mask.ts';
 import { deadlineLeftMs, deadlineReason } from '../core/run-settings.ts';
 import { grepText } from '../core/tags.ts';
-import { secretsOf } from '../core/target.ts';
+import { secretsOf } from '../core/mask.ts';
 import { NodeTransport } from '../core/transport.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { prepareReportDir, writeReportFiles } from '../reports/write-report.ts';

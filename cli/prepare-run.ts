@@ -15,8 +15,17 @@ export interface PreparedRun {
   embedded: boolean;
 }
 
-/** The one environment variable that hands a prepared run to the Playwright runner process. */
+/** The one environment variable that hands the command's run to the Playwright runner process. */
 export const RUN_ENV = 'CONFORMANCE_RUN';
+
+/**
+ * What CONFORMANCE_RUN holds: the run's settings. The command starts Playwright's runner before it
+ * reads the target, so the target never travels in the environment (nor its keys, into every
+ * worker's): the runner's global set-up asks the engine's socket for the listing and the keys.
+ */
+export interface RunnerEnv {
+  settings: RunSettings;
+}
 
 /** The run's settings from the options; the seed is --seed, else random (printed, so the run replays). */
 export function settingsOf(opts: CliOptions, runDir: string, seed = opts.seed ?? (Math.random() * 0x100000000) >>> 0): RunSettings {

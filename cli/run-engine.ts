@@ -16,6 +16,11 @@ export interface EngineRunEnd {
   signal?: 'SIGINT' | 'SIGTERM';
 }
 
+/** The run's host, its socket open, its run not begun (the command's preflight comes after: RunHost.open). */
+export function openHost(run: PreparedRun, socketPath: string): Promise<RunHost> {
+  return RunHost.open(run, run.settings.transport === 'playwright' ? async () => (await import('@playwright/test')).request.newContext({ maxRedirects: 0 }) : undefined, socketPath);
+}
+
 /**
  * Runs the engine in the command's own process while Playwright's runner boots and reports: the
  * checks of a selection the command computed start at once; otherwise (a --shard) they start when the
@@ -24,7 +29,8 @@ export interface EngineRunEnd {
  * the run sends nothing more, the checks that ran keep their outcomes, the rest are cut short, and the
  * five report files are written.
  */
-export async function runEngine(run: PreparedRun, socketPath: string, playwright: ChildProcess, selection: string[] | undefined): Promise<EngineRunEnd> {
+export async function runEngine(host: RunHost, playwright: ChildProcess, selection: string[] | undefined): Promise<EngineRunEnd> {
+  const { run } = host;
   let signal: EngineRunEnd['signal'];
   const exited = new Promise<void>((resolve) => {
     if (playwright.exitCode !== null || playwright.signalCode !== null) resolve();
@@ -32,17 +38,15 @@ export async function runEngine(run: PreparedRun, socketPath: string, playwright
   });
   const onSignal = (s: 'SIGINT' | 'SIGTERM') => {
     signal ??= s;
-    host?.stop(`the run was interrupted (${s})`);
+    host.stop(`the run was interrupted (${s})`);
     playwright.kill('SIGTERM');
   };
   const onInt = () => onSignal('SIGINT');
   const onTerm = () => onSignal('SIGTERM');
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
-  let host: RunHost | undefined;
   try {
-    host = await RunHost.start(run, run.settings.transport === 'playwright' ? async () => (await import('@playwright/test')).request.newContext({ maxRedirects: 0 }) : undefined, socketPath);
-    if (signal) host.stop(`the run was interrupted (${signal})`);
+    host.begin();
     if (selection) host.plan(selection);
     const backstop = setTimeout(() => playwright.kill('SIGKILL'), deadlineLeftMs(run.settings) + BACKSTOP_MS);
     await exited;
@@ -55,7 +59,7 @@ export async function runEngine(run: PreparedRun, socketPath: string, playwright
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
     if (playwright.exitCode === null && playwright.signalCode === null) playwright.kill('SIGKILL');
-    await host?.close();
+    await host.close();
   }
 }
 

@@ -1,12 +1,13 @@
 import { CannotJudge } from './errors.ts';
 import { excerpt, excerptHeaders, maskVolatileHeaders, truncateBody, type Exchange } from './evidence.ts';
+import { secretsOf } from './mask.ts';
 import { Redactor } from './redact.ts';
 import { RequestLog } from './request-log.ts';
 import { decodeJsonBody, firstDuplicateKey, type JsonBodyFacts } from './json-body.ts';
 import { TextMemo } from './text-memo.ts';
 import type { SeenResponse } from './judge.ts';
 import type { RunSettings } from './run-settings.ts';
-import { secretsOf, type Target } from './target.ts';
+import type { Target } from './target.ts';
 import { TransportError, type Transport } from './transport.ts';
 
 /** An Authorization value built from the target's key, with the forms derived from it to redact. */

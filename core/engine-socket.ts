@@ -3,6 +3,7 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckOutcome } from './check.ts';
+import type { Secret } from './mask.ts';
 
 /** Where the run's engine answers: set by the command line, else by the global set-up (cli/playwright/global-setup.ts). */
 export const ENGINE_SOCKET_ENV = 'CONFORMANCE_ENGINE_SOCKET';
@@ -36,6 +37,14 @@ export interface EngineHandlers {
   plan(message: PlanMessage): void;
   /** The checks as the tests need them (core/playwright-tests.ts CheckListing), as JSON. */
   listing(): string;
+  /** The target's keys, for the runner's console reporter to mask (they never travel in the environment). */
+  keys(): Secret[];
+}
+
+/** What the runner's global set-up receives before any test: the check listing and the keys to mask. */
+export interface RunnerStart {
+  listing: string;
+  keys: Secret[];
 }
 
 export function serveOutcomes(path: string, handlers: EngineHandlers): Promise<Server> {
@@ -51,7 +60,7 @@ export function serveOutcomes(path: string, handlers: EngineHandlers): Promise<S
         if (line.startsWith('{')) {
           try {
             const message = JSON.parse(line) as PlanMessage | { listing: true };
-            if ('listing' in message) socket.write(`{"listing":${handlers.listing()}}\n`);
+            if ('listing' in message) socket.write(`{"listing":${handlers.listing()},"keys":${JSON.stringify(handlers.keys())}}\n`);
             else {
               handlers.plan(message);
               socket.write('{"ok":true}\n');
@@ -116,9 +125,12 @@ export function askOutcome(path: string, checkId: string): Promise<OutcomeAnswer
   return ask<OutcomeAnswer>(path, checkId);
 }
 
-/** The check listing, from the engine that loaded the checks (the runner then loads none of them). */
-export function askListing(path: string): Promise<string> {
-  return ask<{ listing: unknown }>(path, '{"listing":true}').then((a) => JSON.stringify(a.listing));
+/**
+ * The check listing, from the engine that loaded the checks (the runner then loads none of them), and
+ * the target's keys: the runner starts before the command has read the target, so it learns them here.
+ */
+export function askRunnerStart(path: string): Promise<RunnerStart> {
+  return ask<{ listing: unknown; keys: Secret[] }>(path, '{"listing":true}').then((a) => ({ listing: JSON.stringify(a.listing), keys: a.keys }));
 }
 
 export function sendPlan(path: string, message: PlanMessage): Promise<void> {

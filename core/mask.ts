@@ -1,3 +1,4 @@
+import type { Target } from './target.ts';
 import { TextMemo } from './text-memo.ts';
 
 /**
@@ -29,6 +30,16 @@ import { TextMemo } from './text-memo.ts';
 export interface Secret {
   value: string;
   placeholder: string;
+}
+
+/**
+ * The secret values of a target, for redaction, each with the placeholder printed instead. Here, not in
+ * core/target.ts, so that Playwright's runner masks its console without loading the target's schema.
+ */
+export function secretsOf(target: Pick<Target, 'apiKey' | 'restrictedApiKey'>): Secret[] {
+  const out = [{ value: target.apiKey, placeholder: '$API_KEY' }];
+  if (target.restrictedApiKey) out.push({ value: target.restrictedApiKey, placeholder: '$RESTRICTED_API_KEY' });
+  return out;
 }
 
 /**

@@ -300,10 +300,3 @@ export function viewOf(target: Target): TargetView {
   const { apiKey: _a, apiKeyVariable: _v, restrictedApiKey, ...rest } = target;
   return { ...rest, hasRestrictedKey: restrictedApiKey !== undefined };
 }
-
-/** The secret values of a target, for redaction, each with the placeholder printed instead. */
-export function secretsOf(target: Target): Array<{ value: string; placeholder: string }> {
-  const out = [{ value: target.apiKey, placeholder: '$API_KEY' }];
-  if (target.restrictedApiKey) out.push({ value: target.restrictedApiKey, placeholder: '$RESTRICTED_API_KEY' });
-  return out;
-}

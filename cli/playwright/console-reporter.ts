@@ -1,11 +1,9 @@
 import type { FullConfig, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../../core/check.ts';
-import { Mask } from '../../core/mask.ts';
-import { secretsOf } from '../../core/target.ts';
+import { Mask, secretsOf } from '../../core/mask.ts';
 import { terminalSafe } from '../../core/terminal-text.ts';
 import { CHECK_LIST_ENV, type CheckListing } from '../../core/playwright-tests.ts';
-import { RUN_ENV, type PreparedRun } from '../prepare-run.ts';
-import { currentHost } from './current-host.ts';
+import { currentHost, runnerKeys } from './current-host.ts';
 
 const MARK: Record<CheckOutcome['status'], string> = { pass: 'pass ', fail: 'FAIL ', error: 'ERROR', skip: 'skip ' };
 const COLOUR: Record<CheckOutcome['status'], string> = { pass: '32', fail: '31;1', error: '33;1', skip: '90' };
@@ -32,11 +30,9 @@ export default class ConsoleReporter implements Reporter {
 
   onBegin(_config: FullConfig, suite: Suite): void {
     this.total = suite.allTests().length;
+    // The engine may live in the command's process: its keys came over the socket (global set-up).
     const host = currentHost();
-    const raw = process.env[RUN_ENV];
-    // The engine may live in the command's process: the run's target (and its keys) also travel in CONFORMANCE_RUN.
-    const target = host?.run.target ?? (raw ? (JSON.parse(raw) as PreparedRun).target : undefined);
-    if (target) this.mask = new Mask(secretsOf(target));
+    this.mask = new Mask(host ? secretsOf(host.run.target) : runnerKeys());
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { CheckOutcome } from '../../core/check.ts';
-import { secretsOf } from '../../core/target.ts';
+import { secretsOf } from '../../core/mask.ts';
 import { Mask } from '../../core/mask.ts';
 import type { ConformanceReport } from '../../reports/model.ts';
 import { writeReportFiles } from '../../reports/write-report.ts';

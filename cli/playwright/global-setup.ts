@@ -1,45 +1,43 @@
 import type { FullConfig } from '@playwright/test';
-import { askListing } from '../../core/engine-socket.ts';
+import { askRunnerStart } from '../../core/engine-socket.ts';
 import { CHECK_LIST_ENV, ENGINE_SOCKET_ENV } from '../../core/playwright-tests.ts';
-import { RUN_ENV, type PreparedRun } from '../prepare-run.ts';
-import { setCurrentHost } from './current-host.ts';
+import { RUN_ENV } from '../prepare-run.ts';
+import { setCurrentHost, setRunnerKeys } from './current-host.ts';
 
 /**
  * Connects the run to its engine before any test, and publishes the check listing the tests are
- * registered from (CONFORMANCE_CHECK_LIST). Started by the command line, the engine already runs in the
- * command's process (CONFORMANCE_RUN and CONFORMANCE_ENGINE_SOCKET set): the listing comes from it over
- * the socket, and this process loads no check module (they cost ~0.3 s, on Playwright's side of the
- * run). Started directly (`npx playwright test`), the engine starts here, in the runner process, with
- * a run prepared the command line's way (cli/direct-run.ts); the returned teardown writes the report.
+ * registered from (CONFORMANCE_CHECK_LIST). Started by the command line (CONFORMANCE_RUN and
+ * CONFORMANCE_ENGINE_SOCKET set), the engine runs in the command's process: the listing and the
+ * target's keys come from it over the socket, once it has read the target and made the preflight, and
+ * this process loads no check module (they cost ~0.3 s, on Playwright's side of the run). Started
+ * directly (`npx playwright test`), the engine starts here, in the runner process, with a run prepared
+ * the command line's way (cli/direct-run.ts); the returned teardown writes the report.
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   const raw = process.env[RUN_ENV];
   const socket = process.env[ENGINE_SOCKET_ENV];
   if (raw && socket) {
-    process.env[CHECK_LIST_ENV] = await askListing(socket);
+    const { listing, keys } = await askRunnerStart(socket);
+    process.env[CHECK_LIST_ENV] = listing;
+    setRunnerKeys(keys);
     return async () => {};
   }
   const { RunHost, checkListingJson } = await import('./run-host.ts');
   const { finishRun } = await import('./finish-run.ts');
   const { request } = await import('@playwright/test');
   process.env[CHECK_LIST_ENV] = checkListingJson();
-  let run: PreparedRun;
-  let stopDirect: (() => Promise<void>) | undefined;
-  if (raw) {
-    run = JSON.parse(raw) as PreparedRun;
-  } else {
-    const { prepareDirectRun, DirectRunError } = await import('../direct-run.ts');
-    try {
-      let warnings: string[];
-      ({ run, stop: stopDirect, warnings } = await prepareDirectRun());
-      for (const warning of warnings) process.stdout.write(`conformance: ${warning}\n`);
-    } catch (e) {
-      // The command line's one line and exit 2, before any test: not Playwright's stack with a code frame.
-      if (!(e instanceof DirectRunError)) throw e;
-      process.stderr.write(`conformance: ${e.message}\n`);
-      process.exit(2);
-    }
+  const { prepareDirectRun, DirectRunError } = await import('../direct-run.ts');
+  let prepared: Awaited<ReturnType<typeof prepareDirectRun>>;
+  try {
+    prepared = await prepareDirectRun();
+    for (const warning of prepared.warnings) process.stdout.write(`conformance: ${warning}\n`);
+  } catch (e) {
+    // The command line's one line and exit 2, before any test: not Playwright's stack with a code frame.
+    if (!(e instanceof DirectRunError)) throw e;
+    process.stderr.write(`conformance: ${e.message}\n`);
+    process.exit(2);
   }
+  const { run, stop: stopDirect } = prepared;
   const host = await RunHost.start(run, () => request.newContext({ maxRedirects: 0 }));
   setCurrentHost(host);
   process.env[ENGINE_SOCKET_ENV] = host.socketPath;

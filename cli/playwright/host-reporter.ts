@@ -4,7 +4,7 @@ import { sendPlan } from '../../core/engine-socket.ts';
 import { ENGINE_SOCKET_ENV } from '../../core/playwright-tests.ts';
 import { terminalSafe } from '../../core/terminal-text.ts';
 import { isGating } from '../../core/gating.ts';
-import { RUN_ENV, type PreparedRun } from '../prepare-run.ts';
+import { RUN_ENV, type RunnerEnv } from '../prepare-run.ts';
 import { currentHost } from './current-host.ts';
 
 /**
@@ -46,7 +46,7 @@ export default class HostReporter implements Reporter {
 
   private failOn(): 'must' | 'should' {
     const raw = process.env[RUN_ENV];
-    return currentHost()?.run.settings.failOn ?? (raw ? (JSON.parse(raw) as PreparedRun).settings.failOn : 'must');
+    return currentHost()?.run.settings.failOn ?? (raw ? (JSON.parse(raw) as RunnerEnv).settings.failOn : 'must');
   }
 
   printsToStdio(): boolean {

@@ -8,6 +8,7 @@ import { isGating } from '../../core/gating.ts';
 import { engineSocketPath, serveOutcomes, type OutcomeAnswer, type PlanMessage } from '../../core/engine-socket.ts';
 import { NodeTransport, PlaywrightTransport, type Transport } from '../../core/transport.ts';
 import { listingOf } from '../../core/check-listing.ts';
+import { secretsOf } from '../../core/mask.ts';
 import { locatedListing } from '../../suites/check-locations.ts';
 import { ALL_CHECKS } from '../../suites/checks/index.ts';
 import { RESPONSE_JUDGES } from '../../suites/judges/index.ts';
@@ -19,6 +20,10 @@ import type { PreparedRun } from '../prepare-run.ts';
  * own process from the moment the target is prepared, so the checks run while Playwright's runner
  * boots; a direct `npx playwright test` hosts it in the runner process (global set-up). Either way the
  * process lives for the whole run, so the run's state never has to survive a worker.
+ *
+ * The command opens the socket before its preflight (RunHost.open), so the runner's global set-up has
+ * the listing and the keys while the preflight runs; a test's question and Playwright's selection wait
+ * until the run begins (begin()): no check sends a request before the preflight has passed.
  */
 export class RunHost {
   readonly engine: Engine;
@@ -27,20 +32,37 @@ export class RunHost {
   /** The checks this run runs: computed by the command (cli/selection.ts), else Playwright's at onBegin. */
   selection: string[] | undefined;
   shard: string | undefined;
-  readonly startedAt = new Date();
+  /** When the engine began (begin()): the report's start. */
+  startedAt = new Date();
   private server: Server | undefined;
   private deadline: NodeJS.Timeout | undefined;
+  private opened!: () => void;
+  private readonly begun = new Promise<void>((resolve) => (this.opened = resolve));
 
   constructor(readonly run: PreparedRun, transport: Transport, readonly socketPath = engineSocketPath()) {
     this.engine = new Engine({ settings: run.settings, target: run.target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
   }
 
+  /** A host whose run has begun: its tests are answered at once (a direct `npx playwright test`). */
   static async start(run: PreparedRun, playwrightRequest?: () => Promise<import('@playwright/test').APIRequestContext>, socketPath?: string): Promise<RunHost> {
+    const host = await RunHost.open(run, playwrightRequest, socketPath);
+    host.begin();
+    return host;
+  }
+
+  /** A host listening on its socket, its run not begun: the listing and the keys are served, nothing else yet. */
+  static async open(run: PreparedRun, playwrightRequest?: () => Promise<import('@playwright/test').APIRequestContext>, socketPath?: string): Promise<RunHost> {
     const limits = { timeoutMs: run.settings.requestTimeoutMs, bodyCapBytes: run.settings.bodyCapBytes };
     const transport = run.settings.transport === 'playwright' && playwrightRequest ? new PlaywrightTransport(await playwrightRequest(), limits) : new NodeTransport(limits);
     const host = new RunHost(run, transport, socketPath);
-    host.server = await serveOutcomes(host.socketPath, { outcome: (id) => host.answer(id), plan: (m) => host.fromRunner(m), listing: () => checkListingJson() });
+    host.server = await serveOutcomes(host.socketPath, { outcome: (id) => host.answer(id), plan: (m) => void host.begun.then(() => host.fromRunner(m)), listing: () => checkListingJson(), keys: () => secretsOf(run.target) });
     return host;
+  }
+
+  /** The run begins: the questions that waited are answered, and the engine may send requests. */
+  begin(): void {
+    this.startedAt = new Date();
+    this.opened();
   }
 
   /**
@@ -75,6 +97,7 @@ export class RunHost {
   }
 
   private async answer(checkId: string): Promise<OutcomeAnswer> {
+    await this.begun;
     const outcome: CheckOutcome = await this.engine.outcome(checkId);
     return { outcome, reportedByHost: this.reporterActive, gating: isGating(outcome, this.run.settings.failOn) };
   }

@@ -1,0 +1,142 @@
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Mask, secretsOf } from '../core/mask.ts';
+import type { RunSettings } from '../core/run-settings.ts';
+import { TargetFileError, type Target } from '../core/target.ts';
+import { terminalSafe } from '../core/terminal-text.ts';
+import { consoleSummary } from '../reports/console-summary.ts';
+import { EXIT_CODE } from '../reports/format.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { writeShardReport } from '../reports/shards.ts';
+import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
+import type { CliOptions } from './args.ts';
+import { die } from './fatal.ts';
+import { preflight } from './preflight.ts';
+import { suiteInfo, type PreparedRun } from './prepare-run.ts';
+import { runTarget } from './run-target.ts';
+
+/**
+ * The command's run once Playwright's runner is booting (cli/conformance.ts starts it first, and loads
+ * this module after: reading a target file needs the YAML parser and the target's schema compiled).
+ * This process reads the target, loads the checks, makes the preflight and runs the engine while the
+ * runner starts; the runner waits on the engine's socket for the listing before any test, so nothing
+ * of Playwright prints if the run ends before the engine starts.
+ */
+export async function runCommand(c: {
+  opts: CliOptions;
+  settings: RunSettings;
+  playwright: ChildProcess;
+  socketPath: string;
+  started: number;
+  /** Called as the engine takes over the run (its own handling of SIGINT and SIGTERM begins). */
+  engineStarts: () => void;
+}): Promise<number> {
+  const { opts, settings, playwright, socketPath } = c;
+  let stopReference: (() => Promise<void>) | undefined;
+  try {
+    let run: PreparedRun;
+    let mask: Mask;
+    let selection: string[] | undefined;
+    let runEngine: typeof import('./run-engine.ts').runEngine;
+    let host: import('./playwright/run-host.ts').RunHost | undefined;
+    try {
+      const { target, stop } = await targetOf(settings);
+      stopReference = stop;
+      mask = new Mask(secretsOf(target));
+      sayStart(target, settings.seed, mask, !!opts.target);
+      run = { settings, target, suite: suiteInfo(), embedded: !opts.target };
+      const engineModule = await import('./run-engine.ts');
+      runEngine = engineModule.runEngine;
+      // The selection the command can compute itself (no --shard: Playwright alone knows a shard's
+      // split): a --grep that selects nothing leaves the previous report as it was.
+      const { selectionOf, replayPathProblem } = await import('./selection.ts');
+      selection = opts.shard ? undefined : selectionOf(opts.grep);
+      const replayProblem = replayPathProblem(opts.replayPath, selection);
+      if (replayProblem) die(replayProblem);
+      if (selection?.length === 0) die(`no check matches --grep ${JSON.stringify(opts.grep)}: nothing ran, and the previous report in ${settings.reportDir} is left as it was`);
+      clearReportDir(settings);
+      // The socket opens before the preflight: Playwright's runner gets the listing while it runs.
+      host = await engineModule.openHost(run, socketPath);
+      const pre = await preflight(target, settings);
+      if (pre.fatal) die(maskedLine(pre.fatal, mask));
+      for (const warning of pre.warnings) say(warning, mask);
+      settings.requestsBefore = pre.requests;
+    } catch (e) {
+      playwright.kill('SIGKILL');
+      await host?.close();
+      rmSync(dirname(socketPath), { recursive: true, force: true });
+      throw e;
+    }
+    c.engineStarts();
+    try {
+      const ended = await runEngine(host, playwright, selection);
+      return finish(run, ended.report, mask, performance.now() - c.started, ended.signal);
+    } catch (e) {
+      // A report directory that turned unwritable during the run is its one line too.
+      if (e instanceof ReportDirError) die(e.message);
+      throw e;
+    }
+  } finally {
+    await stopReference?.();
+  }
+}
+
+/** `--dry-run`: the target read and the plan printed, nothing sent. */
+export async function dryRun(opts: CliOptions, settings: RunSettings): Promise<number> {
+  const { target, stop } = await targetOf(settings);
+  try {
+    sayStart(target, settings.seed, new Mask(secretsOf(target)), !!opts.target);
+    // Loaded only here: the plan needs every check declaration (a real run loads them while Playwright boots).
+    const { printPlan } = await import('./plan.ts');
+    printPlan(target, settings, opts.grep);
+    return 0;
+  } finally {
+    await stop?.();
+  }
+}
+
+/** The previous report's files, cleared before anything is judged (a refused directory is one line, exit 2). */
+export function clearReportDir(settings: RunSettings): void {
+  try {
+    prepareReportDir(settings.reportDir, { force: settings.force });
+  } catch (e) {
+    if (e instanceof ReportDirError) die(e.message);
+    throw e;
+  }
+}
+
+/** The run's target (a careless target file is one line, exit 2: principle 6). */
+async function targetOf(settings: RunSettings): Promise<{ target: Target; stop?: () => Promise<void> }> {
+  try {
+    return await runTarget(settings);
+  } catch (e) {
+    if (e instanceof TargetFileError) die(e.message);
+    throw e;
+  }
+}
+
+/** A line that may hold what the target sent: masked, and terminal control shown escaped. */
+function maskedLine(line: string, mask: Mask): string {
+  return terminalSafe(mask.text(line));
+}
+
+function say(line: string, mask: Mask): void {
+  process.stdout.write(maskedLine(line, mask) + '\n');
+}
+
+function sayStart(target: Target, seed: number, mask: Mask, fromFile: boolean): void {
+  say(fromFile ? `target: ${target.baseUrl}` : `target: embedded reference at ${target.baseUrl}`, mask);
+  say(`seed: ${seed}`, mask);
+}
+
+function finish(run: PreparedRun, report: ConformanceReport, mask: Mask, elapsedMs: number, signal: 'SIGINT' | 'SIGTERM' | undefined): number {
+  // Nothing judged is no verdict: a shard with no check must not read as CONFORMANT.
+  if (!signal && report.checks.every((c) => c.reason === 'not selected in this run')) die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
+  // A shard keeps its report beside Playwright's blob (written after Playwright ended: the blob
+  // reporter empties blob/ when it writes), for `conformance merge` (cli/merge.ts).
+  if (report.run.shard) writeShardReport(report, run.settings.reportDir, report.run.shard, mask);
+  process.stdout.write(consoleSummary(report, run.settings.reportDir, elapsedMs).split('\n').map((l) => maskedLine(l, mask)).join('\n'));
+  if (signal) return signal === 'SIGINT' ? 130 : 143;
+  return EXIT_CODE[report.verdict];
+}
