@@ -2,10 +2,11 @@
  * Where the time of one run goes, without touching the suite: a preload (NODE_OPTIONS `--require`,
  * plain CommonJS since it loads before tsx) in every Node process of the run records when the process
  * started (performance.timeOrigin), when it exited, and when Node's diagnostics channels saw its
- * first and last HTTP request sent (`http.client.request.start`: the CLI's preflight, the engine's
- * checks in Playwright's runner) and its first and last local-socket connection
+ * first and last HTTP request sent (`http.client.request.start`: in the command's process, the
+ * preflight and then the engine's checks) and its first and last local-socket connection
  * (`net.client.socket`: a Playwright test asking the engine for its outcome). The report's
- * run.startedAt says when the global set-up created the engine. Together they cut a run into phases.
+ * run.startedAt says when the run began (the engine's first check, after the preflight). Together
+ * they cut a run into phases.
  */
 import { installPreload, PRELOAD_OUT_ENV } from './preload.ts';
 import type { Measured } from './spawn.ts';
@@ -72,16 +73,18 @@ export function roleOf(argv: readonly string[]): ProcessRole {
 /** Milestones of one run, ms since the bench spawned the command. */
 export interface Timeline {
   cliStart?: number;
+  /** Playwright's runner started: the command spawns it before it reads the target (cli/conformance.ts). */
+  runnerStart?: number;
   /** The CLI printed `target:` (its imports loaded, the embedded reference started, the target parsed). */
   cliReady?: number;
-  preflightFirst?: number;
-  preflightLast?: number;
-  runnerStart?: number;
-  /** The global set-up created the engine (report.json run.startedAt; millisecond resolution). */
+  /** The command's first HTTP request: the preflight's. */
+  firstRequest?: number;
+  /** The run began, the preflight passed (report.json run.startedAt; millisecond resolution). */
   engineReady?: number;
-  firstCheckRequest?: number;
-  lastCheckRequest?: number;
-  checkRequests?: number;
+  /** The command's last HTTP request: the engine's last check request. */
+  lastRequest?: number;
+  /** HTTP requests the command sent, the preflight's included. */
+  requests?: number;
   workerStart?: number;
   /** The first test asked the engine for its outcome: the worker is up and has loaded the spec file. */
   firstAsk?: number;
@@ -109,15 +112,14 @@ export function timelineOf(m: Measured, records: readonly ProcessRecord[], repor
   const set = <K extends keyof Timeline>(k: K, v: Timeline[K] | undefined) => {
     if (v !== undefined && !(typeof v === 'number' && Number.isNaN(v))) t[k] = v;
   };
+  const http = channel(cli, 'http.client.request.start');
   set('cliStart', rel(cli?.start));
-  set('cliReady', lineAt(/^target: /));
-  set('preflightFirst', rel(channel(cli, 'http.client.request.start')?.first));
-  set('preflightLast', rel(channel(cli, 'http.client.request.start')?.last));
   set('runnerStart', rel(runner?.start));
+  set('cliReady', lineAt(/^target: /));
+  set('firstRequest', rel(http?.first));
   set('engineReady', reportStartedAt ? rel(Date.parse(reportStartedAt)) : undefined);
-  set('firstCheckRequest', rel(channel(runner, 'http.client.request.start')?.first));
-  set('lastCheckRequest', rel(channel(runner, 'http.client.request.start')?.last));
-  set('checkRequests', channel(runner, 'http.client.request.start')?.count);
+  set('lastRequest', rel(http?.last));
+  set('requests', http?.count);
   set('workerStart', rel(workers[0]?.start));
   set('firstAsk', rel(asks.length ? Math.min(...asks.map((c) => c.first)) : undefined));
   set('lastAsk', rel(asks.length ? Math.max(...asks.map((c) => c.last)) : undefined));
@@ -137,16 +139,21 @@ export interface PhaseDef {
 
 const span = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : b - a);
 
-/** The phases of a default run, in order; the sequential ones add up to spawn → exit. */
+/**
+ * The phases of a default run. The sequential ones follow Playwright, the run's longest path, and add
+ * up to spawn → exit; the command's own work (the target, the checks' modules, the preflight, the
+ * engine) runs beside them, in its own process.
+ */
 export const PHASES: readonly PhaseDef[] = [
   { name: 'launchers (npm, tsx) until the CLI process starts', measuredAs: 'spawn → CLI process start', of: (t) => t.cliStart },
-  { name: 'CLI start: its imports, the embedded reference, the target', measuredAs: 'CLI process start → `target:` printed', of: (t) => span(t.cliStart, t.cliReady) },
-  { name: 'preflight and report directory, Playwright spawned', measuredAs: '`target:` → Playwright runner process start', of: (t) => span(t.cliReady, t.runnerStart) },
-  { name: 'Playwright runner start: its code, the config, the global set-up (engine, check modules)', measuredAs: 'runner start → engine created (report run.startedAt)', of: (t) => span(t.runnerStart, t.engineReady) },
-  { name: 'test file loaded and listed in the runner, reporters begin', measuredAs: 'engine created → first check request sent', of: (t) => span(t.engineReady, t.firstCheckRequest) },
-  { name: 'the checks, in the engine', measuredAs: 'first → last check request sent', of: (t) => span(t.firstCheckRequest, t.lastCheckRequest) },
-  { name: 'worker start: process, Playwright, the spec file', measuredAs: 'worker process start → first test asks the engine', parallel: true, of: (t) => span(t.workerStart, t.firstAsk) },
-  { name: 'tests still waiting after the last request (last check judged, whole-run checks)', measuredAs: 'last check request → last test asks', of: (t) => (t.lastAsk !== undefined && t.lastCheckRequest !== undefined ? Math.max(0, t.lastAsk - t.lastCheckRequest) : undefined) },
-  { name: 'report written, workers and runner exit', measuredAs: 'later of last request and last ask → runner exit', of: (t) => span(t.lastAsk !== undefined && t.lastCheckRequest !== undefined ? Math.max(t.lastAsk, t.lastCheckRequest) : t.lastCheckRequest, t.runnerExit) },
-  { name: 'CLI summary and exit', measuredAs: 'runner exit → command exit', of: (t) => span(t.runnerExit, t.exit) },
+  { name: 'CLI start until Playwright is spawned (options, settings)', measuredAs: 'CLI process start → Playwright runner process start', of: (t) => span(t.cliStart, t.runnerStart) },
+  { name: "Playwright runner: its code, the config, the global set-up (the engine's listing), the spec file", measuredAs: 'runner start → worker process start', of: (t) => span(t.runnerStart, t.workerStart) },
+  { name: 'worker start: process, Playwright, the spec file', measuredAs: 'worker process start → first test asks the engine', of: (t) => span(t.workerStart, t.firstAsk) },
+  { name: 'the tests: each asks the engine for its outcome and reports it', measuredAs: 'first → last test asks', of: (t) => span(t.firstAsk, t.lastAsk) },
+  { name: 'workers and runner exit', measuredAs: 'last test asks → runner exit', of: (t) => span(t.lastAsk, t.runnerExit) },
+  { name: 'report written, CLI summary and exit', measuredAs: 'runner exit → command exit', of: (t) => span(t.runnerExit, t.exit) },
+  { name: 'CLI: its imports, the embedded reference, the target read', measuredAs: 'CLI process start → `target:` printed', parallel: true, of: (t) => span(t.cliStart, t.cliReady) },
+  { name: 'the check modules loaded, the engine socket opened, the preflight', measuredAs: '`target:` → run began (report run.startedAt)', parallel: true, of: (t) => span(t.cliReady, t.engineReady) },
+  { name: 'the checks, in the engine', measuredAs: 'run began → last request', parallel: true, of: (t) => span(t.engineReady, t.lastRequest) },
+  { name: 'the engine still sending when the first test asks', measuredAs: 'first test asks → last request (0 if before)', parallel: true, of: (t) => (t.firstAsk !== undefined && t.lastRequest !== undefined ? Math.max(0, t.lastRequest - t.firstAsk) : undefined) },
 ];

@@ -103,7 +103,7 @@ process.on('exit', () => {
 });
 `;
 
-const ROLE_NAME = { cli: 'suite CLI', runner: 'Playwright runner (the engine, the checks)', worker: 'Playwright worker (the tests)' } as const;
+const ROLE_NAME = { cli: 'suite CLI (the engine, the checks; the embedded reference)', runner: 'Playwright runner (the reporters)', worker: 'Playwright worker (the tests)' } as const;
 
 function processName(argv: readonly string[]): string {
   const role = roleOf(argv);

@@ -163,12 +163,14 @@ export function phasesTable(r: BenchResults): string {
   const sets = (r.sideBySide?.probed ?? []).filter((p) => p.timelines.length > 0);
   if (!sets.length) return '';
   const med = (ts: readonly Timeline[], f: (t: Timeline) => number | undefined) => median(ts.map(f).filter((x): x is number => x !== undefined && Number.isFinite(x)));
-  const rows = PHASES.map((ph) => [ph.parallel ? `(beside the checks) ${ph.name}` : ph.name, ph.measuredAs, ...sets.map((p) => sec(med(p.timelines, ph.of)))]);
+  const row = (ph: (typeof PHASES)[number]) => [ph.parallel ? `(beside Playwright, in the command) ${ph.name}` : ph.name, ph.measuredAs, ...sets.map((p) => sec(med(p.timelines, ph.of)))];
+  const rows = PHASES.filter((ph) => !ph.parallel).map(row);
   rows.push(['total', 'spawn → exit', ...sets.map((p) => sec(med(p.timelines, (t) => t.exit)))]);
-  rows.push(['requests sent by the engine', 'diagnostics channel in the runner', ...sets.map((p) => fmtNumber(spread(p.timelines.map((t) => t.checkRequests))))]);
+  rows.push(...PHASES.filter((ph) => ph.parallel).map(row));
+  rows.push(['requests sent, the preflight included', "diagnostics channel in the command's process", ...sets.map((p) => fmtNumber(spread(p.timelines.map((t) => t.requests))))]);
   rows.push(['Playwright worker processes', 'processes probed', ...sets.map((p) => fmtNumber(spread(p.timelines.map((t) => t.workers))))]);
   return (
-    `Probed runs (${sets[0]!.timelines.length} per column, apart from the timed ones): a preload in every Node process of the run records when it started and exited and, through Node's diagnostics channels, its first and last HTTP request and local-socket connection; report.json's run.startedAt says when the engine was created. Medians; the rows without "(beside the checks)" follow one another from spawn to exit.\n\n` +
+    `Probed runs (${sets[0]!.timelines.length} per column, apart from the timed ones): a preload in every Node process of the run records when it started and exited and, through Node's diagnostics channels, its first and last HTTP request and local-socket connection; report.json's run.startedAt says when the run began (the preflight passed). Medians; the rows above "total" follow one another from spawn to exit, along Playwright's side of the run; the rows below it run beside them, in the command's process.\n\n` +
     table(['phase', 'measured as', ...sets.map((p) => p.label)], rows)
   );
 }
