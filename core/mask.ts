@@ -67,11 +67,14 @@ export class Mask {
 
   /** More secrets, e.g. forms derived from a key (its base64 inside a Basic header). A known value is ignored. */
   add(secrets: readonly Secret[]): void {
+    const known = this.values.size;
     for (const { value, placeholder } of secrets) {
       if (value.length === 0 || this.values.has(value)) continue;
       this.values.add(value);
       for (const form of formsOf(value)) this.forms.push({ lower: asciiLower(viewOf(form).text), placeholder });
     }
+    // Nothing new (the client adds each request's derived forms again): the forms and the memo stand.
+    if (this.values.size === known) return;
     // Longest first, so a secret (or form) that contains another is replaced whole.
     this.forms.sort((a, b) => b.lower.length - a.lower.length);
     this.memo.clear();

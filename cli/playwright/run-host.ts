@@ -55,6 +55,8 @@ export class RunHost {
     const limits = { timeoutMs: run.settings.requestTimeoutMs, bodyCapBytes: run.settings.bodyCapBytes };
     const transport = run.settings.transport === 'playwright' && playwrightRequest ? new PlaywrightTransport(await playwrightRequest(), limits) : new NodeTransport(limits);
     const host = new RunHost(run, transport, socketPath);
+    // Made now, not when the runner asks: the runner waits for it (loading the catalogue is most of it).
+    checkListingJson();
     host.server = await serveOutcomes(host.socketPath, { outcome: (id) => host.answer(id), plan: (m) => void host.begun.then(() => host.fromRunner(m)), listing: () => checkListingJson(), keys: () => secretsOf(run.target) });
     return host;
   }
