@@ -165,7 +165,8 @@ test('without interns.params, a typo in interns.workspaceId still fails workspac
   const noParams = (y: string) => workspaceTypo(y).replace(/^ {2}params: .*\n/m, '');
   const o = await probeCheck('interns.intern.workspace-of-key', {}, { editTarget: noParams });
   expect(o.status).toBe('fail');
-  expect(o.failures[0]?.message).toContain(`is not the key's workspace ${TYPO_WORKSPACE}; every intern listed is of that one workspace: if interns.workspaceId is a typo, fix the target file`);
+  expect(o.failures[0]?.message).toContain(`is not the key's workspace ${TYPO_WORKSPACE} (4.3 `);
+  expect(o.failures[0]?.message).toMatch(/; every intern listed is of that one workspace: if interns\.workspaceId is a typo, fix the target file$/);
   // The response judge says the same on every page it fails.
   const judged = keyWorkspaceViolation({ data: [{ workspaceId: WORKSPACE_A }, { workspaceId: WORKSPACE_A }] }, TYPO_WORKSPACE, true);
   expect(judged?.message).toMatch(/; every intern listed is of that one workspace: if interns\.workspaceId is a typo, fix the target file$/);

@@ -14,6 +14,7 @@ import type { FaultPosition, ReferenceOptions, ReferenceServer } from '../refere
 import { startReference } from '../reference/server.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { duplicateKeyObservation, RESPONSE_JUDGES } from '../suites/judges/index.ts';
+import { foreignWorkspace } from '../suites/judges/intern-pages.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -181,6 +182,19 @@ test('an interns page broken two ways fails both rules: the order within it and 
     { requirementId: 'interns.order.newest-first', position: 1 },
     { requirementId: 'interns.intern.workspace-of-key', position: 1 },
   ]);
+});
+
+test('the key\'s workspace is judged on a workspaceId that is there: a missing or non-string one is left to the fields of 2.5, a UUID in other case is the same workspace', () => {
+  const ws = '45bcb30d-e922-41b6-b4cb-21439c952204';
+  expect(foreignWorkspace(intern({ workspaceId: ws.toUpperCase() }), ws)).toBeUndefined();
+  expect(foreignWorkspace({ ...intern({}), workspaceId: undefined }, ws)).toBeUndefined();
+  expect(foreignWorkspace(intern({ workspaceId: 7 }), ws)).toBeUndefined();
+  expect(foreignWorkspace(intern({ workspaceId: '9aae65ea-f836-41ba-96e1-967e9d7e230e' }), ws)).toBe('9aae65ea-f836-41ba-96e1-967e9d7e230e');
+  const { workspaceId: _w, ...noWorkspace } = intern({});
+  const page = seen('listInterns', 200, { data: [noWorkspace], has_more: false }, { interns: { keyWorkspace: ws, filterNamed: true } });
+  const ids = judgeAll(page).map((f) => f.requirementId);
+  expect(ids).toContain('interns.intern.fields-present');
+  expect(ids).not.toContain('interns.intern.workspace-of-key');
 });
 
 const endpoint = (over: Record<string, unknown> = {}) => ({

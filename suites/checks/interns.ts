@@ -8,7 +8,7 @@ import { brief, jsonType, tally } from '../support/values.ts';
 import { hostnameNameRule, hostnameShapeRule, modelShapeRule, statusValueRule, timestampsRule, uuidFieldsRule } from '../judges/intern-records.ts';
 import { conformRecord } from '../judges/records.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
-import { soleOtherWorkspace, TYPO_HINT } from '../judges/intern-pages.ts';
+import { foreignWorkspace, foreignWorkspaceMessage } from '../judges/intern-pages.ts';
 import { CAP, sameUuid } from '../support/interns-checks.ts';
 
 /** Pages the interns cursor walk follows at most (a bounded loop of requests). */
@@ -117,13 +117,12 @@ export const internsChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       const { res, interns } = await someInterns(ctx);
       const own = ctx.target.interns.workspaceId;
-      // Without interns.params the preflight cannot ask the filtered list whether a page all of one
-      // other workspace is a typo in the target file or a leak (cli/preflight.ts): the failure says both.
-      const typo = !ctx.target.interns.params && soleOtherWorkspace(res.json, own) !== undefined ? `; ${TYPO_HINT}` : '';
+      // 4.3, 5 rule 4. Without interns.params the preflight cannot ask the filtered list whether a page
+      // all of one other workspace is a typo in the target file or a leak (cli/preflight.ts): the
+      // failure says both. The rule is the whole-run judge's (suites/judges/intern-pages.ts).
       for (const [i, intern] of interns.entries()) {
-        // 4.3: "The API key selects the caller, the workspace and the visible interns; there is no
-        // default-workspace fallback"; 5 rule 4. UUIDs compare case-insensitively (RFC 9562 section 4).
-        ctx.conform(sameUuid(intern.workspaceId, own), `/data/${i}/workspaceId ${JSON.stringify(intern.workspaceId)} is not the key's workspace ${own}${typo}`, res);
+        const ws = foreignWorkspace(intern, own);
+        ctx.conform(ws === undefined, ws === undefined ? '' : foreignWorkspaceMessage(res.json, i, ws, own, !ctx.target.interns.params), res);
       }
     },
   },

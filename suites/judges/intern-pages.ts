@@ -40,20 +40,33 @@ export function internPageViolations(response: Pick<SeenResponse, 'json' | 'inte
 export const TYPO_HINT = 'every intern listed is of that one workspace: if interns.workspaceId is a typo, fix the target file';
 
 /**
- * The first intern of a page listed to the management key that is of another workspace than the key's
- * (UUIDs compared case-insensitively). `hint`: the target file does not name the workspace filter
- * (interns.params), so nothing could ask the server which workspace the key is of: when the whole page
- * is of one other workspace, the failure says a typo in interns.workspaceId looks the same (the
- * verdict stays: a server listing another single workspace breaks 4.3 just as well).
+ * The workspace of an intern when it is another than the key's (UUIDs compared case-insensitively,
+ * RFC 9562 section 4), else undefined. A missing or non-string workspaceId is not judged here: 2.5's
+ * fields fail it (interns.intern.fields-present, interns.intern.field-types), one rule, one requirement.
  */
+export function foreignWorkspace(intern: unknown, keyWorkspace: string): string | undefined {
+  const ws = isObject(intern) ? intern.workspaceId : undefined;
+  return typeof ws === 'string' && ws.toLowerCase() !== keyWorkspace.toLowerCase() ? ws : undefined;
+}
+
+/**
+ * 4.3 "The API key selects the caller, the workspace and the visible interns; there is no
+ * default-workspace fallback" (5 rule 4), said of the intern at `index`. `hint`: the target file does
+ * not name the workspace filter (interns.params), so nothing could ask the server which workspace the
+ * key is of: when the whole page is of one other workspace, the failure says a typo in
+ * interns.workspaceId looks the same (the verdict stays: a server listing another single workspace
+ * breaks 4.3 just as well).
+ */
+export function foreignWorkspaceMessage(json: unknown, index: number, workspace: string, keyWorkspace: string, hint: boolean): string {
+  const typo = hint && soleOtherWorkspace(json, keyWorkspace) !== undefined ? `; ${TYPO_HINT}` : '';
+  return `/data/${index}/workspaceId ${JSON.stringify(workspace)} is not the key's workspace ${keyWorkspace} (4.3 "The API key selects the caller, the workspace and the visible interns")${typo}`;
+}
+
+/** The first intern of a page listed to the management key that is of another workspace than the key's. */
 export function keyWorkspaceViolation(json: unknown, keyWorkspace: string, hint = false): { requirementId: string; message: string; position: number } | undefined {
-  const workspace = keyWorkspace.toLowerCase();
   for (const [i, intern] of arrayAt(json, 'data').entries()) {
-    const ws = isObject(intern) ? intern.workspaceId : undefined;
-    if (typeof ws === 'string' && ws.toLowerCase() !== workspace) {
-      const typo = hint && soleOtherWorkspace(json, keyWorkspace) !== undefined ? `; ${TYPO_HINT}` : '';
-      return { requirementId: 'interns.intern.workspace-of-key', message: `data[${i}] is of workspace ${JSON.stringify(ws)}, not the key's ${JSON.stringify(keyWorkspace)} (4.3 "The API key selects the caller, the workspace and the visible interns")${typo}`, position: i };
-    }
+    const ws = foreignWorkspace(intern, keyWorkspace);
+    if (ws !== undefined) return { requirementId: 'interns.intern.workspace-of-key', message: foreignWorkspaceMessage(json, i, ws, keyWorkspace, hint), position: i };
   }
   return undefined;
 }
