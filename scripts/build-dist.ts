@@ -10,12 +10,18 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILD_INFO } from '../cli/suite-files.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const DIST = join(ROOT, 'dist');
+/**
+ * `--root DIR`: build into DIR/dist with the package.json beside it, as the package lays them out
+ * (npm test builds the command-line tests' copy there, test/global-setup.ts); else this tree's dist/.
+ */
+const rootArg = process.argv.indexOf('--root');
+const PACKAGE_DIR = rootArg > 0 && process.argv[rootArg + 1] ? resolve(process.argv[rootArg + 1]!) : ROOT;
+const DIST = join(PACKAGE_DIR, 'dist');
 
 /** Read at run time, not imported: tsc does not emit them (spec/openapi.yaml, spec/requirements.yaml). */
 const DATA_FILES = /\.(ya?ml)$/;
@@ -30,13 +36,14 @@ function filesUnder(dir: string): string[] {
 rmSync(DIST, { recursive: true, force: true });
 const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
 try {
-  execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), ...(PACKAGE_DIR === ROOT ? [] : ['--outDir', DIST])], { stdio: 'inherit' });
 } catch {
   // tsc has printed the errors: a tree that does not type-check is not packed.
   process.stderr.write('build: tsc reported errors (above); dist/ is incomplete\n');
   process.exit(1);
 }
 
+if (PACKAGE_DIR !== ROOT) cpSync(join(ROOT, 'package.json'), join(PACKAGE_DIR, 'package.json'));
 for (const dir of DATA_DIRS) {
   for (const file of filesUnder(join(ROOT, dir)).filter((f) => DATA_FILES.test(f))) {
     cpSync(file, join(DIST, relative(ROOT, file)));
@@ -67,4 +74,4 @@ if (missing.length) {
   process.stderr.write(`build: files read at run time are missing from dist/:\n  ${missing.join('\n  ')}\n`);
   process.exit(1);
 }
-process.stdout.write(`build: dist/ written (${filesUnder(DIST).length} files)\n`);
+process.stdout.write(`build: ${relative(ROOT, DIST) || '.'} written (${filesUnder(DIST).length} files)\n`);

@@ -8,6 +8,7 @@ export default defineConfig({
   workers: 2,
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
+  globalSetup: './global-setup.ts',
   reporter: [['list'], ['./summary-reporter.ts']],
   outputDir: '../test-results',
 });

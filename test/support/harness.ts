@@ -19,6 +19,7 @@ import { RESPONSE_JUDGES } from '../../suites/judges/index.ts';
 import { Engine } from '../../core/engine.ts';
 import { reportOfRun } from '../../cli/run-report.ts';
 import { MemoryTransport } from './memory-transport.ts';
+import { scriptCommand } from './build.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -123,14 +124,13 @@ export interface CliRun {
 }
 
 /**
- * A script of this project run with tsx's loader in its own Node process (`node --import tsx`: no
- * launcher process in between, ~0.15 s of CPU less per run; the signal tests go through tsx's
- * launcher as `npm run` does, test/run-stops.test.ts), killed at `timeoutMs` so a hang fails the test.
+ * A script of this project in a process of its own (npm test's build of it, else the source with
+ * tsx's loader: test/support/build.ts), killed at `timeoutMs` so a hang fails the test.
  */
 export function runScript(script: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; wrapper?: readonly string[] } = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
   // `wrapper`: a command the script runs under (GNU time measuring its memory, say).
-  const command = [...(opts.wrapper ?? []), process.execPath, '--import', 'tsx', join(ROOT, script), ...args];
+  const command = [...(opts.wrapper ?? []), ...scriptCommand(ROOT, script), ...args];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: ROOT,
     env: { ...process.env, ...opts.env, FORCE_COLOR: '0' },
