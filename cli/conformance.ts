@@ -37,7 +37,11 @@ async function main(): Promise<number> {
     const socketPath = engineSocketPath();
     const playwright = startPlaywright(settings, opts, socketPath);
     // Stopped before the engine starts (target, loading, preflight): nothing was judged, Playwright goes with it.
+    let stopping = false;
     const early = (signal: 'SIGINT' | 'SIGTERM') => () => {
+      // Once: a second Ctrl-C while the report directory is cleared must not cut that short.
+      if (stopping) return;
+      stopping = true;
       playwright.kill('SIGKILL');
       process.stderr.write(`conformance: ${signal} before the first check: nothing judged, no report written (the previous report in ${terminalSafe(settings.reportDir)} was cleared)\n`);
       const exit = () => {
@@ -50,8 +54,8 @@ async function main(): Promise<number> {
     };
     const earlyInt = early('SIGINT');
     const earlyTerm = early('SIGTERM');
-    process.once('SIGINT', earlyInt);
-    process.once('SIGTERM', earlyTerm);
+    process.on('SIGINT', earlyInt);
+    process.on('SIGTERM', earlyTerm);
     const engineStarts = () => {
       process.off('SIGINT', earlyInt);
       process.off('SIGTERM', earlyTerm);
