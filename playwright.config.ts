@@ -4,12 +4,14 @@ import { MODULE_EXT } from './cli/suite-files.ts';
 /**
  * The conformance suite as a Playwright project: `npx playwright test` runs it (against the target
  * file named by CONFORMANCE_TARGET, else the embedded reference), and `npm run conformance` goes
- * through this same configuration with the run it prepared (CONFORMANCE_RUN). Playwright's own
- * options work as usual: --grep, --list, --reporter, --shard.
+ * through this same configuration with the run's settings (CONFORMANCE_RUN; the target and its keys
+ * come over the engine's socket). Playwright's own options work as usual: --grep, --list, --reporter,
+ * --shard.
  *
  * One worker, checks in declaration order: they share the run's request budget and their requests
  * come in a fixed order, so two runs with one seed send the same requests. The run's engine lives in
- * the runner process (cli/playwright/global-setup.ts); tests only ask it for outcomes.
+ * the command's process (cli/run-engine.ts), or in the runner process when Playwright is started
+ * directly (cli/playwright/global-setup.ts); tests only ask it for outcomes.
  */
 const run = process.env['CONFORMANCE_RUN'] ? (JSON.parse(process.env['CONFORMANCE_RUN']) as { settings: { deadlineMs: number; runDir: string } }) : undefined;
 

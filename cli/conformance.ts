@@ -45,7 +45,8 @@ async function main(): Promise<number> {
       playwright.kill('SIGKILL');
       process.stderr.write(`conformance: ${signal} before the first check: nothing judged, no report written (the previous report in ${terminalSafe(settings.reportDir)} was cleared)\n`);
       const exit = () => {
-        for (const dir of [runDir, dirname(socketPath)]) rmSync(dir, { recursive: true, force: true });
+        rmSync(dirname(socketPath), { recursive: true, force: true });
+        if (process.env['CONFORMANCE_KEEP_RUN_DIR'] !== '1') rmSync(runDir, { recursive: true, force: true });
         process.exit(signal === 'SIGINT' ? 130 : 143);
       };
       // No earlier run's report may stay to read better than the truth: its files are cleared (a
@@ -56,9 +57,11 @@ async function main(): Promise<number> {
     const earlyTerm = early('SIGTERM');
     process.on('SIGINT', earlyInt);
     process.on('SIGTERM', earlyTerm);
-    const engineStarts = () => {
+    // False when a signal came first: its handler is clearing the report and will exit; the engine must not begin.
+    const engineStarts = (): boolean => {
       process.off('SIGINT', earlyInt);
       process.off('SIGTERM', earlyTerm);
+      return !stopping;
     };
     let runCommand: typeof import('./run-command.ts').runCommand;
     try {
@@ -66,6 +69,7 @@ async function main(): Promise<number> {
     } catch (e) {
       engineStarts();
       playwright.kill('SIGKILL');
+      rmSync(dirname(socketPath), { recursive: true, force: true });
       throw e;
     }
     return await runCommand({ opts, settings, playwright, socketPath, started, engineStarts });

@@ -20,8 +20,10 @@ import { runTarget } from './run-target.ts';
  * The command's run once Playwright's runner is booting (cli/conformance.ts starts it first, and loads
  * this module after: reading a target file needs the YAML parser and the target's schema compiled).
  * This process reads the target, loads the checks, makes the preflight and runs the engine while the
- * runner starts; the runner waits on the engine's socket for the listing before any test, so nothing
- * of Playwright prints if the run ends before the engine starts.
+ * runner starts. The runner gets the listing when the engine's socket opens (before the preflight) and
+ * may start its worker during the preflight, but a test's question waits until the run begins
+ * (RunHost.begin), so no check line prints, and no check request is sent, before the preflight passed.
+ * What Playwright itself says while loading (a --shard that holds no test, say) may print before.
  */
 export async function runCommand(c: {
   opts: CliOptions;
@@ -29,8 +31,11 @@ export async function runCommand(c: {
   playwright: ChildProcess;
   socketPath: string;
   started: number;
-  /** Called as the engine takes over the run (its own handling of SIGINT and SIGTERM begins). */
-  engineStarts: () => void;
+  /**
+   * Called as the engine takes over the run (its own handling of SIGINT and SIGTERM begins); false
+   * when a signal came first, whose handler (cli/conformance.ts) clears the report and exits.
+   */
+  engineStarts: () => boolean;
 }): Promise<number> {
   const { opts, settings, playwright, socketPath } = c;
   let stopReference: (() => Promise<void>) | undefined;
@@ -68,7 +73,12 @@ export async function runCommand(c: {
       rmSync(dirname(socketPath), { recursive: true, force: true });
       throw e;
     }
-    c.engineStarts();
+    if (!c.engineStarts()) {
+      // The signal's handler ends the process once the previous report is cleared: nothing is sent.
+      playwright.kill('SIGKILL');
+      await host.close();
+      return await new Promise<never>(() => {});
+    }
     try {
       const ended = await runEngine(host, playwright, selection);
       return finish(run, ended.report, mask, performance.now() - c.started, ended.signal);

@@ -14,7 +14,12 @@ import { ROOT } from './support/harness.ts';
 export default function globalSetup(): () => void {
   mkdirSync(join(ROOT, '.cache'), { recursive: true });
   const dir = mkdtempSync(join(ROOT, '.cache', 'test-build-'));
-  execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/build-dist.ts'), '--root', dir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/build-dist.ts'), '--root', dir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   process.env[BUILD_ENV] = dir;
   return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -1,10 +1,15 @@
-import { mkdtempSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { parseCli } from '../cli/args.ts';
 import { RunHost } from '../cli/playwright/run-host.ts';
+import { settingsOf } from '../cli/prepare-run.ts';
+import { runCommand } from '../cli/run-command.ts';
 import { askOutcome, askRunnerStart, engineSocketPath } from '../core/engine-socket.ts';
 import { startReference } from '../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { referenceTarget, testSettings } from './support/harness.ts';
 
 // The command opens the engine's socket before its preflight (cli/run-command.ts): Playwright's runner
@@ -27,6 +32,36 @@ test('an open host serves the listing and the keys, and answers a test only once
     expect(server.received.length).toBeGreaterThan(0);
   } finally {
     await host.close();
+    await server.close();
+  }
+});
+
+// A signal that arrives as the preflight ends: the early handler (cli/conformance.ts) clears the
+// report and exits, and the engine must not begin in between (engineStarts() says false).
+test('when a signal came before the engine starts, the command sends nothing past the preflight and ends Playwright', async () => {
+  const server = await startReference();
+  const dir = mkdtempSync(join(tmpdir(), 'run-command-'));
+  const file = join(dir, 'target.yaml');
+  writeFileSync(file, referenceTargetYaml(server));
+  const env = referenceKeyEnv(server);
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  const playwright = spawn('sleep', ['30']);
+  const write = process.stdout.write;
+  try {
+    const opts = parseCli(['--target', file, '--seed', '3', '--report-dir', join(dir, 'report')]);
+    const settings = settingsOf(opts, dir);
+    let asked = false;
+    process.stdout.write = (() => true) as typeof process.stdout.write;
+    const run = runCommand({ opts, settings, playwright, socketPath: engineSocketPath(), started: performance.now(), engineStarts: () => ((asked = true), false) });
+    const settled = await Promise.race([run.then(() => 'settled', () => 'settled'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 1500))]);
+    process.stdout.write = write;
+    expect({ asked, settled, killed: playwright.signalCode, requests: server.received.length }).toEqual({ asked: true, settled: 'waiting', killed: 'SIGKILL', requests: settings.requestsBefore });
+    expect(settings.requestsBefore).toBeGreaterThan(0);
+  } finally {
+    process.stdout.write = write;
+    playwright.kill('SIGKILL');
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
     await server.close();
   }
 });

@@ -8,8 +8,8 @@ import { setCurrentHost, setRunnerKeys } from './current-host.ts';
  * Connects the run to its engine before any test, and publishes the check listing the tests are
  * registered from (CONFORMANCE_CHECK_LIST). Started by the command line (CONFORMANCE_RUN and
  * CONFORMANCE_ENGINE_SOCKET set), the engine runs in the command's process: the listing and the
- * target's keys come from it over the socket, once it has read the target and made the preflight, and
- * this process loads no check module (they cost ~0.3 s, on Playwright's side of the run). Started
+ * target's keys come from it over the socket once it has read the target and loaded the checks
+ * (before its preflight; the tests' questions wait for the preflight), and this process loads no check module (they cost ~0.3 s, on Playwright's side of the run). Started
  * directly (`npx playwright test`), the engine starts here, in the runner process, with a run prepared
  * the command line's way (cli/direct-run.ts); the returned teardown writes the report.
  */

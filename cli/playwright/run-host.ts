@@ -9,6 +9,7 @@ import { engineSocketPath, serveOutcomes, type OutcomeAnswer, type PlanMessage }
 import { NodeTransport, PlaywrightTransport, type Transport } from '../../core/transport.ts';
 import { listingOf } from '../../core/check-listing.ts';
 import { secretsOf } from '../../core/mask.ts';
+import { terminalSafe } from '../../core/terminal-text.ts';
 import { locatedListing } from '../../suites/check-locations.ts';
 import { ALL_CHECKS } from '../../suites/checks/index.ts';
 import { RESPONSE_JUDGES } from '../../suites/judges/index.ts';
@@ -57,7 +58,7 @@ export class RunHost {
     const host = new RunHost(run, transport, socketPath);
     // Made now, not when the runner asks: the runner waits for it (loading the catalogue is most of it).
     checkListingJson();
-    host.server = await serveOutcomes(host.socketPath, { outcome: (id) => host.answer(id), plan: (m) => void host.begun.then(() => host.fromRunner(m)), listing: () => checkListingJson(), keys: () => secretsOf(run.target) });
+    host.server = await serveOutcomes(host.socketPath, { outcome: (id) => host.answer(id), plan: (m) => void host.begun.then(() => host.fromRunner(m)).catch((e: unknown) => process.stderr.write(`conformance: the run's engine did not take Playwright's selection: ${terminalSafe(String((e as Error)?.message ?? e))}\n`)), listing: () => checkListingJson(), keys: () => secretsOf(run.target) });
     return host;
   }
 

@@ -9,7 +9,7 @@ import { hostnameNameRule, hostnameShapeRule, modelShapeRule, statusValueRule, t
 import { conformRecord } from '../judges/records.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
 import { foreignWorkspace, foreignWorkspaceMessage } from '../judges/intern-pages.ts';
-import { CAP, sameUuid } from '../support/interns-checks.ts';
+import { CAP } from '../support/interns-checks.ts';
 
 /** Pages the interns cursor walk follows at most (a bounded loop of requests). */
 const CURSOR_PAGES = 8;
