@@ -1,8 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Mask } from '../core/mask.ts';
-import { secretsOf } from '../core/mask.ts';
+import { Mask, secretsOf } from '../core/mask.ts';
 import { TargetFileError } from '../core/target.ts';
 import { terminalSafe } from '../core/terminal-text.ts';
 import { parseCli, UsageError } from './args.ts';

