@@ -25,7 +25,7 @@ export interface CliOptions {
   transport: 'node' | 'playwright';
   allowLiteralKeys: boolean;
   allowInsecure: boolean;
-  /** MUST requirements skipped because an optional target field is absent make the verdict incomplete. */
+  /** Any MUST requirement not judged, whatever the reason, makes the verdict incomplete. */
   requireAll: boolean;
   /** Write into a report directory that holds files the suite did not write. */
   force: boolean;
@@ -81,8 +81,9 @@ failed (or a SHOULD one with --fail-on should), 2 the run could not be made or i
   --shard I/N            run shard I of N, 1 <= I <= N <= ${BOUNDS.shards.max}; join the shards with
                          ${commandLine('merge')} (README: Using it in CI)
   --fail-on must|should  which failed level fails the run (default must)
-  --require-all          a MUST requirement skipped because an optional target field is absent makes
-                         the verdict incomplete (for certification)
+  --require-all          any MUST requirement not judged (an optional target field absent, nothing to
+                         judge, a run limit, a check not selected) makes the verdict incomplete
+                         (for certification)
   --transport node|playwright   HTTP client (default node: bodies capped while streaming)
   --allow-literal-keys   accept keys written literally in the target file
   --allow-insecure       accept plain http:// to a host other than loopback

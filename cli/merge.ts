@@ -89,6 +89,8 @@ function main(argv: string[]): number {
     },
     requestLog: [],
     requestsBefore: reports.reduce((n, r) => n + r.run.requests, 0),
+    // Shards run with --require-all are judged whole by it: every MUST of the merged run judged.
+    requireAll: reports.some((r) => r.run.requireAll === true),
   });
   report.run.retries = reports.reduce((n, r) => n + r.run.retries, 0);
   // The shard reports were masked when written; the merged one is rendered from them. The report

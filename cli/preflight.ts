@@ -25,8 +25,9 @@ export interface Preflight {
  * check into a failure are named as what they are, within seconds (principle 3: a rejected key is
  * not a faulty server): an unreachable target, a key every operation rejects (5 rules 2-3), a base
  * URL under which no documented path exists (9 rule 1: it must end with /v1), and target file fields
- * the server plainly does not know (principle 6: a careless target file is named, not blamed on the
- * server). Any HTTP answer counts as reachable; the checks judge what the answers hold.
+ * the server plainly does not know or that leave nothing to judge (principle 6: a careless target
+ * file is named, not blamed on the server): a container or a model answered 404 while the key works
+ * elsewhere, a main container that lists no file, a workspace that is not the key's. Any HTTP answer counts as reachable; the checks judge what the answers hold.
  */
 export async function preflight(target: Target, settings: RunSettings): Promise<Preflight> {
   const node = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
@@ -94,8 +95,10 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
     const [files, model, interns] = responses;
     const fileProblem = containerProblem(target, files, [model, interns]);
     if (fileProblem) return done(fileProblem);
-    const emptyMain = emptyContainerWarning(target, files);
-    if (emptyMain) warnings.push(emptyMain);
+    const modelProblem = unservedModel(target, model, [files, interns]);
+    if (modelProblem) return done(modelProblem);
+    const emptyMain = emptyContainerProblem(target, files);
+    if (emptyMain) return done(emptyMain);
     const workspace = await internsWorkspaceProblem(target, client, interns);
     return deadlinePassed ? late() : done(workspace);
   } finally {
@@ -120,13 +123,29 @@ function containerProblem(target: Target, files: ApiResponse | undefined, others
 }
 
 /**
- * A main container that lists no file leaves most listContainerFiles checks nothing to judge. The
- * deployment's data is not ours to fail, so it is said once, as a warning.
+ * A model the key gets 404 for, while another operation answered the same key 2xx (the key works, the
+ * base URL is right), is the target file's modelEndpoints.model before it is the server's fault: 7.2
+ * answers "Resource not found" for a model that does not exist, and a model of another workspace may be
+ * answered 404 so that its existence is not revealed (reading forbidden-model-404). Every check of the
+ * operation (and auth.bearer-accepted on it) would be judged against a model the deployment does not serve.
  */
-function emptyContainerWarning(target: Target, files: ApiResponse | undefined): string | undefined {
+function unservedModel(target: Target, model: ApiResponse | undefined, others: ReadonlyArray<ApiResponse | undefined>): string | undefined {
+  const ok = others.find(isSuccess);
+  if (model?.status !== 404 || !ok) return undefined;
+  const which = others.every(isSuccess) ? 'the other operations' : 'another operation';
+  return `modelEndpoints.model ${shown(target.modelEndpoints.model)} was answered 404 while ${which} answered ${ok.status}: is it a model the deployment serves (and one this key may read)? Check the target file`;
+}
+
+/**
+ * A main container that lists no file (its first page empty with has_more false: 4.1 rule 4, the whole
+ * listing) leaves every listContainerFiles check of the main container nothing to judge, and a verdict
+ * that says nothing of them. The deployment's data is not ours to fail, and a run that would judge
+ * nothing of 4.1 is not one to certify: the target file names another container (principle 6).
+ */
+function emptyContainerProblem(target: Target, files: ApiResponse | undefined): string | undefined {
   const list = files?.status === 200 ? files.json : undefined;
   if (!isObject(list) || !Array.isArray(list.data) || list.data.length > 0 || list.has_more !== false) return undefined;
-  return `warning: containerFiles.containerId ${shown(target.containerFiles.containerId)} lists no file: the listContainerFiles checks need a container that has files (is it the one you meant?)`;
+  return `containerFiles.containerId ${shown(target.containerFiles.containerId)} lists no file (200 with an empty data and has_more false): the listContainerFiles checks need a container that has files. Check the target file`;
 }
 
 /**

@@ -28,7 +28,7 @@ export interface RunSettings {
   reportDir: string;
   transport: 'node' | 'playwright';
   failOn: 'must' | 'should';
-  /** MUST requirements skipped for an absent optional target field make the run incomplete. */
+  /** Any MUST requirement not judged, whatever the reason, makes the run incomplete. */
   requireAll: boolean;
   /** Write into a report directory that holds files the suite did not write. */
   force: boolean;

@@ -14,7 +14,7 @@ export interface ReportInput {
   requestLog: readonly RequestLogEntry[];
   /** Requests sent before the checks (the command line's preflight): they count in the run's total. */
   requestsBefore?: number;
-  /** --require-all: MUST requirements skipped for an absent optional target field make the run incomplete. */
+  /** --require-all: any MUST requirement not judged (skipped for whatever reason) makes the run incomplete. */
   requireAll?: boolean;
   /** Why the run stopped sending, when it did (the engine's stop): the cause an incomplete run names. */
   stopped?: string;
@@ -26,9 +26,10 @@ export const NOT_SELECTED = 'not selected in this run';
  * The verdict (principle 3: never green without evidence). A MUST requirement the run's limits left
  * unjudged makes the run `incomplete` whatever else it found: its verdict covers less than it must.
  * Then a failure of a gating level is `non-conformant`, an error `error`; MUST requirements skipped
- * for an absent optional target field are named, and make the run incomplete under --require-all.
+ * for an absent optional target field are named, and any MUST not judged, whatever the reason, makes
+ * the run incomplete under --require-all.
  */
-function verdictOf(requirements: readonly RequirementResult[], failOn: 'must' | 'should', requireAll: boolean, stopped: string | undefined): { verdict: Verdict; incomplete?: string; mustNotJudged: { count: number; fields: string[] } } {
+function verdictOf(requirements: readonly RequirementResult[], failOn: 'must' | 'should', requireAll: boolean, stopped: string | undefined, shard: boolean): { verdict: Verdict; incomplete?: string; mustNotJudged: { count: number; fields: string[] } } {
   const must = requirements.filter((r) => r.level === 'MUST');
   const cut = must.filter((r) => r.cause === 'run-limit');
   const absent = must.filter((r) => r.cause === 'target-field');
@@ -46,8 +47,23 @@ function verdictOf(requirements: readonly RequirementResult[], failOn: 'must' | 
   const failed = requirements.some((r) => r.status === 'fail' && (r.level === 'MUST' || (failOn === 'should' && r.level === 'SHOULD')));
   if (failed) return { verdict: 'non-conformant', mustNotJudged };
   if (requirements.some((r) => r.status === 'error')) return { verdict: 'error', mustNotJudged };
-  if (requireAll && absent.length) return { verdict: 'incomplete', incomplete: `${absent.length} MUST requirement(s) not judged (--require-all): ${fields.join(', ')} absent`, mustNotJudged };
+  // --require-all: a certificate covers every MUST, so one not judged for any reason (an absent target
+  // field, a skip for want of data, a check not selected) leaves the run incomplete. A shard's checks
+  // of the other shards are not selected by design: its verdict is the merged report's.
+  const unjudged = must.filter((r) => r.status === 'skip' || (r.status === 'disabled' && !shard));
+  if (requireAll && unjudged.length) return { verdict: 'incomplete', incomplete: requireAllText(unjudged, fields), mustNotJudged };
   return { verdict: 'conformant', mustNotJudged };
+}
+
+/** Why --require-all finds the run incomplete: the absent target fields first, then the first other reason. */
+function requireAllText(unjudged: readonly RequirementResult[], fields: readonly string[]): string {
+  const absent = unjudged.filter((r) => r.cause === 'target-field');
+  const other = unjudged.filter((r) => r.cause !== 'target-field');
+  const parts = [
+    absent.length ? `${fields.join(', ')} absent` : '',
+    other[0] ? `${other.length} for other reasons, first ${other[0].id}: ${other[0].reason ?? other[0].status}` : '',
+  ].filter(Boolean);
+  return `${unjudged.length} MUST requirement(s) not judged (--require-all): ${parts.join('; ')}`;
 }
 
 /** Joins the catalogue, the declarations and the outcomes into the report; pure, so it is deterministic. */
@@ -60,7 +76,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
   const requirements = catalogue().requirements.map((r) => judge(r, checks, ran, input.outcomes));
   const counts = Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, 0]))])) as ConformanceReport['counts'];
   for (const r of requirements) counts[r.level][r.status]++;
-  const { verdict, incomplete, mustNotJudged } = verdictOf(requirements, input.run.failOn, input.requireAll ?? false, input.stopped);
+  const { verdict, incomplete, mustNotJudged } = verdictOf(requirements, input.run.failOn, input.requireAll ?? false, input.stopped, input.run.shard !== undefined);
   const ranChecks = checks.filter((c) => c.reason !== NOT_SELECTED).length;
   return {
     reportVersion: 1,

@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { preflight } from '../cli/preflight.ts';
-import { WORKSPACE_A } from '../reference/data.ts';
+import { FORBIDDEN_MODEL_FIXTURE, WORKSPACE_A } from '../reference/data.ts';
+import { ConformanceRunError, runConformance } from '../cli/api.ts';
 import { keyWorkspaceViolation } from '../suites/judges/intern-pages.ts';
 import { probeCheck, referenceTarget, runCli, testSettings } from './support/harness.ts';
 
@@ -40,16 +41,19 @@ test('path parameters that cannot name anything are refused when the file is rea
   }
 });
 
-test('a model the deployment does not serve (a typo in modelEndpoints.model): ERROR, exit 2, the field named, no MUST failed', async () => {
+test('a model the deployment does not serve (a typo in modelEndpoints.model): one line naming the field, exit 2, no report, even with --grep', async () => {
   test.setTimeout(120_000);
   const server = await startReference();
   try {
     const yaml = referenceTargetYaml(server).replace(/^  model: .*$/m, '  model: openai/gpt-4o-typo');
-    const run = await runCli(['--target', targetFile(yaml), '--seed', '1', '--grep', 'models\\.'], { env: referenceKeyEnv(server) });
-    expect(run.code, run.stdout + run.stderr).toBe(2);
-    expect(run.report?.verdict).toBe('error');
-    expect(run.stdout).toContain('modelEndpoints.model "openai/gpt-4o-typo" was answered 404');
-    expect(run.report!.requirements.filter((r) => r.status === 'fail' && r.level === 'MUST').map((r) => r.id)).toEqual([]);
+    // Before: ERROR or NON-CONFORMANT blaming auth.bearer-accepted ("expected HTTP 200, got 404").
+    for (const grep of [[], ['--grep', 'models\\.|auth\\.bearer']]) {
+      const run = await runCli(['--target', targetFile(yaml), '--seed', '1', ...grep], { env: referenceKeyEnv(server), timeoutMs: 60_000 });
+      expect(run.code, run.stdout + run.stderr).toBe(2);
+      const lines = run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
+      expect(lines).toEqual([`conformance: modelEndpoints.model "openai/gpt-4o-typo" was answered 404 while the other operations answered 200: is it a model the deployment serves (and one this key may read)? Check the target file`]);
+      expect(run.report, 'no report for a run that never started').toBeUndefined();
+    }
   } finally {
     await server.close();
   }
@@ -65,6 +69,7 @@ async function preflightOf(options: Parameters<typeof startReference>[0], edit: 
   }
 }
 
+const modelTypo = (y: string) => y.replace(/^ {2}model: .*$/m, '  model: openai/gpt-4o-typo');
 const containerTypo = (y: string) => y.replace(/^ {2}containerId: .*$/m, '  containerId: "cntr_typo"');
 const workspaceTypo = (y: string) => y.replace(/^ {2}workspaceId: .*$/m, `  workspaceId: "${TYPO_WORKSPACE}"`);
 const TYPO_WORKSPACE = '00000000-0000-4000-8000-00000000beef';
@@ -83,10 +88,42 @@ test('containerFiles.containerId answered 404 or 403 while the other operations 
   }
 });
 
-test('a main container that lists no file is one warning, never a fatal', async () => {
-  const pre = await preflightOf({}, containerTypo);
-  expect(pre.fatal).toBeUndefined();
-  expect(pre.warnings).toEqual(['warning: containerFiles.containerId "cntr_typo" lists no file: the listContainerFiles checks need a container that has files (is it the one you meant?)']);
+test('a main container that lists no file, or a model answered 404, ends the run at the preflight naming the field', async () => {
+  const empty = await preflightOf({}, containerTypo);
+  expect(empty).toEqual({
+    fatal: 'containerFiles.containerId "cntr_typo" lists no file (200 with an empty data and has_more false): the listContainerFiles checks need a container that has files. Check the target file',
+    warnings: [],
+    requests: 3,
+  });
+  const model = await preflightOf({}, modelTypo);
+  expect(model.fatal).toBe('modelEndpoints.model "openai/gpt-4o-typo" was answered 404 while the other operations answered 200: is it a model the deployment serves (and one this key may read)? Check the target file');
+  // A model of another workspace answered 404 (reading forbidden-model-404) is the same mistake of the file.
+  expect((await preflightOf({ readings: ['forbidden-model-404'] }, (y) => y.replace(/^ {2}model: .*$/m, `  model: ${FORBIDDEN_MODEL_FIXTURE}`))).fatal).toMatch(/^modelEndpoints\.model ".*" was answered 404 /);
+  // A first page that is empty with has_more true (scan bound, 4.1 rule 3) may still lead to files: no fatal.
+  expect(await preflightOf({ scanBound: 1 }, (y) => y)).toEqual({ warnings: [], requests: 3 });
+});
+
+test('a main container that lists no file, from the command (with --require-all or not) and runConformance (npx playwright test: test/direct-gate.test.ts)', async () => {
+  test.setTimeout(120_000);
+  const server = await startReference();
+  try {
+    const file = targetFile(containerTypo(referenceTargetYaml(server)));
+    const env = referenceKeyEnv(server);
+    const line = /^conformance: containerFiles\.containerId "cntr_typo" lists no file \(200 with an empty data and has_more false\): .*Check the target file$/;
+    // Before: a console warning, then CONFORMANT with 5 MUST not judged, exit 0, also with --require-all.
+    for (const more of [['--grep', 'models\\.response\\.schema'], ['--require-all']]) {
+      const run = await runCli(['--target', file, '--seed', '1', ...more], { env, timeoutMs: 60_000 });
+      expect(run.code, run.stdout + run.stderr).toBe(2);
+      expect(run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'))).toEqual([expect.stringMatching(line)]);
+      expect(run.report, 'no report for a run that never started').toBeUndefined();
+    }
+    // runConformance said nothing at all before.
+    const error = await runConformance({ target: file, env, seed: 1, grep: 'models\\.response\\.schema' }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ConformanceRunError);
+    expect((error as Error).message).toMatch(/^containerFiles\.containerId "cntr_typo" lists no file /);
+  } finally {
+    await server.close();
+  }
 });
 
 test('a typo in containerFiles.containerId on the command line: one line naming the field, exit 2, no report', async () => {
@@ -97,19 +134,6 @@ test('a typo in containerFiles.containerId on the command line: one line naming 
     const lines = run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
     expect(lines).toEqual([expect.stringMatching(/^conformance: containerFiles\.containerId "cntr_typo" was answered 403 while the other operations answered 200: .*Check the target file$/)]);
     expect(run.report, 'no report for a run that never started').toBeUndefined();
-  } finally {
-    await server.close();
-  }
-});
-
-test('the empty-container warning is printed by the command and is in no report', async () => {
-  const server = await startReference();
-  try {
-    const run = await runCli(['--target', targetFile(containerTypo(referenceTargetYaml(server))), '--seed', '1', '--grep', 'models\\.response\\.schema'], { env: referenceKeyEnv(server), timeoutMs: 60_000 });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^warning: containerFiles\.containerId "cntr_typo" lists no file: /m);
-    expect(run.report?.verdict).toBe('conformant');
-    expect(readFileSync(join(run.reportDir, 'report.json'), 'utf8')).not.toContain('lists no file');
   } finally {
     await server.close();
   }

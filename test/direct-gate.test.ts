@@ -95,6 +95,23 @@ test('a rejected key is the preflight\'s one line and exit 2 before any test', a
   });
 });
 
+test('a careless target file (a main container that lists no file, a model answered 404) is the preflight\'s one line and exit 2 before any test', async () => {
+  await withReference([], async (file, env) => {
+    const yaml = readFileSync(file, 'utf8');
+    for (const [pattern, replacement, line] of [
+      [/^ {2}containerId: .*$/m, '  containerId: "cntr_typo"', /^conformance: containerFiles\.containerId "cntr_typo" lists no file .*Check the target file$/],
+      [/^ {2}model: .*$/m, '  model: "openai/gpt-4o-typo"', /^conformance: modelEndpoints\.model "openai\/gpt-4o-typo" was answered 404 .*Check the target file$/],
+    ] as const) {
+      const edited = join(mkdtempSync(join(tmpdir(), 'direct-target-')), 'target.yaml');
+      writeFileSync(edited, yaml.replace(pattern, replacement));
+      const run = await playwrightTest([], { ...env, CONFORMANCE_TARGET: edited });
+      expect(run.code, run.stdout + run.stderr).toBe(2);
+      expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(line)]);
+      expect(run.results).toEqual([]);
+    }
+  });
+});
+
 test('a bad target file or CONFORMANCE_FAIL_ON is one line and exit 2, no stack and no code frame', async () => {
   const missing = await playwrightTest([], { CONFORMANCE_TARGET: '/no/such/target.yaml' });
   expect(missing.code).toBe(2);

@@ -6,7 +6,9 @@ import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
-import { ROOT, runCli } from './support/harness.ts';
+import { ROOT, runCli, runEngineAgainst } from './support/harness.ts';
+import type { Target } from '../core/target.ts';
+import { EXIT_CODE } from '../reports/format.ts';
 
 // The gate tells the truth (principle 3): causes named as causes within seconds, no stale green,
 // partial runs said so, and Playwright's own output truthful without a worker per failure.
@@ -87,4 +89,26 @@ test('npx playwright test runs the suite as Playwright users know it: a failing 
     expect(failed).toContain('files.after.strictly-after');
     expect(new Set(results.map((r) => r.workerIndex))).toEqual(new Set([0]));
   }, ['files-after-inclusive']);
+});
+
+test('--require-all: any MUST not judged makes the verdict INCOMPLETE, whatever the reason (an absent target field, nothing to judge, a check not selected)', async () => {
+  test.setTimeout(180_000);
+  const models = (id: string) => id.startsWith('models.') || id.startsWith('auth.');
+  // Without --require-all each of these is CONFORMANT, its MUST not judged counted in the verdict line.
+  const absentField = (t: Target) => void delete t.restrictedApiKey;
+  const nothingListed = (t: Target) => void (t.containerFiles.containerId = 'cntr_typo');
+  for (const [what, more, reason] of [
+    ['restrictedApiKey absent', { select: models, editTarget: absentField }, /^\d+ MUST requirement\(s\) not judged \(--require-all\): restrictedApiKey absent; \d+ for other reasons, first \S+: its checks were not selected in this run$/],
+    ['a main container that lists no file (the engine alone: no preflight)', { editTarget: nothingListed }, /^\d+ MUST requirement\(s\) not judged \(--require-all\): \d+ for other reasons, first files\.\S+: /],
+  ] as const) {
+    const plain = await runEngineAgainst({}, { ...more, settings: { seed: 1 } });
+    expect(plain.verdict, what).toBe('conformant');
+    expect(plain.counts.MUST.skip + plain.counts.MUST.disabled, what).toBeGreaterThan(0);
+    const all = await runEngineAgainst({}, { ...more, settings: { seed: 1, requireAll: true } });
+    expect(all.verdict, what).toBe('incomplete');
+    expect(EXIT_CODE[all.verdict]).toBe(2);
+    expect(all.run.incomplete, what).toMatch(reason);
+  }
+  // Every MUST judged: --require-all changes nothing.
+  expect((await runEngineAgainst({}, { settings: { seed: 1, requireAll: true } })).verdict).toBe('conformant');
 });
