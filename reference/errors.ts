@@ -1,5 +1,6 @@
 import type { Operation } from './operations.ts';
 import { hasFault } from './faults/index.ts';
+import { hasReading } from './variants.ts';
 import type { ReferenceOptions } from './options.ts';
 
 /** What a route hands back; server.ts serialises it with options.contentType. */
@@ -47,6 +48,20 @@ export function modelsError(status: ModelsErrorStatus): JsonResponse {
   return { status, body: { error: { code: status, message: MODELS_MESSAGES[status] } } };
 }
 
+/** Reading models-error-string-codes: the string a model-endpoints error carries as its code instead of its status. */
+const MODELS_STRING_CODES: Readonly<Record<number, string>> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 500: 'internal_error' };
+
+/**
+ * Reading models-error-string-codes: section 7 allows "integer, or string on some operations" and 7.2
+ * ties no code to a status, so every model-endpoints error may carry a string code.
+ */
+export function withModelsCodes(opts: ReferenceOptions, r: JsonResponse): JsonResponse {
+  const body = r.body as { error?: { code?: unknown } } | null;
+  const code = MODELS_STRING_CODES[r.status];
+  if (!hasReading(opts, 'models-error-string-codes') || !code || typeof body?.error?.code !== 'number') return r;
+  return { ...r, body: { ...body, error: { ...body.error, code } } };
+}
+
 /** 7.3 rows: integer codes are also the HTTP status; string codes use options.stringErrorStatus (status not shown). */
 export const INTERNS_ERRORS = {
   invalid_body: 'Invalid list query',
@@ -79,6 +94,7 @@ export function methodNotAllowed(): JsonResponse {
  */
 export function withErrorFaults(opts: ReferenceOptions, op: Operation, r: JsonResponse): JsonResponse {
   const files400 = op === 'listContainerFiles' && r.status === 400;
+  if (op === 'listModelEndpoints' && r.status >= 400) r = withModelsCodes(opts, r);
   const models404 = op === 'listModelEndpoints' && r.status === 404;
   const body = r.body as { error: { code: unknown; message: string }; [k: string]: unknown };
   const recoded = (code: unknown): JsonResponse => ({ ...r, body: { ...body, error: { ...body.error, code } } });

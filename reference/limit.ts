@@ -9,7 +9,9 @@ import { hasReading } from './variants.ts';
 
 export function readLimit(opts: Pick<ReferenceOptions, 'readings'>, raw: string | undefined, min: number, max: number, dflt: number): Parsed<number> {
   // limit-empty-default: `limit=` is no limit at all.
-  const text = raw === '' && hasReading(opts, 'limit-empty-default') ? undefined : raw;
+  let text = raw === '' && hasReading(opts, 'limit-empty-default') ? undefined : raw;
+  // limit-spelling-default: an integer spelled otherwise than in plain digits is no limit it reads.
+  if (text !== undefined && hasReading(opts, 'limit-spelling-default') && !/^(0|-?[1-9][0-9]*)$/.test(text) && text.trim() !== '' && Number.isInteger(Number(text))) text = undefined;
   const clamped = hasReading(opts, 'limit-clamped');
   const spellings = hasReading(opts, 'limit-number-spellings');
   if (text === undefined || (!clamped && !spellings)) return strictInt(text, min, max, dflt);

@@ -8,7 +8,7 @@ import {
   CONTAINER_EMPTY, CONTAINER_MAIN, CONTAINER_RESTARTED, CONTAINER_SESSION, MANAGEMENT_KEY,
   FORBIDDEN_MODEL_FIXTURE, MISSING_MODEL_FIXTURE, MODEL_FIXTURE, RESTRICTED_KEY, WORKSPACE_A, WORKSPACE_B,
 } from './data.ts';
-import { filesError, internsError, methodNotAllowed, modelsError, routeNotFound, withErrorFaults, type JsonResponse } from './errors.ts';
+import { filesError, internsError, methodNotAllowed, modelsError, routeNotFound, withErrorFaults, withModelsCodes, type JsonResponse } from './errors.ts';
 import { hasFault, unknownFaults } from './faults/index.ts';
 import { hasReading, unknownReadings } from './variants.ts';
 import { DEFAULT_REFERENCE_OPTIONS, type ReferenceOptions, type ReferenceRequest, type ReferenceServer } from './options.ts';
@@ -43,9 +43,9 @@ const ROUTES: readonly Route[] = [
     op: 'listModelEndpoints',
     pattern: ['models', ':author', ':slug', 'endpoints'],
     handle: listModelEndpoints,
-    unauthorized: () => modelsError(401),
-    forbidden: () => modelsError(403),
-    internal: () => modelsError(500),
+    unauthorized: (o) => withModelsCodes(o, modelsError(401)),
+    forbidden: (o) => withModelsCodes(o, modelsError(403)),
+    internal: (o) => withModelsCodes(o, modelsError(500)),
   },
   {
     op: 'listInterns',

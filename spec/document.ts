@@ -76,11 +76,16 @@ export interface Quote {
 export function catalogueQuotes(): Quote[] {
   const read = (name: string): unknown => parse(readFileSync(new URL(`./${name}`, import.meta.url), 'utf8'));
   const requirements = (read('requirements.yaml') as { requirements: Array<{ id: string; basis?: Array<{ section: string; quote: string }> }> }).requirements;
-  const ledger = read('readings.yaml') as { readings: Array<{ id: string; section: string; words: string }>; levels?: Array<{ requirement: string; section: string; words: string }> };
+  const ledger = read('readings.yaml') as {
+    readings: Array<{ id: string; section: string; words: string }>;
+    levels?: Array<{ requirement: string; section: string; words: string }>;
+    decisions?: Array<{ id: string; words: Array<{ section: string; quote: string }> }>;
+  };
   return [
     ...requirements.flatMap((r) => (r.basis ?? []).map((b) => ({ section: String(b.section), quote: String(b.quote), by: r.id }))),
     ...ledger.readings.map((r) => ({ section: String(r.section), quote: String(r.words), by: `reading:${r.id}` })),
     ...(ledger.levels ?? []).map((l) => ({ section: String(l.section), quote: String(l.words), by: `level:${l.requirement}` })),
+    ...(ledger.decisions ?? []).flatMap((d) => d.words.map((w) => ({ section: String(w.section), quote: String(w.quote), by: `decision:${d.id}` }))),
   ];
 }
 

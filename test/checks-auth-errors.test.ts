@@ -97,6 +97,17 @@ for (const check of MINE) {
   });
 }
 
+// Decision model-error-codes (spec/readings.yaml): section 7 "integer, or string on some operations" and
+// 7.2 ties no code to a status, so string codes on every model-endpoints error fail no MUST, auth.error-shape
+// included; the SHOULD models.errors.code-integer is the one requirement that reports them.
+test('string error codes on every model-endpoints error (reading models-error-string-codes) fail only the SHOULD models.errors.code-integer', async () => {
+  const outcomes = await Promise.all(MINE.map((c) => probeCheck(c.id, { readings: ['models-error-string-codes'] })));
+  const failed = outcomes.flatMap((o) => o.failures.map((f) => f.requirementId));
+  expect([...new Set(failed)]).toEqual(['models.errors.code-integer']);
+  expect(outcomes.filter((o) => o.status === 'error').map(summary)).toEqual([]);
+  expect(outcomes.find((o) => o.checkId === 'auth.missing.models')?.status).toBe('pass');
+});
+
 for (const [check, fault, requirement] of FAILS) {
   test(`${check} fails on ${fault} with ${requirement}`, async () => {
     const o = await probeCheck(check, { faults: [fault] });

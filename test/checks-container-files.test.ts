@@ -115,7 +115,7 @@ const VARIANTS: ReadonlyArray<[string, Partial<ReferenceOptions>]> = [
   ['extraFields', { extraFields: true }],
   ['charset', { contentType: 'application/json; charset=utf-8' }],
   // Readings of spec/readings.yaml that no check of this file reports, not even as a SHOULD.
-  ...(['path-order-utf16', 'cursor-padding-required', 'cursor-control-refused', 'scan-cursor-opaque', 'has-more-when-full', 'limit-number-spellings', 'limit-empty-default', 'unknown-container-forbidden'] as const)
+  ...(['path-order-utf16', 'cursor-padding-required', 'cursor-control-refused', 'scan-cursor-opaque', 'has-more-when-full', 'limit-number-spellings', 'limit-empty-default', 'limit-spelling-default', 'unknown-container-forbidden'] as const)
     .map((r): [string, Partial<ReferenceOptions>] => [`reading ${r}`, { readings: [r] }]),
 ];
 

@@ -56,6 +56,9 @@ const FAULT_CASES: ReadonlyArray<{ check: string; fault: string; requirement: st
   { check: 'interns.workspace.mismatch-refused', fault: 'interns-workspace-fallback', requirement: 'interns.workspace.mismatch-refused' },
   { check: 'interns.workspace.malformed-refused', fault: 'interns-malformed-workspace-accepted', requirement: 'interns.workspace.malformed-refused' },
   { check: 'interns.workspace.malformed-rejected', fault: 'interns-malformed-workspace-accepted', requirement: 'interns.workspace.malformed-rejected' },
+  // Decision value-outside-type: the empty 200 another workspace's UUID may get is no answer to a value that is no UUID.
+  { check: 'interns.workspace.malformed-refused', fault: 'interns-malformed-workspace-empty', requirement: 'interns.workspace.malformed-refused' },
+  { check: 'interns.workspace.malformed-rejected', fault: 'interns-malformed-workspace-empty', requirement: 'interns.workspace.malformed-rejected' },
 ];
 
 /** Conformant variants of the reference: none of these checks may fail, error or skip on them. */

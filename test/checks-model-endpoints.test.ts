@@ -30,6 +30,9 @@ const FAULT_CASES: ReadonlyArray<{ check: string; fault: string; requirement: st
   { check: 'models.forbidden-model-error', fault: 'models-forbidden-error-no-code', requirement: 'models.errors.shape' },
   { check: 'models.response.schema', fault: 'models-no-endpoints', requirement: 'models.model.fields-present' },
   { check: 'models.response.schema', fault: 'models-wrapper-extra-field', requirement: 'models.response.one-field' },
+  // spec/readings.yaml decisions: every 2.3 field is present (model-fields-present); a stated count binds (stated-counts).
+  { check: 'models.response.schema', fault: 'models-no-description', requirement: 'models.model.fields-present' },
+  { check: 'models.endpoint.pricing', fault: 'models-pricing-fifth-field', requirement: 'models.endpoint.pricing-decimal-strings' },
   { check: 'models.unknown-model', fault: 'models-unknown-200', requirement: 'models.unknown-model-404' },
 ];
 
@@ -44,9 +47,11 @@ const CONFORMANT: ReadonlyArray<{ name: string; options: Partial<ReferenceOption
 ];
 
 /** Readings of spec/readings.yaml (conformant variants) and the SHOULD requirement that reports each: no other failure. */
-const READINGS: ReadonlyArray<{ reading: 'pricing-exponent' | 'unknown-model-403'; should: string }> = [
+const READINGS: ReadonlyArray<{ reading: 'pricing-exponent' | 'unknown-model-403' | 'models-error-string-codes'; should: string }> = [
   { reading: 'pricing-exponent', should: 'models.endpoint.pricing-fixed-point' },
   { reading: 'unknown-model-403', should: 'models.unknown-model-404' },
+  // Section 7 "integer, or string on some operations": a string code is reported by the SHOULD only (decision model-error-codes).
+  { reading: 'models-error-string-codes', should: 'models.errors.code-integer' },
 ];
 
 const show = (o: CheckOutcome) => `${o.checkId}: ${o.status} ${o.reason ?? ''}`;

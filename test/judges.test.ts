@@ -15,6 +15,9 @@ import { startReference } from '../reference/server.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { duplicateKeyObservation, RESPONSE_JUDGES } from '../suites/judges/index.ts';
 import { foreignWorkspace } from '../suites/judges/intern-pages.ts';
+import { percentilesRule, pricingRule } from '../suites/judges/endpoint-records.ts';
+import { modelWrapperViolation } from '../suites/judges/model-responses.ts';
+import { limitOfRequest } from '../suites/support/page-rules.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -449,4 +452,26 @@ test('every record fault is in the catalogue, breaks one requirement and is exer
     'interns-record-created-at-offset', 'interns-record-no-vault-id', 'interns-record-status-paused', 'models-description-latin1', 'models-record-endpoint-pricing-number',
     'models-record-latency-no-p99', 'models-record-pricing-two-fields',
   ]);
+});
+
+// spec/readings.yaml decisions stated-counts and limit-spellings, applied by the judges alike.
+test('a stated count binds both ways: data alone beside the wrapper, the four prices alone in pricing; other objects stay open', () => {
+  const prices = { prompt: '0.1', completion: '0.2', request: '0', image: '0' };
+  expect(pricingRule({ pricing: prices })).toBeUndefined();
+  expect(pricingRule({ pricing: { ...prices, discount: '0' } })).toMatchObject({ requirementId: 'models.endpoint.pricing-decimal-strings', message: expect.stringMatching(/^pricing has 5 fields, the four and "discount"; 2\.4: "Four fields/) });
+  expect(pricingRule({ pricing: { prompt: '0.1', completion: '0.2' } })?.requirementId).toBe('models.endpoint.pricing-decimal-strings');
+  expect(modelWrapperViolation({ data: {}, links: {} })?.message).toMatch(/^the 200 body has 2 fields, data and "links"; 4\.2: "an object with one field `data`"$/);
+  // No count stated: a fifth percentile is open.
+  expect(percentilesRule({ latency_last_30m: { p50: 1, p75: 2, p90: 3, p99: 4, p95: 3.5 } })).toBeUndefined();
+});
+
+test('a page is held to its limit as the suite declares the spelling: plain digits bind, other spellings only the maximum', () => {
+  expect(limitOfRequest(undefined)).toBeUndefined();
+  expect(limitOfRequest('')).toBeUndefined();
+  expect(limitOfRequest('5')).toBe(5);
+  expect(limitOfRequest('0')).toBe(1);
+  expect(limitOfRequest('5000')).toBe(1000);
+  // general.integer-spelling: "05", "1e2", "+5", "2.0" may be read as their integer or as no limit at all.
+  for (const spelled of ['05', '1e2', '+5', '2.0', '0x10']) expect(limitOfRequest(spelled), spelled).toBe(1000);
+  expect(limitOfRequest('abc')).toBe(1000);
 });

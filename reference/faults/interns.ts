@@ -128,4 +128,10 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
     breaks: ['interns.workspace.malformed-refused', 'interns.workspace.malformed-rejected'],
     description: '4.3 / 7.3: a workspace filter that is not a UUID is ignored (200) instead of rejected with invalid_body.',
   },
+  {
+    name: 'interns-malformed-workspace-empty',
+    operation: 'listInterns',
+    breaks: ['interns.workspace.malformed-refused', 'interns.workspace.malformed-rejected'],
+    description: '4.3 "string (UUID format)": a workspace filter that is not a UUID is answered 200 with an empty data, as another workspace\'s UUID may be (reading workspace-mismatch-empty); a value outside the parameter\'s type is invalid input under every reading.',
+  },
 ];

@@ -21,6 +21,18 @@ export const MODEL_ENDPOINTS_FAULTS: readonly FaultDeclaration[] = [
     description: '4.2 "a model with endpoints (2.3)": the model is answered without its endpoints field.',
   },
   {
+    name: 'models-no-description',
+    operation: 'listModelEndpoints',
+    breaks: ['models.model.fields-present'],
+    description: '2.3 lists description among the model\'s fields and no word leaves its presence open (2.4 does so for endpoint fields only): the model is answered without it.',
+  },
+  {
+    name: 'models-pricing-fifth-field',
+    operation: 'listModelEndpoints',
+    breaks: ['models.endpoint.pricing-decimal-strings'],
+    description: '2.4 "Four fields `prompt`, `completion`, `request`, `image`": every pricing object also carries a fifth decimal string, discount (a count binds as 4.2\'s "one field" does).',
+  },
+  {
     name: 'models-architecture-modalities-string',
     operation: 'listModelEndpoints',
     breaks: ['models.model.schema'],

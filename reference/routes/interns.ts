@@ -57,6 +57,7 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   let wsFilter = wsRaw.value;
   if (hasFault(opts, 'interns-malformed-workspace-accepted') && wsFilter !== undefined && !UUID.test(wsFilter)) wsFilter = undefined;
   if (wsFilter !== undefined) {
+    if (!UUID.test(wsFilter) && hasFault(opts, 'interns-malformed-workspace-empty')) return { status: 200, body: extra(opts, { data: [], has_more: false }) };
     if (!UUID.test(wsFilter)) return internsError(hasReading(opts, 'workspace-malformed-forbidden') ? 403 : 'invalid_body', opts);
     if (hasFault(opts, 'interns-workspace-filter-refused')) return internsError(403, opts);
     const mismatch = wsFilter.toLowerCase() !== caller.workspaceId.toLowerCase();

@@ -62,6 +62,7 @@ function modelBody(opts: ReferenceOptions, m: Model): unknown {
     endpoints[bad]!.latency_last_30m = rest;
   }
   if (hasFault(opts, 'models-no-endpoints')) delete body.endpoints;
+  if (hasFault(opts, 'models-no-description')) delete body.description;
   if (hasFault(opts, 'models-description-latin1')) body.description = `${m.description} (caf\u00e9)`;
   if (hasFault(opts, 'models-created-millis')) body.created = m.created * 1000;
   if (hasFault(opts, 'models-id-without-author')) body.id = m.id.split('/')[1];
@@ -75,6 +76,7 @@ function endpointBody(opts: ReferenceOptions, e: Endpoint, i: number): Record<st
   if (hasReading(opts, 'pricing-exponent')) out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, pythonFloat(Number(v))]));
   if (hasFault(opts, 'models-pricing-not-numeric')) out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, `$${v}`]));
   if (hasFault(opts, 'models-endpoint-context-length-string')) out.context_length = String(e.context_length);
+  if (hasFault(opts, 'models-pricing-fifth-field')) out.pricing = { ...(out.pricing as object), discount: '0' };
   if (hasFault(opts, 'models-pricing-numbers')) out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, Number(v)]));
   if (hasFault(opts, 'models-percentile-strings')) out.latency_last_30m = Object.fromEntries(Object.entries(e.latency_last_30m).map(([k, v]) => [k, String(v)]));
   if (hasFault(opts, 'models-uptime-strings')) for (const k of ['uptime_last_5m', 'uptime_last_30m', 'uptime_last_1d']) if (k in out) out[k] = String(out[k]);

@@ -93,8 +93,10 @@ export const emptyContainerChecks = defineChecks([
     requirements: ['files.container-id.unknown'],
     estimatedRequests: 1,
     async probe(ctx: ProbeContext) {
-      // 4.1 lists no 404 and says nothing of an unknown container: an empty list, a 403 or a 404
-      // are all choices a deployment can make, so the answer is observed, never failed.
+      // 4.1 says nothing of an unknown container: an empty list or an error of a status 4.1 lists (403
+      // most naturally, reading unknown-container-forbidden) are choices a deployment can make, so the
+      // answer is observed here. A status 4.1 does not list, 404 included, is no choice it leaves:
+      // files.errors.documented-status fails it (spec/readings.yaml, decision files-error-statuses).
       const res = await ctx.api.listContainerFiles(`cntr_conformance-suite-unknown-${ctx.seed.toString(16)}`, { limit: 1 });
       const body = isObject(res.json) ? res.json : undefined;
       const error = body && isObject(body.error) ? body.error : undefined;

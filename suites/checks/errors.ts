@@ -103,8 +103,8 @@ export const errorsChecks = defineChecks([
     wholeRun: true,
     async probe(ctx: ProbeContext) {
       // Own provocations: bad limit, no key, a valid key that may lack permission (5 rule 3) and a
-      // container id no deployment has (the document shows no 404 for 4.1: an unknown container is
-      // not one of its errors).
+      // container id no deployment has (4.1's list is the operation's whole list, unlike 7.2's "other
+      // than these: not shown": an unknown container is listed empty or refused with one of them).
       const own = [
         await files.sendInvalid(ctx),
         await files.send(ctx, 'none'),

@@ -49,7 +49,8 @@ export const modelEndpointsChecks = defineChecks([
     requirements: ['models.model.id-shape'],
     async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
-      // 2.3 has no Required column: an absent id cannot be judged; a non-string is a type error (models.model.schema).
+      // An absent id is models.model.fields-present's (every 2.3 field is present: spec/readings.yaml,
+      // decision model-fields-present); a non-string is a type error (models.model.schema).
       if (typeof model.id !== 'string') return ctx.skip(`the model id is ${jsonType(model, 'id')}, not a string (models.response.schema judges its type)`);
       // 2.3: "Model identifier, shaped <author>/<slug>": two non-empty parts around exactly one slash
       // (4.2 takes author and slug as two path segments, so neither holds a slash).
@@ -79,7 +80,8 @@ export const modelEndpointsChecks = defineChecks([
     requirements: ['models.model.created-seconds'],
     async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
-      if (!('created' in model)) return ctx.skip('the model carries no created field (2.3 has no Required column)');
+      // Every 2.3 field is present (decision model-fields-present): an absent created is failed there, once.
+      if (!('created' in model)) return ctx.skip('the model carries no created field (models.model.fields-present reports it)');
       const created = model.created;
       ctx.conform(typeof created === 'number' && Number.isInteger(created), `created is ${JSON.stringify(created)}, not an integer`, res);
       // 2.3 "Unix timestamp in seconds": a value above 10^11 only makes sense as milliseconds.
@@ -94,7 +96,7 @@ export const modelEndpointsChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
       const arch = model.architecture;
-      if (!isObject(arch)) return ctx.skip('the model carries no architecture object');
+      if (!isObject(arch)) return ctx.skip('the model carries no architecture object (models.response.schema reports it)');
       // 2.4: nullability of modality is not shown, so null or absent cannot be judged.
       if (typeof arch.modality !== 'string') return ctx.skip(`architecture.modality is ${jsonType(arch, 'modality')}: only a string has a form to judge`);
       // 2.3: "modality (string in the form <input>-><output>)": something, the arrow, something.
@@ -112,16 +114,13 @@ export const modelEndpointsChecks = defineChecks([
       const priced = endpoints.filter((e) => 'pricing' in e);
       // 2.4: which endpoint fields are required is not shown, so an endpoint without pricing is not judged.
       if (priced.length === 0) return ctx.skip('no endpoint carries pricing');
-      const missing: Record<string, number> = {};
       for (const [i, e] of endpoints.entries()) {
         if (!('pricing' in e)) continue;
-        // 2.4: "Four fields prompt, completion, request, image, each a string holding a decimal number"
-        // (Pricing / DecimalString of spec/openapi.yaml: plain fixed-point, no exponent, no spaces).
+        // 2.4: "Four fields prompt, completion, request, image, each a string holding a decimal number":
+        // those four and no other (a stated count binds: decision stated-counts), each a decimal numeral
+        // in any base-10 form (the fixed-point form is models.endpoint.pricing-fixed-point's SHOULD).
         conformRecord(ctx, pricingRule, e, res, `/data/endpoints/${i}`);
-        for (const k of ['prompt', 'completion', 'request', 'image']) if (isObject(e.pricing) && !(k in e.pricing)) tally(missing, k);
       }
-      // Presence of the four is left open by spec/openapi.yaml (Pricing requires none): reported, not failed.
-      if (Object.keys(missing).length) ctx.observe('models.endpoint.pricing-decimal-strings', { endpointsWithPricing: priced.length, missingFields: missing });
     },
   },
   {

@@ -8,6 +8,7 @@ import type { Finding, ResponseJudge } from '../../core/judge.ts';
 import { validate, type SchemaName, type SchemaViolation } from '../../spec/schemas.ts';
 import { PERCENTILE_FIELDS, UPTIME_FIELDS } from '../support/model-endpoints.ts';
 import { isObject } from '../support/values.ts';
+import { fieldsBeyondCount } from './counted-fields.ts';
 import { arrayAt, recordFindings, type RecordRule, type RecordViolation } from './records.ts';
 
 /** The first violations of a component, as the checks have always worded them. */
@@ -28,7 +29,7 @@ const PRICING_FIELDS = ['prompt', 'completion', 'request', 'image'] as const;
 
 /**
  * 2.4 pricing: "Four fields prompt, completion, request, image, each a string holding a decimal
- * number": an object whose four fields, where present, are strings holding a decimal numeral. The
+ * number": an object with those four fields and no other, each a string holding a decimal numeral. The
  * fixed-point form of spec/openapi.yaml's DecimalString is pricingFixedPointRule's (SHOULD).
  */
 export const pricingRule: RecordRule = (endpoint) => {
@@ -36,6 +37,9 @@ export const pricingRule: RecordRule = (endpoint) => {
   const pricing = endpoint.pricing;
   const structural = validate('Pricing', pricing).filter((v) => v.keyword !== 'pattern');
   if (structural.length) return schemaViolation('models.endpoint.pricing-decimal-strings', 'Pricing', 'pricing', structural);
+  // "Four fields": the count binds as 4.2's "one field" does (spec/readings.yaml, decision stated-counts).
+  const beyond = isObject(pricing) ? fieldsBeyondCount(pricing, PRICING_FIELDS) : undefined;
+  if (beyond) return { requirementId: 'models.endpoint.pricing-decimal-strings', kind: 'pricing:count', message: `pricing has ${beyond.count + PRICING_FIELDS.length} fields, the four and ${beyond.text}; 2.4: "Four fields \`prompt\`, \`completion\`, \`request\`, \`image\`"` };
   for (const k of PRICING_FIELDS) {
     const v = isObject(pricing) ? pricing[k] : undefined;
     if (typeof v === 'string' && !DECIMAL_NUMERAL.test(v)) {

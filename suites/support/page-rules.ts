@@ -2,6 +2,7 @@ import { ConformanceFailure } from '../../core/errors.ts';
 import type { Exchange } from '../../core/evidence.ts';
 import { pageEnd, pathOf, sameId, type FilePage } from './file-pages.ts';
 import { afterInSomeOrder, PathOrderTracker } from './path-order.ts';
+import { classifyPageSize } from './query-values.ts';
 
 /** 4.1 / 8: without limit a page holds at most 100 files; never more than 1000. */
 const DEFAULT_LIMIT = 100;
@@ -85,15 +86,17 @@ export function pageViolation(fp: PageUnderRules, order: PathOrderTracker = new 
 
 /**
  * The limit a page is judged against, from the request's raw `limit`: none (or empty, reading
- * limit-empty-default) is the default; an integer the server chose to accept, even out of range, is
- * held to the bounds "Minimum 1, maximum 1000" (4.1) as the clamping reading reads them; a value no
- * reading makes an integer leaves only the maximum.
+ * limit-empty-default) is the default; an integer in plain digits the server chose to accept, even out
+ * of range, is held to the bounds "Minimum 1, maximum 1000" (4.1) as the clamping reading reads them.
+ * An integer in another spelling ("1e2", "05", "+5", "2.0") is read as the suite declares it
+ * (general.integer-spelling, UNSPECIFIED): a server may take it as its integer or as no limit at all
+ * (reading limit-spelling-default), so only the maximum holds; so does a value no reading makes an integer.
  */
 export function limitOfRequest(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n)) return MAX_LIMIT;
-  return Math.min(MAX_LIMIT, Math.max(1, n));
+  const kind = classifyPageSize(raw, 1, MAX_LIMIT);
+  if (kind === 'spelling' || kind === 'not-an-integer') return MAX_LIMIT;
+  return Math.min(MAX_LIMIT, Math.max(1, Number(raw)));
 }
 
 /** pageViolation for a check's own pages: throws a ConformanceFailure naming the precise requirement. */
