@@ -8,7 +8,7 @@ import { preflight } from '../cli/preflight.ts';
 import { FORBIDDEN_MODEL_FIXTURE, WORKSPACE_A } from '../reference/data.ts';
 import { ConformanceRunError, runConformance } from '../cli/api.ts';
 import { keyWorkspaceViolation } from '../suites/judges/intern-pages.ts';
-import { probeCheck, referenceTarget, runCli, testSettings } from './support/harness.ts';
+import { probeCheck, referenceTarget, runCli, runEngineAgainst, testSettings } from './support/harness.ts';
 
 // Issue 20: a careless target file is named as such, not blamed on the server (principle 6).
 
@@ -213,4 +213,13 @@ test('a typo in interns.workspaceId on the command line: one line naming the fie
   } finally {
     await server.close();
   }
+});
+
+test('where no preflight ran (the engine alone), a model answered 404 is ERROR naming modelEndpoints.model in the report, never auth.bearer-accepted failed', async () => {
+  const report = await runEngineAgainst({}, { settings: { seed: 1 }, select: (id) => id.startsWith('models.') || id.startsWith('auth.bearer'), editTarget: (t) => void (t.modelEndpoints.model = 'openai/gpt-4o-typo') });
+  expect(report.verdict).toBe('error');
+  expect(report.requirements.filter((r) => r.status === 'fail').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+  const bearer = report.checks.find((c) => c.checkId === 'auth.bearer.models');
+  expect(bearer?.status).toBe('error');
+  expect(bearer?.reason).toContain('modelEndpoints.model "openai/gpt-4o-typo" was answered 404');
 });

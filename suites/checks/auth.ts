@@ -1,5 +1,6 @@
 import type { ApiResponse } from '../../core/client.ts';
 import { defineChecks, type CheckDeclaration } from '../../core/check.ts';
+import { CannotJudge } from '../../core/errors.ts';
 import { conform, expectSchema, expectStatus } from '../../core/expect.ts';
 import { errorBody, OPERATION_PROBES, sendWithKeyHeader, type KeyHeader, type OperationProbe } from '../support/operations.ts';
 
@@ -54,6 +55,11 @@ function authChecks(op: OperationProbe): CheckDeclaration[] {
       async probe(ctx) {
         // 5 rule 1: the documented credential. The body is the operation's own checks' concern.
         const res = await op.send(ctx, 'key');
+        // A model answered "Resource not found" (7.2) is the target file's modelEndpoints.model, not a
+        // refused key (principle 6): named as models.response.schema names it, where no preflight ran first.
+        if (op.operation === 'listModelEndpoints' && res.status === 404) {
+          throw new CannotJudge('target-file', `modelEndpoints.model ${JSON.stringify(ctx.target.modelEndpoints.model)} was answered 404: is it a model the deployment serves? Check the target file`, [res.exchange]);
+        }
         expectStatus(res, 200, 'auth.bearer-accepted', `${op.operation} with Authorization: Bearer $API_KEY`);
       },
     },
