@@ -11,6 +11,7 @@ import { internsPropertyChecks } from './interns-properties.ts';
 import { modelEndpointsChecks } from './model-endpoints.ts';
 import { paginationChecks } from './pagination.ts';
 import { paginationPropertyChecks } from './pagination-properties.ts';
+import { paginationWalkChecks } from './pagination-walks.ts';
 
 /** Every declared check, in report order. The report, the traceability test and the docs read this list. */
 export const ALL_CHECKS: readonly CheckDeclaration[] = [
@@ -18,6 +19,7 @@ export const ALL_CHECKS: readonly CheckDeclaration[] = [
   ...containerFilesQueryChecks,
   ...paginationChecks,
   ...paginationPropertyChecks,
+  ...paginationWalkChecks,
   ...emptyContainerChecks,
   ...modelEndpointsChecks,
   ...internsChecks,
