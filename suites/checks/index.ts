@@ -8,6 +8,7 @@ import { generalChecks } from './general.ts';
 import { internsChecks } from './interns.ts';
 import { internsQueryChecks } from './interns-query.ts';
 import { internsPropertyChecks } from './interns-properties.ts';
+import { internsPrefixChecks } from './interns-prefixes.ts';
 import { modelEndpointsChecks } from './model-endpoints.ts';
 import { paginationChecks } from './pagination.ts';
 import { paginationPropertyChecks } from './pagination-properties.ts';
@@ -25,6 +26,7 @@ export const ALL_CHECKS: readonly CheckDeclaration[] = [
   ...internsChecks,
   ...internsQueryChecks,
   ...internsPropertyChecks,
+  ...internsPrefixChecks,
   ...authChecksAll,
   ...errorsChecks,
   ...generalChecks,
