@@ -46,6 +46,8 @@ export interface PassedOver {
 const MAX_EMPTY_HOPS = 1000;
 /** Files followed from `skipped` looking for `to` (the same kind of bound). */
 const MAX_REACH = 5000;
+/** Disagreements looked into per run (the same kind of bound: a listing that disagrees everywhere is cut short, not failed for it). */
+const MAX_SEARCHES = 500;
 
 /** Every pair of files some page or cursor shows listed one right after the other. */
 export function adjacencies(notes: readonly FilePageNote[]): Adjacency[] {
@@ -95,11 +97,14 @@ export function passedOver(notes: readonly FilePageNote[], max = 20): PassedOver
     if (!m.has(a.to)) m.set(a.to, a);
   }
   const found: PassedOver[] = [];
+  let searches = 0;
   for (const nexts of after.values()) {
     if (nexts.size < 2) continue;
     for (const [s, walk] of nexts) {
       for (const [f, other] of nexts) {
-        if (f === s || !leadsTo(after, f, s)) continue;
+        if (f === s) continue;
+        if (++searches > MAX_SEARCHES) return found;
+        if (!leadsTo(after, f, s)) continue;
         found.push({ walk, other, skipped: f, requirementId: walk.kind === 'cursor' ? 'files.pagination.next-page' : 'files.pagination.limit-independent' });
         if (found.length >= max) return found;
         break;
