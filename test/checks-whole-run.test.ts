@@ -13,7 +13,16 @@ import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { passedOver, type FilePageNote } from '../suites/support/cross-walks.ts';
 import { notNewest, type InternPageNote } from '../suites/support/intern-prefixes.ts';
-import { probeCheck, runEngineAgainst } from './support/harness.ts';
+import { probeCheck, referenceTarget, testSettings } from './support/harness.ts';
+import { MemoryTransport } from './support/memory-transport.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CheckDeclaration } from '../core/check.ts';
+import { Engine } from '../core/engine.ts';
+import { startReference } from '../reference/server.ts';
+import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
+import { walkPages } from '../suites/support/file-pages.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -60,11 +69,30 @@ function otherNames(yaml: string): string {
   return yaml.replace(/^  params: .*$/m, '  params: { limit: "page_size", status: "statuses", workspace: "workspace" }');
 }
 
-test('the whole run judges what every check saw: a fault at limits only other checks walked is caught from their pages', async () => {
-  // files.property.traversal alone walks at its random limits; walks-agree walks at its own. The run
-  // of both, and of walks-agree alone, catch the fault; the page notes are the run's, not the check's.
-  const both = await runEngineAgainst({ faults: ['files-last-id-skips-file-at-some-limits'] }, { select: (id) => id === 'files.pagination.walks-agree' || id === 'files.property.traversal', settings: { seed: 1234 } });
-  expect(both.requirements.find((r) => r.id === 'files.pagination.next-page')?.status).toBe('fail');
+test('a whole-run check reads the notes of pages other checks received, kept once per request', async () => {
+  // Two checks of their own on the engine: one fetches pages, the whole-run one reads what was noted.
+  const server = await startReference({});
+  const transport = new MemoryTransport(server);
+  try {
+    let seen: readonly unknown[] = [];
+    const checks: CheckDeclaration[] = [
+      { id: 'test.fetch', title: 'fetch', operation: 'listContainerFiles', requirements: ['files.list.schema'], probe: async (ctx) => void (await walkPages(ctx, ctx.target.containerFiles.containerId, { limit: 7, maxPages: 3 })) },
+      { id: 'test.fetch-again', title: 'fetch again', operation: 'listContainerFiles', requirements: ['files.list.schema'], probe: async (ctx) => void (await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit: 7 })) },
+      { id: 'test.read', title: 'read', operation: 'listContainerFiles', requirements: ['files.list.schema'], wholeRun: true, probe: async (ctx) => void (seen = ctx.notes.of('files.pages')) },
+    ];
+    const engine = new Engine({ settings: testSettings(mkdtempSync(join(tmpdir(), 'notes-'))), target: referenceTarget(server), checks, judges: RESPONSE_JUDGES, transport });
+    engine.plan(['test.read', 'test.fetch', 'test.fetch-again']);
+    const outcomes = await engine.finished();
+    expect([...outcomes.values()].map(show)).toEqual(['test.fetch: pass ', 'test.fetch-again: pass ', 'test.read: pass ']);
+    const notes = seen as FilePageNote[];
+    // Three pages walked, the first asked twice: three notes, each with its query and paths, no body.
+    expect(notes.map((n) => [n.limit, n.after === undefined])).toEqual([['7', true], ['7', false], ['7', false]]);
+    expect(notes[0]!.paths.length).toBeGreaterThan(0);
+    expect(Object.keys(notes[0]!).sort()).toEqual(['after', 'container', 'hasMore', 'lastId', 'limit', 'paths']);
+  } finally {
+    await transport.close();
+    await server.close();
+  }
 });
 
 test('each whole-run check is declared to run after the others', () => {
