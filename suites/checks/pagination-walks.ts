@@ -13,7 +13,7 @@ import { readPage, UnreadableListing, walkPages } from '../support/file-pages.ts
 
 /**
  * The limits of this check's own walks, from the start of the listing: a spread over 1..1000
- * (Fibonacci numbers, so that no two are multiples of one page size), whatever the data; the run's
+ * (Fibonacci numbers, each about 1.6 times the one before), whatever the data; the run's
  * other walks (random limits of the properties) add theirs. A choice of coverage, never a verdict: a
  * limit not walked leaves its walks unjudged, it fails nothing.
  */
