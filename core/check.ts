@@ -3,6 +3,7 @@ import type { Counterexample } from './errors.ts';
 import type { Exchange } from './evidence.ts';
 import type { Operation } from './operations.ts';
 import type { RequestLogEntry } from './request-log.ts';
+import type { RunNotesView } from './run-notes.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { TargetView } from './target.ts';
 
@@ -17,6 +18,11 @@ export interface ProbeContext {
   observe(requirementId: string, value: unknown): void;
   /** Every request the run has sent so far (whole-run checks run after all others, so they see the run's). */
   log: readonly RequestLogEntry[];
+  /**
+   * What the run's judges noted of every response so far, whichever check received it (ids, paths,
+   * cursors of the pages: core/run-notes.ts): what whole-run checks compare one walk with another by.
+   */
+  notes: RunNotesView;
   /** Ends the check as skipped: it cannot be run against this target. */
   skip(reason: string): never;
   /**

@@ -3,6 +3,7 @@ import { Client, RunState } from './client.ts';
 import { executeCheck, type JudgeContext } from './execute-check.ts';
 import { JudgeMemo } from './judge-memo.ts';
 import type { ResponseJudge } from './judge.ts';
+import { RunNotes } from './run-notes.ts';
 import type { RunSettings } from './run-settings.ts';
 import { viewOf, type Target, type TargetView } from './target.ts';
 import type { Transport } from './transport.ts';
@@ -40,7 +41,7 @@ export class Engine {
     this.client = new Client(input.target, input.settings, input.transport, this.state);
     this.view = viewOf(input.target);
     this.byId = new Map(input.checks.map((c) => [c.id, c]));
-    this.judging = { judges: input.judges, memo: new JudgeMemo(input.judges) };
+    this.judging = { judges: input.judges, memo: new JudgeMemo(input.judges), notes: new RunNotes() };
   }
 
   /**

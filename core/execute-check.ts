@@ -6,6 +6,7 @@ import { EVIDENCE_TEXT_CHARS, excerpt, type Exchange } from './evidence.ts';
 import { conform } from './expect.ts';
 import type { Finding, ResponseJudge } from './judge.ts';
 import type { JudgeMemo } from './judge-memo.ts';
+import { RunNotes } from './run-notes.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { TargetView } from './target.ts';
 
@@ -17,6 +18,8 @@ export interface JudgeContext {
   judges: readonly ResponseJudge[];
   /** The judges' findings for a response like one seen before, kept for the run (core/judge-memo.ts). */
   memo?: JudgeMemo;
+  /** What the judges noted of every response of the run (core/run-notes.ts); one check's own when absent. */
+  notes?: RunNotes;
 }
 
 /**
@@ -46,8 +49,11 @@ export async function executeCheck(
   const perRequirement = new Map<string, number>();
   const beyond = new Map<string, number>();
   const observedKeys = new Set<string>();
+  const notes = judging.notes ?? new RunNotes();
   client.onResponse = (seen) => {
     for (const judge of judging.judges) {
+      const note = judge.note?.(seen);
+      if (note) notes.add(judge.id, note);
       const observation = judge.observe?.(seen);
       if (observation && !observedKeys.has(JSON.stringify(observation))) {
         observedKeys.add(JSON.stringify(observation));
@@ -73,6 +79,7 @@ export async function executeCheck(
     settings,
     seed,
     log: client.log.entries,
+    notes,
     observe: (requirementId, value) => {
       if (!check.requirements.includes(requirementId)) throw new Error(`${check.id} observes ${requirementId}, which it does not declare`);
       outcome.observations.push({ requirementId, value: boundedValue(value) });

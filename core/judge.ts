@@ -56,4 +56,20 @@ export interface ResponseJudge {
   judge(response: SeenResponse): Finding[];
   /** What a response shows on a point the document leaves open (observed, never failed). */
   observe?(response: SeenResponse): { requirementId: string; value: unknown } | undefined;
+  /**
+   * What whole-run checks compare across responses (a walk at one limit against a walk at another),
+   * kept for the run under this judge's id (core/run-notes.ts; ProbeContext.notes).
+   */
+  note?(response: SeenResponse): RunNote | undefined;
+}
+
+/**
+ * What a whole-run check keeps of one response (core/run-notes.ts): a few ids, paths or cursors, never
+ * the body. `key` names the request it answers (a page asked again replaces nothing: the first answer
+ * is kept); `chars` is its weight against the run's bound.
+ */
+export interface RunNote {
+  key: string;
+  value: unknown;
+  chars: number;
 }

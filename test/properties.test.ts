@@ -8,7 +8,7 @@ import { probeCheck } from './support/harness.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
-const PROPERTIES = ['files.property.traversal', 'files.property.prefix', 'files.property.strictly-after', 'files.property.invalid-inputs', 'files.property.strict-inputs', 'auth.property.malformed-credentials', 'interns.property.filter-and-size', 'interns.property.invalid-query'];
+const PROPERTIES = ['files.property.traversal', 'files.property.prefix', 'files.property.strictly-after', 'files.property.invalid-inputs', 'files.property.strict-inputs', 'auth.property.malformed-credentials', 'interns.property.filter-and-size', 'interns.property.filter-combinations', 'interns.property.invalid-query'];
 
 // Legal choices the document leaves open (4.1 rules 3 and 5, RFC 4648 section 5 padding).
 const CONFORMANT = [{}, { scanBound: 3 }, { paddedIds: true }, { firstIdNull: true }];
@@ -41,6 +41,7 @@ const CAUGHT_BY = [
   { fault: 'interns-status-subset-ignored', property: 'interns.property.filter-and-size' },
   { fault: 'interns-page-size-off-by-one', property: 'interns.property.filter-and-size' },
   { fault: 'interns-bad-status-accepted', property: 'interns.property.invalid-query' },
+  { fault: 'interns-status-dropped-with-workspace', property: 'interns.property.filter-combinations' },
 ];
 
 for (const { fault, property } of CAUGHT_BY) {

@@ -3,6 +3,18 @@ import type { FaultDeclaration } from './index.ts';
 /** Faults of the reference in interns behaviour; each breaks the requirements it names and nothing else. */
 export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
   {
+    name: 'interns-status-dropped-with-workspace',
+    operation: 'listInterns',
+    breaks: ['interns.status.filter'],
+    description: '4.3: the status filter is honoured alone (and with a page size) but dropped when the workspace filter is given too: every status of the workspace is listed.',
+  },
+  {
+    name: 'interns-page-not-newest',
+    operation: 'listInterns',
+    breaks: ['interns.order.newest-first'],
+    description: '2.6, 4.3: with a page size (and no cursor), when more interns match than fit, the page leaves out the newest one: it is in order, newest first, but it is not the first k interns of the query at a larger page size.',
+  },
+  {
     name: 'interns-has-more-string',
     operation: 'listInterns',
     breaks: ['interns.list.schema'],

@@ -27,6 +27,13 @@ export const PAGINATION_FAULTS: readonly FaultDeclaration[] = [
     description: 'a page fetched with after silently drops the first file after the cursor',
   },
   {
+    name: 'files-last-id-skips-file-at-some-limits',
+    operation: 'listContainerFiles',
+    breaks: ['files.pagination.next-page'],
+    description:
+      'at limits 21 to 64, a full page\'s last_id names the next file, which the page did not list: a walk at those limits resumes after that file and never lists it (4.1 rule 2 "`last_id` is the id of the last listed file"); each page alone looks like one ending at the scan bound (rule 3)',
+  },
+  {
     name: 'pagination-has-more-false-on-truncated-page',
     operation: 'listContainerFiles',
     breaks: ['files.pagination.next-page'],

@@ -132,6 +132,9 @@ function page(ctx: RouteContext, containerId: string, container: Container, afte
   else lastId = null; // rule 4: only with has_more false and empty data
   if (hasFault(opts, 'files-last-id-null-with-has-more') && hasMore) lastId = null;
   if (hasFault(opts, 'files-last-id-not-last') && scanPosition === null && data.length > 1) lastId = (data[0] as { id: string }).id;
+  // Fault: at limits 21 to 64 a full page's last_id names the next file, which the page did not list;
+  // the walk resumes after it and never lists it. Each page alone keeps every rule of one page.
+  if (hasFault(opts, 'files-last-id-skips-file-at-some-limits') && scanPosition === null && hasMore && data.length === limit && limit >= 21 && limit <= 64) lastId = idOf(opts, c.objects[c.nextVisible[i]!]!.path);
   if (hasFault(opts, 'files-scan-bound-position-behind') && scanPosition !== null && hasMore && lastListed !== null) lastId = idOf(opts, [...lastListed.path].slice(0, -1).join('') + '\u0000');
   if (hasFault(opts, 'files-null-last-id-with-data') && !hasMore) lastId = null;
   if (hasFault(opts, 'pagination-cursor-cycle') && hasMore && after !== null) lastId = idOf(opts, after.toString('utf8'));

@@ -72,6 +72,12 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   const cursorRaw = single(query, opts.internsCursor);
   if (!cursorRaw.ok || (cursorRaw.value !== undefined && !UUID.test(cursorRaw.value))) return internsError('invalid_body', opts);
   const cursor = cursorRaw.value?.toLowerCase();
+  // Fault: the status filter is honoured alone and dropped when the workspace filter comes with it.
+  if (hasFault(opts, 'interns-status-dropped-with-workspace') && wsFilter !== undefined) statuses = null;
+  // Fault: a page size sent with no cursor takes one intern more and drops the newest: the page is in
+  // order, newest first, but it is not the newest interns of the query.
+  const skipNewest = hasFault(opts, 'interns-page-not-newest') && limitRaw.value !== undefined && cursor === undefined;
+  const capacity = limit.value + (skipNewest ? 1 : 0);
 
   // 4.3: the key selects the visible interns (its own workspace). INTERNS is already newest
   // first (createdAt descending, ties by id descending).
@@ -90,13 +96,17 @@ export function listInterns(ctx: RouteContext): JsonResponse {
       resumed = listed.id.toLowerCase() === cursor;
       continue;
     }
-    if (data.length === limit.value) {
+    if (data.length === capacity) {
       hasMore = true; // 2.6: more matching interns exist beyond this page
       break;
     }
     data.push(extra(opts, internBody(opts, intern)));
   }
   if (!resumed) return internsError('not_found', opts);
+  if (skipNewest && data.length === capacity) {
+    data.shift();
+    hasMore = true;
+  }
   // Faults met only on a page fetched with the cursor, or on a page of more than 300 interns (the page-size bounds check's 500), never on a check's sample.
   const deep = data as Array<Record<string, unknown>>;
   if (hasFault(opts, 'interns-deep-other-workspace') && deep.length > 300) deep[300] = { ...deep[300], workspaceId: INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId };

@@ -8,9 +8,11 @@ import { generalChecks } from './general.ts';
 import { internsChecks } from './interns.ts';
 import { internsQueryChecks } from './interns-query.ts';
 import { internsPropertyChecks } from './interns-properties.ts';
+import { internsPrefixChecks } from './interns-prefixes.ts';
 import { modelEndpointsChecks } from './model-endpoints.ts';
 import { paginationChecks } from './pagination.ts';
 import { paginationPropertyChecks } from './pagination-properties.ts';
+import { paginationWalkChecks } from './pagination-walks.ts';
 
 /** Every declared check, in report order. The report, the traceability test and the docs read this list. */
 export const ALL_CHECKS: readonly CheckDeclaration[] = [
@@ -18,11 +20,13 @@ export const ALL_CHECKS: readonly CheckDeclaration[] = [
   ...containerFilesQueryChecks,
   ...paginationChecks,
   ...paginationPropertyChecks,
+  ...paginationWalkChecks,
   ...emptyContainerChecks,
   ...modelEndpointsChecks,
   ...internsChecks,
   ...internsQueryChecks,
   ...internsPropertyChecks,
+  ...internsPrefixChecks,
   ...authChecksAll,
   ...errorsChecks,
   ...generalChecks,

@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
+import type { ApiResponse } from '../../core/client.ts';
 import { conform, expectSchema } from '../../core/expect.ts';
 import { invalidLimit, invalidStatusFilter, statusSubset, validLimit } from '../../generators/arbitraries/index.ts';
 import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { INTERN_STATES } from '../support/interns.ts';
 import { checkProperty } from '../support/property.ts';
+import { isObject } from '../support/values.ts';
 import { classifyPageSize, classifyStatusFilter, type PageSizeValue, type StatusFilterValue } from '../support/query-values.ts';
 
 // Properties of list interns (4.3); the query parameter names come from the target file (not shown).
@@ -50,6 +52,69 @@ export const internsPropertyChecks = defineChecks([
             const b = Date.parse(String(data[i]!.createdAt));
             ctx.conform(!(b > a), `data[${i}].createdAt ${data[i]!.createdAt} is newer than data[${i - 1}].createdAt ${data[i - 1]!.createdAt}`, res, 'interns.order.newest-first');
           }
+        },
+      });
+    },
+  },
+  {
+    id: 'interns.property.filter-combinations',
+    title: 'For any combination of status filter, workspace filter, page size and cursor: each filter holds on every page',
+    operation: 'listInterns',
+    kind: 'property',
+    requirements: ['interns.status.filter', 'interns.workspace.filter', 'interns.limit.respected'],
+    needs: needsInternsParams,
+    estimatedRequests: 2,
+    async probe(ctx: ProbeContext) {
+      await confirmInternsParams(ctx);
+      // 4.3 gives each parameter its rule whatever else is given: a filter honoured alone and dropped
+      // beside another breaks its rule as much as one never honoured. The cursor parameter is the
+      // target file's (4.3 "How to fetch the page after one with has_more true: not shown"), so a page
+      // it fetches is judged when it comes as a 200 list, never failed for coming otherwise.
+      const own = ctx.target.interns.workspaceId;
+      const cursorParam = ctx.target.interns.cursorParam;
+      const combination = fc
+        .record({
+          statuses: fc.option(statusSubset(), { nil: undefined }),
+          workspace: fc.boolean(),
+          limit: fc.option(validLimit(INTERNS_LIMIT()), { nil: undefined }),
+          cursor: cursorParam === undefined ? fc.constant(false) : fc.boolean(),
+        })
+        .filter((c) => c.statuses !== undefined || c.workspace);
+      await checkProperty(ctx, 'interns.property.filter-combinations', {
+        arbitrary: combination,
+        requestsPerRun: 2,
+        budgetShare: 0.02,
+        predicate: async ({ statuses, workspace, limit, cursor }) => {
+          const query = internsQuery(ctx.target, { ...(limit !== undefined ? { limit } : {}), ...(statuses ? { status: statuses.join(',') } : {}), ...(workspace ? { workspace: own } : {}) });
+          const res = await ctx.api.listInterns(query);
+          const asked = Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&');
+          if (res.status !== 200) {
+            // A page size refused is interns.limit.bounds-accepted's: the filters are judged without it.
+            const { [ctx.target.interns.params!.limit]: _size, ...filters } = query;
+            const unsized = limit === undefined ? res : await ctx.api.listInterns(filters);
+            if (unsized.status === 200) return;
+            // Valid filters, each of a rule of its own: refused together, the filter is not applied.
+            ctx.conform(false, `${asked} answered ${res.status}, expected 200`, res, statuses ? 'interns.status.filter' : 'interns.workspace.filter');
+          }
+          const judge = (page: ApiResponse, what: string) => {
+            const data = isObject(page.json) && Array.isArray(page.json.data) ? page.json.data : undefined;
+            // Not a list: interns.response.schema's.
+            if (!data) return;
+            if (limit !== undefined) ctx.conform(data.length <= limit, `${what}: ${data.length} interns for a page size of ${limit}`, page, 'interns.limit.respected');
+            // The workspace filter names the key's own workspace: an intern of another one on any page is
+            // interns.intern.workspace-of-key's, which the page judge holds every page to (4.3).
+            for (const [i, intern] of data.entries()) {
+              if (!isObject(intern)) continue;
+              // A status that is no section 3 state is interns.intern.status-value's, not the filter's.
+              if (statuses && (INTERN_STATES as readonly unknown[]).includes(intern.status)) ctx.conform(statuses.includes(intern.status as never), `${what}: /data/${i} has status ${JSON.stringify(intern.status)}, not one of the filter's`, page, 'interns.status.filter');
+            }
+            return data;
+          };
+          const data = judge(res, asked);
+          const last = data?.[data.length - 1];
+          if (!cursor || !isObject(res.json) || res.json.has_more !== true || !isObject(last) || typeof last.id !== 'string') return;
+          const next = await ctx.api.listInterns({ ...query, [cursorParam!]: last.id });
+          if (next.status === 200) judge(next, `${asked}&${cursorParam}=${last.id}`);
         },
       });
     },

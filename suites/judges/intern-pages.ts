@@ -8,7 +8,8 @@
  * these three query parameters: not shown"), and a name the server does not know is the file's
  * mistake, which the interns checks name as such (interns.limit.respected is theirs).
  */
-import type { Finding, ResponseJudge, SeenResponse } from '../../core/judge.ts';
+import type { Finding, ResponseJudge, RunNote, SeenResponse } from '../../core/judge.ts';
+import type { InternPageNote } from '../support/intern-prefixes.ts';
 import { arrayAt } from './records.ts';
 import { isObject } from '../support/values.ts';
 
@@ -86,6 +87,27 @@ export function soleOtherWorkspace(json: unknown, keyWorkspace: string): string 
   return same ? ws : undefined;
 }
 
+/**
+ * What the run keeps of an interns page for the whole-run comparison of page sizes
+ * (suites/support/intern-prefixes.ts): the query, the ids and createdAt instants, for a 200 page asked
+ * with the management key at the target's base URL. Interns without a string id are left out.
+ */
+export function internPageNote(response: SeenResponse): RunNote | undefined {
+  if (response.operation !== 'listInterns' || response.status !== 200 || response.auth !== 'key' || response.regional) return undefined;
+  if (!isObject(response.json) || !Array.isArray(response.json.data)) return undefined;
+  const interns = response.json.data.filter((i): i is Record<string, unknown> => isObject(i) && typeof i.id === 'string');
+  const value: InternPageNote = {
+    query: response.query,
+    ids: interns.map((i) => (i.id as string).toLowerCase()),
+    at: interns.map((i) => {
+      const at = typeof i.createdAt === 'string' ? Date.parse(i.createdAt) : NaN;
+      return Number.isNaN(at) ? null : at;
+    }),
+  };
+  const key = JSON.stringify(Object.entries(response.query).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return { key, value, chars: value.ids.reduce((n, id) => n + id.length + 16, 0) };
+}
+
 export const internPagesJudge: ResponseJudge = {
   id: 'interns.pages',
   requirements: ['interns.limit.maximum', 'interns.order.newest-first', 'interns.intern.workspace-of-key'],
@@ -93,4 +115,5 @@ export const internPagesJudge: ResponseJudge = {
     if (response.operation !== 'listInterns' || response.status !== 200) return [];
     return internPageViolations(response).map((broken) => ({ requirementId: broken.requirementId, message: broken.message, exchange: response.exchange, ...(broken.position !== undefined ? { position: broken.position } : {}), dedupeKey: `${broken.requirementId}:page` }));
   },
+  note: internPageNote,
 };

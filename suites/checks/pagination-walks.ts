@@ -1,0 +1,100 @@
+/**
+ * listContainerFiles walks judged together (issue 30): every page of the run, whichever check fetched
+ * it, and walks of this check's own at limits spread from 1 to 987, compared one walk with another
+ * (suites/support/cross-walks.ts). A server whose last_id at some limits names a file the page did not
+ * list (4.1 rule 2 "`last_id` is the id of the last listed file") passes every rule of one page: only
+ * another walk that lists the file shows that this one passed over it.
+ */
+import { defineChecks, type ProbeContext } from '../../core/check.ts';
+import { ConformanceFailure } from '../../core/errors.ts';
+import type { Exchange } from '../../core/evidence.ts';
+import { pageName, passedOver, queryOf, type FilePageNote, type PassedOver } from '../support/cross-walks.ts';
+import { readPage, UnreadableListing, walkPages } from '../support/file-pages.ts';
+
+/**
+ * The limits of this check's own walks, from the start of the listing: a spread over 1..1000
+ * (Fibonacci numbers, each about 1.6 times the one before), whatever the data; the run's
+ * other walks (random limits of the properties) add theirs. A choice of coverage, never a verdict: a
+ * limit not walked leaves its walks unjudged, it fails nothing.
+ */
+export const WALK_LIMITS = [1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987] as const;
+/**
+ * A walk of this check's own ends once it listed files on this many pages (so it crossed cursors
+ * with files on both sides), or after WALK_MAX_PAGES pages (runs of hidden objects may fill many
+ * pages with nothing, 4.1 rule 3), or when its share of the run's budget is spent: each bound only
+ * leaves walks unmade, the pages fetched are judged as they are.
+ */
+const PAGES_WITH_FILES = 3;
+const WALK_MAX_PAGES = 16;
+/** Share of the run's request budget this check's own walks may spend. */
+const BUDGET_SHARE = 0.1;
+
+const JUDGE_ID = 'files.pages';
+
+/** The same page asked again: the evidence of a finding (the run keeps no bodies), and a check that the listing did not change meanwhile. */
+async function askAgain(ctx: ProbeContext, n: FilePageNote): Promise<{ exchange: Exchange; same: boolean }> {
+  const res = await ctx.api.listContainerFiles(n.container, queryOf(n));
+  if (res.status !== 200) return { exchange: res.exchange, same: false };
+  const page = readPage(res);
+  const same = page.last_id === n.lastId && JSON.stringify(page.data.map((f) => f.path)) === JSON.stringify(n.paths);
+  return { exchange: res.exchange, same };
+}
+
+/** The finding as a failure, with both walks' pages asked again as evidence; undefined when the listing answered otherwise this time. */
+async function confirmed(ctx: ProbeContext, f: PassedOver): Promise<ConformanceFailure | undefined> {
+  // The first and last page of each chain (the empty pages between are counted in the message).
+  const ends = (pages: readonly FilePageNote[]) => (pages.length > 1 ? [pages[0]!, pages[pages.length - 1]!] : [pages[0]!]);
+  const exchanges: Exchange[] = [];
+  for (const n of [...ends(f.walk.pages), ...ends(f.other.pages)]) {
+    const again = await askAgain(ctx, n);
+    if (!again.same) return undefined;
+    exchanges.push(again.exchange);
+  }
+  const q = JSON.stringify;
+  const w = f.walk;
+  const how =
+    w.kind === 'cursor'
+      ? `${pageName(w.pages[0]!)} ends with ${q(w.from)} and last_id ${w.pages[0]!.lastId}; ${w.pages.length > 2 ? `after ${w.pages.length - 2} empty page(s), ` : ''}${pageName(w.pages[w.pages.length - 1]!)} begins with ${q(w.to)}`
+      : `${pageName(w.pages[0]!)} lists ${q(w.to)} right after ${q(w.from)}`;
+  const o = f.other;
+  const where = o.kind === 'cursor' ? `${pageName(o.pages[0]!)} and the page after its last_id` : pageName(o.pages[0]!);
+  return new ConformanceFailure(
+    f.requirementId,
+    `a walk passed over ${q(f.skipped)}: ${how}, but ${where} list${o.kind === 'cursor' ? '' : 's'} ${q(f.skipped)} right after ${q(w.from)}, and the listing leads from it to ${q(w.to)} (${w.kind === 'cursor' ? '4.1 rule 2 "`last_id` is the id of the last listed file": following it lost a file' : '4.1 "Lists the files of a container": a page at one limit left out a file the listing has'})`,
+    exchanges,
+  );
+}
+
+export const paginationWalkChecks = defineChecks([
+  {
+    id: 'files.pagination.walks-agree',
+    title: 'Every walk the run made lists the same file after each file: no walk passes over a file another walk lists',
+    operation: 'listContainerFiles',
+    requirements: ['files.pagination.next-page', 'files.pagination.limit-independent'],
+    wholeRun: true,
+    estimatedRequests: WALK_LIMITS.length * PAGES_WITH_FILES + 4,
+    async probe(ctx: ProbeContext) {
+      const container = ctx.target.containerFiles.containerId;
+      // The run's own walks first (noted as they came: ctx.notes), then walks of this check at limits
+      // the run may not have used. Every page fetched is noted by the page judge as any other.
+      const before = ctx.api.log.count;
+      const share = Math.floor(ctx.settings.maxRequests * BUDGET_SHARE);
+      for (const limit of WALK_LIMITS) {
+        const left = share - (ctx.api.log.count - before);
+        if (left < 1) break;
+        try {
+          await walkPages(ctx, container, { limit, maxPages: Math.min(WALK_MAX_PAGES, left), enough: (pages) => pages.filter((p) => p.page.data.length > 0).length >= PAGES_WITH_FILES });
+        } catch (e) {
+          // A page this walk cannot read ends this walk only: its status or shape is another check's.
+          if (!(e instanceof UnreadableListing)) throw e;
+        }
+      }
+      const notes = (ctx.notes.of(JUDGE_ID) as FilePageNote[]).filter((n) => n.container === container);
+      if (notes.every((n) => n.paths.length === 0)) ctx.skip('the container lists no file: no walk to compare');
+      for (const f of passedOver(notes, 5)) {
+        const failure = await confirmed(ctx, f);
+        if (failure) throw failure;
+      }
+    },
+  },
+]);
