@@ -6,7 +6,7 @@ import type { ProbeContext } from '../../core/check.ts';
 import { expectSchema, expectStatus } from '../../core/expect.ts';
 import { errorBody } from './operations.ts';
 import { PathOrderTracker } from './path-order.ts';
-import { fetchPage, filesOf, pageEnd, UnreadableListing, walkPages, type FetchedPage, type ListedFile } from './file-pages.ts';
+import { filesOf, pageEnd, UnreadableListing, walkPages, walkToFile, type FetchedPage, type ForwardWalk, type ListedFile } from './file-pages.ts';
 
 /** 4.1 / 8: limit 1 to 1000, default 100. */
 export const LIMIT_MAX = 1000;
@@ -43,15 +43,11 @@ export function orderOf(p: FetchedPage): PathOrderTracker {
 export const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
- * Fetches the page after `after`, following at most `hops` empty pages that end at the scan bound
- * (4.1 rule 3: data may be empty there), and returns the first page that lists a file (or the last one fetched).
+ * The page after `after` that lists the first file after it: through any number of empty pages that end
+ * at the scan bound (4.1 rule 3), bounded only by the walk's share of the budget (file-pages.ts walkToFile).
  */
-export async function firstFilesAfter(ctx: ProbeContext, after: string, limit: number, hops = 3): Promise<FetchedPage> {
-  let p = await fetchPage(ctx, main(ctx), { limit, after });
-  for (let n = 0; n < hops && p.page.data.length === 0 && p.page.has_more && p.page.last_id !== null; n++) {
-    p = await fetchPage(ctx, main(ctx), { limit, after: p.page.last_id });
-  }
-  return p;
+export async function firstFilesAfter(ctx: ProbeContext, after: string, limit: number): Promise<ForwardWalk> {
+  return walkToFile(ctx, main(ctx), { limit, after });
 }
 
 export const q = (s: string) => JSON.stringify(s);
