@@ -69,7 +69,10 @@ export const containerFilesQueryChecks = defineChecks([
       // SHOULD (4.1 never says a page is full): a page that ends at the scan bound (4.1 rule 3) may be
       // short, so walk forward (bounded) to a page that ends at its last listed file with has_more true.
       const full = (p: FetchedPage) => p.page.has_more && pageEnd(p.page) === 'last-listed';
-      const { pages } = await walkPages(ctx, main(ctx), { maxPages: 8, enough: (ps) => full(ps[ps.length - 1]!) });
+      const { pages, end } = await walkPages(ctx, main(ctx), { maxPages: 8, followEmpty: true, enough: (ps) => full(ps[ps.length - 1]!) });
+      // Pages that end at the scan bound say nothing of the default: without one that ends at its last
+      // file, the default is not judged (a listing that ended has none to show, a walk cut short may).
+      if (!pages.some(full) && end !== 'last-page') return ctx.skip(`no page of the first ${pages.length} without limit ended at its last listed file with has_more true (each ended at the scan bound, 4.1 rule 3): the default page size is not judged`);
       for (const p of pages) {
         const n = p.page.data.length;
         if (full(p)) {
@@ -275,7 +278,8 @@ export const containerFilesQueryChecks = defineChecks([
           walk.page.res,
         );
       }
-      if (judged === 0 && notReached.length > 0) ctx.skip(notReached[0]!);
+      // Nothing asked and compared is nothing judged: said, never passed silently.
+      if (judged === 0) ctx.skip(notReached[0] ?? `none of the ${picks.length} unusual listed paths was judged: each was the last file of a listing cut short by the budget, a path whose refusal is left open, or followed by a cursor that stopped moving forward (files.pagination.progress's)`);
     },
   },
   {
@@ -333,9 +337,10 @@ export const containerFilesQueryChecks = defineChecks([
       // 2.1: "The literal prefix cfile_": without it a value is no container file id under any reading,
       // so it is malformed input, 400 (7.1) - unless it may be a scan position of the server's own:
       // 4.1 rule 3 lets any token name one (reading scan-cursor-bare-base64). Demanded only of a server
-      // whose scan-bound cursors, as far as the first pages show, all carry the prefix.
+      // whose scan-bound cursors, as far as the shared listing shows, all carry the prefix.
       const own = await prefixlessScanCursor(ctx);
-      if (own !== undefined) return ctx.skip(`the target names scan positions without the cfile_ prefix (last_id ${q(own)}, 4.1 rule 3): a value without it may be one of its own cursors, so its refusal is not demanded`);
+      if (own.unknown !== undefined) return ctx.skip(own.unknown);
+      if (own.cursor !== undefined) return ctx.skip(`the target names scan positions without the cfile_ prefix (last_id ${q(own.cursor)}, 4.1 rule 3): a value without it may be one of its own cursors, so its refusal is not demanded`);
       const bad: Array<[string, string]> = [
         ['YWJj', 'base64url of "abc" without the prefix'],
         ['file_YWJj', 'another prefix'],

@@ -189,7 +189,8 @@ export const paginationPropertyChecks = defineChecks([
       // without the prefix may be the target's own scan cursor when its cursors lack it (4.1 rule 3).
       const limits = invalidLimit(bounds).filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'not-an-integer').map((l): { limit?: string; after?: string; requirement: string } => ({ limit: l.value, requirement: 'files.limit.non-integer-rejected' }));
       const cursors = malformedCursor().filter((after) => !after.startsWith(FILE_ID_PREFIX)).map((after): { limit?: string; after?: string; requirement: string } => ({ after, requirement: 'files.after.no-prefix-rejected' }));
-      const input = (await prefixlessScanCursor(ctx)) === undefined ? fc.oneof(limits, cursors) : limits;
+      const own = await prefixlessScanCursor(ctx);
+      const input = own.cursor === undefined && own.unknown === undefined ? fc.oneof(limits, cursors) : limits;
       await checkProperty(ctx, 'files.property.invalid-inputs', {
         arbitrary: input,
         requestsPerRun: 1,

@@ -184,7 +184,7 @@ export async function walkToFile(
 /** Why a forward walk that reached no file cannot say where the listing resumes, for a skip or a note. */
 export function walkNotReached(walk: ForwardWalk, from: string): string | undefined {
   if (walk.end !== 'allowance') return undefined;
-  return `after ${from} the target answered ${walk.pages.length} pages in a row without a file, each ending at the scan bound with has_more true and a new cursor (4.1 rule 3: legal); the walk's share of the request budget (${walk.pages.length} requests) was spent before a file was listed, so where the listing resumes is not judged`;
+  return `${from}: the target answered ${walk.pages.length} pages in a row without a file, each ending at the scan bound with has_more true and a new cursor (4.1 rule 3: legal); the walk's share of the request budget (${walk.pages.length} requests) was spent before a file was listed, so where the listing resumes is not judged`;
 }
 
 /** True when cursor `next` may follow `prev`: it names a path after prev's in some path order, or either is opaque. */

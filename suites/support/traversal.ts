@@ -9,6 +9,8 @@ export interface Traversal {
   pages: number;
   /** Pages whose last_id named a scan position (4.1 rule 3). */
   scanBoundPages: number;
+  /** The first scan-position last_id without the cfile_ prefix, if any (4.1 rule 3 lets any token name one). */
+  prefixlessScanCursor?: string;
   /** True when the listing ended (has_more false); false when stopped after `stopAfter` pages. */
   complete: boolean;
   /** Why an unjudged walk stopped early: its page cap, or files or cursors that did not move forward. */
@@ -47,7 +49,9 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
   const order = new PathOrderTracker();
   // Opaque cursors cannot be compared (4.1 rule 3); one handed out twice is a cycle.
   const cursors = new Set<string>();
-  const stop = (stopped: Traversal['stopped']): Traversal => ({ files, pages, scanBoundPages, complete: false, stopped, order });
+  let prefixlessScanCursor: string | undefined;
+  const more = () => (prefixlessScanCursor === undefined ? {} : { prefixlessScanCursor });
+  const stop = (stopped: Traversal['stopped']): Traversal => ({ files, pages, scanBoundPages, complete: false, stopped, order, ...more() });
   for (;;) {
     if (pages >= o.pageCap) {
       if (!judge) return stop('page-cap');
@@ -75,12 +79,15 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
       }
       files.push(f);
     }
-    if (pageEnd(fp.page) === 'scan-bound') scanBoundPages++;
+    if (pageEnd(fp.page) === 'scan-bound') {
+      scanBoundPages++;
+      if (!fp.page.last_id!.startsWith('cfile_')) prefixlessScanCursor ??= fp.page.last_id!;
+    }
     if (!fp.page.has_more) {
       if (judge) await expectNothingAfter(ctx, containerId, fp);
-      return { files, pages, scanBoundPages, complete: true, order };
+      return { files, pages, scanBoundPages, complete: true, order, ...more() };
     }
-    if (o.stopAfter !== undefined && pages >= o.stopAfter) return { files, pages, scanBoundPages, complete: false, order };
+    if (o.stopAfter !== undefined && pages >= o.stopAfter) return { files, pages, scanBoundPages, complete: false, order, ...more() };
     const next = fp.page.last_id;
     // 4.1 rule 1: has_more true needs a cursor; a walk without one cannot go on (judged: a failure).
     if (next === null) {
