@@ -2,13 +2,16 @@
  * The walks of suites/support/file-pages.ts against a listing of nothing but empty pages that end at the
  * scan bound (4.1 rule 3: "`data` may be empty"; 8 rule 1: the bound's value is not shown, so any number
  * of such pages in a row is faithful). A walk goes on while each cursor is new and forward, and its only
- * other end is the suite's own share of the budget: a question left unjudged, with the reason, never a failure.
+ * other end is the suite's own share of the budget: a question left unjudged, with the reason, never a
+ * failure. So does a traversal (suites/support/traversal.ts) that outlasts its page cap.
  */
 import { expect, test } from '@playwright/test';
 import type { ProbeContext } from '../core/check.ts';
 import type { ApiResponse, Query } from '../core/client.ts';
+import { ConformanceFailure, SkipCheck } from '../core/errors.ts';
 import { DEFAULTS } from '../core/run-settings.ts';
 import { walkAllowance, walkNotReached, walkPages, walkToFile } from '../suites/support/file-pages.ts';
+import { traverse } from '../suites/support/traversal.ts';
 
 const id = (path: string) => `cfile_${Buffer.from(path, 'utf8').toString('base64url')}`;
 
@@ -56,4 +59,23 @@ test('walkPages with followEmpty counts only pages with a file, and ends at its 
   const counted = await walkPages(emptyListing((n) => id(`b/${String(n).padStart(6, '0')}`)).ctx, 'c', { limit: 5, maxPages: 3 });
   expect(counted).toMatchObject({ end: 'max-pages' });
   expect(counted.pages).toHaveLength(3);
+});
+
+test('a traversal longer than its page cap ends skipped with the reason, never failed: a long listing is legal', async () => {
+  // An endless listing of files whose every cursor is the last file listed, forward each time.
+  const path = (i: number) => `p/${String(i).padStart(6, '0')}`;
+  const api = {
+    async listContainerFiles(containerId: string, query: Query = {}): Promise<ApiResponse> {
+      const after = typeof query.after === 'string' ? Buffer.from(query.after.slice('cfile_'.length), 'base64url').toString('utf8') : undefined;
+      const start = after === undefined ? 0 : Number(after.slice(2)) + 1;
+      const data = [start, start + 1].map((i) => ({ id: id(path(i)), object: 'container.file', container_id: containerId, bytes: 1, created_at: 1_700_000_000, path: path(i), source: 'assistant' }));
+      const json = { object: 'list', data, first_id: data[0]!.id, last_id: data[1]!.id, has_more: true };
+      return { status: 200, headers: {}, text: JSON.stringify(json), json, exchange: { request: { url: `http://127.0.0.1/v1/containers/${containerId}/files` } } } as unknown as ApiResponse;
+    },
+  };
+  const ctx = { api, settings: { maxRequests: DEFAULTS.maxRequests }, skip: (reason: string) => { throw new SkipCheck(reason); } } as unknown as ProbeContext;
+  const ended = await traverse(ctx, 'c', { limit: 2, pageCap: 5 }).then(() => undefined, (e: unknown) => e);
+  expect(ended).toBeInstanceOf(SkipCheck);
+  expect(ended).not.toBeInstanceOf(ConformanceFailure);
+  expect((ended as Error).message).toBe('the traversal at limit 2 had not ended after 5 pages, each with a new cursor that did not go backwards: a longer walk than the suite spends on one traversal (5 pages), so it is not judged');
 });
