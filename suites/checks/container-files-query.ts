@@ -10,7 +10,7 @@ import { encodeFileId } from '../../core/file-id.ts';
 import { afterInSomeOrder } from '../support/path-order.ts';
 import { fullListing } from '../support/traversal.ts';
 import { CONTROL, expectRejected, firstFilesAfter, LIMIT_DEFAULT, LIMIT_MAX, main, orderOf, prefixlessScanCursor, q } from '../support/container-files.ts';
-import { fetchPage, pageEnd, pathBetween, readPage, usesPadding, walkNotReached, walkPages, walkToFile, type FetchedPage } from '../support/file-pages.ts';
+import { fetchPage, pageEnd, pathBetween, readPage, usesPadding, walkAllowance, walkNotReached, walkPages, walkToFile, type FetchedPage } from '../support/file-pages.ts';
 
 /** Listed files whose cursors the unusual-paths check asks, at most. */
 const UNUSUAL_PICKS = 8;
@@ -251,6 +251,9 @@ export const containerFilesQueryChecks = defineChecks([
       if (picks.length === 0) return ctx.skip(`none of the ${full.files.length} listed paths is unusual (all NFC, ASCII, short, without URL-special characters)`);
       const notReached: string[] = [];
       let judged = 0;
+      // One walk's share of the budget for all the picks' walks together (file-pages.ts walkAllowance).
+      const allowance = walkAllowance(ctx);
+      const started = ctx.api.log.count;
       for (const i of picks) {
         const file = full.files[i]!;
         const next = full.files[i + 1]?.path;
@@ -262,7 +265,8 @@ export const containerFilesQueryChecks = defineChecks([
         ctx.conform(res.status === 200, `after=${q(file.id)} (the id of the listed ${qEscaped(file.path)}) answered HTTP ${res.status}, not 200`, res, 'files.after.any-file-id');
         // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
         // followed to the first file, within the walk's share of the budget.
-        const walk = await walkToFile(ctx, main(ctx), { limit: 2, after: file.id, first: { res, page: readPage(res), limit: 2, after: file.id } });
+        const left = Math.max(1, allowance - (ctx.api.log.count - started));
+        const walk = await walkToFile(ctx, main(ctx), { limit: 2, after: file.id, first: { res, page: readPage(res), limit: 2, after: file.id }, maxRequests: left });
         const why = walkNotReached(walk, `after=${q(file.id)}`);
         if (why) {
           notReached.push(why);
