@@ -158,7 +158,20 @@ export function indexContainer(objects: readonly StoredObject[]): Container {
   return { objects, nextVisible, visibleCount: objects.filter((o) => !o.hidden).length };
 }
 
-function mainContainer(): Container {
+/**
+ * More hidden bookkeeping objects in the main container than its own (8 rule 1: the scan bound's value
+ * is not shown, and nothing in the document bounds how many hidden objects lie in a row): `length` of
+ * them in a row after every `every`-th visible file (the first included), among only every
+ * `visibleEvery`-th visible file of the container when that is above 1. A conformant variant's data
+ * shape (reference/variants.ts); the other containers keep theirs.
+ */
+export interface HiddenRuns {
+  length: number;
+  every: number;
+  visibleEvery?: number;
+}
+
+function mainContainer(runs?: HiddenRuns): Container {
   const rnd = mulberry32(0xc0ffee);
   const visible = new Set<string>(HARD_PATHS);
   while (visible.size < MAIN_VISIBLE) {
@@ -174,10 +187,29 @@ function mainContainer(): Container {
   for (let i = 0; i < HIDDEN_RUN_SYNC; i++) entries.push({ path: `.sync/state-${pad(i)}`, hidden: true });
   for (let i = 0; i < HIDDEN_RUN_MIDDLE; i++) entries.push({ path: `m/.bookkeeping/chunk-${pad(i)}`, hidden: true });
   for (let i = 0; i < HIDDEN_RUN_TRAILING; i++) entries.push({ path: `~~~~journal/${pad(i)}.wal`, hidden: true });
-  const c = buildContainer(entries, 0xfeed);
+  const c = buildContainer(runs ? withHiddenRuns(entries, runs) : entries, 0xfeed);
   // Self-check: the trailing run really is the end of the key space.
   if (c.objects.slice(-HIDDEN_RUN_TRAILING).some((o) => !o.hidden)) throw new Error('trailing hidden run is not last');
   return c;
+}
+
+/**
+ * The entries with the runs of `runs` added. A run after the visible path p is named p + ".~journal/…":
+ * it sorts right after p or after a sibling that shares p's prefix, and in either place its objects
+ * lie in a row between two visible files. Kept files are chosen in byte-wise path order.
+ */
+function withHiddenRuns(entries: ReadonlyArray<{ path: string; hidden: boolean }>, runs: HiddenRuns): Array<{ path: string; hidden: boolean }> {
+  const byKey = (a: { path: string }, b: { path: string }) => Buffer.compare(Buffer.from(a.path, 'utf8'), Buffer.from(b.path, 'utf8'));
+  const visible = entries.filter((e) => !e.hidden).sort(byKey);
+  const keepEvery = Math.max(1, runs.visibleEvery ?? 1);
+  const kept = new Set(visible.filter((_, i) => i % keepEvery === 0).map((e) => e.path));
+  const out = entries.filter((e) => e.hidden || kept.has(e.path));
+  const width = String(runs.length).length;
+  [...kept].forEach((path, i) => {
+    if (i % Math.max(1, runs.every) !== 0) return;
+    for (let k = 0; k < runs.length; k++) out.push({ path: `${path}.~journal/${String(k).padStart(width, '0')}`, hidden: true });
+  });
+  return out;
 }
 
 function smallContainer(seed: number, prefix: string, count: number, hidden: number): Container {
@@ -188,6 +220,20 @@ function smallContainer(seed: number, prefix: string, count: number, hidden: num
   }
   for (let i = 0; i < hidden; i++) entries.push({ path: `.sync/${prefix}-${String(i).padStart(3, '0')}`, hidden: true });
   return buildContainer(entries, seed + 1);
+}
+
+const shapedMains = new Map<string, Container>();
+
+/**
+ * The container `containerId` as served with `runs` (the main container only; built once per shape),
+ * or as CONTAINERS holds it.
+ */
+export function containerWith(containerId: string, runs: HiddenRuns | null): Container | undefined {
+  if (runs === null || containerId !== CONTAINER_MAIN) return CONTAINERS.get(containerId);
+  const key = JSON.stringify(runs);
+  let c = shapedMains.get(key);
+  if (!c) shapedMains.set(key, (c = mainContainer(runs)));
+  return c;
 }
 
 /** Containers by id. An id not in this map is answered with an empty list (see routes/container-files.ts). */

@@ -1,3 +1,4 @@
+import type { HiddenRuns } from './data.ts';
 import type { Operation } from './operations.ts';
 
 /** Where a record fault puts its one bad record (reference/faults/records.ts). */
@@ -24,6 +25,11 @@ export interface ReferenceOptions {
   firstIdNull: boolean;
   /** 8 rule 1: hidden bookkeeping objects examined per request before a page ends (value not shown). */
   scanBound: number;
+  /**
+   * Runs of hidden bookkeeping objects the main container holds beyond its own (data.ts HiddenRuns), or
+   * null for its own only: the document bounds no run of them (8 rule 1, 4.1 rule 3 "`data` may be empty").
+   */
+  hiddenRuns: HiddenRuns | null;
   /** Extra unknown fields on every object (the document never forbids them). */
   extraFields: boolean;
   /** 2.4: endpoint fields whose presence/nullability is not shown are sent as null or left out. */
@@ -57,6 +63,7 @@ export const DEFAULT_REFERENCE_OPTIONS: ReferenceOptions = {
   paddedIds: false,
   firstIdNull: false,
   scanBound: 64,
+  hiddenRuns: null,
   extraFields: false,
   sparseEndpoints: false,
   stringErrorStatus: { invalid_body: 400, not_found: 404, internal_error: 500 },

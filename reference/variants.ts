@@ -74,6 +74,24 @@ export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
     description: 'a scan bound of 3 hidden objects (value not shown, 8 rule 1): many empty pages with has_more true (4.1 rule 3)',
     options: { scanBound: 3 },
   },
+  // ---- data shapes the reference's own data lacks: the document bounds neither the scan bound (8 rule 1:
+  // "its value: not shown") nor how many hidden objects lie in a row, and "`data` may be empty" (4.1 rule 3),
+  // so any number of empty pages in a row is faithful; the suite's own page bounds may never fail them.
+  {
+    name: 'long-hidden-runs',
+    description: 'runs of 3000 hidden bookkeeping objects in a row after every 500th visible file, the first file included (8 rule 1, 4.1 rule 3): 46 or more empty pages in a row at every limit',
+    options: { hiddenRuns: { length: 3000, every: 500 } },
+  },
+  {
+    name: 'scan-bound-1',
+    description: 'a scan bound of 1 hidden object (value not shown, 8 rule 1), and 5 hidden objects in a row after every 100th visible file, the first included: every hidden object ends a page, so as many empty pages in a row as hidden objects lie in a row (4.1 rule 3)',
+    options: { scanBound: 1, hiddenRuns: { length: 5, every: 100 } },
+  },
+  {
+    name: 'sparse-visible-files',
+    description: 'a visible file only after every 250 hidden bookkeeping objects (8 rule 1, 4.1 rule 3), among every 30th file of the container: about four pages per file at every limit, three of them empty',
+    options: { hiddenRuns: { length: 250, every: 1, visibleEvery: 30 } },
+  },
   {
     name: 'sparse-extra-charset',
     description:

@@ -4,6 +4,7 @@ import type { CheckOutcome } from '../core/check.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { CONTAINER_FILES_FAULTS } from '../reference/faults/container-files.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
+import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { containerFilesChecks } from '../suites/checks/container-files.ts';
 import { containerFilesQueryChecks } from '../suites/checks/container-files-query.ts';
 import { paginationChecks } from '../suites/checks/pagination.ts';
@@ -117,6 +118,8 @@ const VARIANTS: ReadonlyArray<[string, Partial<ReferenceOptions>]> = [
   // Readings of spec/readings.yaml that no check of this file reports, not even as a SHOULD.
   ...(['path-order-utf16', 'cursor-padding-required', 'cursor-control-refused', 'scan-cursor-opaque', 'has-more-when-full', 'limit-number-spellings', 'limit-empty-default', 'limit-spelling-default', 'unknown-container-forbidden'] as const)
     .map((r): [string, Partial<ReferenceOptions>] => [`reading ${r}`, { readings: [r] }]),
+  // Data shapes with any number of empty pages in a row (4.1 rule 3, 8 rule 1): the suite's own page bounds never fail them.
+  ...(['long-hidden-runs', 'scan-bound-1', 'sparse-visible-files'] as const).map((name): [string, Partial<ReferenceOptions>] => [`variant ${name}`, CONFORMANT_VARIANTS.find((v) => v.name === name)!.options]),
 ];
 
 test.describe('conformant variants', () => {
@@ -130,4 +133,29 @@ test.describe('conformant variants', () => {
       expect(bad).toEqual([]);
     });
   }
+});
+
+// The suite's own bounds (pages followed, the share of the budget one walk spends) end in going on or
+// in a requirement not judged with the reason, never in a failure (4.1 rule 3: "`data` may be empty",
+// as many pages in a row as hidden objects lie in a row; 8 rule 1: the scan bound's value is not shown).
+test.describe("the suite's own bounds", () => {
+  const variant = (name: string) => CONFORMANT_VARIANTS.find((v) => v.name === name)!.options;
+
+  test('after a listed file followed by 3000 hidden objects (47 empty pages at limit 2), the listing is followed to the next file and judged', async () => {
+    const o = await probeCheck('files.after.listed-unusual-paths', variant('long-hidden-runs'));
+    expect(o.status, say(o)).toBe('pass');
+    // The first unusual path, " leading space.txt", is followed by the 3000: more than three pages were followed.
+    expect(o.requests).toBeGreaterThan(47);
+  });
+
+  test('a search for two files on a page that spends its share of the budget on empty pages ends skipped, with the reason', async () => {
+    // maxRequests 100: one walk may send 10 requests (file-pages.ts WALK_BUDGET_SHARE), fewer than the 47 empty pages.
+    const o = await probeCheck('files.after.strictly-after', variant('long-hidden-runs'), { settings: { maxRequests: 100 } });
+    expect(o.status, say(o)).toBe('skip');
+    expect(o.reason).toMatch(/^no page of the first 10 at limit 5 \(1 of them with a file\) lists two files$/);
+    expect(o.failures).toEqual([]);
+    // With the default budget the walk goes on through the empty pages and judges.
+    const judged = await probeCheck('files.after.strictly-after', variant('long-hidden-runs'));
+    expect(judged.status, say(judged)).toBe('pass');
+  });
 });

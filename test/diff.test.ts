@@ -36,6 +36,15 @@ interface Run {
 /** The variants that choose otherwise where the document says "not shown". */
 const SILENT_CHOICES = CONFORMANT_VARIANTS.filter((v) => !v.options.readings);
 
+/**
+ * Data shapes the document allows (a small scan bound, long runs of hidden objects: 8 rule 1, 4.1 rule 3):
+ * what needs a shape they lack (two files on one page, a page that ends full) is not judged there, so a
+ * requirement the reference passes may be skipped with the reason said; never failed.
+ */
+const DATA_SHAPES = ['tiny-scan-bound', 'long-hidden-runs', 'scan-bound-1', 'sparse-visible-files'];
+const notJudgedOnShape = (name: string, d: { a: { status: string }; b: { status: string; reason?: string } }) =>
+  DATA_SHAPES.includes(name) && d.a.status === 'pass' && d.b.status === 'skip' && /not judged|budget/.test(d.b.reason ?? '');
+
 const runs = new Map<string, Run>();
 const dir = mkdtempSync(join(tmpdir(), 'diff-test-'));
 
@@ -122,6 +131,10 @@ const CHOICES: Record<string, Array<{ id: string; shows: (b: Record<string, unkn
   // readings pass, but no requirement of the catalogue records which one a target chose: the profile
   // has nothing to show, and the diff says the two agree (see the test below).
   'padded-ids-null-first-id': [],
+  // Long runs of hidden objects and a scan bound of 1: many more empty pages with has_more true (8 rule 1, 4.1 rule 3).
+  ...Object.fromEntries(['long-hidden-runs', 'scan-bound-1', 'sparse-visible-files'].map((name) => [name, [
+    { id: 'files.scan-bound.value', shows: (b: Record<string, unknown>, a: Record<string, unknown>) => Number(b['emptyPagesWithHasMore']) > Number(a['emptyPagesWithHasMore']) },
+  ]])),
   // 8 rule 4: the 408s list interns gave now and then, retried (never a check's answer).
   'transient-statuses': [{ id: 'interns.timeout.length', shows: (b, a) => Number(b['responses408']) > Number(a['responses408'] ?? 0) }],
 };
@@ -141,7 +154,7 @@ test('every conformant variant: no requirement differs, and the profile shows wh
   expect(Object.keys(CHOICES).sort()).toEqual(SILENT_CHOICES.map((v) => v.name).sort());
   for (const v of SILENT_CHOICES) {
     const comparison: ReportComparison = compareReports(run('plain').report, run(v.name).report, { a: 'plain', b: v.name });
-    expect(comparison.statuses, `${v.name}: a conformant variant is judged as the reference is`).toEqual([]);
+    expect(comparison.statuses.filter((d) => !notJudgedOnShape(v.name, d)), `${v.name}: a conformant variant is judged as the reference is`).toEqual([]);
     const byId = new Map<string, ObservationDifference>(comparison.observations.map((d) => [d.id, d]));
     for (const choice of CHOICES[v.name]!) {
       const d = byId.get(choice.id);
@@ -152,7 +165,7 @@ test('every conformant variant: no requirement differs, and the profile shows wh
     const out = await diff([run('plain').file, run(v.name).file]);
     expect(out.stderr).toBe('');
     expect(out.code, v.name).toBe(comparison.agree ? 0 : 1);
-    expect(out.stdout).not.toContain('Requirements whose status differs');
+    if (comparison.statuses.length === 0) expect(out.stdout).not.toContain('Requirements whose status differs');
     for (const choice of CHOICES[v.name]!) expect(out.stdout, `${v.name}: ${choice.id} on the console`).toContain(`  ${choice.id} (`);
     if (CHOICES[v.name]!.length === 0) expect(out.stdout).toContain('The two reports agree');
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RequestLogEntry } from '../core/request-log.ts';
 import { FAULTS } from '../reference/faults/index.ts';
+import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { probeCheck } from './support/harness.ts';
 
 test.describe.configure({ mode: 'parallel' });
@@ -22,6 +23,20 @@ for (const id of PROPERTIES) {
       expect(outcome.requests).toBeLessThanOrEqual(400);
     });
   }
+}
+
+// Data shapes with many empty pages in a row (4.1 rule 3, 8 rule 1): each property holds, or (where the
+// listing is longer than its share of the budget) is not judged and says why; it never fails.
+for (const name of ['long-hidden-runs', 'scan-bound-1', 'sparse-visible-files']) {
+  test(`the files properties never fail on variant ${name}: they hold, or say why they are not judged`, async () => {
+    const options = CONFORMANT_VARIANTS.find((v) => v.name === name)!.options;
+    for (const id of PROPERTIES.filter((p) => p.startsWith('files.'))) {
+      const outcome = await probeCheck(id, options);
+      expect(outcome.failures, `${id}: ${outcome.reason}`).toEqual([]);
+      expect(['pass', 'skip'], `${id}: ${outcome.reason}`).toContain(outcome.status);
+      if (outcome.status === 'skip') expect(outcome.reason, id).toMatch(/budget|not judged/);
+    }
+  });
 }
 
 // Each fault that only a property can reveal, with the property that must reveal it.

@@ -1,5 +1,5 @@
 /** GET /containers/{container_id}/files — listContainerFiles (2.1, 2.2, 4.1, 8). */
-import { CONTAINER_MAIN, CONTAINERS, indexContainer, visiblePaths, type Container, type StoredObject } from '../data.ts';
+import { CONTAINER_MAIN, CONTAINERS, containerWith, indexContainer, visiblePaths, type Container, type StoredObject } from '../data.ts';
 import { filesError, type JsonResponse } from '../errors.ts';
 import { FILE_ID_PREFIX, fileId, pathFromFileId } from '../ids.ts';
 import type { FaultPosition, ReferenceOptions } from '../options.ts';
@@ -55,7 +55,7 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
   if (hasFault(opts, 'errors-files-404-status') && !CONTAINERS.has(containerId)) return { status: 404, body: { error: { code: 404, message: 'Container not found', metadata: null }, service_metadata: null, user_id: null } };
   if (hasFault(opts, 'files-restarted-container-rejected') && /-r[0-9a-z]+$/i.test(containerId)) return filesError(400);
   if (hasReading(opts, 'unknown-container-forbidden') && !CONTAINERS.has(containerId)) return filesError(403);
-  const container = CONTAINERS.get(containerId) ?? NO_CONTAINER;
+  const container = containerWith(containerId, opts.hiddenRuns) ?? NO_CONTAINER;
   if (hasFault(opts, 'files-after-unknown-path-rejected') && afterKey !== null && !container.objects.some((o) => o.key.equals(afterKey))) return filesError(400);
   let pageSize = limit.value;
   if (hasReading(opts, 'page-cap-50')) pageSize = Math.min(pageSize, 50);

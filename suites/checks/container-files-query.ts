@@ -10,7 +10,7 @@ import { encodeFileId } from '../../core/file-id.ts';
 import { afterInSomeOrder } from '../support/path-order.ts';
 import { fullListing } from '../support/traversal.ts';
 import { CONTROL, expectRejected, firstFilesAfter, LIMIT_DEFAULT, LIMIT_MAX, main, orderOf, prefixlessScanCursor, q } from '../support/container-files.ts';
-import { fetchPage, pageEnd, pathBetween, readPage, usesPadding, walkPages, type FetchedPage } from '../support/file-pages.ts';
+import { fetchPage, pageEnd, pathBetween, readPage, usesPadding, walkAllowance, walkNotReached, walkPages, walkToFile, type FetchedPage } from '../support/file-pages.ts';
 
 /** Listed files whose cursors the unusual-paths check asks, at most. */
 const UNUSUAL_PICKS = 8;
@@ -69,7 +69,10 @@ export const containerFilesQueryChecks = defineChecks([
       // SHOULD (4.1 never says a page is full): a page that ends at the scan bound (4.1 rule 3) may be
       // short, so walk forward (bounded) to a page that ends at its last listed file with has_more true.
       const full = (p: FetchedPage) => p.page.has_more && pageEnd(p.page) === 'last-listed';
-      const { pages } = await walkPages(ctx, main(ctx), { maxPages: 8, enough: (ps) => full(ps[ps.length - 1]!) });
+      const { pages, end } = await walkPages(ctx, main(ctx), { maxPages: 8, followEmpty: true, enough: (ps) => full(ps[ps.length - 1]!) });
+      // Pages that end at the scan bound say nothing of the default: without one that ends at its last
+      // file, the default is not judged (a listing that ended has none to show, a walk cut short may).
+      if (!pages.some(full) && end !== 'last-page') return ctx.skip(`no page of the first ${pages.length} without limit ended at its last listed file with has_more true (each ended at the scan bound, 4.1 rule 3): the default page size is not judged`);
       for (const p of pages) {
         const n = p.page.data.length;
         if (full(p)) {
@@ -200,14 +203,18 @@ export const containerFilesQueryChecks = defineChecks([
       // 4.1 `after`: "Listing resumes strictly after that path." Compare the page with itself: the
       // page after its k-th file starts with its (k+1)-th and lists nothing at or before the k-th.
       const limit = 5;
-      const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 5, enough: (ps) => ps[ps.length - 1]!.page.data.length >= 2 });
+      // Pages without a file are followed on (4.1 rule 3: any number may come in a row).
+      const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 5, followEmpty: true, enough: (ps) => ps[ps.length - 1]!.page.data.length >= 2 });
       const base = pages.find((p) => p.page.data.length >= 2);
-      if (!base) return ctx.skip(`no page of the first ${pages.length} at limit ${limit} lists two files`);
+      if (!base) return ctx.skip(`no page of the first ${pages.length} at limit ${limit} (${pages.filter((p) => p.page.data.length > 0).length} of them with a file) lists two files`);
       const order = orderOf(base);
       const data = base.page.data;
       const k = Math.floor((data.length - 2) / 2);
       const cursor = data[k]!;
-      const next = await firstFilesAfter(ctx, cursor.id, limit);
+      const walk = await firstFilesAfter(ctx, cursor.id, limit);
+      const notReached = walkNotReached(walk, `after=${q(cursor.id)}`);
+      if (notReached) return ctx.skip(notReached);
+      const next = walk.page;
       for (const f of next.page.data) {
         const why = order.before(cursor.path, f.path);
         // After the cursor in another reading than the page's: an order the listing does not keep is
@@ -217,6 +224,9 @@ export const containerFilesQueryChecks = defineChecks([
       }
       const expected = data.slice(k + 1).map((f) => f.path);
       const got = next.page.data.map((f) => f.path);
+      // Only where the listing went on (pages without a file are followed, 4.1 rule 3) and then ended:
+      // a cursor that stops moving forward is files.pagination.progress's to judge, not this.
+      if (walk.end === 'no-cursor' || walk.end === 'no-progress') return ctx.skip(`after=${q(cursor.id)} the listing went on with has_more true but ${walk.end === 'no-cursor' ? 'no cursor' : 'a cursor that does not move forward'} before listing a file: where it resumes is not judged here (files.pagination.last-id-when-has-more, files.pagination.progress)`);
       ctx.conform(got.length > 0, `after=${q(cursor.id)} lists no file, expected ${q(expected[0]!)} (listed after it on the page before)`, next.res);
       const n = Math.min(got.length, expected.length);
       ctx.conform(
@@ -239,32 +249,41 @@ export const containerFilesQueryChecks = defineChecks([
       const full = await fullListing(ctx, main(ctx));
       const picks = unusualPaths(full.files.map((f) => f.path));
       if (picks.length === 0) return ctx.skip(`none of the ${full.files.length} listed paths is unusual (all NFC, ASCII, short, without URL-special characters)`);
+      const notReached: string[] = [];
+      let judged = 0;
+      // One walk's share of the budget for all the picks' walks together (file-pages.ts walkAllowance).
+      const allowance = walkAllowance(ctx);
+      const started = ctx.api.log.count;
       for (const i of picks) {
         const file = full.files[i]!;
         const next = full.files[i + 1]?.path;
         if (next === undefined && !full.complete) continue;
-        // Up to 3 pages: pages that end at the scan bound may come back empty (4.1 rule 3).
-        let cursor = file.id;
-        let got: string | undefined;
-        let res: ApiResponse | undefined;
-        for (let k = 0; k < 3 && got === undefined; k++) {
-          res = await ctx.api.listContainerFiles(main(ctx), { limit: 2, after: cursor });
-          // Whether a path with a control character or a leading "/" may be named is left open
-          // (readings cursor-control-refused, cursor-absolute-refused).
-          if (k === 0 && res.status === 400 && (CONTROL.test(file.path) || file.path.startsWith('/'))) break;
-          ctx.conform(res.status === 200, `after=${q(file.id)} (the id of the listed ${qEscaped(file.path)}) answered HTTP ${res.status}, not 200`, res, 'files.after.any-file-id');
-          const page = readPage(res);
-          got = page.data[0]?.path;
-          if (!page.has_more || page.last_id === null) break;
-          cursor = page.last_id;
+        const res = await ctx.api.listContainerFiles(main(ctx), { limit: 2, after: file.id });
+        // Whether a path with a control character or a leading "/" may be named is left open
+        // (readings cursor-control-refused, cursor-absolute-refused).
+        if (res.status === 400 && (CONTROL.test(file.path) || file.path.startsWith('/'))) continue;
+        ctx.conform(res.status === 200, `after=${q(file.id)} (the id of the listed ${qEscaped(file.path)}) answered HTTP ${res.status}, not 200`, res, 'files.after.any-file-id');
+        // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
+        // followed to the first file, within the walk's share of the budget.
+        const left = Math.max(1, allowance - (ctx.api.log.count - started));
+        const walk = await walkToFile(ctx, main(ctx), { limit: 2, after: file.id, first: { res, page: readPage(res), limit: 2, after: file.id }, maxRequests: left });
+        const why = walkNotReached(walk, `after=${q(file.id)}`);
+        if (why) {
+          notReached.push(why);
+          continue;
         }
-        if (res?.status !== 200) continue;
+        // A cursor that stops moving forward before a file is listed is files.pagination.progress's.
+        if (walk.end === 'no-cursor' || walk.end === 'no-progress') continue;
+        judged++;
+        const got = walk.page.page.data[0]?.path;
         ctx.conform(
           got === next,
           `after=${q(file.id)} (the id of the listed ${qEscaped(file.path)}) resumed with ${got === undefined ? 'no file' : qEscaped(got)}, but the listing lists ${next === undefined ? 'no file' : qEscaped(next)} after it`,
-          res,
+          walk.page.res,
         );
       }
+      // Nothing asked and compared is nothing judged: said, never passed silently.
+      if (judged === 0) ctx.skip(notReached[0] ?? `none of the ${picks.length} unusual listed paths was judged: each was the last file of a listing cut short by the budget, a path whose refusal is left open, or followed by a cursor that stopped moving forward (files.pagination.progress's)`);
     },
   },
   {
@@ -282,9 +301,10 @@ export const containerFilesQueryChecks = defineChecks([
         return c !== undefined && !CONTROL.test(c) ? c : undefined;
       };
       const hasPair = (p: FetchedPage) => p.page.data.some((f, i) => i > 0 && between(p.page.data[i - 1]!.path, f.path) !== undefined);
-      const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 5, enough: (ps) => hasPair(ps[ps.length - 1]!) });
+      // Pages without a file are followed on (4.1 rule 3: any number may come in a row).
+      const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 5, followEmpty: true, enough: (ps) => hasPair(ps[ps.length - 1]!) });
       const base = pages.find(hasPair);
-      if (!base) return ctx.skip(`no page of the first ${pages.length} at limit ${limit} has two neighbouring files with a path between them`);
+      if (!base) return ctx.skip(`no page of the first ${pages.length} at limit ${limit} (${pages.filter((p) => p.page.data.length > 0).length} of them with a file) has two neighbouring files with a path between them`);
       const order = orderOf(base);
       const i = base.page.data.findIndex((f, j) => j > 0 && between(base.page.data[j - 1]!.path, f.path) !== undefined);
       const before = base.page.data[i - 1]!;
@@ -294,10 +314,12 @@ export const containerFilesQueryChecks = defineChecks([
       const after = encodeFileId(probe, usesPadding(pages));
       const res = await ctx.api.listContainerFiles(main(ctx), { limit, after });
       expectStatus(res, 200, 'files.after.any-file-id', `after=${q(after)}, the id of ${q(probe)} (between the listed ${q(before.path)} and ${q(nextFile.path)})`);
-      let p: FetchedPage = { res, page: readPage(res), limit, after };
-      for (let n = 0; n < 3 && p.page.data.length === 0 && p.page.has_more && p.page.last_id !== null; n++) {
-        p = await fetchPage(ctx, main(ctx), { limit, after: p.page.last_id });
-      }
+      // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1).
+      const walk = await walkToFile(ctx, main(ctx), { limit, after, first: { res, page: readPage(res), limit, after } });
+      const notReached = walkNotReached(walk, `after the id of ${q(probe)}`);
+      if (notReached) return ctx.skip(notReached);
+      if (walk.end === 'no-cursor' || walk.end === 'no-progress') return ctx.skip(`after the id of ${q(probe)} the listing went on with has_more true but ${walk.end === 'no-cursor' ? 'no cursor' : 'a cursor that does not move forward'} before listing a file: where it resumes is not judged here (files.pagination.last-id-when-has-more, files.pagination.progress)`);
+      const p = walk.page;
       for (const f of p.page.data) {
         const why = order.before(probe, f.path);
         ctx.conform(!why, `after the id of ${q(probe)} the page lists ${q(f.path)}, which is not after it: ${why}`, p.res);
@@ -319,9 +341,10 @@ export const containerFilesQueryChecks = defineChecks([
       // 2.1: "The literal prefix cfile_": without it a value is no container file id under any reading,
       // so it is malformed input, 400 (7.1) - unless it may be a scan position of the server's own:
       // 4.1 rule 3 lets any token name one (reading scan-cursor-bare-base64). Demanded only of a server
-      // whose scan-bound cursors, as far as the first pages show, all carry the prefix.
+      // whose scan-bound cursors, as far as the shared listing shows, all carry the prefix.
       const own = await prefixlessScanCursor(ctx);
-      if (own !== undefined) return ctx.skip(`the target names scan positions without the cfile_ prefix (last_id ${q(own)}, 4.1 rule 3): a value without it may be one of its own cursors, so its refusal is not demanded`);
+      if (own.unknown !== undefined) return ctx.skip(own.unknown);
+      if (own.cursor !== undefined) return ctx.skip(`the target names scan positions without the cfile_ prefix (last_id ${q(own.cursor)}, 4.1 rule 3): a value without it may be one of its own cursors, so its refusal is not demanded`);
       const bad: Array<[string, string]> = [
         ['YWJj', 'base64url of "abc" without the prefix'],
         ['file_YWJj', 'another prefix'],

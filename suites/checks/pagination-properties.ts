@@ -6,7 +6,7 @@ import { invalidLimit, malformedAuthorization, malformedCursor, pathAround, vali
 import { encodeFileId, FILE_ID_PREFIX } from '../../core/file-id.ts';
 import { FILES_LIMIT } from '../../spec/parameter-bounds.ts';
 import { prefixlessScanCursor } from '../support/container-files.ts';
-import { readPage, type ListedFile } from '../support/file-pages.ts';
+import { readPage, walkNotReached, walkToFile, type ListedFile } from '../support/file-pages.ts';
 import { OPERATION_PROBES } from '../support/operations.ts';
 import { assertPageRules, PAGE_RULE_REQUIREMENTS } from '../support/page-rules.ts';
 import { compareIn, PathOrderTracker } from '../support/path-order.ts';
@@ -26,12 +26,19 @@ const ONE_PAGE_RULES = PAGE_RULE_REQUIREMENTS.filter((r) => r !== 'files.limit.d
 /** The rules every page of a traversal is judged by and the walk itself. */
 const PAGE_RULES = ['files.pagination.next-page', 'files.pagination.limit-independent', 'files.pagination.progress', ...ONE_PAGE_RULES] as const;
 
+/** Fraction of the run's request budget files.property.strictly-after spends, its walks included. */
+const STRICTLY_AFTER_SHARE = 0.04;
+
 /** C0 controls and DEL: a path holding one may be refused as after (reading cursor-control-refused). */
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** 2.2 / 4.1: the files of a traversal at `limit` must be the files of the full listing, in order. */
-function expectSameFiles(got: readonly ListedFile[], want: readonly ListedFile[], limit: number, prefixOnly: boolean): void {
-  const n = prefixOnly ? got.length : Math.max(got.length, want.length);
+/**
+ * 2.2 / 4.1: the files of a traversal at `limit` must be the files of the full listing, in order. Where a
+ * side is only the start of its listing (a prefix traversal, or a full listing cut by the budget), only
+ * as far as it reaches is compared: what lies past a cut is not known, so it is never a failure.
+ */
+function expectSameFiles(got: readonly ListedFile[], want: readonly ListedFile[], limit: number, cut: { got: boolean; want: boolean }): void {
+  const n = cut.got && cut.want ? Math.min(got.length, want.length) : cut.got ? got.length : cut.want ? want.length : Math.max(got.length, want.length);
   for (let i = 0; i < n; i++) {
     const g = got[i]?.path;
     const w = want[i]?.path;
@@ -71,7 +78,7 @@ export const paginationPropertyChecks = defineChecks([
         budgetShare: 0.12,
         predicate: async (limit) => {
           const t = await traverse(ctx, ctx.target.containerFiles.containerId, { limit, pageCap: pageCapFor(n, limit, full.scanBoundPages, full.pages) });
-          expectSameFiles(t.files, full.files, limit, !full.complete);
+          expectSameFiles(t.files, full.files, limit, { got: false, want: !full.complete });
         },
       });
     },
@@ -92,7 +99,7 @@ export const paginationPropertyChecks = defineChecks([
         budgetShare: 0.05,
         predicate: async (limit) => {
           const t = await traverse(ctx, ctx.target.containerFiles.containerId, { limit, stopAfter: 4, pageCap: 5 });
-          expectSameFiles(t.files, full.files, limit, !t.complete || !full.complete);
+          expectSameFiles(t.files, full.files, limit, { got: !t.complete, want: !full.complete });
         },
       });
     },
@@ -113,42 +120,50 @@ export const paginationPropertyChecks = defineChecks([
       // The id is written as the target writes its own: RFC 4648 leaves padding to the referring document.
       const padded = full.files.some((f) => f.id.endsWith('='));
       const refusedControl: string[] = [];
+      // The property's share of the budget (checkProperty's budgetShare below) bounds its walks in all.
+      const share = Math.floor(ctx.settings.maxRequests * STRICTLY_AFTER_SHARE);
+      const started = ctx.api.log.count;
+      let judged = 0;
+      let notReached: string | undefined;
       await checkProperty(ctx, 'files.property.strictly-after', {
         arbitrary: fc.record({ at: pathAround(paths, { compare: (a, b) => compareIn(orders[0]!, a, b) }), limit: validLimit({ min: 1, max: 20 }) }),
         requestsPerRun: 3,
-        budgetShare: 0.04,
+        budgetShare: STRICTLY_AFTER_SHARE,
         predicate: async ({ at, limit }) => {
           const after = encodeFileId(at.path, padded);
           const expectations = orders.map((o) => paths.filter((p) => compareIn(o, p, at.path) > 0));
           const order = new PathOrderTracker();
-          // Up to 3 pages: pages that end at the scan bound may come back empty (4.1 rule 3).
-          let cursor = after;
-          const got: string[] = [];
-          for (let i = 0; i < 3 && got.length === 0; i++) {
-            const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit, after: cursor });
-            // 2.1 gives no path grammar: whether a path with NUL or a control character is "any container
-            // file id" is left open (reading cursor-control-refused), so its refusal is observed; so is
-            // that of a path beginning with "/", which no container file has ("Path relative to the
-            // container", files.file.path-relative; reading cursor-absolute-refused).
-            if (i === 0 && res.status === 400 && (CONTROL.test(at.path) || at.path.startsWith('/'))) {
-              if (refusedControl.length < 5) refusedControl.push(JSON.stringify(at.path));
-              return;
-            }
-            ctx.conform(res.status === 200, `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`, res, 'files.after.any-file-id');
-            const fp = { res, page: readPage(res), limit, after: cursor };
-            assertPageRules(fp, order);
-            got.push(...fp.page.data.map((f) => f.path));
-            if (!fp.page.has_more || fp.page.last_id === null) break;
-            cursor = fp.page.last_id;
+          const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit, after });
+          // 2.1 gives no path grammar: whether a path with NUL or a control character is "any container
+          // file id" is left open (reading cursor-control-refused), so its refusal is observed; so is
+          // that of a path beginning with "/", which no container file has ("Path relative to the
+          // container", files.file.path-relative; reading cursor-absolute-refused).
+          if (res.status === 400 && (CONTROL.test(at.path) || at.path.startsWith('/'))) {
+            if (refusedControl.length < 5) refusedControl.push(JSON.stringify(at.path));
+            return;
           }
+          ctx.conform(res.status === 200, `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`, res, 'files.after.any-file-id');
+          // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
+          // followed to the first file within what is left of the property's share of the budget.
+          const spent = ctx.api.log.count - started;
+          const walk = await walkToFile(ctx, ctx.target.containerFiles.containerId, { limit, after, first: { res, page: readPage(res), limit, after }, maxRequests: Math.max(1, share - spent) });
+          for (const fp of walk.pages) assertPageRules(fp, order);
+          const got = walk.page.page.data.map((f) => f.path);
+          // Not reached within the share: where the listing resumes is not known, so nothing is compared.
+          if (walk.end === 'allowance') {
+            notReached = walkNotReached(walk, `after=${after}`);
+            return;
+          }
+          judged++;
           // A file the full traversal never listed: following last_id ended early or skipped it (2.2).
           const known = new Set(paths);
           const unknown = got.find((p) => !known.has(p));
           if (full.complete && unknown !== undefined) {
             throw new ConformanceFailure('files.pagination.next-page', `after=${after} lists ${JSON.stringify(unknown)}, which following last_id from the start never listed: the traversal ended early or skipped it`);
           }
-          // Three empty scan-bound pages in a row compare nothing: legal, and not a failure. Past the end
-          // of a listing cut short by the budget nothing is known, so only its known part is compared.
+          // A walk that ended without a file (the listing ended, or its cursor stopped moving forward, which
+          // files.pagination.progress judges) compares what it got. Past the end of a listing cut short by
+          // the budget nothing is known, so only its known part is compared.
           const matches = (expected: readonly string[]) => {
             const compared = full.complete ? got : got.slice(0, expected.length);
             const want = expected.slice(0, compared.length);
@@ -161,6 +176,7 @@ export const paginationPropertyChecks = defineChecks([
         },
       });
       if (refusedControl.length > 0) ctx.observe('files.after.control-char-paths', { refusedWith400: refusedControl });
+      if (judged === 0 && notReached !== undefined) ctx.skip(`no generated cursor reached a listed file: ${notReached}`);
     },
   },
   {
@@ -177,7 +193,8 @@ export const paginationPropertyChecks = defineChecks([
       // without the prefix may be the target's own scan cursor when its cursors lack it (4.1 rule 3).
       const limits = invalidLimit(bounds).filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'not-an-integer').map((l): { limit?: string; after?: string; requirement: string } => ({ limit: l.value, requirement: 'files.limit.non-integer-rejected' }));
       const cursors = malformedCursor().filter((after) => !after.startsWith(FILE_ID_PREFIX)).map((after): { limit?: string; after?: string; requirement: string } => ({ after, requirement: 'files.after.no-prefix-rejected' }));
-      const input = (await prefixlessScanCursor(ctx)) === undefined ? fc.oneof(limits, cursors) : limits;
+      const own = await prefixlessScanCursor(ctx);
+      const input = own.cursor === undefined && own.unknown === undefined ? fc.oneof(limits, cursors) : limits;
       await checkProperty(ctx, 'files.property.invalid-inputs', {
         arbitrary: input,
         requestsPerRun: 1,

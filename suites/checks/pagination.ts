@@ -3,7 +3,7 @@
  * The fast-check properties of pagination (any limit, any cursor) are in pagination-properties.ts.
  */
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { fetchPage, pageEnd, pathOf, readPage, UnreadableListing, walkOrSkip, walkPages, type FetchedPage } from '../support/file-pages.ts';
+import { fetchPage, pageEnd, pathOf, readPage, UnreadableListing, walkOrSkip, walkPages, walkToFile, type FetchedPage } from '../support/file-pages.ts';
 import { PathOrderTracker } from '../support/path-order.ts';
 
 /** 4.1 / 8: limit maximum 1000. */
@@ -82,9 +82,12 @@ export const paginationChecks = defineChecks([
         let what = `scan position ${q(position ?? '')} (last_id)`;
         if (position === undefined) {
           const next = pages[n + 1] ?? (await nextPageAfter(ctx, id, p));
-          at = next.page.data[0]?.path;
+          // An empty page again (4.1 rule 3, any number in a row): followed to the first file after it,
+          // which lies after the position too; a walk that reaches none compares nothing.
+          const walk = next.page.data.length > 0 || !next.page.has_more ? undefined : await walkToFile(ctx, main(ctx), { limit: LIMIT_MAX, after: id, first: next });
+          at = (walk?.page ?? next).page.data[0]?.path;
           what = `the listing resumed from the opaque last_id ${q(id)} at ${q(at ?? '')}`;
-          if (at === undefined) continue; // an empty page again: nothing to compare
+          if (at === undefined) continue;
         }
         for (const f of p.page.data) {
           const why = order.before(f.path, at!);

@@ -6,7 +6,8 @@ import type { ProbeContext } from '../../core/check.ts';
 import { expectSchema, expectStatus } from '../../core/expect.ts';
 import { errorBody } from './operations.ts';
 import { PathOrderTracker } from './path-order.ts';
-import { fetchPage, filesOf, pageEnd, UnreadableListing, walkPages, type FetchedPage, type ListedFile } from './file-pages.ts';
+import { fullListing } from './traversal.ts';
+import { filesOf, UnreadableListing, walkPages, walkToFile, type FetchedPage, type ForwardWalk, type ListedFile } from './file-pages.ts';
 
 /** 4.1 / 8: limit 1 to 1000, default 100. */
 export const LIMIT_MAX = 1000;
@@ -43,15 +44,11 @@ export function orderOf(p: FetchedPage): PathOrderTracker {
 export const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
- * Fetches the page after `after`, following at most `hops` empty pages that end at the scan bound
- * (4.1 rule 3: data may be empty there), and returns the first page that lists a file (or the last one fetched).
+ * The page after `after` that lists the first file after it: through any number of empty pages that end
+ * at the scan bound (4.1 rule 3), bounded only by the walk's share of the budget (file-pages.ts walkToFile).
  */
-export async function firstFilesAfter(ctx: ProbeContext, after: string, limit: number, hops = 3): Promise<FetchedPage> {
-  let p = await fetchPage(ctx, main(ctx), { limit, after });
-  for (let n = 0; n < hops && p.page.data.length === 0 && p.page.has_more && p.page.last_id !== null; n++) {
-    p = await fetchPage(ctx, main(ctx), { limit, after: p.page.last_id });
-  }
-  return p;
+export async function firstFilesAfter(ctx: ProbeContext, after: string, limit: number): Promise<ForwardWalk> {
+  return walkToFile(ctx, main(ctx), { limit, after });
 }
 
 export const q = (s: string) => JSON.stringify(s);
@@ -67,13 +64,17 @@ export async function expectRejected(ctx: ProbeContext, query: Record<string, st
 }
 
 /**
- * The first scan-bound cursor of the target's that lacks the cfile_ prefix, among the first pages
- * of the main container at limit 1000 (4.1 rule 3: "last_id names the scan position", by any token).
- * A target whose own cursors lack the prefix may read a prefixless `after` as one of them (reading
- * scan-cursor-bare-base64), so refusing such values is demanded only when this finds none.
+ * Whether the target may read an `after` without the cfile_ prefix as a scan position of its own (4.1
+ * rule 3: "last_id names the scan position", by any token; reading scan-cursor-bare-base64): one of
+ * its scan-bound cursors in the shared full listing lacks the prefix. `cursor` is that cursor; `unknown`
+ * says why it cannot be told (the listing was cut before a page ended at the scan bound), so that a
+ * refusal of such values is demanded only of a target whose cursors were seen, or whose listing ended.
  */
-export async function prefixlessScanCursor(ctx: ProbeContext): Promise<string | undefined> {
-  const prefixless = (p: FetchedPage) => pageEnd(p.page) === 'scan-bound' && !(p.page.last_id ?? '').startsWith('cfile_');
-  const { pages } = await walkPages(ctx, main(ctx), { limit: LIMIT_MAX, maxPages: 3, enough: (ps) => ps.some(prefixless) });
-  return pages.find(prefixless)?.page.last_id ?? undefined;
+export async function prefixlessScanCursor(ctx: ProbeContext): Promise<{ cursor?: string; unknown?: string }> {
+  const full = await fullListing(ctx, main(ctx));
+  if (full.prefixlessScanCursor !== undefined) return { cursor: full.prefixlessScanCursor };
+  if (full.scanBoundPages === 0 && !full.complete) {
+    return { unknown: `the shared listing of containerFiles.containerId was cut after ${full.pages} pages at limit ${LIMIT_MAX} before any page ended at the scan bound, so whether the target names scan positions without the cfile_ prefix (4.1 rule 3) is not known` };
+  }
+  return {};
 }

@@ -9,6 +9,7 @@ import { CannotJudge } from '../../core/errors.ts';
 import type { ApiResponse, Query } from '../../core/client.ts';
 import type { ProbeContext } from '../../core/check.ts';
 import { comparePaths, decodeFileId } from '../../core/file-id.ts';
+import { afterInSomeOrder } from './path-order.ts';
 
 /** The fields of a container file (2.1) the checks read; the rest is left to the schema check. */
 export interface ListedFile {
@@ -84,33 +85,114 @@ export async function fetchPage(ctx: ProbeContext, containerId: string, q: { lim
 
 export interface Walk {
   pages: FetchedPage[];
-  /** Why the walk stopped. */
-  end: 'last-page' | 'max-pages' | 'no-cursor' | 'no-progress' | 'enough';
+  /** Why the walk stopped ('allowance': pages without a file spent the walk's share of the budget, see walkAllowance). */
+  end: 'last-page' | 'max-pages' | 'no-cursor' | 'no-progress' | 'enough' | 'allowance';
 }
 
 /**
  * Follows `last_id` while `has_more` (4.1 rule 1), at most `maxPages` pages, or until `enough` says
  * the check has what it needs. A walk never loops: it stops when has_more comes without a cursor or
  * when the cursor does not move forward (those are judged by the pagination checks, not here).
+ * With `followEmpty`, pages that list no file do not count towards `maxPages`: any number of them in
+ * a row is legal (4.1 rule 3, 8 rule 1), so they are followed within the walk's share of the budget.
  */
 export async function walkPages(
   ctx: ProbeContext,
   containerId: string,
-  opts: { limit?: number; maxPages: number; after?: string; enough?: (pages: readonly FetchedPage[]) => boolean },
+  opts: { limit?: number; maxPages: number; after?: string; enough?: (pages: readonly FetchedPage[]) => boolean; followEmpty?: boolean },
 ): Promise<Walk> {
   const pages: FetchedPage[] = [];
+  const allowance = walkAllowance(ctx);
+  let counted = 0;
   let after = opts.after;
   for (;;) {
     const p = await fetchPage(ctx, containerId, { ...(opts.limit !== undefined ? { limit: opts.limit } : {}), ...(after !== undefined ? { after } : {}) });
     pages.push(p);
+    if (!opts.followEmpty || p.page.data.length > 0) counted++;
     if (!p.page.has_more) return { pages, end: 'last-page' };
     if (opts.enough?.(pages)) return { pages, end: 'enough' };
-    if (pages.length >= opts.maxPages) return { pages, end: 'max-pages' };
+    if (counted >= opts.maxPages) return { pages, end: 'max-pages' };
+    if (pages.length >= allowance) return { pages, end: 'allowance' };
     const next = p.page.last_id;
     if (next === null) return { pages, end: 'no-cursor' };
     if (after !== undefined && !isAfter(next, after)) return { pages, end: 'no-progress' };
     after = next;
   }
+}
+
+/**
+ * Requests one forward walk (walkToFile) may send at most: a tenth of the run's budget. The document
+ * bounds neither the scan bound (8 rule 1: "its value: not shown") nor how many hidden objects lie in
+ * a row, so any number of empty pages in a row is faithful (4.1 rule 3: "`data` may be empty"); this
+ * share only keeps one walk from spending the budget of every other check, and a walk that reaches it
+ * leaves its question unjudged (never failed).
+ */
+export const WALK_BUDGET_SHARE = 0.1;
+
+/** The requests one walk may send: its share of the run's budget, and never less than a few. */
+export function walkAllowance(ctx: ProbeContext): number {
+  return Math.max(4, Math.floor(ctx.settings.maxRequests * WALK_BUDGET_SHARE));
+}
+
+/** Where a forward walk ended (walkToFile). */
+export interface ForwardWalk {
+  /** The last page fetched: the first that lists a file when `end` is 'file'. */
+  page: FetchedPage;
+  /** Every page fetched, in order. */
+  pages: FetchedPage[];
+  /**
+   * 'file': `page` lists a file; 'last-page': the listing ended (has_more false) before any file;
+   * 'no-cursor': has_more true without a cursor; 'no-progress': a cursor came back or went backwards
+   * (both judged by the pagination checks, not here); 'allowance': the walk's share of the budget was
+   * spent on pages without a file, so where the listing resumes is not known (not judged).
+   */
+  end: 'file' | 'last-page' | 'no-cursor' | 'no-progress' | 'allowance';
+}
+
+/**
+ * Asks the page after `after` and follows `last_id` through every page that lists no file, until a
+ * page lists one or the listing ends. Pages that end at the scan bound may come back empty (4.1 rule 3),
+ * any number of them in a row, so the walk goes on as long as each cursor is new and, where it names a
+ * path, after the previous one; the only other end is the walk's allowance (walkAllowance), which the
+ * caller reports as not judged, never as a failure: it is the suite's bound, not the document's.
+ */
+export async function walkToFile(
+  ctx: ProbeContext,
+  containerId: string,
+  o: { limit?: number; after: string; maxRequests?: number; first?: FetchedPage },
+): Promise<ForwardWalk> {
+  const allowance = o.maxRequests ?? walkAllowance(ctx);
+  const query = (after: string) => ({ ...(o.limit !== undefined ? { limit: o.limit } : {}), after });
+  let page = o.first ?? (await fetchPage(ctx, containerId, query(o.after)));
+  const pages = [page];
+  const cursors = new Set<string>([o.after]);
+  let after = o.after;
+  for (;;) {
+    if (page.page.data.length > 0) return { page, pages, end: 'file' };
+    if (!page.page.has_more) return { page, pages, end: 'last-page' };
+    const next = page.page.last_id;
+    if (next === null) return { page, pages, end: 'no-cursor' };
+    if (cursors.has(next) || !forwardCursor(next, after)) return { page, pages, end: 'no-progress' };
+    if (pages.length >= allowance) return { page, pages, end: 'allowance' };
+    cursors.add(next);
+    after = next;
+    page = await fetchPage(ctx, containerId, query(after));
+    pages.push(page);
+  }
+}
+
+/** Why a forward walk that reached no file cannot say where the listing resumes, for a skip or a note. */
+export function walkNotReached(walk: ForwardWalk, from: string): string | undefined {
+  if (walk.end !== 'allowance') return undefined;
+  return `${from}: the target answered ${walk.pages.length} pages in a row without a file, each ending at the scan bound with has_more true and a new cursor (4.1 rule 3: legal); the walk's share of the request budget (${walk.pages.length} requests) was spent before a file was listed, so where the listing resumes is not judged`;
+}
+
+/** True when cursor `next` may follow `prev`: it names a path after prev's in some path order, or either is opaque. */
+function forwardCursor(next: string, prev: string): boolean {
+  const a = pathOf(next);
+  const b = pathOf(prev);
+  if (a === undefined || b === undefined) return true;
+  return afterInSomeOrder(b, a);
 }
 
 /** Path named by an id, or undefined when the id is not a well-formed container file id. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { ProbeContext } from '../../core/check.ts';
 import { dataJson, toData } from '../../core/data-json.ts';
-import { CannotJudge, ConformanceFailure } from '../../core/errors.ts';
+import { CannotJudge, ConformanceFailure, SkipCheck } from '../../core/errors.ts';
 import { checkReplayCommand } from '../../core/replay.ts';
 
 /** The counterexample in a failure message: enough to read it; the report holds it whole. */
@@ -35,7 +35,9 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
       return true;
     } catch (e) {
       if (e instanceof ConformanceFailure) throw e;
-      if (e instanceof CannotJudge) {
+      // The predicate cannot judge (a request the run cannot send, a bound of the suite's own reached):
+      // no counterexample, no more runs; the check ends as `error` or `skip` with the reason.
+      if (e instanceof CannotJudge || e instanceof SkipCheck) {
         cannotJudge = e;
         return true;
       }
