@@ -218,6 +218,26 @@ export function parseCli(argv: readonly string[]): CliOptions {
 }
 
 /**
+ * The report directory and --force as far as they can be read from options that did not parse (an
+ * unknown option, a bad value elsewhere): an exit 2 replaces the report there with its error
+ * (cli/conformance.ts). `noReport`: --help or --dry-run was asked for, which write no report.
+ */
+export function looseReportDir(argv: readonly string[]): { reportDir?: string; force: boolean; noReport: boolean } {
+  let reportDir: string | undefined;
+  let force = false;
+  let noReport = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--report-dir' && i + 1 < argv.length) reportDir = argv[++i];
+    else if (arg.startsWith('--report-dir=')) reportDir = arg.slice('--report-dir='.length);
+    else if (arg === '--force') force = true;
+    else if (arg === '--help' || arg === '-h' || arg === '--dry-run') noReport = true;
+  }
+  const usable = reportDir !== undefined && reportDir.length > 0 && reportDir.length <= 4096 && !reportDir.includes('\0');
+  return { ...(usable ? { reportDir } : {}), force, noReport: noReport || (reportDir !== undefined && !usable) };
+}
+
+/**
  * `--max-requests -5`: node:util's parser takes a value that starts with `-` for an option of its own
  * ("argument is ambiguous"). A negative number after an option that takes a value is that option's
  * value, joined as `--max-requests=-5`, so it gets the usual one line naming the range.

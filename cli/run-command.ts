@@ -54,12 +54,13 @@ export async function runCommand(c: {
       const engineModule = await import('./run-engine.ts');
       runEngine = engineModule.runEngine;
       // The selection the command can compute itself (no --shard: Playwright alone knows a shard's
-      // split): a --grep that selects nothing leaves the previous report as it was.
+      // split): a --grep that selects nothing is an exit 2 like any run that cannot be made, and its
+      // error replaces the previous report (cli/conformance.ts).
       const { selectionOf, replayPathProblem } = await import('./selection.ts');
       selection = opts.shard ? undefined : selectionOf(opts.grep);
       const replayProblem = replayPathProblem(opts.replayPath, selection);
       if (replayProblem) die(replayProblem);
-      if (selection?.length === 0) die(`no check matches --grep ${JSON.stringify(opts.grep)}: nothing ran, and the previous report in ${settings.reportDir} is left as it was`);
+      if (selection?.length === 0) die(`no check matches --grep ${JSON.stringify(opts.grep)}: nothing ran`);
       clearReportDir(settings);
       // The socket opens before the preflight: Playwright's runner gets the listing while it runs.
       host = await engineModule.openHost(run, socketPath);
