@@ -28,8 +28,8 @@ function levelOf(requirementId: string): string {
  *   SHOULD failure under --fail-on must (the verdict's rule, core/gating.ts).
  * - A check whose responses carried a finding already said (a whole-run judge: one bad record seen
  *   by every check that lists it) says so without FAIL, `pass` when its own probe completed.
- * - Consecutive skips for one reason (a deadline: every check left `not sent`) fold into one line
- *   with their count.
+ * - Skips for one reason (a deadline: every check left `not sent`) fold into one line with their
+ *   count, said at the end of the run's lines (a skip for a reason of its own is said where it comes).
  *
  * Every string from the target is masked and its control characters shown escaped (principle 4).
  * Colour and a progress line only on a terminal, and never with NO_COLOR set (no-color.org).
@@ -43,8 +43,8 @@ export default class ConsoleReporter implements Reporter {
   private mask = new Mask([]);
   /** Requirements whose failure was printed (once per run). */
   private readonly said = new Set<string>();
-  /** Consecutive skips for one reason, not yet printed. */
-  private skips: { reason: string; ids: string[] } | undefined;
+  /** Skips by reason, in order of their first check; said at the end, one line per reason. */
+  private readonly skips = new Map<string, string[]>();
 
   onBegin(_config: FullConfig, suite: Suite): void {
     this.total = suite.allTests().length;
@@ -62,13 +62,10 @@ export default class ConsoleReporter implements Reporter {
     const id = test.title;
     if (status === 'skip') {
       const why = reason ?? 'skipped';
-      if (this.skips && this.skips.reason === why) this.skips.ids.push(id);
-      else {
-        this.flushSkips();
-        this.skips = { reason: why, ids: [id] };
-      }
+      const ids = this.skips.get(why);
+      if (ids) ids.push(id);
+      else this.skips.set(why, [id]);
     } else {
-      this.flushSkips();
       if (status === 'fail' && outcome) this.failure(id, outcome);
       else this.line(status === 'pass' ? 'pass' : 'ERROR', id, status === 'pass' ? undefined : reason);
     }
@@ -99,11 +96,11 @@ export default class ConsoleReporter implements Reporter {
   }
 
   private flushSkips(): void {
-    const s = this.skips;
-    this.skips = undefined;
-    if (!s) return;
-    if (s.ids.length === 1) return this.line('skip', s.ids[0]!, s.reason);
-    this.line('skip', `${s.ids.length} checks`, `${s.reason} (${s.ids[0]} … ${s.ids[s.ids.length - 1]})`);
+    for (const [reason, ids] of this.skips) {
+      if (ids.length === 1) this.line('skip', ids[0]!, reason);
+      else this.line('skip', `${ids.length} checks`, `${reason} (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''})`);
+    }
+    this.skips.clear();
   }
 
   private line(mark: Mark, subject: string, reason: string | undefined): void {
@@ -119,7 +116,6 @@ export default class ConsoleReporter implements Reporter {
   }
 
   onError(error: { message?: string }): void {
-    this.flushSkips();
     process.stdout.write(`  ERROR ${terminalSafe(this.mask.text(error.message?.split('\n')[0] ?? 'unknown error'))}\n`);
   }
 
