@@ -32,6 +32,12 @@ export interface CliOptions {
   dryRun: boolean;
   replayPath?: string;
   help: boolean;
+  /**
+   * Every option given on the command line, by its name, as checked (numbers and --shard
+   * normalised): the replay of the run is built from it (cli/prepare-run.ts), so an option added to
+   * OPTIONS is carried by every printed replay without being named there.
+   */
+  given: Readonly<Record<string, string | true>>;
 }
 
 export class UsageError extends Error {
@@ -199,6 +205,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     dryRun: values['dry-run'] ?? false,
     retryBudgetS: int('retry-budget', values['retry-budget'], ' s') ?? CLI_DEFAULTS.retryBudgetS,
     help: values.help ?? false,
+    given: {},
   };
   const assign = <K extends keyof CliOptions>(k: K, v: CliOptions[K] | undefined) => {
     if (v !== undefined) opts[k] = v;
@@ -214,7 +221,21 @@ export function parseCli(argv: readonly string[]): CliOptions {
   assign('grep', grep(values.grep));
   assign('shard', shard(values.shard));
   assign('replayPath', replayPath(values['replay-path']));
+  opts.given = givenOf(values as Record<string, string | boolean | undefined>, opts);
   return opts;
+}
+
+/** The options given, as checked: a whole number as its value (`007` is 7), --shard normalised, a flag as true. */
+function givenOf(values: Record<string, string | boolean | undefined>, opts: CliOptions): Record<string, string | true> {
+  const out: Record<string, string | true> = {};
+  for (const name of OPTION_NAMES) {
+    const v = values[name];
+    if (v === undefined || v === false) continue;
+    if (v === true) out[name] = true;
+    else if (name === 'shard') out[name] = opts.shard!;
+    else out[name] = Object.hasOwn(BOUNDS, name) ? String(Number(v)) : v;
+  }
+  return out;
 }
 
 /**

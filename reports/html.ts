@@ -307,7 +307,7 @@ function failureBlock(report: ConformanceReport, f: RequirementFailure): string 
     // Every failure can be run again alone: its check, with the run's seed and options.
     out.push('<h5>Replay this check</h5>', `<pre class="replay">${esc(replayCheckCommand(report, f.checkId))}</pre>`);
   }
-  if (f.curl) out.push('<h5>Reproduce with curl (set API_KEY in the environment)</h5>', `<pre class="curl">${esc(f.curl)}</pre>`);
+  if (f.curl) out.push('<h5>Reproduce with curl (keys from the environment variables the target file names)</h5>', `<pre class="curl">${esc(f.curl)}</pre>`);
   out.push('</div>');
   return out.join('\n');
 }
