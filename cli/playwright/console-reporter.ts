@@ -91,7 +91,9 @@ export default class ConsoleReporter implements Reporter {
     }
     if (earlier.length === byRequirement.size) {
       const carried = earlier.map((r) => `${levelOf(r)} ${r}`.trim()).join(', ');
-      this.line(outcome.probeCompleted ? 'pass' : 'note', checkId, `its responses carried the finding of ${carried}, said above`);
+      // A counterexample of its own (a property's shrunk input) is this check's to replay: said with it.
+      const own = outcome.failures.find((f) => f.counterexample);
+      this.line(outcome.probeCompleted ? 'pass' : 'note', checkId, `its responses carried the finding of ${carried}, said above${own ? `; its counterexample: ${own.message}` : ''}`);
     }
   }
 
