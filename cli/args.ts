@@ -69,7 +69,10 @@ export const USAGE = `usage: ${commandLine('run')} [options]
 
 Runs the conformance suite against the target described by --target, or against the embedded
 reference implementation when no target is given. Exit code: 0 conformant, 1 a MUST requirement
-failed (or a SHOULD one with --fail-on should), 2 the run could not be made or is incomplete.
+failed (or a SHOULD one with --fail-on should), 2 the run could not be made or is incomplete,
+130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM). Every file of the report directory says
+what the exit code says: a run that cannot be made (exit 2 before the first check) replaces the
+previous report with its error (junit.xml with one error, summary.md with the reason).
 
   --target FILE          target file (YAML) describing the deployment
   --report-dir DIR       where the report is written (default reports/latest)
