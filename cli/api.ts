@@ -15,6 +15,7 @@ import { preflight } from './preflight.ts';
 import { settingsOf, suiteInfo } from './prepare-run.ts';
 import { reportOfRun } from './run-report.ts';
 import { runTarget } from './run-target.ts';
+import { waitForTarget } from './wait-for.ts';
 
 export type { ConformanceReport } from '../reports/model.ts';
 
@@ -30,6 +31,8 @@ export interface ConformanceOptions {
   maxRps?: number;
   timeoutMs?: number;
   deadlineS?: number;
+  /** Wait up to this many seconds for the target to answer before the preflight, like --wait-for. */
+  waitForS?: number;
   failOn?: 'must' | 'should';
   requireAll?: boolean;
   allowLiteralKeys?: boolean;
@@ -68,6 +71,10 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const target = ran.target;
     stop = ran.stop;
     if (options.reportDir) prepareReportDir(settings.reportDir, { force: settings.force });
+    if (opts.waitForS !== undefined) {
+      const waited = await waitForTarget(target.baseUrl, opts.waitForS, settings);
+      if (waited.fatal) throw new ConformanceRunError(waited.fatal);
+    }
     const pre = await preflight(target, settings);
     if (pre.fatal) throw new ConformanceRunError(new Mask(secretsOf(target)).text(pre.fatal));
     settings.requestsBefore = pre.requests;
@@ -111,6 +118,7 @@ function toArgv(o: ConformanceOptions): string[] {
   flag('max-rps', o.maxRps);
   flag('timeout', o.timeoutMs);
   flag('deadline', o.deadlineS);
+  flag('wait-for', o.waitForS);
   flag('fail-on', o.failOn);
   flag('report-dir', o.reportDir);
   if (o.requireAll) out.push('--require-all');

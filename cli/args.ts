@@ -16,6 +16,8 @@ export interface CliOptions {
   maxRps?: number;
   timeoutMs?: number;
   deadlineS?: number;
+  /** Seconds to wait for the target to answer before the preflight (cli/wait-for.ts), within the deadline. */
+  waitForS?: number;
   /** Seconds the whole run may spend waiting before retries of 429/503 answers (then it stops, incomplete). */
   retryBudgetS: number;
   grep?: string;
@@ -55,6 +57,7 @@ export const BOUNDS = {
   'max-rps': { min: 1, max: 10_000 },
   timeout: { min: 1, max: 120_000 },
   deadline: { min: 1, max: 3_600 },
+  'wait-for': { min: 1, max: 3_600 },
   'retry-budget': { min: 0, max: 3_600 },
   shards: { min: 1, max: 1_000 },
 } as const;
@@ -84,6 +87,8 @@ previous report with its error (junit.xml with one error, summary.md with the re
   --timeout MS           time-out of one request in ms, 1 to ${BOUNDS.timeout.max} (default 10000)
   --deadline S           deadline of the whole run in seconds, preflight included, counted from the
                          command's start, 1 to ${BOUNDS.deadline.max} (default ${CLI_DEFAULTS.deadlineS})
+  --wait-for S           first wait up to S seconds, 1 to ${BOUNDS['wait-for'].max}, for the target to answer (any HTTP
+                         response) before the preflight, for a service still starting; counted in --deadline
   --retry-budget S       seconds the run may spend waiting to retry 429/503 answers, 0 to ${BOUNDS['retry-budget'].max}
                          (default ${CLI_DEFAULTS.retryBudgetS}); past it the run stops and is incomplete
   --grep REGEX           run only the checks whose id or tag matches (e.g. @must, @files)
@@ -171,6 +176,7 @@ const OPTIONS = {
   'max-rps': { type: 'string' },
   timeout: { type: 'string' },
   deadline: { type: 'string' },
+  'wait-for': { type: 'string' },
   'retry-budget': { type: 'string' },
   grep: { type: 'string' },
   shard: { type: 'string' },
@@ -221,6 +227,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   assign('maxRps', int('max-rps', values['max-rps']));
   assign('timeoutMs', int('timeout', values.timeout, ' ms'));
   assign('deadlineS', int('deadline', values.deadline, ' s'));
+  assign('waitForS', int('wait-for', values['wait-for'], ' s'));
   assign('grep', grep(values.grep));
   assign('shard', shard(values.shard));
   assign('replayPath', replayPath(values['replay-path']));

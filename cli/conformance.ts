@@ -4,9 +4,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { engineSocketPath, ENGINE_SOCKET_ENV } from '../core/engine-socket.ts';
-import type { RunSettings } from '../core/run-settings.ts';
+import { DEFAULTS, type RunSettings } from '../core/run-settings.ts';
 import { terminalSafe } from '../core/terminal-text.ts';
-import { DEFAULTS } from '../core/run-settings.ts';
+import { MARKER as REPORT_MARKER } from '../reports/safe-files.ts';
 import { looseReportDir, parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
 import { die, Fatal } from './fatal.ts';
 import { ROOT, RUN_ENV, settingsOf, type RunnerEnv } from './prepare-run.ts';
@@ -20,7 +20,7 @@ import { suiteModule } from './suite-files.ts';
  * The report directory an exit 2 before the first check replaces with the error (reports/error-report.ts),
  * so no earlier run's report stays to read better than the exit code. Undefined for a dry run or
  * --help (they write no report). `ifExists`: the options did not parse, so the directory is a best
- * reading of them; an error report is written only where a report directory already is.
+ * reading of them; the error replaces a report of the suite found there (its marker), and creates nothing.
  */
 let errorReportDir: { dir: string; force: boolean; ifExists: boolean } | undefined;
 
@@ -127,7 +127,7 @@ main().then(
     const message = e instanceof Fatal ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
     process.stderr.write(`conformance: ${terminalSafe(message)}\n`);
     const at = errorReportDir;
-    if (at && (!at.ifExists || existsSync(at.dir))) {
+    if (at && (!at.ifExists || existsSync(join(at.dir, REPORT_MARKER)))) {
       try {
         (await import('../reports/error-report.ts')).replaceWithErrorReport(at.dir, terminalSafe(message), 2, { force: at.force });
       } catch {

@@ -15,6 +15,7 @@ import { die } from './fatal.ts';
 import { preflight } from './preflight.ts';
 import { suiteInfo, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
+import { waitForTarget } from './wait-for.ts';
 
 /**
  * The command's run once Playwright's runner is booting (cli/conformance.ts starts it first, and loads
@@ -64,6 +65,7 @@ export async function runCommand(c: {
       clearReportDir(settings);
       // The socket opens before the preflight: Playwright's runner gets the listing while it runs.
       host = await engineModule.openHost(run, socketPath);
+      if (opts.waitForS !== undefined) await waitFor(target, opts.waitForS, settings, mask);
       const pre = await preflight(target, settings);
       if (pre.fatal) die(maskedLine(pre.fatal, mask));
       for (const warning of pre.warnings) say(warning, mask);
@@ -100,11 +102,20 @@ export async function dryRun(opts: CliOptions, settings: RunSettings): Promise<n
     sayStart(target, settings.seed, new Mask(secretsOf(target)), !!opts.target);
     // Loaded only here: the plan needs every check declaration (a real run loads them while Playwright boots).
     const { printPlan } = await import('./plan.ts');
+    if (opts.waitForS !== undefined) process.stdout.write(`--wait-for ${opts.waitForS}: the run first waits up to ${opts.waitForS} s for the target to answer (counted in the deadline)\n`);
     printPlan(target, settings, opts.grep);
     return 0;
   } finally {
     await stop?.();
   }
+}
+
+/** --wait-for: the target answers before the preflight, or the run ends in one line (exit 2). */
+async function waitFor(target: Target, waitS: number, settings: RunSettings, mask: Mask): Promise<void> {
+  say(`waiting up to ${waitS} s for ${target.baseUrl} to answer (--wait-for)`, mask);
+  const waited = await waitForTarget(target.baseUrl, waitS, settings);
+  if (waited.fatal) die(maskedLine(waited.fatal, mask));
+  say(`target answered (HTTP ${waited.status}) after ${(waited.waitedMs / 1000).toFixed(1)} s, ${waited.attempts} attempt(s)`, mask);
 }
 
 /** The previous report's files, cleared before anything is judged (a refused directory is one line, exit 2). */
