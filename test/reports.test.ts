@@ -290,8 +290,8 @@ test('junit.xml gates as the exit code: conformant with a SHOULD failure, non-co
     ['MUST failing', report, true],
     ['error', buildReport(input(FULL_OUTCOMES.filter((o) => o.checkId === 'x.error' || o.checkId === 'x.pass'))), true],
     ['incomplete: a run limit', buildReport({ ...input([cut]), stopped: 'the deadline passed' }), true],
-    ['incomplete: --require-all', buildReport({ ...input([outcome('x.pass'), absent]), requireAll: true }), true],
-    ['conformant, a field absent without --require-all', buildReport(input([outcome('x.pass'), absent])), false],
+    ['incomplete: --require-all', buildReport({ ...input([outcome('x.pass', {}), absent]), requireAll: true }), true],
+    ['conformant, a field absent without --require-all', buildReport(input([outcome('x.pass', {}), absent])), false],
   ];
   for (const [name, r, fails] of cases) {
     expect(gate(r), `${name}: verdict ${r.verdict}`).toBe(fails);
