@@ -15,7 +15,6 @@ import { die } from './fatal.ts';
 import { preflight } from './preflight.ts';
 import { suiteInfo, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
-import { waitForTarget } from './wait-for.ts';
 
 /**
  * The command's run once Playwright's runner is booting (cli/conformance.ts starts it first, and loads
@@ -113,6 +112,8 @@ export async function dryRun(opts: CliOptions, settings: RunSettings): Promise<n
 /** --wait-for: the target answers before the preflight, or the run ends in one line (exit 2). */
 async function waitFor(target: Target, waitS: number, settings: RunSettings, mask: Mask): Promise<void> {
   say(`waiting up to ${waitS} s for ${target.baseUrl} to answer (--wait-for)`, mask);
+  // Loaded only when asked for: the run's start-up is what every other run pays.
+  const { waitForTarget } = await import('./wait-for.ts');
   const waited = await waitForTarget(target.baseUrl, waitS, settings);
   if (waited.fatal) die(maskedLine(waited.fatal, mask));
   say(`target answered (HTTP ${waited.status}) after ${(waited.waitedMs / 1000).toFixed(1)} s, ${waited.attempts} attempt(s)`, mask);
