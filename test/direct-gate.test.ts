@@ -21,12 +21,13 @@ interface DirectRun {
   reportDir: string;
 }
 
-async function playwrightTest(args: string[], env: Record<string, string>): Promise<DirectRun> {
+/** `reporters: 'config'`: the configuration's own reporters (the host reporter, then Playwright's list), as `npx playwright test` runs. */
+async function playwrightTest(args: string[], env: Record<string, string>, reporters: 'json' | 'config' = 'json'): Promise<DirectRun> {
   const dir = mkdtempSync(join(tmpdir(), 'direct-'));
   const out = join(dir, 'results.json');
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const reporters = `${join(ROOT, 'cli/playwright/host-reporter.ts')},json`;
-  const child = spawn(process.execPath, [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), `--reporter=${reporters}`, ...args], {
+  const reporterArgs = reporters === 'json' ? [`--reporter=${join(ROOT, 'cli/playwright/host-reporter.ts')},json`] : [];
+  const child = spawn(process.execPath, [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), ...reporterArgs, ...args], {
     cwd: ROOT,
     // Each run its own report directory: tests run at once, and a report directory is locked while written.
     env: { ...process.env, CONFORMANCE_SEED: '5', PLAYWRIGHT_JSON_OUTPUT_NAME: out, CONFORMANCE_REPORT_DIR: join(dir, 'report'), CONFORMANCE_RUN: '', CONFORMANCE_ENGINE_SOCKET: '', FORCE_COLOR: '0', ...env },
@@ -76,6 +77,12 @@ test('a SHOULD failure is shown as a warning and does not fail `npx playwright t
     // Located at the check's declaration, also in a run (the runner's listing comes from the global set-up's).
     expect(must.locations.get('files.limit.out-of-range-rejected')).toMatch(/^checks\/container-files-query\.ts:\d+$/);
     expect(shown?.annotations).toContainEqual({ type: 'warning', description: expect.stringMatching(/^not gating \(fail-on must\): FAIL /) });
+
+    // In the run's own output too (Playwright's list reporter prints a test's stderr): a warning line, the test passed.
+    const listed = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file }, 'config');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout + listed.stderr).toMatch(/WARN {2}files\.limit\.out-of-range-rejected: a SHOULD requirement failed \(not gating without CONFORMANCE_FAIL_ON=should\): /);
+    expect(listed.stdout).toMatch(/✓ .*files\.limit\.out-of-range-rejected/);
 
     const should = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file, CONFORMANCE_FAIL_ON: 'should' });
     expect(should.code).toBe(1);
