@@ -74,7 +74,7 @@ function junitGate(xml: string): { failures: number; errors: number } {
   return { failures, errors };
 }
 
-test('one report directory, five runs one after another: junit.xml, report.json, summary.md and the console all say what the exit code says', async () => {
+test('one report directory, runs one after another: junit.xml, report.json, summary.md and the console all say what the exit code says', async () => {
   test.slow();
   const reportDir = mkdtempSync(join(tmpdir(), 'one-verdict-'));
   const verdictOf = (run: CliRun): string | undefined => (existsSync(join(reportDir, 'report.json')) ? (JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as ConformanceReport).verdict : undefined);
@@ -90,11 +90,19 @@ test('one report directory, five runs one after another: junit.xml, report.json,
     if (verdict) expect(run.stdout).toMatch(new RegExp(`^verdict: ${verdict.toUpperCase()}`, 'm'));
     // No FAIL line under a level that does not gate, no FAIL at all when the run is conformant.
     if (code === 0) expect(run.stdout).not.toMatch(/^\s+FAIL\s/m);
+    // Each failing requirement said once (FAIL or WARN) under its own level; skips folded by reason.
+    const said = [...run.stdout.matchAll(/^ {2}(?:FAIL|WARN) {2}(MUST|SHOULD) (\S+) — /gm)].map((m) => `${m[1]} ${m[2]}`);
+    expect(new Set(said).size, said.join('\n')).toBe(said.length);
+    const failing = existsSync(join(reportDir, 'report.json')) ? (JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as ConformanceReport).requirements.filter((r) => r.status === 'fail') : [];
+    expect(said.sort()).toEqual(failing.map((r) => `${r.level} ${r.id}`).sort());
+    const skipReasons = [...run.stdout.matchAll(/^ {2}skip {2}\S+(?: checks)? — (.*?)(?: \([^()]*\))?$/gm)].map((m) => m[1]);
+    expect(new Set(skipReasons).size, skipReasons.join('\n')).toBe(skipReasons.length);
   };
   const cases: Array<{ name: string; faults: string[]; args: string[]; code: number; verdict: string | undefined }> = [
     { name: 'conformant', faults: [], args: [], code: 0, verdict: 'conformant' },
     { name: 'SHOULD only', faults: ['auth-basic-scheme-accepted'], args: [], code: 0, verdict: 'conformant' },
     { name: 'MUST failing', faults: ['files-created-at-millis'], args: [], code: 1, verdict: 'non-conformant' },
+    { name: 'one bad record', faults: ['interns-bad-uuid'], args: [], code: 1, verdict: 'non-conformant' },
     { name: 'INCOMPLETE', faults: [], args: ['--max-requests', '8'], code: 2, verdict: 'incomplete' },
     { name: 'conformant again', faults: [], args: [], code: 0, verdict: 'conformant' },
     { name: 'exit 2: a misspelt target file', faults: [], args: ['--target', 'no-such-target.yaml'], code: 2, verdict: undefined },
@@ -106,6 +114,11 @@ test('one report directory, five runs one after another: junit.xml, report.json,
       await withReference((y) => y, (e) => e, async (file, env) => {
         const run = await runCli(['--seed', '11', '--target', file, ...c.args], { env, reportDir, timeoutMs: 120_000 });
         expectAgreement(run, c.code, c.verdict);
+        if (c.name === 'one bad record') {
+          // One bad record is one FAIL line, under its requirement's level, naming the check that saw it.
+          expect(run.stdout.match(/^ {2}FAIL /gm)).toHaveLength(1);
+          expect(run.stdout).toMatch(/^ {2}FAIL {2}MUST interns\.intern\.uuid-fields — .*\(check [a-z.-]+\)$/m);
+        }
         if (c.name === 'SHOULD only') {
           // The SHOULD failure is said once, as a warning under its own level, never as a FAIL.
           expect(run.stdout).toMatch(/^\s+WARN\s+SHOULD auth\.malformed-401\b/m);

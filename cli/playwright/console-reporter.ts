@@ -41,8 +41,8 @@ export default class ConsoleReporter implements Reporter {
   private readonly tty = !!process.stdout.isTTY;
   private readonly colour = this.tty && !process.env['NO_COLOR'];
   private mask = new Mask([]);
-  /** Requirements whose failure was printed (once per run). */
-  private readonly said = new Set<string>();
+  /** Requirements whose failure was printed (once per run): the check that said it and the messages seen. */
+  private readonly said = new Map<string, { checkId: string; messages: Set<string> }>();
   /** Skips by reason, in order of their first check; said at the end, one line per reason. */
   private readonly skips = new Map<string, string[]>();
 
@@ -72,28 +72,38 @@ export default class ConsoleReporter implements Reporter {
     if (this.tty) process.stdout.write(`  [${this.done}/${this.total}] ${((Date.now() - this.started) / 1000).toFixed(1)} s`);
   }
 
-  /** A failed check: each requirement it is the first to fail, one line under that requirement's level; the rest said without FAIL. */
+  /**
+   * A failed check: each requirement it is the first to fail, one line under that requirement's
+   * level. A requirement said before is said again without FAIL: as a finding its responses carried
+   * (the same message, a whole-run judge's), or as another finding of it, with its message.
+   */
   private failure(checkId: string, outcome: CheckOutcome): void {
     const byRequirement = new Map<string, string[]>();
     for (const f of outcome.failures) byRequirement.set(f.requirementId, [...(byRequirement.get(f.requirementId) ?? []), f.message]);
     if (byRequirement.size === 0) return this.line('FAIL', checkId, outcome.reason);
-    const earlier: string[] = [];
+    const carried: string[] = [];
+    const again: Array<{ req: string; message: string }> = [];
     for (const [req, messages] of byRequirement) {
-      if (this.said.has(req)) {
-        earlier.push(req);
+      const said = this.said.get(req);
+      if (said) {
+        const fresh = messages.find((m) => !said.messages.has(m));
+        if (fresh === undefined) carried.push(req);
+        else again.push({ req, message: `${fresh} (first said under ${said.checkId})` });
+        for (const m of messages) said.messages.add(m);
         continue;
       }
-      this.said.add(req);
+      this.said.set(req, { checkId, messages: new Set(messages) });
       const level = levelOf(req);
       const gates = level === 'MUST' || level === '' || (level === 'SHOULD' && this.failOn() === 'should');
       const more = messages.length > 1 ? ` (+${messages.length - 1} more)` : '';
       this.line(gates ? 'FAIL' : 'WARN', `${level} ${req}`.trim(), `${messages[0]}${more} (check ${checkId}${gates ? '' : '; not gating without --fail-on should'})`);
     }
-    if (earlier.length === byRequirement.size) {
-      const carried = earlier.map((r) => `${levelOf(r)} ${r}`.trim()).join(', ');
+    const named = (r: string) => `${levelOf(r)} ${r}`.trim();
+    for (const { req, message } of again) this.line('note', checkId, `${named(req)} again: ${message}`);
+    if (carried.length && again.length === 0) {
       // A counterexample of its own (a property's shrunk input) is this check's to replay: said with it.
       const own = outcome.failures.find((f) => f.counterexample);
-      this.line(outcome.probeCompleted ? 'pass' : 'note', checkId, `its responses carried the finding of ${carried}, said above${own ? `; its counterexample: ${own.message}` : ''}`);
+      this.line(outcome.probeCompleted ? 'pass' : 'note', checkId, `its responses carried the finding of ${carried.map(named).join(', ')}, said above${own ? `; its counterexample: ${own.message}` : ''}`);
     }
   }
 
