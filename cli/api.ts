@@ -7,6 +7,7 @@ import { deadlineLeftMs, deadlineReason } from '../core/run-settings.ts';
 import { grepText } from '../core/tags.ts';
 import { NodeTransport } from '../core/transport.ts';
 import type { ConformanceReport } from '../reports/model.ts';
+import { replaceWithErrorReport } from '../reports/error-report.ts';
 import { prepareReportDir, writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
@@ -96,8 +97,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       await transport.close();
     }
   } catch (e) {
-    if (e instanceof Error && /^(TargetFileError|ReportDirError)$/.test(e.name)) throw new ConformanceRunError(e.message);
-    throw e;
+    const runError = e instanceof ConformanceRunError ? e : e instanceof Error && /^(TargetFileError|ReportDirError)$/.test(e.name) ? new ConformanceRunError(e.message) : undefined;
+    // As on the command line: a run that could not be made replaces the previous report with its error
+    // (a report directory that refused the run is left as it is).
+    if (runError && options.reportDir && !(e instanceof Error && e.name === 'ReportDirError')) replaceWithErrorReport(settings.reportDir, runError.message, 2, { force: settings.force });
+    throw runError ?? e;
   } finally {
     await stop?.();
     rmSync(runDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +106,9 @@ test('a bad target file or CONFORMANCE_FAIL_ON is one line and exit 2, no stack 
   const missing = await playwrightTest([], { CONFORMANCE_TARGET: '/no/such/target.yaml' });
   expect(missing.code).toBe(2);
   expect(missing.stderr.trim().split('\n')).toEqual(['conformance: target file /no/such/target.yaml: cannot be read (ENOENT)']);
+  // Its report directory says the error, as the command line's does (junit.xml errors="1", no report.json).
+  expect(readFileSync(join(missing.reportDir, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="0" errors="1"/);
+  expect(existsSync(join(missing.reportDir, 'report.json'))).toBe(false);
   const failOn = await playwrightTest([], { CONFORMANCE_FAIL_ON: 'sometimes' });
   expect(failOn.code).toBe(2);
   expect(failOn.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: --fail-on takes must or should/)]);
