@@ -18,8 +18,6 @@ export interface CheckListing {
   id: string;
   tags: string[];
   wholeRun: boolean;
-  /** The check's level (its strongest requirement's), for the console's failure lines. */
-  level?: string;
   /** The check's declaration (suites/check-locations.ts): where Playwright locates its test. */
   location?: { file: string; line: number; column: number };
 }
