@@ -7,6 +7,7 @@ import { deadlineLeftMs, deadlineReason } from '../core/run-settings.ts';
 import { grepText } from '../core/tags.ts';
 import { NodeTransport } from '../core/transport.ts';
 import type { ConformanceReport } from '../reports/model.ts';
+import { replaceWithErrorReport } from '../reports/error-report.ts';
 import { prepareReportDir, writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
@@ -15,6 +16,7 @@ import { preflight } from './preflight.ts';
 import { settingsOf, suiteInfo } from './prepare-run.ts';
 import { reportOfRun } from './run-report.ts';
 import { runTarget } from './run-target.ts';
+import { waitForTarget } from './wait-for.ts';
 
 export type { ConformanceReport } from '../reports/model.ts';
 
@@ -30,6 +32,8 @@ export interface ConformanceOptions {
   maxRps?: number;
   timeoutMs?: number;
   deadlineS?: number;
+  /** Wait up to this many seconds for the target to answer before the preflight, like --wait-for. */
+  waitForS?: number;
   failOn?: 'must' | 'should';
   requireAll?: boolean;
   allowLiteralKeys?: boolean;
@@ -68,6 +72,10 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const target = ran.target;
     stop = ran.stop;
     if (options.reportDir) prepareReportDir(settings.reportDir, { force: settings.force });
+    if (opts.waitForS !== undefined) {
+      const waited = await waitForTarget(target.baseUrl, opts.waitForS, settings);
+      if (waited.fatal) throw new ConformanceRunError(waited.fatal);
+    }
     const pre = await preflight(target, settings);
     if (pre.fatal) throw new ConformanceRunError(new Mask(secretsOf(target)).text(pre.fatal));
     settings.requestsBefore = pre.requests;
@@ -89,8 +97,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       await transport.close();
     }
   } catch (e) {
-    if (e instanceof Error && /^(TargetFileError|ReportDirError)$/.test(e.name)) throw new ConformanceRunError(e.message);
-    throw e;
+    const runError = e instanceof ConformanceRunError ? e : e instanceof Error && /^(TargetFileError|ReportDirError)$/.test(e.name) ? new ConformanceRunError(e.message) : undefined;
+    // As on the command line: a run that could not be made replaces the previous report with its error
+    // (a report directory that refused the run is left as it is).
+    if (runError && options.reportDir && !(e instanceof Error && e.name === 'ReportDirError')) replaceWithErrorReport(settings.reportDir, runError.message, 2, { force: settings.force });
+    throw runError ?? e;
   } finally {
     await stop?.();
     rmSync(runDir, { recursive: true, force: true });
@@ -111,6 +122,7 @@ function toArgv(o: ConformanceOptions): string[] {
   flag('max-rps', o.maxRps);
   flag('timeout', o.timeoutMs);
   flag('deadline', o.deadlineS);
+  flag('wait-for', o.waitForS);
   flag('fail-on', o.failOn);
   flag('report-dir', o.reportDir);
   if (o.requireAll) out.push('--require-all');

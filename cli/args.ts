@@ -16,6 +16,8 @@ export interface CliOptions {
   maxRps?: number;
   timeoutMs?: number;
   deadlineS?: number;
+  /** Seconds to wait for the target to answer before the preflight (cli/wait-for.ts), within the deadline. */
+  waitForS?: number;
   /** Seconds the whole run may spend waiting before retries of 429/503 answers (then it stops, incomplete). */
   retryBudgetS: number;
   grep?: string;
@@ -32,6 +34,12 @@ export interface CliOptions {
   dryRun: boolean;
   replayPath?: string;
   help: boolean;
+  /**
+   * Every option given on the command line, by its name, as checked (numbers and --shard
+   * normalised): the replay of the run is built from it (cli/prepare-run.ts), so an option added to
+   * OPTIONS is carried by every printed replay without being named there.
+   */
+  given: Readonly<Record<string, string | true>>;
 }
 
 export class UsageError extends Error {
@@ -49,6 +57,7 @@ export const BOUNDS = {
   'max-rps': { min: 1, max: 10_000 },
   timeout: { min: 1, max: 120_000 },
   deadline: { min: 1, max: 3_600 },
+  'wait-for': { min: 1, max: 3_600 },
   'retry-budget': { min: 0, max: 3_600 },
   shards: { min: 1, max: 1_000 },
 } as const;
@@ -63,7 +72,10 @@ export const USAGE = `usage: ${commandLine('run')} [options]
 
 Runs the conformance suite against the target described by --target, or against the embedded
 reference implementation when no target is given. Exit code: 0 conformant, 1 a MUST requirement
-failed (or a SHOULD one with --fail-on should), 2 the run could not be made or is incomplete.
+failed (or a SHOULD one with --fail-on should), 2 the run could not be made or is incomplete,
+130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM). Every file of the report directory says
+what the exit code says: a run that cannot be made (exit 2 before the first check) replaces the
+previous report with its error (junit.xml with one error, summary.md with the reason).
 
   --target FILE          target file (YAML) describing the deployment
   --report-dir DIR       where the report is written (default reports/latest)
@@ -75,6 +87,8 @@ failed (or a SHOULD one with --fail-on should), 2 the run could not be made or i
   --timeout MS           time-out of one request in ms, 1 to ${BOUNDS.timeout.max} (default 10000)
   --deadline S           deadline of the whole run in seconds, preflight included, counted from the
                          command's start, 1 to ${BOUNDS.deadline.max} (default ${CLI_DEFAULTS.deadlineS})
+  --wait-for S           first wait up to S seconds, 1 to ${BOUNDS['wait-for'].max}, for the target to answer (any HTTP
+                         response) before the preflight, for a service still starting; counted in --deadline
   --retry-budget S       seconds the run may spend waiting to retry 429/503 answers, 0 to ${BOUNDS['retry-budget'].max}
                          (default ${CLI_DEFAULTS.retryBudgetS}); past it the run stops and is incomplete
   --grep REGEX           run only the checks whose id or tag matches (e.g. @must, @files)
@@ -163,6 +177,7 @@ const OPTIONS = {
   'max-rps': { type: 'string' },
   timeout: { type: 'string' },
   deadline: { type: 'string' },
+  'wait-for': { type: 'string' },
   'retry-budget': { type: 'string' },
   grep: { type: 'string' },
   shard: { type: 'string' },
@@ -200,6 +215,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     dryRun: values['dry-run'] ?? false,
     retryBudgetS: int('retry-budget', values['retry-budget'], ' s') ?? CLI_DEFAULTS.retryBudgetS,
     help: values.help ?? false,
+    given: {},
   };
   const assign = <K extends keyof CliOptions>(k: K, v: CliOptions[K] | undefined) => {
     if (v !== undefined) opts[k] = v;
@@ -212,10 +228,45 @@ export function parseCli(argv: readonly string[]): CliOptions {
   assign('maxRps', int('max-rps', values['max-rps']));
   assign('timeoutMs', int('timeout', values.timeout, ' ms'));
   assign('deadlineS', int('deadline', values.deadline, ' s'));
+  assign('waitForS', int('wait-for', values['wait-for'], ' s'));
   assign('grep', grep(values.grep));
   assign('shard', shard(values.shard));
   assign('replayPath', replayPath(values['replay-path']));
+  opts.given = givenOf(values as Record<string, string | boolean | undefined>, opts);
   return opts;
+}
+
+/** The options given, as checked: a whole number as its value (`007` is 7), --shard normalised, a flag as true. */
+function givenOf(values: Record<string, string | boolean | undefined>, opts: CliOptions): Record<string, string | true> {
+  const out: Record<string, string | true> = {};
+  for (const name of OPTION_NAMES) {
+    const v = values[name];
+    if (v === undefined || v === false) continue;
+    if (v === true) out[name] = true;
+    else if (name === 'shard') out[name] = opts.shard!;
+    else out[name] = Object.hasOwn(BOUNDS, name) ? String(Number(v)) : v;
+  }
+  return out;
+}
+
+/**
+ * The report directory and --force as far as they can be read from options that did not parse (an
+ * unknown option, a bad value elsewhere): an exit 2 replaces the report there with its error
+ * (cli/conformance.ts). `noReport`: --help or --dry-run was asked for, which write no report.
+ */
+export function looseReportDir(argv: readonly string[]): { reportDir?: string; force: boolean; noReport: boolean } {
+  let reportDir: string | undefined;
+  let force = false;
+  let noReport = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--report-dir' && i + 1 < argv.length) reportDir = argv[++i];
+    else if (arg.startsWith('--report-dir=')) reportDir = arg.slice('--report-dir='.length);
+    else if (arg === '--force') force = true;
+    else if (arg === '--help' || arg === '-h' || arg === '--dry-run') noReport = true;
+  }
+  const usable = reportDir !== undefined && reportDir.length > 0 && reportDir.length <= 4096 && !reportDir.includes('\0');
+  return { ...(usable ? { reportDir } : {}), force, noReport: noReport || (reportDir !== undefined && !usable) };
 }
 
 /**

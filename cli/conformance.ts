@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { engineSocketPath, ENGINE_SOCKET_ENV } from '../core/engine-socket.ts';
-import type { RunSettings } from '../core/run-settings.ts';
+import { DEFAULTS, type RunSettings } from '../core/run-settings.ts';
 import { terminalSafe } from '../core/terminal-text.ts';
-import { parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
+import { MARKER as REPORT_MARKER } from '../reports/safe-files.ts';
+import { looseReportDir, parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
 import { die, Fatal } from './fatal.ts';
 import { ROOT, RUN_ENV, settingsOf, type RunnerEnv } from './prepare-run.ts';
 import { suiteModule } from './suite-files.ts';
@@ -15,12 +16,24 @@ import { suiteModule } from './suite-files.ts';
 // run's time, so it starts first, and the rest of the command (cli/run-command.ts: the target file's
 // parser and schema, the reference, the checks) loads while it boots.
 
+/**
+ * The report directory an exit 2 before the first check replaces with the error (reports/error-report.ts),
+ * so no earlier run's report stays to read better than the exit code. Undefined for a dry run or
+ * --help (they write no report). `ifExists`: the options did not parse, so the directory is a best
+ * reading of them; the error replaces a report of the suite found there (its marker), and creates nothing.
+ */
+let errorReportDir: { dir: string; force: boolean; ifExists: boolean } | undefined;
+
 async function main(): Promise<number> {
   let opts: CliOptions;
   try {
     opts = parseCli(process.argv.slice(2));
   } catch (e) {
-    if (e instanceof UsageError) die(`${e.message} (see --help)`);
+    if (e instanceof UsageError) {
+      const loose = looseReportDir(process.argv.slice(2));
+      if (!loose.noReport) errorReportDir = { dir: resolve(loose.reportDir ?? DEFAULTS.reportDir), force: loose.force, ifExists: true };
+      die(`${e.message} (see --help)`);
+    }
     throw e;
   }
   if (opts.help) {
@@ -33,6 +46,7 @@ async function main(): Promise<number> {
   try {
     const settings = settingsOf(opts, runDir);
     if (opts.dryRun) return await (await import('./run-command.ts')).dryRun(opts, settings);
+    errorReportDir = { dir: settings.reportDir, force: settings.force, ifExists: false };
 
     const socketPath = engineSocketPath();
     const playwright = startPlaywright(settings, opts, socketPath);
@@ -43,15 +57,18 @@ async function main(): Promise<number> {
       if (stopping) return;
       stopping = true;
       playwright.kill('SIGKILL');
-      process.stderr.write(`conformance: ${signal} before the first check: nothing judged, no report written (the previous report in ${terminalSafe(settings.reportDir)} was cleared)\n`);
+      const reason = `${signal} before the first check: nothing judged`;
+      process.stderr.write(`conformance: ${reason} (the previous report in ${terminalSafe(settings.reportDir)} was replaced by this error)\n`);
+      const code = signal === 'SIGINT' ? 130 : 143;
       const exit = () => {
         rmSync(dirname(socketPath), { recursive: true, force: true });
         if (process.env['CONFORMANCE_KEEP_RUN_DIR'] !== '1') rmSync(runDir, { recursive: true, force: true });
-        process.exit(signal === 'SIGINT' ? 130 : 143);
+        process.exit(code);
       };
-      // No earlier run's report may stay to read better than the truth: its files are cleared (a
-      // directory the suite may not write into is left alone).
-      import('./run-command.ts').then(({ clearReportDir }) => clearReportDir(settings)).then(exit, exit);
+      // No earlier run's report may stay to read better than the truth: it is replaced by the error
+      // (a directory the suite may not write into is left alone).
+      errorReportDir = undefined;
+      import('../reports/error-report.ts').then(({ replaceWithErrorReport }) => replaceWithErrorReport(settings.reportDir, reason, code, { force: settings.force })).then(exit, exit);
     };
     const earlyInt = early('SIGINT');
     const earlyTerm = early('SIGTERM');
@@ -106,9 +123,17 @@ function startPlaywright(settings: RunSettings, opts: CliOptions, socketPath: st
 
 main().then(
   (code) => process.exit(code),
-  (e: unknown) => {
+  async (e: unknown) => {
     const message = e instanceof Fatal ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
     process.stderr.write(`conformance: ${terminalSafe(message)}\n`);
+    const at = errorReportDir;
+    if (at && (!at.ifExists || existsSync(join(at.dir, REPORT_MARKER)))) {
+      try {
+        (await import('../reports/error-report.ts')).replaceWithErrorReport(at.dir, terminalSafe(message), 2, { force: at.force });
+      } catch {
+        // The error's line above is what the run says; a report directory that cannot take it stays as it is.
+      }
+    }
     process.exit(2);
   },
 );

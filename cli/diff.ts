@@ -4,9 +4,11 @@
  * observations of the implementation profile that differ (reports/diff-compare.ts), side by side on
  * the console and, with --html, as one self-contained page.
  *
- * Exit code: 0 the two agree, 1 they differ, 2 bad input (a missing or unreadable file, invalid JSON,
- * a file that is not a conformance report, reports of different suite or document versions): one line
- * on stderr, never a stack trace (principle 6).
+ * Exit code (DIFF_EXIT): 0 the two agree, 1 a requirement's status differs, 3 only observations (the
+ * implementation profile: values and counts where the document is silent) differ, so a certification
+ * gate can fail on 1 alone; 2 bad input (a missing or unreadable file, invalid JSON, a file that is
+ * not a conformance report, reports of different suite or document versions): one line on stderr,
+ * never a stack trace (principle 6).
  */
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -29,7 +31,12 @@ version of the suite and of the service document.
   --html FILE   also write the comparison as one self-contained HTML page
   --help        this text
 
-Exit code: 0 the two agree, 1 they differ, 2 bad input.`;
+Exit code: 0 the two agree; 1 the status of a requirement differs; 3 only observations differ
+(values or counts where the document is silent, e.g. a merged report against an unsharded run:
+neither side fails on them); 2 bad input. A gate on conformance fails on 1 (and 2) only.`;
+
+/** The exit codes of a comparison, distinct so that a gate can tell a status from an observation. */
+export const DIFF_EXIT = { agree: 0, statuses: 1, badInput: 2, observationsOnly: 3 } as const;
 
 /** A report of a full run is about 100 KB; anything near this is not one, and is not read whole. */
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
@@ -121,7 +128,8 @@ function main(argv: string[]): number {
   if (parsed.values.html !== undefined) writeHtml(parsed.values.html, diffHtml(comparison));
   process.stdout.write(diffText(comparison));
   if (parsed.values.html !== undefined) process.stdout.write(`html: ${terminalSafe(parsed.values.html)}\n`);
-  return comparison.agree ? 0 : 1;
+  if (comparison.statuses.length) return DIFF_EXIT.statuses;
+  return comparison.observations.length ? DIFF_EXIT.observationsOnly : DIFF_EXIT.agree;
 }
 
 try {
@@ -129,5 +137,5 @@ try {
 } catch (e) {
   const message = e instanceof BadInput ? e.message : `internal error: ${terminalSafe((e as Error)?.message ?? String(e))}`;
   process.stderr.write(`conformance diff: ${message}\n`);
-  process.exitCode = 2;
+  process.exitCode = DIFF_EXIT.badInput;
 }

@@ -8,6 +8,7 @@ import { parseCli, UsageError } from './args.ts';
 import { preflight } from './preflight.ts';
 import { suiteInfo, settingsOf, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
+import { replaceWithErrorReport } from '../reports/error-report.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
 
 /** A direct run that cannot be made: its one line, as the command line prints it (principle 6). */
@@ -35,11 +36,16 @@ export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () 
   }
   const seedText = process.env['CONFORMANCE_SEED'];
   const settings = settingsOf(opts, mkdtempSync(join(tmpdir(), 'conformance-run-')), seedText && /^\d+$/.test(seedText) ? Number(seedText) >>> 0 : undefined);
+  // An exit 2 before the first test replaces the previous report with its error, as on the command line.
+  const failed = (message: string): DirectRunError => {
+    replaceWithErrorReport(settings.reportDir, message, 2, { force: settings.force });
+    return new DirectRunError(message);
+  };
   let ran: Awaited<ReturnType<typeof runTarget>>;
   try {
     ran = await runTarget(settings);
   } catch (e) {
-    if (e instanceof TargetFileError) throw new DirectRunError(e.message);
+    if (e instanceof TargetFileError) throw failed(e.message);
     throw e;
   }
   const { target, stop } = ran;
@@ -48,7 +54,7 @@ export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () 
   try {
     prepareReportDir(settings.reportDir, { force: settings.force });
     const pre = await preflight(target, settings);
-    if (pre.fatal) throw new DirectRunError(terminalSafe(mask.text(pre.fatal)));
+    if (pre.fatal) throw failed(terminalSafe(mask.text(pre.fatal)));
     settings.requestsBefore = pre.requests;
     // Lines a deployment's data deserves (cli/preflight.ts), as the command line prints them.
     warnings = pre.warnings.map((w) => terminalSafe(mask.text(w)));

@@ -16,9 +16,10 @@ import { EXIT_CODE } from '../reports/format.ts';
 import { BLOB_SUBDIR, collectShards } from '../reports/shards.ts';
 import { prepareReportDir, ReportDirError, writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
+import { commandLine } from './suite-files.ts';
 
 
-const MERGE_USAGE = `usage: npm run conformance:merge -- [options]
+const MERGE_USAGE = `usage: ${commandLine('merge')} [options]
 
 Merges the reports of a run split with --shard I/N into one conformance report (report.json,
 junit.xml, summary.md, report.html, badge.svg). Collect every shard's <report-dir>/blob/ into one

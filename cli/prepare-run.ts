@@ -58,20 +58,34 @@ export function settingsOf(opts: CliOptions, runDir: string, seed = opts.seed ??
 }
 
 /**
+ * Options a replay does not carry as given: where the report goes (a replay writes beside the run it
+ * replays, never over it: `--report-dir <dir>-replay`), --force (for a directory of the run's own),
+ * what is not a run (--dry-run, --help), the seed (always given: the run's own, also when random) and
+ * --replay-path (a check's replay adds its own). Every other option shapes what is sent or judged and
+ * is carried, whatever its name: the replay reads the parsed options (CliOptions.given), not a list.
+ */
+const NOT_REPLAYED: ReadonlySet<string> = new Set(['report-dir', 'force', 'dry-run', 'help', 'seed', 'replay-path']);
+/** The selection, said last (--grep, then --shard): a check's replay replaces it with its own --grep (core/replay.ts). */
+const SELECTION = ['grep', 'shard'] as const;
+
+/**
  * The command that replays this run exactly: the target file and every option that shapes what is
- * sent and how it is judged (keys stay in the environment).
+ * sent and how it is judged (keys stay in the environment), its report written to `<dir>-replay`.
+ * The selection (--grep, --shard) comes last: a check's replay (core/replay.ts) drops it, since it
+ * selects its one check by a --grep of its own.
  */
 export function replayCommand(opts: CliOptions, seed: number): string {
   const parts = [commandLine('run')];
-  if (opts.target) parts.push(`--target ${shellWord(opts.target)}`);
+  const given = opts.given ?? {};
+  if (given['target'] !== undefined) parts.push(`--target ${shellWord(String(given['target']))}`);
   parts.push(`--seed ${seed}`);
-  if (opts.numRuns !== undefined) parts.push(`--num-runs ${opts.numRuns}`);
-  if (opts.maxRequests !== undefined) parts.push(`--max-requests ${opts.maxRequests}`);
-  if (opts.timeoutMs !== undefined) parts.push(`--timeout ${opts.timeoutMs}`);
-  if (opts.failOn !== 'must') parts.push(`--fail-on ${opts.failOn}`);
-  if (opts.transport !== 'node') parts.push(`--transport ${opts.transport}`);
-  if (opts.allowLiteralKeys) parts.push('--allow-literal-keys');
-  if (opts.allowInsecure) parts.push('--allow-insecure');
+  for (const [name, value] of Object.entries(given)) {
+    if (name === 'target' || NOT_REPLAYED.has(name) || (SELECTION as readonly string[]).includes(name)) continue;
+    parts.push(value === true ? `--${name}` : `--${name} ${shellWord(value)}`);
+  }
+  const dir = (opts.reportDir ?? DEFAULTS.reportDir).replace(/(.)\/+$/, '$1');
+  parts.push(`--report-dir ${shellWord(`${dir}-replay`)}`);
+  for (const name of SELECTION) if (typeof given[name] === 'string') parts.push(`--${name} ${shellWord(given[name])}`);
   return parts.join(' ');
 }
 

@@ -54,15 +54,17 @@ export async function runCommand(c: {
       const engineModule = await import('./run-engine.ts');
       runEngine = engineModule.runEngine;
       // The selection the command can compute itself (no --shard: Playwright alone knows a shard's
-      // split): a --grep that selects nothing leaves the previous report as it was.
+      // split): a --grep that selects nothing is an exit 2 like any run that cannot be made, and its
+      // error replaces the previous report (cli/conformance.ts).
       const { selectionOf, replayPathProblem } = await import('./selection.ts');
       selection = opts.shard ? undefined : selectionOf(opts.grep);
       const replayProblem = replayPathProblem(opts.replayPath, selection);
       if (replayProblem) die(replayProblem);
-      if (selection?.length === 0) die(`no check matches --grep ${JSON.stringify(opts.grep)}: nothing ran, and the previous report in ${settings.reportDir} is left as it was`);
+      if (selection?.length === 0) die(`no check matches --grep ${JSON.stringify(opts.grep)}: nothing ran`);
       clearReportDir(settings);
       // The socket opens before the preflight: Playwright's runner gets the listing while it runs.
       host = await engineModule.openHost(run, socketPath);
+      if (opts.waitForS !== undefined) await waitFor(target, opts.waitForS, settings, mask);
       const pre = await preflight(target, settings);
       if (pre.fatal) die(maskedLine(pre.fatal, mask));
       for (const warning of pre.warnings) say(warning, mask);
@@ -99,11 +101,22 @@ export async function dryRun(opts: CliOptions, settings: RunSettings): Promise<n
     sayStart(target, settings.seed, new Mask(secretsOf(target)), !!opts.target);
     // Loaded only here: the plan needs every check declaration (a real run loads them while Playwright boots).
     const { printPlan } = await import('./plan.ts');
+    if (opts.waitForS !== undefined) process.stdout.write(`--wait-for ${opts.waitForS}: the run first waits up to ${opts.waitForS} s for the target to answer (counted in the deadline)\n`);
     printPlan(target, settings, opts.grep);
     return 0;
   } finally {
     await stop?.();
   }
+}
+
+/** --wait-for: the target answers before the preflight, or the run ends in one line (exit 2). */
+async function waitFor(target: Target, waitS: number, settings: RunSettings, mask: Mask): Promise<void> {
+  say(`waiting up to ${waitS} s for ${target.baseUrl} to answer (--wait-for)`, mask);
+  // Loaded only when asked for: the run's start-up is what every other run pays.
+  const { waitForTarget } = await import('./wait-for.ts');
+  const waited = await waitForTarget(target.baseUrl, waitS, settings);
+  if (waited.fatal) die(maskedLine(waited.fatal, mask));
+  say(`target answered (HTTP ${waited.status}) after ${(waited.waitedMs / 1000).toFixed(1)} s, ${waited.attempts} attempt(s)`, mask);
 }
 
 /** The previous report's files, cleared before anything is judged (a refused directory is one line, exit 2). */

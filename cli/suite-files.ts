@@ -23,8 +23,13 @@ export const CODE_ROOT = dirname(dirname(here));
 /** The directory of package.json: the clone, or the installed package (the parent of dist/). */
 export const PACKAGE_ROOT = MODULE_EXT === '.js' ? dirname(CODE_ROOT) : CODE_ROOT;
 
-/** True when the suite runs from a package installed in a project (under node_modules), not from a clone. */
-export const INSTALLED = PACKAGE_ROOT.split(/[\\/]/).includes('node_modules');
+/**
+ * True when the suite runs from a package installed in a project (under node_modules), not from a
+ * clone; or when its caller says the user's commands are the installed ones (CONFORMANCE_INSTALLED_COMMANDS=1:
+ * the Action, which may build the suite from its own checkout, runs in the user's repository, where
+ * a clone's `npm run conformance` has no script).
+ */
+export const INSTALLED = PACKAGE_ROOT.split(/[\\/]/).includes('node_modules') || process.env['CONFORMANCE_INSTALLED_COMMANDS'] === '1';
 
 /**
  * A command of the suite as the user can type it where they are (issue 21: every printed command runs

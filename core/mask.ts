@@ -36,9 +36,11 @@ export interface Secret {
  * The secret values of a target, for redaction, each with the placeholder printed instead. Here, not in
  * core/target.ts, so that Playwright's runner masks its console without loading the target's schema.
  */
-export function secretsOf(target: Pick<Target, 'apiKey' | 'restrictedApiKey'>): Secret[] {
-  const out = [{ value: target.apiKey, placeholder: '$API_KEY' }];
-  if (target.restrictedApiKey) out.push({ value: target.restrictedApiKey, placeholder: '$RESTRICTED_API_KEY' });
+export function secretsOf(target: Pick<Target, 'apiKey' | 'restrictedApiKey' | 'apiKeyVariable' | 'restrictedApiKeyVariable'>): Secret[] {
+  // Named by the target file's own variable (`${EXAMPLE_MANAGEMENT_KEY}` -> $EXAMPLE_MANAGEMENT_KEY), so a
+  // printed curl runs where the target file's variables are set; $API_KEY only for a key written literally.
+  const out = [{ value: target.apiKey, placeholder: `$${target.apiKeyVariable ?? 'API_KEY'}` }];
+  if (target.restrictedApiKey) out.push({ value: target.restrictedApiKey, placeholder: `$${target.restrictedApiKeyVariable ?? 'RESTRICTED_API_KEY'}` });
   return out;
 }
 

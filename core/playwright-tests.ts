@@ -3,6 +3,7 @@ import { runInThisContext } from 'node:vm';
 import { test as base, type TestInfo } from '@playwright/test';
 import { OUTCOME_ATTACHMENT } from './check.ts';
 import { askOutcome, ENGINE_SOCKET_ENV } from './engine-socket.ts';
+import { terminalSafe } from './terminal-text.ts';
 
 export { ENGINE_SOCKET_ENV } from './engine-socket.ts';
 
@@ -17,8 +18,6 @@ export interface CheckListing {
   id: string;
   tags: string[];
   wholeRun: boolean;
-  /** The check's level (its strongest requirement's), for the console's failure lines. */
-  level?: string;
   /** The check's declaration (suites/check-locations.ts): where Playwright locates its test. */
   location?: { file: string; line: number; column: number };
 }
@@ -69,7 +68,12 @@ export function registerChecks(checks: readonly CheckListing[]): void {
       testInfo.attachments.push({ name: OUTCOME_ATTACHMENT, body: Buffer.from(JSON.stringify(outcome)), contentType: 'application/json' });
       if (outcome.status === 'skip') testInfo.skip(true, outcome.reason);
       // A failure that does not gate (a SHOULD under fail-on must) is shown, as the verdict shows it, and passes.
-      if (outcome.status === 'fail' && !gating) testInfo.annotations.push({ type: 'warning', description: `not gating (fail-on must): FAIL ${outcome.reason ?? ''}` });
+      if (outcome.status === 'fail' && !gating) {
+        testInfo.annotations.push({ type: 'warning', description: `not gating (fail-on must): FAIL ${outcome.reason ?? ''}` });
+        // Said in the run's own output too: Playwright's reporters (list, line) print a test's stderr,
+        // so `npx playwright test` shows the warning where it shows the test passed.
+        process.stderr.write(`WARN  ${check.id}: a SHOULD requirement failed (not gating without CONFORMANCE_FAIL_ON=should): ${terminalSafe(outcome.reason ?? '')}\n`);
+      }
       if (outcome.status === 'pass' || !gating || reportedByHost) return;
       // No host reporter to mark the failure (Playwright's --reporter replaced it): fail here, truthfully.
       const err = new Error(`${outcome.status === 'fail' ? 'FAIL' : 'ERROR'} ${outcome.reason ?? ''}`);

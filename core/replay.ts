@@ -18,7 +18,15 @@ export function checkGrep(checkId: string): string {
   return `(^| )${checkId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( |$)`;
 }
 
+/**
+ * The run's selection at the end of its replay (cli/prepare-run.ts puts --grep, then --shard, last):
+ * a --shard as the command normalises it, a --grep as one shell word (bare, or single-quoted).
+ */
+const RUN_SELECTION = / --shard \d+\/\d+$| --grep (?:[A-Za-z0-9_./:@%+=,-]+|'(?:[^']|'\\'')*')$/;
+
 export function checkReplayCommand(runReplay: string, seed: number, checkId: string, replayPath?: string): string {
-  const base = runReplay.replace(/\r?\n/g, ' ').trim() || `npm run conformance -- --seed ${seed}`;
+  let base = runReplay.replace(/\r?\n/g, ' ').trim() || `npm run conformance -- --seed ${seed}`;
+  // The check's own --grep replaces the run's selection (a shard of one check could hold none).
+  for (let i = 0; i < 2 && RUN_SELECTION.test(base); i++) base = base.replace(RUN_SELECTION, '');
   return `${base} --grep ${quoted(checkGrep(checkId))}${replayPath ? ` --replay-path ${quoted(replayPath)}` : ''}`;
 }

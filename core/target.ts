@@ -12,6 +12,8 @@ export interface Target {
   /** The environment variable apiKey was read from (`${VAR}`), to name it when the key is rejected. */
   apiKeyVariable?: string;
   restrictedApiKey?: string;
+  /** The environment variable restrictedApiKey was read from: printed commands name the key by it (core/mask.ts). */
+  restrictedApiKeyVariable?: string;
   containerFiles: { containerId: string; emptyContainerId?: string; restartedContainerId?: string };
   modelEndpoints: { model: string; missingModel?: string; forbiddenModel?: string };
   interns: {
@@ -25,7 +27,7 @@ export interface Target {
 }
 
 /** The target as checks see it: everything but the keys, which only the HTTP client holds. */
-export type TargetView = Omit<Target, 'apiKey' | 'restrictedApiKey' | 'apiKeyVariable'> & { hasRestrictedKey: boolean };
+export type TargetView = Omit<Target, 'apiKey' | 'restrictedApiKey' | 'apiKeyVariable' | 'restrictedApiKeyVariable'> & { hasRestrictedKey: boolean };
 
 export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
@@ -91,8 +93,11 @@ export function parseTarget(text: string, fileName: string, options: LoadOptions
   if (target.interns.regionalBaseUrl) checkBaseUrl(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
   checkPathParameters(target, file);
   target.baseUrl = target.baseUrl.replace(/\/+$/, '');
-  const variable = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(String((raw as Record<string, unknown>)['apiKey'] ?? '').trim());
-  if (variable) target.apiKeyVariable = variable[1]!;
+  const variableOf = (field: string) => /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(String((raw as Record<string, unknown>)[field] ?? '').trim())?.[1];
+  const variable = variableOf('apiKey');
+  if (variable) target.apiKeyVariable = variable;
+  const restrictedVariable = variableOf('restrictedApiKey');
+  if (restrictedVariable && target.restrictedApiKey) target.restrictedApiKeyVariable = restrictedVariable;
   return target;
 }
 
@@ -297,6 +302,6 @@ function keyProblem(key: string): string {
 }
 
 export function viewOf(target: Target): TargetView {
-  const { apiKey: _a, apiKeyVariable: _v, restrictedApiKey, ...rest } = target;
+  const { apiKey: _a, apiKeyVariable: _v, restrictedApiKeyVariable: _rv, restrictedApiKey, ...rest } = target;
   return { ...rest, hasRestrictedKey: restrictedApiKey !== undefined };
 }

@@ -76,7 +76,9 @@ export function diffText(c: ReportComparison): string {
   out.push(
     c.agree
       ? 'The two reports agree: every requirement has the same status and every observation the same value.'
-      : `The two reports differ: ${c.statuses.length} requirement${c.statuses.length === 1 ? '' : 's'} by status, ${c.observations.length} observation${c.observations.length === 1 ? '' : 's'}.`,
+      : c.statuses.length
+        ? `The two reports differ: ${c.statuses.length} requirement${c.statuses.length === 1 ? '' : 's'} by status, ${c.observations.length} observation${c.observations.length === 1 ? '' : 's'}.`
+        : `The two reports differ only in observations: ${c.observations.length} (no requirement's status differs).`,
   );
   if (c.a.verdict !== c.b.verdict && c.statuses.length === 0 && c.a.failOn !== c.b.failOn) out.push(`The verdicts differ (${c.a.verdict}, ${c.b.verdict}) because the runs used different --fail-on.`);
   return out.join('\n') + '\n';

@@ -111,17 +111,29 @@ export function durationText(ms: number): string {
  */
 export function verdictLine(report: ConformanceReport): string {
   const c = report.counts;
-  const absent = report.run.mustNotJudged;
-  const other = c.MUST.error + c.MUST.skip - (absent?.count ?? 0);
   const parts = [
     report.run.partial ? `partial: ${report.run.partial.checks} of ${report.run.partial.of} checks` : '',
     report.run.incomplete ?? '',
     c.MUST.fail ? `${c.MUST.fail} MUST failed` : '',
     c.SHOULD.fail ? `${c.SHOULD.fail} SHOULD failed${report.run.failOn === 'should' ? '' : ' (not gating)'}` : '',
+    ...mustNotJudgedParts(report),
+  ].filter(Boolean);
+  return `${report.verdict.toUpperCase()}${parts.length ? ` — ${parts.join('; ')}` : ''}`;
+}
+
+/**
+ * The MUST requirements a run left unjudged that its verdict line names (beyond an incomplete run's
+ * own cause): `3 MUST not judged`, `2 MUST not judged: interns.otherWorkspaceId absent`. Every
+ * output that states the verdict says them (summary.md, report.html's banner, the console).
+ */
+export function mustNotJudgedParts(report: ConformanceReport): string[] {
+  const c = report.counts;
+  const absent = report.run.mustNotJudged;
+  const other = c.MUST.error + c.MUST.skip - (absent?.count ?? 0);
+  return [
     !report.run.incomplete && other > 0 ? `${other} MUST not judged` : '',
     absent?.count ? `${absent.count} MUST not judged: ${absent.fields.join(', ')} absent` : '',
   ].filter(Boolean);
-  return `${report.verdict.toUpperCase()}${parts.length ? ` — ${parts.join('; ')}` : ''}`;
 }
 
 /** The label of the run's scope: whole run, one shard, or merged shards. */

@@ -13,7 +13,7 @@ import type { Exchange } from '../core/evidence.ts';
 import { esc } from './escape.ts';
 import { htmlHead } from './html-head.ts';
 import {
-  byOperation, bySection, durationText, LEVEL_ORDER, observedPretty, observedText, oneLine, prettyBody, replayCheckCommand, scopeText, tally,
+  byOperation, bySection, durationText, LEVEL_ORDER, mustNotJudgedParts, observedPretty, observedText, oneLine, prettyBody, replayCheckCommand, scopeText, tally,
 } from './format.ts';
 import { REQUIREMENT_STATUSES, type ConformanceReport, type RequirementFailure, type RequirementResult } from './model.ts';
 
@@ -104,6 +104,8 @@ pre.observed { margin: 0; max-height: 260px; }
 .st-skip { background: var(--skip); } .st-disabled { background: var(--disabled); } .st-observed { background: var(--observed); }
 tr.req[data-status="fail"] { background: #fff5f5; }
 tr.req[data-status="error"] { background: #fff8f0; }
+/* A failure's link scrolls its row below the sticky filter bar, not under it. */
+tr.req, section { scroll-margin-top: 64px; }
 .filters { position: sticky; top: 0; z-index: 1; background: #f6f8fa; padding: 8px 0; display: flex; gap: 16px; align-items: center; flex-wrap: wrap; border-bottom: 1px solid var(--line); }
 .filters select, .filters button { font: inherit; padding: 2px 6px; }
 #shown { color: #57606a; }
@@ -155,11 +157,13 @@ function banner(report: ConformanceReport): string {
         ? `no requirement failed, but ${errors} could not be judged (error)`
         : `no MUST requirement failed${shouldFail ? `; ${shouldFail} SHOULD requirement${shouldFail === 1 ? '' : 's'} failed (reported, not fatal)` : ''}`;
   const scope = scopeText(report);
+  // What the verdict does not cover, in summary.md's words (an incomplete run's `why` says its own).
+  const notJudged = mustNotJudgedParts(report);
   return [
     `<header id="verdict" class="banner v-${esc(report.verdict)}" role="status">`,
     '<div>',
     `<div class="word" data-verdict="${esc(report.verdict)}">${esc(VERDICT_WORD[report.verdict])}</div>`,
-    `<div class="sub">${esc(why)}.</div>`,
+    `<div class="sub">${esc([why, ...notJudged].join('; '))}.</div>`,
     `<div class="sub">Service interface ${esc(report.specVersion)} · target <code>${esc(report.target.baseUrl)}</code>${scope ? ` · ${esc(scope)}` : ''}</div>`,
     '</div>',
     '</header>',
@@ -307,7 +311,7 @@ function failureBlock(report: ConformanceReport, f: RequirementFailure): string 
     // Every failure can be run again alone: its check, with the run's seed and options.
     out.push('<h5>Replay this check</h5>', `<pre class="replay">${esc(replayCheckCommand(report, f.checkId))}</pre>`);
   }
-  if (f.curl) out.push('<h5>Reproduce with curl (set API_KEY in the environment)</h5>', `<pre class="curl">${esc(f.curl)}</pre>`);
+  if (f.curl) out.push('<h5>Reproduce with curl (keys from the environment variables the target file names)</h5>', `<pre class="curl">${esc(f.curl)}</pre>`);
   out.push('</div>');
   return out.join('\n');
 }

@@ -22,7 +22,7 @@ export interface RequirementFailure {
   message: string;
   /** Request and response pairs, redacted, bodies truncated, volatile headers masked; the last one failed. */
   exchanges: Exchange[];
-  /** Reproduces the last request; keys appear as $API_KEY / $RESTRICTED_API_KEY, never as values. */
+  /** Reproduces the last request; keys appear as the target file's variables ($API_KEY for a literal key), never as values. */
   curl?: string;
   counterexample?: Counterexample;
 }

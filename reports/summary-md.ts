@@ -110,7 +110,7 @@ function failure(report: ConformanceReport, f: RequirementFailure): string[] {
     const c = f.counterexample;
     out.push(`- Counterexample (fast-check seed ${c.seed}${c.path ? `, path ${mdCode(c.path)}` : ''}), as JSON data:`, '', ...fenced(dataJson(c.value, LIMITS.counterexample, 2), 'json', '  '), '');
   }
-  if (f.curl) out.push('- Reproduce the request (keys from `$API_KEY`, `$RESTRICTED_API_KEY`):', '', ...fenced(oneLine(f.curl, LIMITS.curl), 'sh', '  '), '');
+  if (f.curl) out.push('- Reproduce the request (keys from the environment variables the target file names):', '', ...fenced(oneLine(f.curl, LIMITS.curl), 'sh', '  '), '');
   out.push('- Replay the check:', '', ...fenced(replayCheckCommand(report, f.checkId, f.counterexample?.path), 'sh', '  '), '');
   return out;
 }

@@ -76,23 +76,27 @@ function evaluate(text: string, ctx: { inputs: Record<string, string>; outputs: 
 }
 
 /** As the runner runs a `shell: bash` step: the script in a file, `bash --noprofile --norc -eo pipefail FILE`. */
-function bash(script: string, cwd: string, env: Record<string, string>): Promise<number | null> {
+function bash(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const file = join(mkdtempSync(join(tmpdir(), 'action-step-')), 'step.sh');
   writeFileSync(file, script);
   const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd, env: { ...process.env, ...env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.resume();
-  child.stderr.resume();
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      resolve(code);
+      resolve({ code, stdout, stderr });
     });
   });
 }
 
 interface ActionRun {
   codes: Record<string, number | null | 'skipped'>;
+  /** What each step wrote to stdout (where the runner reads workflow commands such as ::error). */
+  stdout: Record<string, string>;
   outputs: Record<string, Record<string, string>>;
   summary: string;
   workspace: string;
@@ -100,8 +104,7 @@ interface ActionRun {
 }
 
 /** Runs the action's steps in a fresh workspace, as the runner would. */
-async function runAction(inputs: Record<string, string>, env: Record<string, string>, files: Record<string, string> = {}): Promise<ActionRun> {
-  const workspace = mkdtempSync(join(tmpdir(), 'action-workspace-'));
+async function runAction(inputs: Record<string, string>, env: Record<string, string>, files: Record<string, string> = {}, workspace = mkdtempSync(join(tmpdir(), 'action-workspace-'))): Promise<ActionRun> {
   const bin = join(workspace, 'node_modules', '.bin');
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'conformance'), `#!/bin/sh\nexec "${process.execPath}" "${ROOT}/node_modules/tsx/dist/cli.mjs" "${ROOT}/cli/main.ts" "$@"\n`);
@@ -112,6 +115,7 @@ async function runAction(inputs: Record<string, string>, env: Record<string, str
 
   const ctx = { inputs, outputs: {} as Record<string, Record<string, string>> };
   const codes: ActionRun['codes'] = {};
+  const stdout: ActionRun['stdout'] = {};
   let failed = false;
   let uploadPath = '';
   for (const [i, step] of action.runs.steps.entries()) {
@@ -128,8 +132,10 @@ async function runAction(inputs: Record<string, string>, env: Record<string, str
     const outputFile = join(workspace, '..', `${workspace.split('/').pop()}-output-${i}`);
     writeFileSync(outputFile, '');
     const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(v, ctx)]));
-    const code = await bash(step.run!, workspace, { ...env, ...stepEnv, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile });
+    const ran = await bash(step.run!, workspace, { ...env, ...stepEnv, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile });
+    const code = ran.code;
     codes[key] = code;
+    stdout[key] = ran.stdout;
     if (code !== 0) failed = true;
     if (step.id) {
       ctx.outputs[step.id] = Object.fromEntries(
@@ -140,7 +146,7 @@ async function runAction(inputs: Record<string, string>, env: Record<string, str
       );
     }
   }
-  return { codes, outputs: ctx.outputs, summary: readFileSync(summaryFile, 'utf8'), workspace, uploadPath };
+  return { codes, stdout, outputs: ctx.outputs, summary: readFileSync(summaryFile, 'utf8'), workspace, uploadPath };
 }
 
 function reportOf(r: ActionRun, dir: string): ConformanceReport {
@@ -160,7 +166,7 @@ test('the steps on a conformant target: exit 0, verdict output, summary.md in th
   test.slow();
   const r = await withReference({}, (target, env) => runAction({ target: 'staging.yaml', seed: '7', 'report-dir': 'out/conformance' }, env, { 'staging.yaml': target }));
   expect(r.codes).toEqual({ install: 0, run: 0, 'Job summary': 0 });
-  expect(r.outputs['run']).toEqual({ 'exit-code': '0', verdict: 'conformant' });
+  expect(r.outputs['run']).toEqual({ 'exit-code': '0', verdict: 'conformant', reason: '' });
   const report = reportOf(r, 'out/conformance');
   // The inputs reached the run: its seed and the default fail-on are in the report.
   expect(report.run.seed).toBe(7);
@@ -175,16 +181,43 @@ test('the steps on a non-conformant target with fail-on should: the run step fai
   test.slow();
   const r = await withReference({ faults: ['interns-has-more-string'] }, (target, env) => runAction({ target: 't.yaml', 'fail-on': 'should' }, env, { 't.yaml': target }));
   expect(r.codes).toEqual({ install: 0, run: 1, 'Job summary': 0 });
-  expect(r.outputs['run']).toEqual({ 'exit-code': '1', verdict: 'non-conformant' });
+  expect(r.outputs['run']).toEqual({ 'exit-code': '1', verdict: 'non-conformant', reason: '' });
+  // Printed replays are the installed commands, pasted in the user's repository.
+  expect(reportOf(r, 'conformance-report').run.replay).toMatch(/^npx conformance --target t\.yaml /);
   expect(reportOf(r, 'conformance-report').run.failOn).toBe('should');
   expect(r.summary).toBe(readFileSync(join(r.workspace, 'conformance-report/summary.md'), 'utf8'));
   expect(r.summary).toContain('interns.list.schema');
   expect(r.uploadPath).toBe('conformance-report');
 });
 
-test('the steps when the run cannot be made (no such target file): exit 2, no verdict, the job summary says so', async () => {
+test('the steps when the run cannot be made (no such target file): exit 2, no verdict, the reason in the job summary and a ::error annotation', async () => {
   const r = await runAction({ target: 'missing.yaml' }, {});
   expect(r.codes).toEqual({ install: 0, run: 2, 'Job summary': 0 });
-  expect(r.outputs['run']).toEqual({ 'exit-code': '2', verdict: '' });
-  expect(r.summary).toContain('the run wrote no summary');
+  expect(r.outputs['run']).toEqual({ 'exit-code': '2', verdict: '', reason: expect.stringContaining('missing.yaml') });
+  expect(r.summary).toMatch(/^## ⚠️ Conformance: ERROR — the run could not be made \(exit 2\)/);
+  expect(r.summary).toContain('missing.yaml');
+  expect(r.stdout['run']).toMatch(/^::error title=Conformance: the run could not be made \(exit 2\)::.*missing\.yaml/m);
+  // A JUnit reporter action reading the uploaded directory sees the error.
+  expect(readFileSync(join(r.workspace, 'conformance-report/junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="0" errors="1"/);
+});
+
+// Issue 28: an exit 2 after a conformant run into the same report directory: no stale green.
+test('a conformant run, then one with a misspelt target file into the same directory: the outputs, job summary and upload say the error, not the earlier verdict', async () => {
+  test.slow();
+  const workspace = mkdtempSync(join(tmpdir(), 'action-workspace-'));
+  await withReference({}, async (target, env) => {
+    const first = await runAction({ target: 'staging.yaml', seed: '3' }, env, { 'staging.yaml': target }, workspace);
+    expect(first.outputs['run']).toMatchObject({ 'exit-code': '0', verdict: 'conformant', reason: '' });
+    expect(first.stdout['run']).not.toContain('::error');
+    const second = await runAction({ target: 'stagng.yaml', seed: '3' }, env, {}, workspace);
+    expect(second.codes).toEqual({ install: 0, run: 2, 'Job summary': 0 });
+    expect(second.outputs['run']).toEqual({ 'exit-code': '2', verdict: '', reason: expect.stringContaining('stagng.yaml') });
+    expect(second.summary).toContain('ERROR');
+    expect(second.summary).not.toContain('Conformant');
+    expect(second.stdout['run']).toMatch(/^::error title=Conformance: the run could not be made \(exit 2\)::.*stagng\.yaml/m);
+    // What the upload takes holds no file of the earlier run that reads conformant.
+    expect(existsSync(join(workspace, second.uploadPath, 'report.json'))).toBe(false);
+    expect(existsSync(join(workspace, second.uploadPath, 'badge.svg'))).toBe(false);
+    expect(readFileSync(join(workspace, second.uploadPath, 'junit.xml'), 'utf8')).toMatch(/errors="1"/);
+  });
 });

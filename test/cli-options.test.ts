@@ -1,6 +1,9 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { BOUNDS, CLI_DEFAULTS, OPTION_NAMES, parseCli, USAGE, UsageError } from '../cli/args.ts';
+import { replayCommand } from '../cli/prepare-run.ts';
 import { runCli } from './support/harness.ts';
 
 test.describe.configure({ mode: 'parallel' });
@@ -16,6 +19,7 @@ const BAD: Record<(typeof OPTION_NAMES)[number], string[][]> = {
   // 2^31 ms is past what a Node timer holds: it would fire after 1 ms.
   timeout: [['--timeout', '0'], ['--timeout', '2147483648'], ['--timeout', '120001'], ['--timeout', '10s']],
   deadline: [['--deadline', '0'], ['--deadline', '3000000'], ['--deadline', '3601'], ['--deadline', '-5']],
+  'wait-for': [['--wait-for', '0'], ['--wait-for', '3601'], ['--wait-for', '5s'], ['--wait-for']],
   'retry-budget': [['--retry-budget=-1'], ['--retry-budget', '3601'], ['--retry-budget', 'forever']],
   grep: [['--grep', '('], ['--grep', '[a-'], ['--grep', '/(/'], ['--grep', ''], ['--grep', 'a'.repeat(1001)]],
   shard: [['--shard', '3/2'], ['--shard', '0/2'], ['--shard', '1/0'], ['--shard', '2'], ['--shard', '1/1001'], ['--shard', '-1/2'], ['--shard', '1/2/3']],
@@ -53,7 +57,7 @@ test('every option of the CLI is refused with one line naming it when its value 
 });
 
 test('numeric options take exactly the range --help states, both ends included', () => {
-  const key = { seed: 'seed', 'num-runs': 'numRuns', 'max-requests': 'maxRequests', 'max-rps': 'maxRps', timeout: 'timeoutMs', deadline: 'deadlineS', 'retry-budget': 'retryBudgetS' } as const;
+  const key = { seed: 'seed', 'num-runs': 'numRuns', 'max-requests': 'maxRequests', 'max-rps': 'maxRps', timeout: 'timeoutMs', deadline: 'deadlineS', 'wait-for': 'waitForS', 'retry-budget': 'retryBudgetS' } as const;
   for (const [name, field] of Object.entries(key) as Array<[keyof typeof key, (typeof key)[keyof typeof key]]>) {
     const { min, max } = BOUNDS[name];
     expect(USAGE, name).toContain(`--${name}`);
@@ -116,4 +120,78 @@ test('a negative number as an option value gets the option\'s own one line, not 
   for (const name of ['max-requests', 'deadline', 'seed']) {
     expect(() => parseCli([`--${name}`, '-5'])).toThrow(new RegExp(`^--${name} takes`));
   }
+});
+
+// Issue 28: the replay is built from the options given, not from a list of them: any option that
+// shapes the run (one added later included) is carried, with its value as checked.
+test('the replay carries every option given but those that do not shape the run, and writes to <report-dir>-replay', () => {
+  const SAMPLE: Partial<Record<(typeof OPTION_NAMES)[number], string>> = { target: 't.yaml', 'fail-on': 'should', transport: 'playwright', grep: '@files', shard: '1/2', 'replay-path': '1:0', 'report-dir': 'out/run' };
+  const NOT_CARRIED = new Set(['report-dir', 'force', 'dry-run', 'help', 'seed', 'replay-path']);
+  const argv: string[] = [];
+  for (const name of OPTION_NAMES) {
+    if (name === 'help' || name === 'dry-run') continue;
+    const bound = (BOUNDS as Record<string, { min: number; max: number }>)[name];
+    const value = SAMPLE[name] ?? (bound ? String(Math.min(bound.max, bound.min + 1)) : undefined);
+    argv.push(`--${name}`, ...(value === undefined ? [] : [value]));
+  }
+  const opts = parseCli(argv);
+  const replay = replayCommand(opts, 42);
+  for (const name of OPTION_NAMES) {
+    if (name === 'help' || name === 'dry-run') continue;
+    if (NOT_CARRIED.has(name)) continue;
+    expect(replay, name).toContain(`--${name}`);
+  }
+  expect(replay).toContain('--seed 42');
+  expect(replay).not.toContain('--force');
+  expect(replay).not.toContain('--replay-path');
+  expect(replay).toMatch(/--report-dir out\/run-replay /);
+  expect(replay).toMatch(/--grep @files --shard 1\/2$/);
+  // Parsed back, the replay is the same run (seed given, report beside).
+  const back = parseCli(replay.split(' ').slice(4));
+  expect({ ...back, given: undefined, reportDir: undefined, seed: undefined, force: undefined, replayPath: undefined }).toEqual({ ...opts, given: undefined, reportDir: undefined, seed: undefined, force: undefined, replayPath: undefined });
+});
+
+// Issue 28: a CI job starts the service, then the suite: --wait-for waits until the base URL answers.
+test('--wait-for waits for a service that starts listening late, then runs; one that never answers is one line, exit 2', async () => {
+  test.slow();
+  const { createServer } = await import('node:net');
+  const freePort = () => new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+  const [port, regionalPort] = [await freePort(), await freePort()];
+  const { startReference } = await import('../reference/server.ts');
+  const { referenceKeyEnv, referenceTargetYaml } = await import('../reference/target-file.ts');
+  // The target file of a reference on those ports, then nothing listening there.
+  const probe = await startReference({ port, regionalPort });
+  const yaml = referenceTargetYaml(probe);
+  const env = referenceKeyEnv(probe);
+  await probe.close();
+  const dir = mkdtempSync(join(tmpdir(), 'wait-for-'));
+  writeFileSync(join(dir, 't.yaml'), yaml);
+
+  let late: Awaited<ReturnType<typeof startReference>> | undefined;
+  const starting = new Promise<void>((resolve) => setTimeout(() => void startReference({ port, regionalPort }).then((s) => ((late = s), resolve())), 3_000));
+  try {
+    const run = await runCli(['--target', join(dir, 't.yaml'), '--seed', '3', '--grep', 'general.base-url-v1', '--wait-for', '60'], { env, timeoutMs: 120_000 });
+    await starting;
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^waiting up to 60 s for http:\/\/127\.0\.0\.1:\d+\/v1 to answer \(--wait-for\)$/m);
+    expect(run.stdout).toMatch(/^target answered \(HTTP 401\) after \d+\.\d s, \d+ attempt\(s\)$/m);
+    expect(run.report?.verdict).toBe('conformant');
+    // The wait counted in the run's replay (and so in its deadline when replayed).
+    expect(run.report?.run.replay).toContain('--wait-for 60');
+  } finally {
+    await late?.close();
+  }
+  // Nothing listening, ever: bounded by --wait-for, one line, exit 2.
+  const never = await runCli(['--target', join(dir, 't.yaml'), '--seed', '3', '--wait-for', '2'], { env, timeoutMs: 60_000 });
+  expect(never.code).toBe(2);
+  expect(never.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: target http:\/\/127\.0\.0\.1:\d+\/v1 did not answer within --wait-for 2 s \(\d+ attempts in \d+\.\d s, last: ECONNREFUSED\): nothing judged$/)]);
+  // Within the run's deadline: a --wait-for past it ends at the deadline.
+  const capped = await runCli(['--target', join(dir, 't.yaml'), '--seed', '3', '--wait-for', '60', '--deadline', '3'], { env, timeoutMs: 60_000 });
+  expect(capped.code).toBe(2);
+  expect(capped.stderr).toMatch(/^conformance: the suite's deadline of 3 s passed while waiting for http:\/\/127\.0\.0\.1:\d+ to answer \(--wait-for 60;/);
 });

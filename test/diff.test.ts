@@ -164,7 +164,8 @@ test('every conformant variant: no requirement differs, and the profile shows wh
 
     const out = await diff([run('plain').file, run(v.name).file]);
     expect(out.stderr).toBe('');
-    expect(out.code, v.name).toBe(comparison.agree ? 0 : 1);
+    // A status difference exits 1; only observations differing exits 3 (cli/diff.ts).
+    expect(out.code, v.name).toBe(comparison.agree ? 0 : comparison.statuses.length ? 1 : 3);
     if (comparison.statuses.length === 0) expect(out.stdout).not.toContain('Requirements whose status differs');
     for (const choice of CHOICES[v.name]!) expect(out.stdout, `${v.name}: ${choice.id} on the console`).toContain(`  ${choice.id} (`);
     if (CHOICES[v.name]!.length === 0) expect(out.stdout).toContain('The two reports agree');
@@ -209,7 +210,8 @@ test('values from a report are hostile: escaped on the console and in the page',
   writeFileSync(file, JSON.stringify(report));
   const html = join(dir, 'hostile.html');
   const out = await diff([run('plain').file, file, '--html', html]);
-  expect(out.code).toBe(1);
+  // Only an observation differs (the base URL is no requirement): exit 3.
+  expect(out.code).toBe(3);
   // No control character but the line breaks the command itself writes.
   expect(out.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
   expect(out.stdout).toContain('\\x1b[2J');
@@ -258,5 +260,5 @@ test('--help says how to use it, exit 0', async () => {
   const out = await diff(['--help']);
   expect(out.code).toBe(0);
   expect(out.stdout).toMatch(/^usage: conformance diff A\/report\.json B\/report\.json/);
-  expect(out.stdout).toContain('0 the two agree, 1 they differ, 2 bad input');
+  expect(out.stdout).toContain('Exit code: 0 the two agree; 1 the status of a requirement differs; 3 only observations differ');
 });

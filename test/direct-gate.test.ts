@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,12 +21,13 @@ interface DirectRun {
   reportDir: string;
 }
 
-async function playwrightTest(args: string[], env: Record<string, string>): Promise<DirectRun> {
+/** `reporters: 'config'`: the configuration's own reporters (the host reporter, then Playwright's list), as `npx playwright test` runs. */
+async function playwrightTest(args: string[], env: Record<string, string>, reporters: 'json' | 'config' = 'json'): Promise<DirectRun> {
   const dir = mkdtempSync(join(tmpdir(), 'direct-'));
   const out = join(dir, 'results.json');
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const reporters = `${join(ROOT, 'cli/playwright/host-reporter.ts')},json`;
-  const child = spawn(process.execPath, [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), `--reporter=${reporters}`, ...args], {
+  const reporterArgs = reporters === 'json' ? [`--reporter=${join(ROOT, 'cli/playwright/host-reporter.ts')},json`] : [];
+  const child = spawn(process.execPath, [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), ...reporterArgs, ...args], {
     cwd: ROOT,
     // Each run its own report directory: tests run at once, and a report directory is locked while written.
     env: { ...process.env, CONFORMANCE_SEED: '5', PLAYWRIGHT_JSON_OUTPUT_NAME: out, CONFORMANCE_REPORT_DIR: join(dir, 'report'), CONFORMANCE_RUN: '', CONFORMANCE_ENGINE_SOCKET: '', FORCE_COLOR: '0', ...env },
@@ -77,6 +78,12 @@ test('a SHOULD failure is shown as a warning and does not fail `npx playwright t
     expect(must.locations.get('files.limit.out-of-range-rejected')).toMatch(/^checks\/container-files-query\.ts:\d+$/);
     expect(shown?.annotations).toContainEqual({ type: 'warning', description: expect.stringMatching(/^not gating \(fail-on must\): FAIL /) });
 
+    // In the run's own output too (Playwright's list reporter prints a test's stderr): a warning line, the test passed.
+    const listed = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file }, 'config');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout + listed.stderr).toMatch(/WARN {2}files\.limit\.out-of-range-rejected: a SHOULD requirement failed \(not gating without CONFORMANCE_FAIL_ON=should\): /);
+    expect(listed.stdout).toMatch(/✓ .*files\.limit\.out-of-range-rejected/);
+
     const should = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file, CONFORMANCE_FAIL_ON: 'should' });
     expect(should.code).toBe(1);
     expect(should.results.find((r) => r.title === 'files.limit.out-of-range-rejected')?.status).toBe('failed');
@@ -116,6 +123,9 @@ test('a bad target file or CONFORMANCE_FAIL_ON is one line and exit 2, no stack 
   const missing = await playwrightTest([], { CONFORMANCE_TARGET: '/no/such/target.yaml' });
   expect(missing.code).toBe(2);
   expect(missing.stderr.trim().split('\n')).toEqual(['conformance: target file /no/such/target.yaml: cannot be read (ENOENT)']);
+  // Its report directory says the error, as the command line's does (junit.xml errors="1", no report.json).
+  expect(readFileSync(join(missing.reportDir, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="0" errors="1"/);
+  expect(existsSync(join(missing.reportDir, 'report.json'))).toBe(false);
   const failOn = await playwrightTest([], { CONFORMANCE_FAIL_ON: 'sometimes' });
   expect(failOn.code).toBe(2);
   expect(failOn.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: --fail-on takes must or should/)]);

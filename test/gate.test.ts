@@ -6,9 +6,10 @@ import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
-import { ROOT, runCli, runEngineAgainst } from './support/harness.ts';
 import type { Target } from '../core/target.ts';
 import { EXIT_CODE } from '../reports/format.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { ROOT, runCli, runEngineAgainst, type CliRun } from './support/harness.ts';
 
 // The gate tells the truth (principle 3): causes named as causes within seconds, no stale green,
 // partial runs said so, and Playwright's own output truthful without a worker per failure.
@@ -46,7 +47,7 @@ test('a base URL without /v1 is named as the cause: exit 2 within seconds', asyn
   });
 });
 
-test('a selection with no check ends with exit 2 in one line and leaves the previous report as it was (it says which run it is)', async () => {
+test('a selection with no check ends with exit 2 in one line and replaces the previous report with its error', async () => {
   const reportDir = mkdtempSync(join(tmpdir(), 'stale-'));
   const first = await runCli(['--grep', 'general.base-url-v1'], { reportDir, timeoutMs: 90_000 });
   expect(first.code, first.stderr).toBe(0);
@@ -55,10 +56,79 @@ test('a selection with no check ends with exit 2 in one line and leaves the prev
   expect(readFileSync(join(reportDir, 'badge.svg'), 'utf8')).toMatch(/conformant \(partial 1\/\d+\)/);
   const none = await runCli(['--grep', 'no-such-check-anywhere'], { reportDir, timeoutMs: 90_000 });
   expect(none.code).toBe(2);
-  expect(none.stderr.trim().split('\n')).toEqual([expect.stringMatching(/nothing ran, and the previous report in .* is left as it was$/)]);
-  // The previous run's report stays whole: its own seed and its own partial scope, never this run's.
-  for (const f of ['report.json', 'summary.md', 'badge.svg', 'report.html', 'junit.xml']) expect(existsSync(join(reportDir, f)), f).toBe(true);
-  expect(readFileSync(join(reportDir, 'badge.svg'), 'utf8')).toMatch(/conformant \(partial 1\/\d+\)/);
+  expect(none.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: no check matches --grep "no-such-check-anywhere": nothing ran$/)]);
+  // No file of the earlier run stays to read conformant: what is left says this run's error.
+  for (const f of ['report.json', 'badge.svg', 'report.html']) expect(existsSync(join(reportDir, f)), f).toBe(false);
+  expect(readFileSync(join(reportDir, 'summary.md'), 'utf8')).toContain('ERROR');
+  expect(junitGate(readFileSync(join(reportDir, 'junit.xml'), 'utf8'))).toEqual({ failures: 0, errors: 1 });
+});
+
+/**
+ * junit.xml read as a reporter action reads it (dorny/test-reporter, mikepenz/action-junit-report):
+ * the <failure> and <error> elements of its test cases, which must agree with the root's counts.
+ */
+function junitGate(xml: string): { failures: number; errors: number } {
+  const failures = (xml.match(/<failure[ >]/g) ?? []).length;
+  const errors = (xml.match(/<error[ >]/g) ?? []).length;
+  const root = /<testsuites [^>]*failures="(\d+)" errors="(\d+)"/.exec(xml);
+  expect(root, 'the root element counts failures and errors').not.toBeNull();
+  expect({ failures: Number(root![1]), errors: Number(root![2]) }).toEqual({ failures, errors });
+  return { failures, errors };
+}
+
+test('one report directory, runs one after another: junit.xml, report.json, summary.md and the console all say what the exit code says', async () => {
+  test.slow();
+  const reportDir = mkdtempSync(join(tmpdir(), 'one-verdict-'));
+  const verdictOf = (run: CliRun): string | undefined => (existsSync(join(reportDir, 'report.json')) ? (JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as ConformanceReport).verdict : undefined);
+  const expectAgreement = (run: CliRun, code: number, verdict: string | undefined) => {
+    expect(run.code, run.stderr).toBe(code);
+    // A reporter action fails the job exactly when the exit code does.
+    const gate = junitGate(readFileSync(join(reportDir, 'junit.xml'), 'utf8'));
+    expect(gate.failures + gate.errors > 0, JSON.stringify(gate)).toBe(code !== 0);
+    // A script reading report.json: this run's verdict, or none when the run could not be made.
+    expect(verdictOf(run)).toBe(verdict);
+    const summary = readFileSync(join(reportDir, 'summary.md'), 'utf8').split('\n')[0]!;
+    expect(summary).toContain((verdict ?? 'error').toUpperCase());
+    if (verdict) expect(run.stdout).toMatch(new RegExp(`^verdict: ${verdict.toUpperCase()}`, 'm'));
+    // No FAIL line under a level that does not gate, no FAIL at all when the run is conformant.
+    if (code === 0) expect(run.stdout).not.toMatch(/^\s+FAIL\s/m);
+    // Each failing requirement said once (FAIL or WARN) under its own level; skips folded by reason.
+    const said = [...run.stdout.matchAll(/^ {2}(?:FAIL|WARN) {2}(MUST|SHOULD) (\S+) — /gm)].map((m) => `${m[1]} ${m[2]}`);
+    expect(new Set(said).size, said.join('\n')).toBe(said.length);
+    const failing = existsSync(join(reportDir, 'report.json')) ? (JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as ConformanceReport).requirements.filter((r) => r.status === 'fail') : [];
+    expect(said.sort()).toEqual(failing.map((r) => `${r.level} ${r.id}`).sort());
+    const skipReasons = [...run.stdout.matchAll(/^ {2}skip {2}\S+(?: checks)? — (.*?)(?: \([^()]*\))?$/gm)].map((m) => m[1]);
+    expect(new Set(skipReasons).size, skipReasons.join('\n')).toBe(skipReasons.length);
+  };
+  const cases: Array<{ name: string; faults: string[]; args: string[]; code: number; verdict: string | undefined }> = [
+    { name: 'conformant', faults: [], args: [], code: 0, verdict: 'conformant' },
+    { name: 'SHOULD only', faults: ['auth-basic-scheme-accepted'], args: [], code: 0, verdict: 'conformant' },
+    { name: 'MUST failing', faults: ['files-created-at-millis'], args: [], code: 1, verdict: 'non-conformant' },
+    { name: 'one bad record', faults: ['interns-bad-uuid'], args: [], code: 1, verdict: 'non-conformant' },
+    { name: 'INCOMPLETE', faults: [], args: ['--max-requests', '8'], code: 2, verdict: 'incomplete' },
+    { name: 'conformant again', faults: [], args: [], code: 0, verdict: 'conformant' },
+    { name: 'exit 2: a misspelt target file', faults: [], args: ['--target', 'no-such-target.yaml'], code: 2, verdict: undefined },
+    { name: 'conformant once more', faults: [], args: [], code: 0, verdict: 'conformant' },
+    { name: 'exit 2: a bad --fail-on', faults: [], args: ['--fail-on', 'sometimes'], code: 2, verdict: undefined },
+  ];
+  for (const c of cases) {
+    await test.step(c.name, async () => {
+      await withReference((y) => y, (e) => e, async (file, env) => {
+        const run = await runCli(['--seed', '11', '--target', file, ...c.args], { env, reportDir, timeoutMs: 120_000 });
+        expectAgreement(run, c.code, c.verdict);
+        if (c.name === 'one bad record') {
+          // One bad record is one FAIL line, under its requirement's level, naming the check that saw it.
+          expect(run.stdout.match(/^ {2}FAIL /gm)).toHaveLength(1);
+          expect(run.stdout).toMatch(/^ {2}FAIL {2}MUST interns\.intern\.uuid-fields — .*\(check [a-z.-]+\)$/m);
+        }
+        if (c.name === 'SHOULD only') {
+          // The SHOULD failure is said once, as a warning under its own level, never as a FAIL.
+          expect(run.stdout).toMatch(/^\s+WARN\s+SHOULD auth\.malformed-401\b/m);
+          expect(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).toMatch(/<property name="warning" value="SHOULD failed \(not gating/);
+        }
+      }, c.faults);
+    });
+  }
 });
 
 test('npx playwright test runs the suite as Playwright users know it: a failing check is failed in Playwright\'s own report, and costs no new worker', async () => {

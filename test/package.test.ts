@@ -97,6 +97,12 @@ test('npx conformance --help and npx conformance reference --help', async () => 
   const diff = await conformance(['diff', '--help']);
   expect(diff.code, diff.stderr).toBe(0);
   expect(diff.stdout).toMatch(/^usage: conformance diff/);
+  // The installed command, not a clone's npm script (which has no script in a project).
+  const merge = await conformance(['merge', '--help']);
+  expect(merge.code, merge.stderr).toBe(0);
+  expect(merge.stdout).toMatch(/^usage: npx conformance merge \[options\]/);
+  expect(help.stdout).toContain('130 interrupted');
+  expect(help.stdout).toContain('--wait-for S');
 });
 
 test('npx conformance on the embedded reference, npx conformance --target on a deployment, and npx conformance diff on the two reports', async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { Mask } from '../core/mask.ts';
 import { buildReport } from '../reports/build-report.ts';
+import { replaceWithErrorReport } from '../reports/error-report.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { LOCK, MARKER } from '../reports/safe-files.ts';
 import { prepareReportDir, REPORT_FILES, ReportDirError, writeReportFiles } from '../reports/write-report.ts';
@@ -175,4 +176,32 @@ test('one run at a time: a directory locked by a live process is refused in one 
   writeFileSync(join(dir, LOCK), '999999999\n');
   prepareReportDir(dir);
   expect(readFileSync(join(dir, LOCK), 'utf8').trim()).toBe(String(process.pid));
+});
+
+// Issue 28: an exit 2 before the first check replaces the earlier report with its error, and removes
+// only what the suite wrote.
+test('an early exit 2 replaces the suite\'s report with the error\'s two files; a user\'s file stays; a foreign directory is left alone', () => {
+  const dir = tempDir();
+  writeReportFiles(report(), dir, { mask });
+  expect(replaceWithErrorReport(dir, 'target file t.yaml: no such file', 2)).toBe(true);
+  expect(suiteFiles(dir)).toEqual(['junit.xml', 'summary.md']);
+  expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*tests="1" failures="0" errors="1"[\s\S]*<error message="target file t\.yaml: no such file" type="exit-2">/);
+  expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/^## ⚠️ Conformance: ERROR — the run could not be made \(exit 2\)\n\nReason: `target file t\.yaml: no such file`/);
+  // The next run writes its report over the error's.
+  writeReportFiles(report(), dir, { mask });
+  expect(suiteFiles(dir)).toEqual(Object.keys(REPORT_FILES).sort());
+
+  // A forced directory: the suite's files go, the user's stay.
+  const mixed = tempDir();
+  writeFileSync(join(mixed, 'notes.txt'), 'mine\n');
+  writeReportFiles(report(), mixed, { mask, force: true });
+  expect(replaceWithErrorReport(mixed, 'bad', 2, { force: true })).toBe(true);
+  expect(readdirSync(mixed).filter((n) => n !== MARKER).sort()).toEqual(['junit.xml', 'notes.txt', 'summary.md']);
+  expect(readFileSync(join(mixed, 'notes.txt'), 'utf8')).toBe('mine\n');
+
+  // Foreign files without --force: nothing is touched, nothing written.
+  const foreign = tempDir();
+  writeFileSync(join(foreign, 'report.json'), '{"verdict":"mine"}');
+  expect(replaceWithErrorReport(foreign, 'bad', 2)).toBe(false);
+  expect(readdirSync(foreign)).toEqual(['report.json']);
 });

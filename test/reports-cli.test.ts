@@ -156,7 +156,8 @@ test.describe('one target with a MUST fault, run with seed 7', () => {
     expect(readdirSync(a.reportDir).filter((n) => !n.startsWith('.')).sort()).toEqual(Object.keys(REPORT_FILES).sort());
     expect(readdirSync(b.reportDir).sort()).toEqual(readdirSync(a.reportDir).sort());
     for (const name of Object.keys(REPORT_FILES)) {
-      const [x, y] = [readFileSync(join(a.reportDir, name), 'utf8'), readFileSync(join(b.reportDir, name), 'utf8')];
+      // Each run's replay names its own report directory (`<dir>-replay`): the one input that differs.
+      const [x, y] = [readFileSync(join(a.reportDir, name), 'utf8').replaceAll(a.reportDir, '<dir>'), readFileSync(join(b.reportDir, name), 'utf8').replaceAll(b.reportDir, '<dir>')];
       expect(normalise(name, y), `${name} differs between two runs with seed 7`).toBe(normalise(name, x));
     }
     // The normalisation touched only what it names: the reports do carry a time and evidence.
@@ -176,7 +177,8 @@ test.describe('one target with a MUST fault, run with seed 7', () => {
       expect(text.includes(server.keys.restricted), `${name} holds the restricted key`).toBe(false);
     }
     expect(run.stdout + run.stderr).not.toContain(server.keys.management);
-    expect(outputs.get('report.json')).toContain('Bearer $API_KEY');
+    // The key is named by the target file's variable, as the user set it.
+    expect(outputs.get('report.json')).toContain('Bearer $CONFORMANCE_REFERENCE_API_KEY');
   });
 
   test("a fault's failure names its requirement, and its curl command reproduces the failing response status", async () => {
@@ -190,11 +192,11 @@ test.describe('one target with a MUST fault, run with seed 7', () => {
     const failure = broken.failures![0]!;
     const last = failure.exchanges[failure.exchanges.length - 1]!;
     expect(failure.curl).toMatch(/^curl /);
-    expect(failure.curl).toContain('$API_KEY');
+    expect(failure.curl).toContain('$CONFORMANCE_REFERENCE_API_KEY');
     expect(failure.curl).not.toContain(server.keys.management);
 
-    // Run it as a reader would: the key in the environment, the command pasted into a shell.
-    const { stdout } = await promisify(execFile)('bash', ['-c', failure.curl!], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', API_KEY: server.keys.management }, timeout: 20_000 });
+    // Run it as a reader would: the target file's variable set as for the run, the command pasted into a shell.
+    const { stdout } = await promisify(execFile)('bash', ['-c', failure.curl!], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', CONFORMANCE_REFERENCE_API_KEY: server.keys.management }, timeout: 20_000 });
     const statusLine = stdout.split('\r\n')[0] ?? '';
     expect(statusLine).toMatch(/^HTTP\/1\.1 \d{3}/);
     expect(Number(statusLine.split(' ')[1])).toBe(last.response!.status);

@@ -200,12 +200,21 @@ test('junit.xml: one test case per requirement in one suite per operation; skipp
   expect(xml.match(/<testsuite /g)).toHaveLength(operations.length);
   const skipped = report.requirements.filter((r) => r.status === 'skip' || r.status === 'disabled').length;
   expect(xml.match(/<skipped message=/g)).toHaveLength(skipped);
-  expect(xml).toMatch(new RegExp(`<testsuites [^>]*tests="${report.requirements.length}" failures="2" errors="1" skipped="${skipped}"`));
+  // The SHOULD failure does not gate (fail-on must): a passed case with its warning, as the exit code says.
+  expect(xml).toMatch(new RegExp(`<testsuites [^>]*tests="${report.requirements.length}" failures="1" errors="1" skipped="${skipped}"`));
   const fail = /<testcase name="\[MUST\] files\.file\.schema:[^"]*" classname="listContainerFiles">\s*<failure message="([^"]*)" type="MUST">([^<]*)<\/failure>/.exec(xml);
   expect(fail).not.toBeNull();
   expect(fail![2]).toContain('reproduce: curl -sS -i -H &quot;authorization: Bearer $API_KEY&quot;');
   expect(fail![2]).toContain('counterexample: ');
-  expect(xml).toMatch(/<testcase name="\[SHOULD\] files\.file\.path-relative:[^"]*" classname="listContainerFiles">\s*<failure [^>]*type="SHOULD"/);
+  expect(xml).toMatch(/<testcase name="\[SHOULD\] files\.file\.path-relative:[^"]*" classname="listContainerFiles">\s*<properties>\s*<property name="warning" value="SHOULD failed \(not gating without --fail-on should\): [^"]*"\/>\s*<\/properties>\s*<system-out>WARNING: files\.file\.path-relative/);
+  // Under --fail-on should the same failure gates: a JUnit failure.
+  const gating = junitXml({ ...report, run: { ...report.run, failOn: 'should' } });
+  expect(gating).toMatch(/<testcase name="\[SHOULD\] files\.file\.path-relative:[^"]*" classname="listContainerFiles">\s*<failure [^>]*type="SHOULD"/);
+  expect(gating).toMatch(/<testsuites [^>]*failures="2" errors="1"/);
+  // The banner of report.html names the MUST requirements left unjudged, as the verdict line does.
+  const notJudged = /\d+ MUST not judged[^;]*/.exec(verdictLine(report))?.[0];
+  expect(notJudged, verdictLine(report)).toBeDefined();
+  expect(/<header id="verdict"[\s\S]*?<\/header>/.exec(reportHtml(report))![0]).toContain(esc(notJudged!));
   expect(xml).toMatch(/<testcase name="\[UNSPECIFIED\] interns\.limit\.default:[^"]*" classname="listInterns">\s*<properties>\s*<property name="observed" value="[^"]*defaultPageSize[^"]*"\/>/);
   expect(xml).toMatch(/<testcase name="\[MUST\] models\.response\.data-wrapper:[^"]*" classname="listModelEndpoints">\s*<error message=/);
   expect(xml).toMatch(/<testcase name="\[MUST\] auth\.missing-401:[^"]*" classname="general">\s*<skipped message="disabled: /);
@@ -260,4 +269,35 @@ test('report.html: a failure without a counterexample has its replay too', () =>
   const html = reportHtml(buildReport(input(FULL_OUTCOMES)));
   expect(html).toContain('Replay this check');
   expect(html).toContain(esc(`npm run conformance -- --seed 7 --grep '(^| )x\\.should( |$)'`));
+});
+
+// Issue 28: a reporter action fails the job on failures + errors > 0; junit.xml says that exactly
+// when the exit code is not 0, whatever the verdict.
+test('junit.xml gates as the exit code: conformant with a SHOULD failure, non-conformant, error, incomplete (cut by a run limit, or --require-all)', () => {
+  const gate = (r: ConformanceReport) => {
+    const xml = junitXml(r);
+    const root = /<testsuites [^>]*failures="(\d+)" errors="(\d+)"/.exec(xml)!;
+    const counted = { failures: (xml.match(/<failure[ >]/g) ?? []).length, errors: (xml.match(/<error[ >]/g) ?? []).length };
+    expect({ failures: Number(root[1]), errors: Number(root[2]) }).toEqual(counted);
+    return counted.failures + counted.errors > 0;
+  };
+  const shouldOnly = FULL_OUTCOMES.filter((o) => o.checkId === 'x.should' || o.checkId === 'x.pass');
+  const cut = outcome('x.pass', { status: 'skip', reason: 'not sent: the deadline passed', cause: 'run-limit' });
+  const absent = outcome('x.skip', { status: 'skip', reason: 'interns.otherWorkspaceId is not set', cause: 'target-field' });
+  const cases: Array<[string, ConformanceReport, boolean]> = [
+    ['SHOULD only, fail-on must', buildReport(input(shouldOnly, 'must')), false],
+    ['SHOULD only, fail-on should', buildReport(input(shouldOnly, 'should')), true],
+    ['MUST failing', report, true],
+    ['error', buildReport(input(FULL_OUTCOMES.filter((o) => o.checkId === 'x.error' || o.checkId === 'x.pass'))), true],
+    ['incomplete: a run limit', buildReport({ ...input([cut]), stopped: 'the deadline passed' }), true],
+    ['incomplete: --require-all', buildReport({ ...input([outcome('x.pass', {}), absent]), requireAll: true }), true],
+    ['conformant, a field absent without --require-all', buildReport(input([outcome('x.pass', {}), absent])), false],
+  ];
+  for (const [name, r, fails] of cases) {
+    expect(gate(r), `${name}: verdict ${r.verdict}`).toBe(fails);
+    expect(r.verdict !== 'conformant', name).toBe(fails);
+  }
+  // The incomplete run's unjudged MUST requirement is an error naming why.
+  expectWellFormedXml(junitXml(cases[4]![1]));
+  expect(junitXml(cases[4]![1])).toMatch(/<testcase name="\[MUST\] files\.list\.schema:[^"]*" classname="listContainerFiles">\s*<error message="not judged \(incomplete\): [^"]*deadline/);
 });

@@ -79,17 +79,19 @@ test('the dry run warns when its estimate exceeds the deadline', async () => {
   expect(fits.stdout).not.toMatch(/over the deadline/);
 });
 
-test('--grep matching nothing leaves the previous report untouched and says so in one line', async () => {
+test('--grep matching nothing is one line, exit 2, and replaces the previous report with its error', async () => {
   const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
   // The previous report: written in-process (the same files as the command writes), what matters is the second run.
   const first = await runConformance({ seed: 1, grep: 'files.limit.bounds', reportDir });
   expect(first.verdict).toBe('conformant');
-  const before = readFileSync(join(reportDir, 'report.json'), 'utf8');
   const run = await runCli(['--grep', 'no-such-check-xyz'], { reportDir });
   expect(run.code).toBe(2);
-  expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: no check matches --grep "no-such-check-xyz": nothing ran, and the previous report in .* is left as it was$/)]);
+  expect(run.stderr.trim().split('\n')).toEqual(['conformance: no check matches --grep "no-such-check-xyz": nothing ran']);
   expect(run.stdout).not.toMatch(/No tests found/);
-  expect(readFileSync(join(reportDir, 'report.json'), 'utf8')).toBe(before);
+  // No conformant report.json stays beside an exit 2: the error's summary.md and junit.xml say it.
+  expect(existsSync(join(reportDir, 'report.json'))).toBe(false);
+  expect(readFileSync(join(reportDir, 'summary.md'), 'utf8')).toContain('no check matches --grep');
+  expect(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="0" errors="1"/);
 });
 
 test('a --grep selects in the command the checks Playwright selects (the engine starts them before Playwright lists them)', async () => {

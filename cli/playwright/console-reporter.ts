@@ -1,24 +1,38 @@
 import type { FullConfig, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { requirement } from '../../core/catalogue.ts';
 import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../../core/check.ts';
 import { Mask, secretsOf } from '../../core/mask.ts';
 import { terminalSafe } from '../../core/terminal-text.ts';
-import { CHECK_LIST_ENV, type CheckListing } from '../../core/playwright-tests.ts';
+import { RUN_ENV, type RunnerEnv } from '../prepare-run.ts';
 import { currentHost, runnerKeys } from './current-host.ts';
 
-const MARK: Record<CheckOutcome['status'], string> = { pass: 'pass ', fail: 'FAIL ', error: 'ERROR', skip: 'skip ' };
-const COLOUR: Record<CheckOutcome['status'], string> = { pass: '32', fail: '31;1', error: '33;1', skip: '90' };
-/** Each check's level, from the listing the global set-up published (the runner loads no check module). */
-let levels: Map<string, string> | undefined;
-function levelOf(id: string): string {
-  const listed = process.env[CHECK_LIST_ENV];
-  levels ??= listed ? new Map((JSON.parse(listed) as CheckListing[]).map((c) => [c.id, c.level ?? ''])) : undefined;
-  return levels?.get(id) ?? '';
+type Mark = 'pass' | 'FAIL' | 'WARN' | 'ERROR' | 'skip' | 'note';
+const MARK: Record<Mark, string> = { pass: 'pass ', FAIL: 'FAIL ', WARN: 'WARN ', ERROR: 'ERROR', skip: 'skip ', note: 'note ' };
+const COLOUR: Record<Mark, string> = { pass: '32', FAIL: '31;1', WARN: '33', ERROR: '33;1', skip: '90', note: '90' };
+
+/** A requirement's level, or '' for an id the catalogue does not hold (never expected: a failure names a declared one). */
+function levelOf(requirementId: string): string {
+  try {
+    return requirement(requirementId).level;
+  } catch {
+    return '';
+  }
 }
 
 /**
- * One line per check on the console: no stack traces, no bodies (those are in the report). Every
- * string from the target is masked and its control characters shown escaped (principle 4). Colour
- * and a progress line only on a terminal, and never with NO_COLOR set (no-color.org).
+ * The console of a run: each finding said once, where it belongs (no stack traces, no bodies: those
+ * are in the report).
+ *
+ * - A failing requirement is one line, the first time a check sees it, under the requirement's own
+ *   level (not the check's), naming the check that saw it: `FAIL` when it gates the run, `WARN` for a
+ *   SHOULD failure under --fail-on must (the verdict's rule, core/gating.ts).
+ * - A check whose responses carried a finding already said (a whole-run judge: one bad record seen
+ *   by every check that lists it) says so without FAIL, `pass` when its own probe completed.
+ * - Skips for one reason (a deadline: every check left `not sent`) fold into one line with their
+ *   count, said at the end of the run's lines (a skip for a reason of its own is said where it comes).
+ *
+ * Every string from the target is masked and its control characters shown escaped (principle 4).
+ * Colour and a progress line only on a terminal, and never with NO_COLOR set (no-color.org).
  */
 export default class ConsoleReporter implements Reporter {
   private total = 0;
@@ -27,6 +41,10 @@ export default class ConsoleReporter implements Reporter {
   private readonly tty = !!process.stdout.isTTY;
   private readonly colour = this.tty && !process.env['NO_COLOR'];
   private mask = new Mask([]);
+  /** Requirements whose failure was printed (once per run): the check that said it and the messages seen. */
+  private readonly said = new Map<string, { checkId: string; messages: Set<string> }>();
+  /** Skips by reason, in order of their first check; said at the end, one line per reason. */
+  private readonly skips = new Map<string, string[]>();
 
   onBegin(_config: FullConfig, suite: Suite): void {
     this.total = suite.allTests().length;
@@ -41,12 +59,72 @@ export default class ConsoleReporter implements Reporter {
     const outcome = body ? (JSON.parse(body.toString('utf8')) as CheckOutcome) : undefined;
     const status = outcome?.status ?? (result.status === 'skipped' ? 'skip' : 'error');
     const reason = outcome?.reason ?? (result.status === 'timedOut' ? 'did not finish in time' : result.error?.message?.split('\n')[0]);
-    const level = status === 'fail' ? ` ${levelOf(test.title)}` : '';
-    const text = terminalSafe(this.mask.text(reason && status !== 'pass' ? ` — ${reason}` : ''));
-    const mark = this.colour ? `\x1b[${COLOUR[status]}m${MARK[status]}\x1b[0m` : MARK[status];
-    const clear = this.tty ? '\r\x1b[K' : '';
-    process.stdout.write(`${clear}  ${mark}${level} ${terminalSafe(test.title)}${text}\n`);
+    const id = test.title;
+    if (status === 'skip') {
+      const why = reason ?? 'skipped';
+      const ids = this.skips.get(why);
+      if (ids) ids.push(id);
+      else this.skips.set(why, [id]);
+    } else {
+      if (status === 'fail' && outcome) this.failure(id, outcome);
+      else this.line(status === 'pass' ? 'pass' : 'ERROR', id, status === 'pass' ? undefined : reason);
+    }
     if (this.tty) process.stdout.write(`  [${this.done}/${this.total}] ${((Date.now() - this.started) / 1000).toFixed(1)} s`);
+  }
+
+  /**
+   * A failed check: each requirement it is the first to fail, one line under that requirement's
+   * level. A requirement said before is said again without FAIL: as a finding its responses carried
+   * (the same message, a whole-run judge's), or as another finding of it, with its message.
+   */
+  private failure(checkId: string, outcome: CheckOutcome): void {
+    const byRequirement = new Map<string, string[]>();
+    for (const f of outcome.failures) byRequirement.set(f.requirementId, [...(byRequirement.get(f.requirementId) ?? []), f.message]);
+    if (byRequirement.size === 0) return this.line('FAIL', checkId, outcome.reason);
+    const carried: string[] = [];
+    const again: Array<{ req: string; message: string }> = [];
+    for (const [req, messages] of byRequirement) {
+      const said = this.said.get(req);
+      if (said) {
+        const fresh = messages.find((m) => !said.messages.has(m));
+        if (fresh === undefined) carried.push(req);
+        else again.push({ req, message: `${fresh} (first said under ${said.checkId})` });
+        for (const m of messages) said.messages.add(m);
+        continue;
+      }
+      this.said.set(req, { checkId, messages: new Set(messages) });
+      const level = levelOf(req);
+      const gates = level === 'MUST' || level === '' || (level === 'SHOULD' && this.failOn() === 'should');
+      const more = messages.length > 1 ? ` (+${messages.length - 1} more)` : '';
+      this.line(gates ? 'FAIL' : 'WARN', `${level} ${req}`.trim(), `${messages[0]}${more} (check ${checkId}${gates ? '' : '; not gating without --fail-on should'})`);
+    }
+    const named = (r: string) => `${levelOf(r)} ${r}`.trim();
+    for (const { req, message } of again) this.line('note', checkId, `${named(req)} again: ${message}`);
+    if (carried.length && again.length === 0) {
+      // A counterexample of its own (a property's shrunk input) is this check's to replay: said with it.
+      const own = outcome.failures.find((f) => f.counterexample);
+      this.line(outcome.probeCompleted ? 'pass' : 'note', checkId, `its responses carried the finding of ${carried.map(named).join(', ')}, said above${own ? `; its counterexample: ${own.message}` : ''}`);
+    }
+  }
+
+  private flushSkips(): void {
+    for (const [reason, ids] of this.skips) {
+      if (ids.length === 1) this.line('skip', ids[0]!, reason);
+      else this.line('skip', `${ids.length} checks`, `${reason} (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''})`);
+    }
+    this.skips.clear();
+  }
+
+  private line(mark: Mark, subject: string, reason: string | undefined): void {
+    const text = terminalSafe(this.mask.text(reason ? ` — ${reason}` : ''));
+    const shown = this.colour ? `\x1b[${COLOUR[mark]}m${MARK[mark]}\x1b[0m` : MARK[mark];
+    const clear = this.tty ? '\r\x1b[K' : '';
+    process.stdout.write(`${clear}  ${shown} ${terminalSafe(subject)}${text}\n`);
+  }
+
+  private failOn(): 'must' | 'should' {
+    const raw = process.env[RUN_ENV];
+    return currentHost()?.run.settings.failOn ?? (raw ? (JSON.parse(raw) as RunnerEnv).settings.failOn : 'must');
   }
 
   onError(error: { message?: string }): void {
@@ -54,6 +132,7 @@ export default class ConsoleReporter implements Reporter {
   }
 
   onEnd(): void {
+    this.flushSkips();
     if (this.tty) process.stdout.write('\r\x1b[K');
   }
 
