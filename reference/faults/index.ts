@@ -10,13 +10,34 @@ import { READING_FAULTS } from './readings.ts';
 import { RECORD_FAULTS } from './records.ts';
 import { UNASKED_FAULTS } from './unasked.ts';
 
-/** One deliberate defect of the reference: it breaks exactly the requirements listed in `breaks`. */
+/**
+ * A requirement a fault fails besides those it is meant to prove, because the one defect truly breaks
+ * it too: `why` says how, with the document's words (a 401 to the valid key leaves no 200 to judge).
+ */
+export interface AlsoFails {
+  id: string;
+  why: string;
+}
+
+/**
+ * One deliberate defect of the reference. The self-test (test/self-test.test.ts) holds it to exactly
+ * what it declares: on the self-test's seed the suite fails EVERY requirement of `breaks` and no other
+ * requirement, save those of `alsoFails`, each of which must fail too (a declaration that no longer
+ * holds is stale).
+ */
 export interface FaultDeclaration {
   name: string;
   operation: Operation;
-  /** Requirement ids of spec/requirements.yaml the fault violates: the suite must fail at least one. */
+  /** Requirement ids of spec/requirements.yaml the fault violates: the suite must fail every one. */
   breaks: readonly string[];
+  /** Other requirements the same defect fails, each with the reason (none by default). */
+  alsoFails?: readonly AlsoFails[];
   description: string;
+}
+
+/** One reason shared by several requirements a fault also fails (a refused key leaves many checks without their 200). */
+export function sameCause(ids: readonly string[], why: string): AlsoFails[] {
+  return ids.map((id) => ({ id, why }));
 }
 
 /** Faults the reference can be started with (options.faults), one file per area so each stays small. */
