@@ -3,6 +3,7 @@ import type { ReferenceOptions } from '../options.ts';
 import { AUTH_ERRORS_FAULTS } from './auth-errors.ts';
 import { CONTAINER_FILES_FAULTS } from './container-files.ts';
 import { EMPTY_CONTAINER_FAULTS } from './empty-container.ts';
+import { GENERAL_FAULTS } from './general.ts';
 import { INTERNS_FAULTS } from './interns.ts';
 import { MODEL_ENDPOINTS_FAULTS } from './model-endpoints.ts';
 import { PAGINATION_FAULTS } from './pagination.ts';
@@ -35,10 +36,6 @@ export interface FaultDeclaration {
   description: string;
 }
 
-/** One reason shared by several requirements a fault also fails (a refused key leaves many checks without their 200). */
-export function sameCause(ids: readonly string[], why: string): AlsoFails[] {
-  return ids.map((id) => ({ id, why }));
-}
 
 /** Faults the reference can be started with (options.faults), one file per area so each stays small. */
 export const FAULTS: readonly FaultDeclaration[] = [
@@ -51,6 +48,7 @@ export const FAULTS: readonly FaultDeclaration[] = [
   ...RECORD_FAULTS,
   ...EMPTY_CONTAINER_FAULTS,
   ...UNASKED_FAULTS,
+  ...GENERAL_FAULTS,
 ];
 
 /** True when the fault `name` is switched on. Route code uses `if (hasFault(opts, 'name'))`. */

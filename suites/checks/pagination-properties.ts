@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { ConformanceFailure } from '../../core/errors.ts';
-import { conform, expectSchema } from '../../core/expect.ts';
+import { CannotJudge, ConformanceFailure } from '../../core/errors.ts';
+import { conform } from '../../core/expect.ts';
+import { expectErrorShape } from '../judges/response-schema.ts';
 import { invalidLimit, malformedAuthorization, malformedCursor, pathAround, validLimit } from '../../generators/arbitraries/index.ts';
 import { encodeFileId, FILE_ID_PREFIX } from '../../core/file-id.ts';
 import { FILES_LIMIT } from '../../spec/parameter-bounds.ts';
@@ -41,8 +42,20 @@ function expectSameFiles(got: readonly ListedFile[], want: readonly ListedFile[]
   }
 }
 
+/**
+ * The full listing every property compares with. When it stopped because a file or a cursor did not
+ * move forward, what it holds is no listing of the container (a page out of order, a file twice, a
+ * cursor behind): the walk is judged again, page by page, so the rule it broke fails under its own
+ * requirement rather than as a mismatch with a broken listing or a page cap derived from it.
+ */
 async function listing(ctx: ProbeContext): Promise<Traversal> {
-  return fullListing(ctx, ctx.target.containerFiles.containerId);
+  const id = ctx.target.containerFiles.containerId;
+  const full = await fullListing(ctx, id);
+  if (full.stopped === 'not-forward') {
+    await traverse(ctx, id, { limit: 1000, pageCap: full.pages + 1 });
+    throw new CannotJudge('unreadable', `the listing at limit 1000 did not move forward after ${full.pages} pages, and the same walk judged again broke no rule: the target answers one walk two ways`);
+  }
+  return full;
 }
 
 export const paginationPropertyChecks = defineChecks([
@@ -102,7 +115,9 @@ export const paginationPropertyChecks = defineChecks([
     title: 'For any path, present or not, after=cfile_+base64url(path) resumes with exactly the files after it',
     operation: 'listContainerFiles',
     kind: 'property',
-    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.after.control-char-paths', 'files.pagination.next-page', ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after')],
+    // files.limit.bounds-accepted: a limit refused without after as well is the limit's fault, not the cursor's.
+    // files.pagination.progress: the full listing it compares with is judged again when it did not move forward (listing()).
+    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.after.control-char-paths', 'files.pagination.next-page', 'files.limit.bounds-accepted', 'files.pagination.progress', ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after')],
     estimatedRequests: 3,
     async probe(ctx: ProbeContext) {
       const full = await listing(ctx);
@@ -134,7 +149,13 @@ export const paginationPropertyChecks = defineChecks([
               if (refusedControl.length < 5) refusedControl.push(JSON.stringify(at.path));
               return;
             }
-            ctx.conform(res.status === 200, `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`, res, 'files.after.any-file-id');
+            if (i === 0 && res.status !== 200) {
+              // Which of the two the target refused: the limit alone ("Minimum 1, maximum 1000", 4.1) or the cursor.
+              const alone = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit });
+              ctx.conform(alone.status === 200, `limit=${limit} answered ${alone.status} (with and without after), expected 200 (4.1 "Minimum 1, maximum 1000")`, alone, 'files.limit.bounds-accepted');
+            }
+            // The first request names the generated id (any container file id); a later one the target's own last_id (2.2).
+            ctx.conform(res.status === 200, `after=${cursor} (${i === 0 ? `${at.position} path ${JSON.stringify(at.path)}` : 'the last_id of the page before'}) answered ${res.status}, not 200`, res, i === 0 ? 'files.after.any-file-id' : 'files.pagination.next-page');
             const fp = { res, page: readPage(res), limit, after: cursor };
             assertPageRules(fp, order);
             got.push(...fp.page.data.map((f) => f.path));
@@ -186,7 +207,7 @@ export const paginationPropertyChecks = defineChecks([
           const { requirement, ...query } = q;
           const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, query);
           conform(res.status === 400, requirement, `${JSON.stringify(query)} answered ${res.status}, expected 400`, res);
-          expectSchema(res.json, 'ContainerFilesError', 'files.errors.shape', res);
+          expectErrorShape('listContainerFiles', res);
           const code = (res.json as { error: { code: unknown } }).error.code;
           ctx.conform(code === 400, `error.code is ${JSON.stringify(code)} on a 400`, res, 'files.errors.code-equals-status');
         },

@@ -54,6 +54,11 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
     // of the properties that read the listing, which all declare files.pagination.next-page.
     const fp = await fetchFollowed(ctx, containerId, o.limit, after, previous);
     pages++;
+    // 4.1: each cursor resumes after the previous one, a rule of the walk, judged before the rules of
+    // the page that hands the cursor out: a cursor that comes back also breaks 4.1 rule 3 on its page,
+    // which the whole-run page judge fails on every page anyway, so the walk's own rule is not left unreached.
+    const early = judge && fp.page.has_more && fp.page.last_id !== null ? cursorProblem(fp.page.last_id, after, cursors, order) : undefined;
+    if (early) throw new ConformanceFailure('files.pagination.progress', early, [fp.res.exchange]);
     if (judge) assertPageRules(fp, order);
     for (const f of fp.page.data) {
       const prev = files[files.length - 1];
@@ -81,19 +86,28 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
       if (!judge) return stop('not-forward');
       throw new ConformanceFailure('files.pagination.last-id-when-has-more', `has_more is true but last_id is null (limit ${o.limit})`, [fp.res.exchange]);
     }
-    const nextPath = pathOf(next);
-    const prevPath = after === undefined ? undefined : pathOf(after);
-    // 4.1: each cursor resumes after the previous one. Compared where both name a path; an opaque
-    // cursor (a scan position, 4.1 rule 3) only may not come back, and the page cap bounds the rest.
-    const backwards = nextPath !== undefined && prevPath !== undefined ? order.before(prevPath, nextPath) : undefined;
-    if (!judge && (cursors.has(next) || backwards)) return stop('not-forward');
-    if (cursors.has(next) || backwards) {
-      throw new ConformanceFailure('files.pagination.progress', `cursor ${next}${nextPath !== undefined ? ` (${JSON.stringify(nextPath)})` : ''} is not after the previous cursor${prevPath !== undefined ? ` (${JSON.stringify(prevPath)})` : ''}: ${cursors.has(next) ? 'it was handed out before' : backwards}`, [fp.res.exchange]);
+    const problem = cursorProblem(next, after, cursors, order);
+    if (problem) {
+      if (!judge) return stop('not-forward');
+      throw new ConformanceFailure('files.pagination.progress', problem, [fp.res.exchange]);
     }
     cursors.add(next);
     after = next;
     previous = fp;
   }
+}
+
+/**
+ * 4.1: each cursor resumes after the previous one. Compared where both name a path; an opaque cursor
+ * (a scan position, 4.1 rule 3) only may not come back, and the page cap bounds the rest. What is
+ * wrong with `next`, or undefined.
+ */
+function cursorProblem(next: string, after: string | undefined, cursors: ReadonlySet<string>, order: PathOrderTracker): string | undefined {
+  const nextPath = pathOf(next);
+  const prevPath = after === undefined ? undefined : pathOf(after);
+  const backwards = nextPath !== undefined && prevPath !== undefined ? order.before(prevPath, nextPath) : undefined;
+  if (!cursors.has(next) && !backwards) return undefined;
+  return `cursor ${next}${nextPath !== undefined ? ` (${JSON.stringify(nextPath)})` : ''} is not after the previous cursor${prevPath !== undefined ? ` (${JSON.stringify(prevPath)})` : ''}: ${cursors.has(next) ? 'it was handed out before' : backwards}`;
 }
 
 /**
