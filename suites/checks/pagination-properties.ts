@@ -30,9 +30,12 @@ const PAGE_RULES = ['files.pagination.next-page', 'files.pagination.limit-indepe
 /** C0 controls and DEL: a path holding one may be refused as after (reading cursor-control-refused). */
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** 2.2 / 4.1: the files of a traversal at `limit` must be the files of the full listing, in order. */
-function expectSameFiles(got: readonly ListedFile[], want: readonly ListedFile[], limit: number, prefixOnly: boolean): void {
-  const n = prefixOnly ? got.length : Math.max(got.length, want.length);
+/**
+ * 2.2 / 4.1: the files of a traversal at `limit` must be the files of the full listing, in order.
+ * Compared as far as both are known: past the end of a full listing cut short nothing is known.
+ */
+function expectSameFiles(got: readonly ListedFile[], want: readonly ListedFile[], limit: number, complete: { got: boolean; want: boolean }): void {
+  const n = !complete.want ? Math.min(got.length, want.length) : complete.got ? Math.max(got.length, want.length) : got.length;
   for (let i = 0; i < n; i++) {
     const g = got[i]?.path;
     const w = want[i]?.path;
@@ -42,13 +45,18 @@ function expectSameFiles(got: readonly ListedFile[], want: readonly ListedFile[]
   }
 }
 
-/**
- * The full listing every property compares with. When it stopped because a file or a cursor did not
- * move forward, what it holds is no listing of the container (a page out of order, a file twice, a
- * cursor behind): the walk is judged again, page by page, so the rule it broke fails under its own
- * requirement rather than as a mismatch with a broken listing or a page cap derived from it.
- */
 async function listing(ctx: ProbeContext): Promise<Traversal> {
+  return fullListing(ctx, ctx.target.containerFiles.containerId);
+}
+
+/**
+ * The full listing the traversal property compares with and derives its page cap from. When it
+ * stopped because a file or a cursor did not move forward, what it holds is no listing of the
+ * container (a page out of order, a file twice, a cursor behind), and a cap derived from it no bound
+ * of a walk: the walk is judged again, page by page, so the rule it broke fails under its own
+ * requirement rather than as a mismatch with a broken listing or a cap too small.
+ */
+async function judgedListing(ctx: ProbeContext): Promise<Traversal> {
   const id = ctx.target.containerFiles.containerId;
   const full = await fullListing(ctx, id);
   if (full.stopped === 'not-forward') {
@@ -68,7 +76,7 @@ export const paginationPropertyChecks = defineChecks([
     // Per run (the plan multiplies by --num-runs): pages at limits of n/20 and more, down to 1 page at 1000.
     estimatedRequests: 13,
     async probe(ctx: ProbeContext) {
-      const full = await listing(ctx);
+      const full = await judgedListing(ctx);
       const n = full.files.length;
       if (n === 0) ctx.skip('the container lists no file: nothing to traverse');
       // An endless cursor and a container too large for the budget look the same from outside: neither
@@ -84,7 +92,7 @@ export const paginationPropertyChecks = defineChecks([
         budgetShare: 0.12,
         predicate: async (limit) => {
           const t = await traverse(ctx, ctx.target.containerFiles.containerId, { limit, pageCap: pageCapFor(n, limit, full.scanBoundPages, full.pages) });
-          expectSameFiles(t.files, full.files, limit, !full.complete);
+          expectSameFiles(t.files, full.files, limit, { got: t.complete, want: full.complete });
         },
       });
     },
@@ -105,7 +113,7 @@ export const paginationPropertyChecks = defineChecks([
         budgetShare: 0.05,
         predicate: async (limit) => {
           const t = await traverse(ctx, ctx.target.containerFiles.containerId, { limit, stopAfter: 4, pageCap: 5 });
-          expectSameFiles(t.files, full.files, limit, !t.complete || !full.complete);
+          expectSameFiles(t.files, full.files, limit, { got: t.complete, want: full.complete });
         },
       });
     },
@@ -116,8 +124,7 @@ export const paginationPropertyChecks = defineChecks([
     operation: 'listContainerFiles',
     kind: 'property',
     // files.limit.bounds-accepted: a limit refused without after as well is the limit's fault, not the cursor's.
-    // files.pagination.progress: the full listing it compares with is judged again when it did not move forward (listing()).
-    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.after.control-char-paths', 'files.pagination.next-page', 'files.limit.bounds-accepted', 'files.pagination.progress', ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after')],
+    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.after.control-char-paths', 'files.pagination.next-page', 'files.limit.bounds-accepted', ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after')],
     estimatedRequests: 3,
     async probe(ctx: ProbeContext) {
       const full = await listing(ctx);
@@ -168,6 +175,9 @@ export const paginationPropertyChecks = defineChecks([
           if (full.complete && unknown !== undefined) {
             throw new ConformanceFailure('files.pagination.next-page', `after=${after} lists ${JSON.stringify(unknown)}, which following last_id from the start never listed: the traversal ended early or skipped it`);
           }
+          // A full listing that stopped because a file or a cursor did not move forward (a page out of
+          // order, a file twice) is no order to compare with: the page rules above judged these pages.
+          if (full.stopped === 'not-forward') return;
           // Three empty scan-bound pages in a row compare nothing: legal, and not a failure. Past the end
           // of a listing cut short by the budget nothing is known, so only its known part is compared.
           const matches = (expected: readonly string[]) => {
