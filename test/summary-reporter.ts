@@ -83,7 +83,7 @@ export function mutationTable(results: readonly MutationResult[]): string {
   if (faults.length) {
     const shown = new Set(faults.filter((f) => f.caught).flatMap((f) => f.shown ?? []));
     const musts = catalogue().requirements.filter((r) => r.level === 'MUST');
-    lines.splice(lines.length - 2, 0, `MUST requirements shown failing by a fault caught exactly: ${musts.filter((r) => shown.has(r.id)).length} / ${musts.length}`);
+    lines.splice(lines.length - 2, 0, '', `MUST requirements shown failing by a fault caught exactly: ${musts.filter((r) => shown.has(r.id)).length} / ${musts.length}`);
   }
   if (variants.length && seeds.length) {
     lines.push('', `| variant | ${seeds.map((s) => `seed ${s}`).join(' | ')} |`, `|---|${seeds.map(() => '---').join('|')}|`);
