@@ -6,7 +6,6 @@ export const PAGINATION_FAULTS: readonly FaultDeclaration[] = [
     name: 'files-after-inclusive',
     operation: 'listContainerFiles',
     breaks: ['files.after.strictly-after'],
-    alsoFails: [{ id: 'files.pagination.progress', why: 'At limit 1 the page after a cursor lists the cursor\'s file again and hands the same cursor back: the walk never moves past it (4.1 "Listing resumes strictly after that path").' }],
     description: 'after resumes AT the named path, listing the cursor file again',
   },
   {

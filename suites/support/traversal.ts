@@ -1,7 +1,7 @@
 import type { ProbeContext } from '../../core/check.ts';
 import { CannotJudge, ConformanceFailure } from '../../core/errors.ts';
 import { fetchPage, pageEnd, pathOf, readPage, type FetchedPage, type ListedFile } from './file-pages.ts';
-import { assertPageRules } from './page-rules.ts';
+import { pageViolation } from './page-rules.ts';
 import { PathOrderTracker } from './path-order.ts';
 
 export interface Traversal {
@@ -54,12 +54,15 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
     // of the properties that read the listing, which all declare files.pagination.next-page.
     const fp = await fetchFollowed(ctx, containerId, o.limit, after, previous);
     pages++;
-    // 4.1: each cursor resumes after the previous one, a rule of the walk, judged before the rules of
-    // the page that hands the cursor out: a cursor that comes back also breaks 4.1 rule 3 on its page,
-    // which the whole-run page judge fails on every page anyway, so the walk's own rule is not left unreached.
-    const early = judge && fp.page.has_more && fp.page.last_id !== null ? cursorProblem(fp.page.last_id, after, cursors, order) : undefined;
-    if (early) throw new ConformanceFailure('files.pagination.progress', early, [fp.res.exchange]);
-    if (judge) assertPageRules(fp, order);
+    if (judge) {
+      // 4.1: each cursor resumes after the previous one, a rule of the walk. A page whose only fault is
+      // a last_id that comes back or goes behind breaks 4.1 rule 3 as well, which the whole-run page
+      // judge fails on every page anyway: the walk reports its own rule, so progress is not left unreached.
+      const broken = pageViolation(fp, order);
+      const cursor = fp.page.has_more && fp.page.last_id !== null ? cursorProblem(fp.page.last_id, after, cursors, order) : undefined;
+      if (cursor && (broken === undefined || broken.requirementId === 'files.pagination.scan-bound-position')) throw new ConformanceFailure('files.pagination.progress', cursor, [fp.res.exchange]);
+      if (broken) throw new ConformanceFailure(broken.requirementId, broken.message, [fp.res.exchange]);
+    }
     for (const f of fp.page.data) {
       const prev = files[files.length - 1];
       const why = prev ? order.before(prev.path, f.path) : undefined;
