@@ -16,8 +16,11 @@ import { listContainerFiles } from './routes/container-files.ts';
 import { listInterns } from './routes/interns.ts';
 import { listModelEndpoints } from './routes/model-endpoints.ts';
 
-/** Section 9 rule 1: base_url includes /v1. */
+/** Section 9 rule 1: base_url includes /v1 (fault base-url-without-v1: /api). */
 const BASE_PATH = '/v1';
+function basePath(opts: ReferenceOptions): string {
+  return hasFault(opts, 'base-url-without-v1') ? '/api' : BASE_PATH;
+}
 
 interface Route {
   op: Operation;
@@ -57,10 +60,11 @@ const ROUTES: readonly Route[] = [
   },
 ];
 
-function match(pathname: string): { route: Route; rawParams: Record<string, string> } | null {
-  if (!pathname.startsWith(BASE_PATH + '/')) return null;
+function match(opts: ReferenceOptions, pathname: string): { route: Route; rawParams: Record<string, string> } | null {
+  const base = basePath(opts);
+  if (!pathname.startsWith(base + '/')) return null;
   // Split the raw path: no URL normalisation (a `%2F` or `%2e%2e` inside a segment stays in it).
-  const segments = pathname.slice(BASE_PATH.length + 1).split('/');
+  const segments = pathname.slice(base.length + 1).split('/');
   for (const route of ROUTES) {
     if (route.pattern.length !== segments.length) continue;
     const rawParams: Record<string, string> = {};
@@ -87,7 +91,7 @@ function respond(opts: ReferenceOptions, req: ReferenceRequest): JsonResponse {
   const q = url.indexOf('?');
   const pathname = q < 0 ? url : url.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-  const m = match(pathname);
+  const m = match(opts, pathname);
   if (!m) return routeNotFound();
   const { route, rawParams } = m;
   if (req.method !== 'GET') return methodNotAllowed(); // section 4: all three operations are GET
@@ -193,7 +197,7 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
   const serve = (host: 'main' | 'regional', req: ReferenceRequest): Wire => {
     received.push({ method: req.method ?? '', url: req.url ?? '' });
     if (host === 'main') return answer(req);
-    const interns = (req.url ?? '').split('?')[0] === `${BASE_PATH}/interns`;
+    const interns = (req.url ?? '').split('?')[0] === `${basePath(options)}/interns`;
     return wire(options, interns && !hasFault(options, 'interns-regional-host-served') ? internsError('not_found', options) : respond(options, req));
   };
   const server = createServer((req, res) => send(res, serve('main', req)));
@@ -208,8 +212,8 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
   });
 
   return {
-    baseUrl: `http://127.0.0.1:${actual}${BASE_PATH}`,
-    regionalBaseUrl: `http://127.0.0.1:${regionalPort}${BASE_PATH}`,
+    baseUrl: `http://127.0.0.1:${actual}${basePath(options)}`,
+    regionalBaseUrl: `http://127.0.0.1:${regionalPort}${basePath(options)}`,
     keys: { management: MANAGEMENT_KEY, restricted: RESTRICTED_KEY },
     fixtures: {
       containerId: CONTAINER_MAIN,

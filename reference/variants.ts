@@ -11,6 +11,12 @@ export interface ConformantVariant {
   /** The legal choices it makes, with the section that leaves them open. */
   description: string;
   options: Partial<ReferenceOptions>;
+  /**
+   * MUST requirements this variant cannot have judged, each with why (its reading leaves the suite
+   * nothing to judge them on). The self-test fails a variant on any other MUST not judged (skip,
+   * not reached, error): conformant means conformant with every MUST the suite can ask of it.
+   */
+  unjudged?: ReadonlyArray<{ id: string; why: string }>;
 }
 
 /**

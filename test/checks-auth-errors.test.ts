@@ -146,6 +146,10 @@ test('general.base-url-v1 fails for a base URL without the /v1 segment', async (
   }
   const nested = await probeCheck('general.base-url-v1', {}, { editTarget: (y) => y.replace(/^baseUrl: (.*)\/v1$/m, 'baseUrl: $1/api/v1/') });
   expect(nested.status, summary(nested)).toBe('pass');
+  // The fault of the catalogue: a reference served under /api, its target file naming that base URL.
+  const fault = await probeCheck('general.base-url-v1', { faults: ['base-url-without-v1'] });
+  expect(fault.status, summary(fault)).toBe('fail');
+  expect(fault.failures[0]?.requirementId).toBe('general.base-url-v1');
 });
 
 test('the malformed-credential evidence carries neither the key nor its base64 form', async () => {

@@ -22,6 +22,7 @@ const PROOFS: ReadonlyArray<{ check: string; fault: string; requirement: string 
   { check: 'files.response.schema', fault: 'files-list-wrong-object', requirement: 'files.list.schema' },
   { check: 'files.response.schema', fault: 'files-wrong-object', requirement: 'files.file.schema' },
   { check: 'files.response.schema', fault: 'files-wrong-source', requirement: 'files.file.schema' },
+  { check: 'files.response.schema', fault: 'files-list-media-type', requirement: 'files.list.media-type' },
   { check: 'files.file.id', fault: 'files-raw-path-ids', requirement: 'files.file.id-encodes-path' },
   { check: 'files.file.id', fault: 'files-standard-base64-ids', requirement: 'files.file.id-url-safe-alphabet' },
   { check: 'files.file.container-id-echo', fault: 'files-container-id-not-echoed', requirement: 'files.file.container-id-echo' },

@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { requirement } from '../core/catalogue.ts';
+import { catalogue, requirement } from '../core/catalogue.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
+import { faultProblem, judgeFault, variantProblems } from './support/exactness.ts';
 import { runEngineAgainst } from './support/harness.ts';
 import { runSuiteAgainst } from './support/run-against.ts';
 
 // The suite proves itself: the whole suite, run by its engine in-process (as a run runs it, without
-// the process start-ups around it), must catch every fault of the catalogue (each breaks one
-// requirement) and must find every conformant variant conformant, on every seed. Each result is
+// the process start-ups around it), must catch every fault of the catalogue exactly (every
+// requirement it names fails, no other one unless declared with its reason) and must find every
+// conformant variant conformant with every MUST judged, on every seed. Each result is
 // attached as `mutation-result`; test/summary-reporter.ts prints the score table. A few runs go
 // through the real command line too (the end-to-end path).
 test.describe.configure({ mode: 'parallel' });
@@ -16,38 +18,65 @@ test.describe.configure({ mode: 'parallel' });
 /** Seeds every variant is judged on: a reading must be accepted whatever the seed (principle 1). */
 const SEEDS = [1, 2, 3, 4, 5];
 
+/** The seed every fault is judged on: exactness (below) is a statement about one reproducible run. */
+const FAULT_SEED = 1234;
+
 for (const fault of FAULTS) {
-  test(`fault ${fault.name} is caught (${fault.breaks.join(', ')})`, async ({}, testInfo) => {
+  test(`fault ${fault.name} is caught exactly (${fault.breaks.join(', ')})`, async ({}, testInfo) => {
     const mustLevel = fault.breaks.some((id) => requirement(id).level === 'MUST');
     // A fault that breaks only SHOULD requirements is caught when it fails the run under --fail-on should.
-    const report = await runEngineAgainst({ faults: [fault.name] }, { settings: { seed: 1234, failOn: mustLevel ? 'must' : 'should' } });
-    const failed = report.requirements.filter((r) => r.status === 'fail').map((r) => r.id);
-    const caught = report.verdict === 'non-conformant' && fault.breaks.some((id) => failed.includes(id));
+    const report = await runEngineAgainst({ faults: [fault.name] }, { settings: { seed: FAULT_SEED, failOn: mustLevel ? 'must' : 'should' } });
+    // Caught: every requirement of `breaks` failed and no other save those of `alsoFails` (test/support/exactness.ts).
+    const j = judgeFault(fault, report);
     await testInfo.attach('mutation-result', {
-      body: JSON.stringify({ kind: 'fault', name: fault.name, operation: fault.operation, caught, level: mustLevel ? 'MUST' : 'SHOULD' }),
+      body: JSON.stringify({ kind: 'fault', name: fault.name, operation: fault.operation, caught: j.caught, level: mustLevel ? 'MUST' : 'SHOULD', shown: j.shown, missing: j.missing.map((r) => r.id), extra: j.extra.map((r) => r.id) }),
       contentType: 'application/json',
     });
     expect(report.checks.filter((c) => c.reason?.startsWith('suite error')).map((c) => `${c.checkId}: ${c.reason}`), 'no suite error').toEqual([]);
-    expect(report.verdict).toBe('non-conformant');
-    expect(failed, 'the requirement the fault breaks is among the failures').toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^(${fault.breaks.map((b) => b.replace(/\./g, '\\.')).join('|')})$`))]));
+    expect(j.caught, faultProblem(fault, j, FAULT_SEED)).toBe(true);
   });
 }
 
+test('every MUST requirement is named by a fault: its failing is shown, not assumed', () => {
+  // With the exactness of each fault (above: every requirement of `breaks` fails on the fault's run),
+  // a MUST named here is one the suite is shown to fail; one named by no fault is a rule nothing proves.
+  const named = new Set(FAULTS.flatMap((f) => f.breaks));
+  const unproven = catalogue().requirements.filter((r) => r.level === 'MUST' && !named.has(r.id)).map((r) => `${r.id} (${r.section}): ${r.statement}`);
+  expect(unproven, 'MUST requirements no fault names in breaks: add a fault that breaks each (reference/faults/)').toEqual([]);
+});
+
+test('each declaration of a fault or a variant names a known requirement, with its reason', () => {
+  for (const f of FAULTS) {
+    for (const a of f.alsoFails ?? []) {
+      expect(() => requirement(a.id), `${f.name} alsoFails unknown ${a.id}`).not.toThrow();
+      expect(f.breaks, `${f.name} names ${a.id} both in breaks and in alsoFails`).not.toContain(a.id);
+      expect(a.why.trim().length, `${f.name} alsoFails ${a.id} without a reason`).toBeGreaterThan(0);
+    }
+  }
+  for (const v of CONFORMANT_VARIANTS) {
+    for (const u of v.unjudged ?? []) {
+      expect(requirement(u.id).level, `${v.name} declares ${u.id} unjudged: only a MUST needs the declaration`).toBe('MUST');
+      expect(u.why.trim().length, `${v.name} unjudged ${u.id} without a reason`).toBeGreaterThan(0);
+    }
+  }
+});
+
 for (const variant of CONFORMANT_VARIANTS) {
-  test(`conformant variant ${variant.name} is judged conformant on seeds ${SEEDS.join(', ')}`, async ({}, testInfo) => {
+  test(`conformant variant ${variant.name} is judged conformant, every MUST judged, on seeds ${SEEDS.join(', ')}`, async ({}, testInfo) => {
     const bySeed: Record<number, string[]> = {};
     const statuses = new Set<string>();
     for (const seed of SEEDS) {
       const report = await runEngineAgainst(variant.options, { settings: { seed } });
-      bySeed[seed] = report.requirements.filter((r) => r.status !== 'pass' && r.level === 'MUST' && r.status !== 'skip').map((r) => `${r.id} ${r.status}: ${r.reason}`);
-      if (report.verdict !== 'conformant') bySeed[seed]!.push(`verdict ${report.verdict}`);
+      // Conformant only with every MUST it can be asked judged: a MUST skipped, not reached or in
+      // error fails the test unless the variant declares it `unjudged`, with its reason.
+      bySeed[seed] = variantProblems(variant, report);
       statuses.add(JSON.stringify(report.requirements.filter((r) => r.level !== 'UNSPECIFIED').map((r) => [r.id, r.status])));
     }
     await testInfo.attach('mutation-result', {
       body: JSON.stringify({ kind: 'variant', name: variant.name, operation: 'general', caught: Object.values(bySeed).some((l) => l.length > 0), seeds: Object.fromEntries(Object.entries(bySeed).map(([s, l]) => [s, l.length === 0])) }),
       contentType: 'application/json',
     });
-    expect(bySeed, `false MUST failures on ${variant.description}`).toEqual(Object.fromEntries(SEEDS.map((s) => [s, []])));
+    expect(bySeed, `MUST requirements failed or not judged on ${variant.name} (${variant.description})`).toEqual(Object.fromEntries(SEEDS.map((s) => [s, []])));
     // One verdict per target (principle 1): every MUST and SHOULD has the same status on every seed.
     expect(statuses.size, `statuses differ across seeds on ${variant.name}`).toBe(1);
   });

@@ -1,3 +1,4 @@
+import { catalogue } from '../core/catalogue.ts';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 
 interface MutationResult {
@@ -7,7 +8,11 @@ interface MutationResult {
   caught: boolean;
   /** A fault: the strongest level it breaks (a SHOULD-only fault is caught under --fail-on should). */
   level?: 'MUST' | 'SHOULD';
-  /** A variant: judged conformant on each seed. */
+  /** A fault: the requirements of its `breaks` that failed; those not failed, and those failed undeclared. */
+  shown?: string[];
+  missing?: string[];
+  extra?: string[];
+  /** A variant: judged conformant, every MUST judged, on each seed. */
   seeds?: Record<string, boolean>;
 }
 
@@ -65,22 +70,28 @@ export function mutationTable(results: readonly MutationResult[]): string {
   const seeds = [...new Set(variants.flatMap((v) => Object.keys(v.seeds ?? {})))].sort((a, b) => Number(a) - Number(b));
   const lines = [
     '',
-    'Mutation score (faults caught by the whole suite; a SHOULD-only fault is caught under --fail-on should):',
+    'Mutation score (faults caught exactly by the whole suite: every requirement a fault names failed, and no other save those it declares with their reason; a SHOULD-only fault is caught under --fail-on should):',
     '',
     '| operation | MUST faults caught | SHOULD faults caught |',
     '|---|---|---|',
     ...rows,
     `| **all** | **${caught} / ${faults.length}** (${faults.length ? Math.round((100 * caught) / faults.length) : 0}%) | |`,
     '',
-    `Conformant variants (readings and silent choices) judged conformant: ${variants.filter((v) => !v.caught).length} / ${variants.length}`,
+    `Conformant variants (readings and silent choices) judged conformant with every MUST judged: ${variants.filter((v) => !v.caught).length} / ${variants.length}`,
   ];
+  // What the faults show: a MUST counts once a fault caught exactly has failed it (of the faults run).
+  if (faults.length) {
+    const shown = new Set(faults.filter((f) => f.caught).flatMap((f) => f.shown ?? []));
+    const musts = catalogue().requirements.filter((r) => r.level === 'MUST');
+    lines.splice(lines.length - 2, 0, '', `MUST requirements shown failing by a fault caught exactly: ${musts.filter((r) => shown.has(r.id)).length} / ${musts.length}`);
+  }
   if (variants.length && seeds.length) {
     lines.push('', `| variant | ${seeds.map((s) => `seed ${s}`).join(' | ')} |`, `|---|${seeds.map(() => '---').join('|')}|`);
     for (const v of variants) lines.push(`| ${v.name} | ${seeds.map((s) => (v.seeds?.[s] === undefined ? '' : v.seeds[s] ? 'conformant' : '**FAILED**')).join(' | ')} |`);
   }
-  const missed = faults.filter((f) => !f.caught).map((f) => f.name);
+  const missed = faults.filter((f) => !f.caught).map((f) => `${f.name}${f.missing?.length ? ` (not failed: ${f.missing.join(', ')})` : ''}${f.extra?.length ? ` (failed undeclared: ${f.extra.join(', ')})` : ''}`);
   const falseFailures = variants.filter((v) => v.caught).map((v) => v.name);
-  if (missed.length) lines.push(`Faults not caught: ${missed.join(', ')}`);
+  if (missed.length) lines.push(`Faults not caught exactly: ${missed.join('; ')}`);
   if (falseFailures.length) lines.push(`Variants falsely failed: ${falseFailures.join(', ')}`);
   return lines.join('\n') + '\n';
 }

@@ -1,3 +1,4 @@
+import { sameCause } from './also-fails.ts';
 import type { FaultDeclaration } from './index.ts';
 
 /**
@@ -12,6 +13,17 @@ export const AUTH_ERRORS_FAULTS: readonly FaultDeclaration[] = [
     name: 'auth-bearer-rejected',
     operation: 'general',
     breaks: ['auth.bearer-accepted'],
+    // A refused key leaves nothing else to judge: every check that sends the key and needs its answer
+    // (a 200, or the 400 of an invalid query) gets the 401 instead, and fails its own requirement with it.
+    alsoFails: sameCause(
+      [
+        'files.list.schema', 'files.container-id.restarted', 'files.limit.bounds-accepted', 'files.limit.out-of-range-rejected', 'files.limit.non-integer-rejected', 'files.after.invalid-rejected',
+        'models.response.data-wrapper', 'models.unknown-model-404',
+        'interns.list.schema', 'interns.limit.bounds-accepted', 'interns.limit.respected', 'interns.limit.out-of-range-rejected', 'interns.limit.non-integer-rejected',
+        'interns.status.invalid-rejected', 'interns.status.unknown-rejected', 'interns.workspace.filter', 'interns.workspace.malformed-rejected',
+      ],
+      'The valid key is refused with 401 on every operation (5 rule 1), so the request this requirement is judged on gets that 401 instead of the answer the document gives it.',
+    ),
     description:
       'Every operation answers 401 to the valid management key sent as `Bearer <key>` (5 rule 1); the restricted key still gets its 403. Every other check that needs a 200 fails with it.',
   },
@@ -68,12 +80,14 @@ export const AUTH_ERRORS_FAULTS: readonly FaultDeclaration[] = [
     name: 'errors-html-body',
     operation: 'listModelEndpoints',
     breaks: ['general.json-body', 'general.errors.shape', 'models.errors.shape', 'models.unknown-model-error', 'models.unknown-model-404'],
+    alsoFails: [{ id: 'general.json-media-type', why: 'The page is served as text/html, not application/json, the media type every response is held to (SHOULD).' }],
     description: 'The 404 of an unknown model is an HTML page served as text/html (a framework default page), not a JSON error body.',
   },
   {
     name: 'errors-text-plain-content-type',
     operation: 'general',
     breaks: ['general.json-body'],
+    alsoFails: [{ id: 'general.json-media-type', why: 'text/plain is not application/json either, the media type every response is held to (SHOULD).' }],
     description: 'Every 401 carries its correct JSON error body, but with Content-Type text/plain.',
   },
   {

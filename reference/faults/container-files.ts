@@ -30,12 +30,17 @@ export const CONTAINER_FILES_FAULTS: readonly FaultDeclaration[] = [
     name: 'files-raw-path-ids',
     operation: 'listContainerFiles',
     breaks: ['files.file.id-encodes-path'],
+    alsoFails: [
+      { id: 'files.after.strictly-after', why: 'after is read in the same raw codec, so a container file id as 2.1 writes it ("cfile_" + base64url of the path) names another path to it: the listing resumes after that other path, not "strictly after that path" (4.1).' },
+      { id: 'files.after.invalid-rejected', why: 'Every value after "cfile_" is a raw path to this codec, so a prefixed value that is no base64url ("cfile_fn5+") is accepted, not refused with 400 (7.1).' },
+    ],
     description: 'Ids are cfile_ followed by the raw path, not its base64url encoding (2.1); after is read the same way.',
   },
   {
     name: 'files-standard-base64-ids',
     operation: 'listContainerFiles',
     breaks: ['files.file.id-url-safe-alphabet'],
+    alsoFails: [{ id: 'files.after.invalid-rejected', why: 'after is read in the same standard alphabet, so a cfile_ value with "+" or "/" (no base64url, 2.1) is accepted, not refused with 400 (7.1).' }],
     description: 'Ids use the standard base64 alphabet (+ and /) instead of base64url (2.1); after is read the same way.',
   },
   {
@@ -61,7 +66,8 @@ export const CONTAINER_FILES_FAULTS: readonly FaultDeclaration[] = [
     name: 'files-locale-order',
     operation: 'listContainerFiles',
     breaks: ['files.list.path-order'],
-    description: 'The files between the first and the last of each page are sorted with localeCompare, not byte-wise (2.2, 4.1); first_id, last_id and traversals stay right.',
+    alsoFails: [{ id: 'files.pagination.limit-independent', why: 'Which files sit between the first and the last of a page depends on its size, so walks at two limits list the same files in two sequences (2.2, 4.1: one "lexicographic path order").' }],
+    description: 'The files between the first and the last of each page are sorted with localeCompare, not byte-wise (2.2, 4.1); first_id, last_id and the set of files each page holds stay right.',
   },
   {
     name: 'files-first-id-wrong',
@@ -142,6 +148,7 @@ export const CONTAINER_FILES_FAULTS: readonly FaultDeclaration[] = [
     name: 'files-short-page-without-scan-bound',
     operation: 'listContainerFiles',
     breaks: ['files.pagination.short-page-at-scan-bound'],
+    alsoFails: [{ id: 'files.limit.default', why: 'The page without limit stops at 99 files as well, not at the scan bound: 4.1 / 8 "Default 100".' }],
     description: 'Pages stop at limit-1 files with has_more true and last_id their last file, without reaching the scan bound (4.1 rules 2-3).',
   },
 ];

@@ -63,6 +63,8 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
   if (hasFault(opts, 'files-page-larger-than-limit')) pageSize += 1;
   const body = page(ctx, containerId, container, afterKey, pageSize) as { data: Array<{ id: string }>; first_id: unknown };
   if (hasFault(opts, 'files-limit-1-first-id-wrong') && limitRaw.value === '1' && body.data.length === 1) body.first_id = fileId('not-the-first-file.txt', { padded: opts.paddedIds });
+  // Fault files-list-media-type: a JSON media type (RFC 6839), not the application/json of 4.1.
+  if (hasFault(opts, 'files-list-media-type')) return { status: 200, body, headers: { 'content-type': 'application/vnd.api+json' } };
   return { status: 200, body };
 }
 

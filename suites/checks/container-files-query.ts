@@ -240,7 +240,8 @@ export const containerFilesQueryChecks = defineChecks([
     id: 'files.after.listed-unusual-paths',
     title: 'after set to the id of a listed file whose path is unusual (not NFC, astral, URL-special, not ASCII, long) resumes at the file listed next',
     operation: 'listContainerFiles',
-    requirements: ['files.after.strictly-after', 'files.after.any-file-id'],
+    // files.pagination.next-page: the full listing it reads fails it when a cursor of the target's own is refused.
+    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.pagination.next-page'],
     estimatedRequests: 2 * UNUSUAL_PICKS + 2,
     async probe(ctx: ProbeContext) {
       // 4.1 `after`: "any container file id. Listing resumes strictly after that path." A file's own id
@@ -290,7 +291,9 @@ export const containerFilesQueryChecks = defineChecks([
     id: 'files.after.any-file-id',
     title: 'after set to the id of a path between two listed files is accepted and resumes strictly after that path',
     operation: 'listContainerFiles',
-    requirements: ['files.after.any-file-id'],
+    // Accepted is files.after.any-file-id; where the listing then resumes ("strictly after that path") is
+    // files.after.strictly-after's, so a server that accepts the id and resumes in the wrong place fails that.
+    requirements: ['files.after.any-file-id', 'files.after.strictly-after'],
     async probe(ctx: ProbeContext) {
       // 4.1 `after`: "the previous page's last_id, or any container file id" - including the id of
       // a path that no file has. A path between two neighbours of a page is surely not listed.
@@ -322,13 +325,14 @@ export const containerFilesQueryChecks = defineChecks([
       const p = walk.page;
       for (const f of p.page.data) {
         const why = order.before(probe, f.path);
-        ctx.conform(!why, `after the id of ${q(probe)} the page lists ${q(f.path)}, which is not after it: ${why}`, p.res);
+        ctx.conform(!why, `after the id of ${q(probe)} the page lists ${q(f.path)}, which is not after it: ${why}`, p.res, 'files.after.strictly-after');
       }
       const first = p.page.data[0];
       ctx.conform(
         first !== undefined && first.path === nextFile.path,
         `after the id of ${q(probe)} the listing resumes at ${first ? q(first.path) : 'no file'}, expected ${q(nextFile.path)} (the file after it on the page before)`,
         p.res,
+        'files.after.strictly-after',
       );
     },
   },

@@ -30,7 +30,8 @@ export const internsPropertyChecks = defineChecks([
     title: 'For any subset of statuses and any valid page size: only those statuses, newest first, at most the page size',
     operation: 'listInterns',
     kind: 'property',
-    requirements: ['interns.status.filter', 'interns.order.newest-first', 'interns.limit.respected'],
+    // interns.limit.bounds-accepted: a page size refused without the filter as well is the size's fault, not the filter's.
+    requirements: ['interns.status.filter', 'interns.order.newest-first', 'interns.limit.respected', 'interns.limit.bounds-accepted'],
     needs: needsInternsParams,
     estimatedRequests: 1,
     async probe(ctx: ProbeContext) {
@@ -41,11 +42,17 @@ export const internsPropertyChecks = defineChecks([
         budgetShare: 0.01,
         predicate: async ({ statuses, limit }) => {
           const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit, status: statuses.join(',') }));
+          if (res.status !== 200) {
+            // Which of the two the target refused: the page size alone ("Minimum 1, maximum 500", 4.3) or the filter.
+            const alone = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
+            ctx.conform(alone.status === 200, `page size ${limit} answered ${alone.status} (with and without a status filter), expected 200 (4.3 "Minimum 1, maximum 500")`, alone, 'interns.limit.bounds-accepted');
+          }
           ctx.conform(res.status === 200, `status=${statuses.join(',')} limit=${limit} answered ${res.status}, expected 200`, res);
           const data = (res.json as { data?: Array<{ status?: unknown; createdAt?: unknown }> } | undefined)?.data;
           ctx.conform(Array.isArray(data), 'data is not an array', res);
           ctx.conform(data.length <= limit, `${data.length} interns for a page size of ${limit}`, res, 'interns.limit.respected');
-          const stray = data.find((i) => !statuses.includes(i.status as never));
+          // A status that is no value of section 3 is interns.intern.status-value's to fail: no filter names it.
+          const stray = data.find((i) => (INTERN_STATES as readonly unknown[]).includes(i.status) && !statuses.includes(i.status as never));
           ctx.conform(!stray, `status filter ${statuses.join(',')} listed an intern in state ${JSON.stringify(stray?.status)}`, res);
           for (let i = 1; i < data.length; i++) {
             const a = Date.parse(String(data[i - 1]!.createdAt));

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { ConformanceFailure } from '../../core/errors.ts';
-import { conform, expectSchema } from '../../core/expect.ts';
+import { conform } from '../../core/expect.ts';
+import { expectErrorShape } from '../judges/response-schema.ts';
 import { invalidLimit, malformedAuthorization, malformedCursor, pathAround, validLimit } from '../../generators/arbitraries/index.ts';
 import { encodeFileId, FILE_ID_PREFIX } from '../../core/file-id.ts';
 import { FILES_LIMIT } from '../../spec/parameter-bounds.ts';
@@ -77,8 +78,11 @@ export const paginationPropertyChecks = defineChecks([
         requestsPerRun: Math.max(Math.ceil(n / minLimit), full.pages) + full.scanBoundPages + 1,
         budgetShare: 0.12,
         predicate: async (limit) => {
-          const t = await traverse(ctx, ctx.target.containerFiles.containerId, { limit, pageCap: pageCapFor(n, limit, full.scanBoundPages, full.pages) });
-          expectSameFiles(t.files, full.files, limit, { got: false, want: !full.complete });
+          const cap = pageCapFor(n, limit, full.scanBoundPages, full.pages);
+          // A cap derived from a listing that did not end (a file or a cursor that did not move forward)
+          // bounds no walk: the walk is then judged page by page for as many pages, and not failed there.
+          const t = await traverse(ctx, ctx.target.containerFiles.containerId, full.complete ? { limit, pageCap: cap } : { limit, stopAfter: cap, pageCap: cap + 1 });
+          expectSameFiles(t.files, full.files, limit, { got: !t.complete, want: !full.complete });
         },
       });
     },
@@ -109,7 +113,8 @@ export const paginationPropertyChecks = defineChecks([
     title: 'For any path, present or not, after=cfile_+base64url(path) resumes with exactly the files after it',
     operation: 'listContainerFiles',
     kind: 'property',
-    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.after.control-char-paths', 'files.pagination.next-page', ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after')],
+    // files.limit.bounds-accepted: a limit refused without after as well is the limit's fault, not the cursor's.
+    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.after.control-char-paths', 'files.pagination.next-page', 'files.limit.bounds-accepted', ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after')],
     estimatedRequests: 3,
     async probe(ctx: ProbeContext) {
       const full = await listing(ctx);
@@ -142,6 +147,11 @@ export const paginationPropertyChecks = defineChecks([
             if (refusedControl.length < 5) refusedControl.push(JSON.stringify(at.path));
             return;
           }
+          if (res.status !== 200) {
+            // Which of the two the target refused: the limit alone ("Minimum 1, maximum 1000", 4.1) or the cursor.
+            const alone = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit });
+            ctx.conform(alone.status === 200, `limit=${limit} answered ${alone.status} (with and without after), expected 200 (4.1 "Minimum 1, maximum 1000")`, alone, 'files.limit.bounds-accepted');
+          }
           ctx.conform(res.status === 200, `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`, res, 'files.after.any-file-id');
           // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
           // followed to the first file within what is left of the property's share of the budget.
@@ -161,6 +171,9 @@ export const paginationPropertyChecks = defineChecks([
           if (full.complete && unknown !== undefined) {
             throw new ConformanceFailure('files.pagination.next-page', `after=${after} lists ${JSON.stringify(unknown)}, which following last_id from the start never listed: the traversal ended early or skipped it`);
           }
+          // A full listing that stopped because a file or a cursor did not move forward (a page out of
+          // order, a file twice) is no order to compare with: the page rules above judged these pages.
+          if (full.stopped === 'not-forward') return;
           // A walk that ended without a file (the listing ended, or its cursor stopped moving forward, which
           // files.pagination.progress judges) compares what it got. Past the end of a listing cut short by
           // the budget nothing is known, so only its known part is compared.
@@ -203,7 +216,7 @@ export const paginationPropertyChecks = defineChecks([
           const { requirement, ...query } = q;
           const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, query);
           conform(res.status === 400, requirement, `${JSON.stringify(query)} answered ${res.status}, expected 400`, res);
-          expectSchema(res.json, 'ContainerFilesError', 'files.errors.shape', res);
+          expectErrorShape('listContainerFiles', res);
           const code = (res.json as { error: { code: unknown } }).error.code;
           ctx.conform(code === 400, `error.code is ${JSON.stringify(code)} on a 400`, res, 'files.errors.code-equals-status');
         },

@@ -15,6 +15,8 @@
  */
 import type { ProbeContext } from '../../core/check.ts';
 import type { ApiResponse } from '../../core/client.ts';
+import { requirement } from '../../core/catalogue.ts';
+import { conform } from '../../core/expect.ts';
 import type { Finding, ResponseJudge, SeenResponse } from '../../core/judge.ts';
 import { validate, type SchemaName, type SchemaViolation } from '../../spec/schemas.ts';
 import { ownedInIntern } from '../support/interns.ts';
@@ -187,10 +189,26 @@ export function firstSchemaFailure(found: readonly SchemaFinding[]): { requireme
   return { requirementId: first.requirementId, message: `does not match ${first.schema}: ${list}${more}` };
 }
 
-/** For a check that judges one response it fetched: fails with the first requirement its body breaks. */
+/**
+ * For a check that judges one response it fetched: fails with the first MUST requirement its body
+ * breaks. A violation of a SHOULD (an intern without a nullable field, reading interns-omit-null-fields)
+ * does not end the check: the response judge fails that requirement on this very response, and the
+ * check goes on to judge its MUST requirements, which would otherwise be left "not reached".
+ */
 export function conformToSchema(ctx: Pick<ProbeContext, 'conform'>, operation: ApiOperation, res: ApiResponse): void {
-  const failure = firstSchemaFailure(responseSchemaViolations(operation, res.status, res.json));
+  const failure = firstSchemaFailure(responseSchemaViolations(operation, res.status, res.json).filter((f) => requirement(f.requirementId).level === 'MUST'));
   if (failure) ctx.conform(false, failure.message, res, failure.requirementId);
+}
+
+/**
+ * For a check that demands an error body of its operation: fails the operation's shape (files.errors.shape...) on
+ * the first violation that is the operation's. A violation of the optional members of section 7
+ * (metadata, service_metadata, user_id) is general.errors.shape's, which the response judge fails on
+ * every error body: blaming the operation's shape for it would name a rule that holds.
+ */
+export function expectErrorShape(operation: ApiOperation, res: ApiResponse, body: unknown = res.json): void {
+  const failure = firstSchemaFailure(responseSchemaViolations(operation, res.status, body).filter((f) => f.requirementId === ERRORS_SHAPE[operation]));
+  conform(failure === undefined, ERRORS_SHAPE[operation], failure?.message ?? '', res);
 }
 
 /** The pointer with record indices replaced by `*`: the same violation in another record is the same violation. */

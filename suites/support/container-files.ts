@@ -3,7 +3,8 @@
  * a sample of its files, the path order of a page, the page after a cursor, a rejected parameter.
  */
 import type { ProbeContext } from '../../core/check.ts';
-import { expectSchema, expectStatus } from '../../core/expect.ts';
+import { expectStatus } from '../../core/expect.ts';
+import { expectErrorShape } from '../judges/response-schema.ts';
 import { errorBody } from './operations.ts';
 import { PathOrderTracker } from './path-order.ts';
 import { fullListing } from './traversal.ts';
@@ -60,7 +61,8 @@ export async function expectRejected(ctx: ProbeContext, query: Record<string, st
   const res = await ctx.api.listContainerFiles(main(ctx), query);
   expectStatus(res, 400, requirementId, what);
   // The body whatever its media type: that is general.json-body's and general.json-media-type's.
-  expectSchema(errorBody(res, 'files.errors.shape'), 'ContainerFilesError', 'files.errors.shape', res);
+  // The optional members of section 7 are general.errors.shape's (expectErrorShape).
+  expectErrorShape('listContainerFiles', res, errorBody(res, 'files.errors.shape'));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ProbeContext } from '../../core/check.ts';
 import { CannotJudge, ConformanceFailure } from '../../core/errors.ts';
 import { fetchPage, pageEnd, pathOf, readPage, type FetchedPage, type ListedFile } from './file-pages.ts';
-import { assertPageRules } from './page-rules.ts';
+import { pageViolation } from './page-rules.ts';
 import { PathOrderTracker } from './path-order.ts';
 
 export interface Traversal {
@@ -64,7 +64,15 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
     // of the properties that read the listing, which all declare files.pagination.next-page.
     const fp = await fetchFollowed(ctx, containerId, o.limit, after, previous);
     pages++;
-    if (judge) assertPageRules(fp, order);
+    if (judge) {
+      // 4.1: each cursor resumes after the previous one, a rule of the walk. A page whose only fault is
+      // a last_id that comes back or goes behind breaks 4.1 rule 3 as well, which the whole-run page
+      // judge fails on every page anyway: the walk reports its own rule, so progress is not left unreached.
+      const broken = pageViolation(fp, order);
+      const cursor = fp.page.has_more && fp.page.last_id !== null ? cursorProblem(fp.page.last_id, after, cursors, order) : undefined;
+      if (cursor && (broken === undefined || broken.requirementId === 'files.pagination.scan-bound-position')) throw new ConformanceFailure('files.pagination.progress', cursor, [fp.res.exchange]);
+      if (broken) throw new ConformanceFailure(broken.requirementId, broken.message, [fp.res.exchange]);
+    }
     for (const f of fp.page.data) {
       const prev = files[files.length - 1];
       const why = prev ? order.before(prev.path, f.path) : undefined;
@@ -94,19 +102,28 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
       if (!judge) return stop('not-forward');
       throw new ConformanceFailure('files.pagination.last-id-when-has-more', `has_more is true but last_id is null (limit ${o.limit})`, [fp.res.exchange]);
     }
-    const nextPath = pathOf(next);
-    const prevPath = after === undefined ? undefined : pathOf(after);
-    // 4.1: each cursor resumes after the previous one. Compared where both name a path; an opaque
-    // cursor (a scan position, 4.1 rule 3) only may not come back; the page cap ends the rest unjudged.
-    const backwards = nextPath !== undefined && prevPath !== undefined ? order.before(prevPath, nextPath) : undefined;
-    if (!judge && (cursors.has(next) || backwards)) return stop('not-forward');
-    if (cursors.has(next) || backwards) {
-      throw new ConformanceFailure('files.pagination.progress', `cursor ${next}${nextPath !== undefined ? ` (${JSON.stringify(nextPath)})` : ''} is not after the previous cursor${prevPath !== undefined ? ` (${JSON.stringify(prevPath)})` : ''}: ${cursors.has(next) ? 'it was handed out before' : backwards}`, [fp.res.exchange]);
+    const problem = cursorProblem(next, after, cursors, order);
+    if (problem) {
+      if (!judge) return stop('not-forward');
+      throw new ConformanceFailure('files.pagination.progress', problem, [fp.res.exchange]);
     }
     cursors.add(next);
     after = next;
     previous = fp;
   }
+}
+
+/**
+ * 4.1: each cursor resumes after the previous one. Compared where both name a path; an opaque cursor
+ * (a scan position, 4.1 rule 3) only may not come back; the page cap ends the rest unjudged. What is
+ * wrong with `next`, or undefined.
+ */
+function cursorProblem(next: string, after: string | undefined, cursors: ReadonlySet<string>, order: PathOrderTracker): string | undefined {
+  const nextPath = pathOf(next);
+  const prevPath = after === undefined ? undefined : pathOf(after);
+  const backwards = nextPath !== undefined && prevPath !== undefined ? order.before(prevPath, nextPath) : undefined;
+  if (!cursors.has(next) && !backwards) return undefined;
+  return `cursor ${next}${nextPath !== undefined ? ` (${JSON.stringify(nextPath)})` : ''} is not after the previous cursor${prevPath !== undefined ? ` (${JSON.stringify(prevPath)})` : ''}: ${cursors.has(next) ? 'it was handed out before' : backwards}`;
 }
 
 /**
