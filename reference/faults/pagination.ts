@@ -24,9 +24,9 @@ export const PAGINATION_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'pagination-skip-item-between-pages',
     operation: 'listContainerFiles',
-    breaks: ['files.pagination.limit-independent', 'files.after.strictly-after'],
+    breaks: ['files.pagination.limit-independent', 'files.after.strictly-after', 'files.pagination.next-page'],
     description:
-      'a page fetched with after silently drops the first file after the cursor: the page does not resume strictly after the cursor, and walks at two limits list different files (the walk at limit 1000 misses files too, so "every file exactly once" shows only as that difference)',
+      'a page fetched with after silently drops the first file after the cursor: the page does not resume strictly after the cursor, walks at two limits list different files (the walk at limit 1000 misses files too, so "every file exactly once" shows only as that difference), and following last_id loses a file another walk lists (files.pagination.walks-agree)',
   },
   {
     name: 'files-last-id-skips-file-at-some-limits',

@@ -100,6 +100,10 @@ export const internsPropertyChecks = defineChecks([
             const { [ctx.target.interns.params!.limit]: _size, ...filters } = query;
             const unsized = limit === undefined ? res : await ctx.api.listInterns(filters);
             if (unsized.status === 200) return;
+            // Refused without any parameter too (a key every request is refused with, 5 rule 2): no filter
+            // is judged here; that answer is auth.bearer-accepted's and the error judges'.
+            const plain = Object.keys(query).length === 0 ? res : await ctx.api.listInterns({});
+            if (plain.status !== 200) ctx.skip(`list interns answered ${plain.status} without any parameter: no filter can be judged`);
             // Valid filters, each of a rule of its own: refused together, the filter is not applied.
             ctx.conform(false, `${asked} answered ${res.status}, expected 200`, res, statuses ? 'interns.status.filter' : 'interns.workspace.filter');
           }
