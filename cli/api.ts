@@ -28,6 +28,8 @@ export interface ConformanceOptions {
   numRuns?: number;
   maxRequests?: number;
   maxRps?: number;
+  /** Checks in flight together at most, like --concurrency (default 8; 1: one request at a time). */
+  concurrency?: number;
   timeoutMs?: number;
   deadlineS?: number;
   failOn?: 'must' | 'should';
@@ -109,6 +111,7 @@ function toArgv(o: ConformanceOptions): string[] {
   flag('num-runs', o.numRuns);
   flag('max-requests', o.maxRequests);
   flag('max-rps', o.maxRps);
+  flag('concurrency', o.concurrency);
   flag('timeout', o.timeoutMs);
   flag('deadline', o.deadlineS);
   flag('fail-on', o.failOn);

@@ -21,6 +21,8 @@ export function reportOfRun(run: PreparedRun, engine: Engine, outcomes: Readonly
       maxRequests: run.settings.maxRequests,
       failOn: run.settings.failOn,
       replay: run.settings.replay,
+      requestsSaved: engine.state.requestsSaved,
+      concurrency: engine.concurrency,
       ...(meta.shard ? { shard: meta.shard } : {}),
     },
     requestLog: engine.state.log.entries,

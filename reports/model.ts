@@ -64,6 +64,10 @@ export interface ConformanceReport {
     durationMs: number;
     requests: number;
     retries: number;
+    /** Requests the run answered from its memory of what it already received instead of sending them again. */
+    requestsSaved?: number;
+    /** Checks the run kept in flight together at most (--concurrency). */
+    concurrency?: number;
     numRuns: number;
     maxRequests: number;
     failOn: 'must' | 'should';

@@ -36,6 +36,7 @@ export function testSettings(runDir: string, overrides: Partial<RunSettings> = {
     numRuns: DEFAULTS.numRuns,
     maxRequests: DEFAULTS.maxRequests,
     maxRps: 0,
+    concurrency: DEFAULTS.concurrency,
     requestTimeoutMs: 5_000,
     bodyCapBytes: DEFAULTS.bodyCapBytes,
     maxRetries: 1,
