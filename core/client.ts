@@ -54,7 +54,8 @@ export class RunState {
    * still spends it. A pause counts once, however many checks it held.
    */
   rateLimitedWaitMs = 0;
-  nextSlot = 0;
+  /** When the last request of the run left (ms since the epoch): the pace counts from it. */
+  lastSent = -Infinity;
   /** Requests the budget granted so far (sent, or waiting for their turn to be sent). */
   granted = 0;
   /** No request of the run leaves before this instant (ms since the epoch): the pause the last 429/503 asked for. */
@@ -63,8 +64,8 @@ export class RunState {
   /** Requests answered from the run's memory of what it already received instead of being sent again. */
   requestsSaved = 0;
   /**
-   * The instant (ms since the epoch) the pace gave each request sent, in the order given, when the run
-   * has a --max-rps: what the rate is held to across every check in flight.
+   * The instant (ms since the epoch) each request left, in order, when the run has a --max-rps: what
+   * the rate is held to across every check in flight.
    */
   readonly slots: number[] = [];
 }
@@ -418,20 +419,23 @@ export class Client {
   }
 
   /**
-   * Waits for this request's turn: after the run's pause (a 429/503's), and with --max-rps a slot of
-   * its own, 1000/maxRps ms after the previous slot given to any check. Slots are taken synchronously,
-   * so checks in flight together share one pace. A pause that begins while a request waits holds it too.
+   * Waits for this request's turn: after the run's pause (a 429/503's), and with --max-rps at least
+   * 1000/maxRps ms after the previous request any check sent. The turn is taken when the request
+   * leaves, not when it starts waiting: a request whose timer fired late (the event loop busy with
+   * another check's work) cannot leave in a bunch with the next one. A pause that begins while a
+   * request waits holds it too.
    */
   private async pace(): Promise<void> {
+    const interval = this.settings.maxRps > 0 ? 1000 / this.settings.maxRps : 0;
     for (;;) {
       const now = Date.now();
-      const free = Math.max(now, this.state.pausedUntil);
-      const slot = this.settings.maxRps > 0 ? Math.max(free, this.state.nextSlot) : free;
-      if (this.settings.maxRps > 0) this.state.nextSlot = slot + 1000 / this.settings.maxRps;
-      if (slot > now) await sleep(slot - now);
-      if (this.state.pausedUntil > Date.now()) continue;
-      if (this.settings.maxRps > 0) this.state.slots.push(slot);
-      return;
+      const at = Math.max(now, this.state.pausedUntil, this.state.lastSent + interval);
+      if (at <= now) {
+        this.state.lastSent = now;
+        if (interval > 0) this.state.slots.push(now);
+        return;
+      }
+      await sleep(at - now);
     }
   }
 
