@@ -23,6 +23,7 @@ export function reportOfRun(run: PreparedRun, engine: Engine, outcomes: Readonly
       replay: run.settings.replay,
       requestsSaved: engine.state.requestsSaved,
       concurrency: engine.concurrency,
+      rateLimitedWaitMs: Math.round(engine.state.rateLimitedWaitMs),
       ...(meta.shard ? { shard: meta.shard } : {}),
     },
     requestLog: engine.state.log.entries,
