@@ -143,7 +143,7 @@ export async function fullListing(ctx: ProbeContext, containerId: string): Promi
   // At most a tenth of the budget: beyond that no traversal property could afford to compare with it.
   // Not what is left of it: that depends on which checks ran before.
   const cap = Math.min(ABSOLUTE_PAGE_CAP, Math.floor(ctx.settings.maxRequests / 10));
-  if (cap < 1) throw new CannotJudge('budget', `request budget of ${ctx.settings.maxRequests} is too small to read the full listing`);
+  if (cap < 1) throw new CannotJudge('budget', `request budget of ${ctx.settings.maxRequests} spent before the full listing could be read (a tenth of the budget, what it may take, is not one page)`);
   // Read, not judged: the properties judge every page they fetch themselves, inside fast-check, so a
   // fault surfaces as a shrunk counterexample rather than as a failure of this shared read.
   return traverse(ctx, containerId, { limit: 1000, pageCap: cap, judge: false });
