@@ -178,7 +178,7 @@ export class Client {
     this.scope.onResponse = listener;
   }
 
-  /** Requests this check made, sent or answered from the run's memory: the same whatever ran beside it. */
+  /** Requests this check made: sent (retries included) or answered from the run's memory. */
   get asked(): number {
     return this.scope.asked;
   }
@@ -209,7 +209,6 @@ export class Client {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'conformance-suite' };
     const authorization = this.authorization(auth);
     if (authorization !== undefined) headers['authorization'] = authorization;
-    this.scope.asked++;
     if (this.freshAnswers) return (await this.send(op, url, headers, auth, baseUrl)).response;
 
     // A GET the run already made is answered from its memory (GET is safe and idempotent, RFC 9110
@@ -473,6 +472,7 @@ export class Client {
   }
 
   private keepExchange(exchange: Exchange): void {
+    this.scope.asked++;
     this.exchanges.push(exchange);
     if (this.exchanges.length > 50) this.exchanges.shift();
   }

@@ -132,7 +132,8 @@ export async function executeCheck(
     outcome.status = 'fail';
     outcome.reason = `${findings[0]!.requirementId}: ${excerpt(findings[0]!.message)}`;
   }
-  // What the check asked, sent or answered from the run's memory: the same whatever ran beside it.
+  // What the check asked, sent or answered from the run's memory: which check of those asking one
+  // request sent it does not change what each counts.
   outcome.requests = client.asked;
   return outcome;
 }
