@@ -47,7 +47,6 @@ for (const { name, action, says } of CASES) {
       // A failing check's line names its level after FAIL (the schema checks are MUST).
       expect(run.stdout).toContain(`  FAIL  MUST ${c.checkId} — `);
     }
-    expect(run.ms).toBeLessThan(60_000);
   });
 }
 
