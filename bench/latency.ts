@@ -9,7 +9,7 @@
  *
  *   npm run bench:latency -- [--delay 50] [--runs 3] [--no-peers] [--no-install]
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,21 @@ import { startIndependent } from './independent/start.ts';
 import { PEERS_DIR, SPEC } from './peers/peer.ts';
 import { schemathesis } from './peers/schemathesis.ts';
 import { ROOT, SEED } from './root.ts';
+
+/**
+ * A process run to its end, asynchronously: the delaying proxy lives in this process and must go on
+ * answering while the contenders run (a synchronous spawn would hold its event loop).
+ */
+function run(argv: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv; capMs: number; inherit?: boolean }): Promise<number | null> {
+  return new Promise((resolve) => {
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env: opts.env, stdio: ['ignore', opts.inherit ? 'inherit' : 'ignore', opts.inherit ? 'inherit' : 'ignore'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.capMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
 
 interface Contender {
   name: string;
@@ -71,18 +86,19 @@ try {
   // One run each for the verdict (and the suite's request counts), outside the timing.
   for (const c of contenders) {
     const before = proxy.count;
-    const r = spawnSync(c.argv[0]!, c.argv.slice(1), { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
+    const status = await run(c.argv, { cwd: dir, env, capMs: 300_000 });
     const sent = proxy.count - before;
     if (c.name.startsWith('suite')) {
       const report = JSON.parse(readFileSync(join(c.argv[c.argv.indexOf('--report-dir') + 1]!, 'report.json'), 'utf8')) as ConformanceReport;
-      c.verdict = `${report.verdict.toUpperCase()} (exit ${r.status}); ${sent} requests, ${report.run.requestsSaved ?? 0} answered from memory`;
-    } else c.verdict = `exit ${r.status} (${r.status === 0 ? 'no failure' : 'failures reported'}); ${sent} requests`;
+      c.verdict = `${report.verdict.toUpperCase()} (exit ${status}); ${sent} requests, ${report.run.requestsSaved ?? 0} answered from memory`;
+    } else c.verdict = `exit ${status} (${status === 0 ? 'no failure' : 'failures reported'}); ${sent} requests`;
     log(`${c.name}: ${c.verdict}`);
   }
 
   const json = join(out, 'latency.json');
   const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
-  execFileSync('hyperfine', ['--runs', String(runs), '--shell=none', '--ignore-failure', '--export-json', json, ...contenders.flatMap((c) => ['--command-name', c.name, c.argv.map(quote).join(' ')])], { cwd: dir, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const timed = await run(['hyperfine', '--runs', String(runs), '--shell=none', '--ignore-failure', '--export-json', json, ...contenders.flatMap((c) => ['--command-name', c.name, c.argv.map(quote).join(' ')])], { cwd: dir, env, capMs: 3_600_000, inherit: true });
+  if (timed !== 0) throw new Error(`hyperfine ended with exit ${timed}`);
   const results = (JSON.parse(readFileSync(json, 'utf8')) as { results: Array<{ command: string; mean: number; stddev: number | null; min: number; max: number }> }).results;
   const fastestPeer = results.filter((r) => r.command.startsWith('Schemathesis')).reduce((m, r) => Math.min(m, r.mean), Infinity);
   const rows = results.map((r) => {
