@@ -76,7 +76,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const grep = opts.grep ? new RegExp(opts.grep) : undefined;
     const selected = ALL_CHECKS.filter((c) => !grep || grep.test(grepText(c))).map((c) => c.id);
     if (selected.length === 0) throw new ConformanceRunError('no check ran: the selection (grep) holds none of the declared checks');
-    const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
+    const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes, connections: settings.concurrency });
     const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
     const startedAt = new Date();
     // What is left of the run's deadline after the preflight, in the command line's words (cli/playwright/run-host.ts).
