@@ -212,8 +212,8 @@ export class Client {
     if (this.freshAnswers) return (await this.send(op, url, headers, auth, baseUrl)).response;
 
     // A GET the run already made is answered from its memory (GET is safe and idempotent, RFC 9110
-    // 9.2.1-9.2.2, and the document's data does not move under a run): the same request, the same
-    // answer, one request to the target. Checks asking it at once wait for the one in flight; a
+    // 9.2.1-9.2.2; a check that asks whether the target moved uses `fresh`): the same request, the
+    // same answer, one request to the target. Checks asking it at once wait for the one in flight; a
     // request that got no usable answer is not kept, and whoever asks next sends it again.
     const key = `GET ${url.toString()}\u0000${authorization ?? '(none)'}`;
     for (;;) {
@@ -228,14 +228,16 @@ export class Client {
     let keep!: (a: Answer | undefined) => void;
     const pending = new Promise<Answer | undefined>((resolve) => (keep = resolve));
     this.memory.answers.set(key, pending);
-    let answer: Answer | undefined;
+    let kept: Answer | undefined;
     try {
-      answer = await this.send(op, url, headers, auth, baseUrl);
-      return answer.response;
+      const answer = await this.send(op, url, headers, auth, baseUrl);
+      if (answer.chars > ANSWER_MAX_CHARS || this.memory.answerChars + answer.chars > ANSWERS_MAX_CHARS) return answer.response;
+      kept = answer;
+      this.memory.answerChars += answer.chars;
+      // The kept answer stays as received: this check gets its own copy of the body, like any other.
+      return { ...answer.response, headers: { ...answer.response.headers }, json: structuredClone(answer.response.json) };
     } finally {
-      const kept = answer && answer.chars <= ANSWER_MAX_CHARS && this.memory.answerChars + answer.chars <= ANSWERS_MAX_CHARS ? answer : undefined;
-      if (kept) this.memory.answerChars += kept.chars;
-      else this.memory.answers.delete(key);
+      if (!kept) this.memory.answers.delete(key);
       keep(kept);
     }
   }
