@@ -101,14 +101,12 @@ test('the node transport holds at most the cap of an endless body in memory', as
   const transport = new NodeTransport({ timeoutMs: 10_000, bodyCapBytes: cap });
   try {
     const before = process.memoryUsage().arrayBuffers;
-    const started = Date.now();
     for (let i = 0; i < 5; i++) {
       const error = await transport.get(new URL(`${server.baseUrl}/interns`), {}).then(() => undefined, (e: unknown) => e);
       expect(error).toBeInstanceOf(TransportError);
       expect((error as TransportError).message).toBe(`response body larger than the cap of ${cap} bytes; reading stopped`);
       expect((error as TransportError).answered).toBe(true);
     }
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(32 * 1024 * 1024);
     await expect.poll(() => server.sent.every((s) => s.clientClosed), { timeout: 5_000 }).toBe(true);
     for (const s of server.sent) expect(s.bytes).toBeLessThan(cap + 64 * 1024 * 1024);
