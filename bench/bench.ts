@@ -10,7 +10,7 @@
  *   npm run bench -- --quick         # 5 rounds side by side, conformant variants and 5 faults, 1 run each
  *   npm run bench -- --rounds 7 --no-peers --faults files-wrong-object,interns-oldest-first
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, release, totalmem, type as osType } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { FAULTS } from '../reference/faults/index.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
-import { distBuildCommit, distBuildTime, ensureDist, useDistMain, type SuiteCommand } from './commands.ts';
+import { distBuildCommit, distBuildTime, ensureDist, TSX_CLI, useDistMain, type SuiteCommand } from './commands.ts';
 import { runFloor } from './floor.ts';
 import { runSuite } from './measure.ts';
 import { dredd } from './peers/dredd.ts';
@@ -47,6 +47,7 @@ const USAGE = `usage: npm run bench -- [options]
   --peer-cap S            wall-time cap of one peer run in seconds (default 120)
   --suite-cap S           wall-time cap of one suite run in seconds (default 180)
   --no-profile            skip the profiled run (V8 profiler in every process of one run)
+  --no-latency            skip the latency row (bench/latency.ts: 50 ms per request, hyperfine)
   --out DIR               where results.md and results.json go (default bench/out)
   --help                  this text`;
 
@@ -66,6 +67,7 @@ interface BenchOptions {
   peerCapMs: number;
   suiteCapMs: number;
   profile: boolean;
+  latency: boolean;
   out: string;
 }
 
@@ -89,6 +91,7 @@ function parse(argv: string[]): BenchOptions | undefined {
       'peer-cap': { type: 'string' },
       'suite-cap': { type: 'string' },
       'no-profile': { type: 'boolean' },
+      'no-latency': { type: 'boolean' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -119,6 +122,7 @@ function parse(argv: string[]): BenchOptions | undefined {
     peerCapMs: int('peer-cap', values['peer-cap'], 120, 5, 1800) * 1000,
     suiteCapMs: int('suite-cap', values['suite-cap'], 180, 10, 1800) * 1000,
     profile: !values['no-profile'],
+    latency: !values['no-latency'],
     out: values.out ?? join(ROOT, 'bench', 'out'),
   };
 }
@@ -309,6 +313,14 @@ async function main(): Promise<number> {
     embedded,
   );
   write(undefined, true);
+
+  // The latency row, side by side in one hyperfine run of its own (bench/latency.ts), its table kept
+  // beside results.md as latency.md.
+  if (opts.latency) {
+    const args = [TSX_CLI, join(ROOT, 'bench', 'latency.ts'), '--runs', String(opts.rounds), ...(opts.peers ? [] : ['--no-peers']), ...(opts.install ? [] : ['--no-install'])];
+    const code = await new Promise<number | null>((resolve) => spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }).on('exit', resolve));
+    if (code !== 0) problems.push(`the latency row (bench/latency.ts) ended with exit ${code}`);
+  }
 
   let i = 0;
   for (const plan of plans) {

@@ -30,6 +30,8 @@ export interface ConformanceOptions {
   numRuns?: number;
   maxRequests?: number;
   maxRps?: number;
+  /** Checks in flight together at most, like --concurrency (default 8; 1: one request at a time). */
+  concurrency?: number;
   timeoutMs?: number;
   deadlineS?: number;
   /** Wait up to this many seconds for the target to answer before the preflight, like --wait-for. */
@@ -82,7 +84,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const grep = opts.grep ? new RegExp(opts.grep) : undefined;
     const selected = ALL_CHECKS.filter((c) => !grep || grep.test(grepText(c))).map((c) => c.id);
     if (selected.length === 0) throw new ConformanceRunError('no check ran: the selection (grep) holds none of the declared checks');
-    const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
+    const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes, connections: settings.concurrency });
     const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
     const startedAt = new Date();
     // What is left of the run's deadline after the preflight, in the command line's words (cli/playwright/run-host.ts).
@@ -120,6 +122,7 @@ function toArgv(o: ConformanceOptions): string[] {
   flag('num-runs', o.numRuns);
   flag('max-requests', o.maxRequests);
   flag('max-rps', o.maxRps);
+  flag('concurrency', o.concurrency);
   flag('timeout', o.timeoutMs);
   flag('deadline', o.deadlineS);
   flag('wait-for', o.waitForS);

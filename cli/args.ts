@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { DEFAULTS } from '../core/run-settings.ts';
 import { terminalSafe } from '../core/terminal-text.ts';
 import { commandLine } from './suite-files.ts';
 
@@ -14,6 +15,7 @@ export interface CliOptions {
   numRuns?: number;
   maxRequests?: number;
   maxRps?: number;
+  concurrency?: number;
   timeoutMs?: number;
   deadlineS?: number;
   /** Seconds to wait for the target to answer before the preflight (cli/wait-for.ts), within the deadline. */
@@ -55,6 +57,7 @@ export const BOUNDS = {
   'num-runs': { min: 1, max: 10_000 },
   'max-requests': { min: 1, max: 1_000_000 },
   'max-rps': { min: 1, max: 10_000 },
+  concurrency: { min: 1, max: 64 },
   timeout: { min: 1, max: 120_000 },
   deadline: { min: 1, max: 3_600 },
   'wait-for': { min: 1, max: 3_600 },
@@ -84,6 +87,8 @@ previous report with its error (junit.xml with one error, summary.md with the re
   --num-runs N           fast-check runs per property, 1 to ${BOUNDS['num-runs'].max} (default 20)
   --max-requests N       hard request budget of the run, 1 to ${BOUNDS['max-requests'].max} (default 2000)
   --max-rps N            at most N requests per second, 1 to ${BOUNDS['max-rps'].max} (default: no limit)
+  --concurrency N        checks in flight together, 1 to ${BOUNDS.concurrency.max} (default ${DEFAULTS.concurrency}; 1: one request at a time);
+                         they share the budget, --max-rps and any 429/503 pause
   --timeout MS           time-out of one request in ms, 1 to ${BOUNDS.timeout.max} (default 10000)
   --deadline S           deadline of the whole run in seconds, preflight included, counted from the
                          command's start, 1 to ${BOUNDS.deadline.max} (default ${CLI_DEFAULTS.deadlineS})
@@ -175,6 +180,7 @@ const OPTIONS = {
   'num-runs': { type: 'string' },
   'max-requests': { type: 'string' },
   'max-rps': { type: 'string' },
+  concurrency: { type: 'string' },
   timeout: { type: 'string' },
   deadline: { type: 'string' },
   'wait-for': { type: 'string' },
@@ -226,6 +232,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   assign('numRuns', int('num-runs', values['num-runs']));
   assign('maxRequests', int('max-requests', values['max-requests']));
   assign('maxRps', int('max-rps', values['max-rps']));
+  assign('concurrency', int('concurrency', values.concurrency));
   assign('timeoutMs', int('timeout', values.timeout, ' ms'));
   assign('deadlineS', int('deadline', values.deadline, ' s'));
   assign('waitForS', int('wait-for', values['wait-for'], ' s'));

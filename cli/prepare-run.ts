@@ -36,6 +36,7 @@ export function settingsOf(opts: CliOptions, runDir: string, seed = opts.seed ??
     numRuns: opts.numRuns ?? DEFAULTS.numRuns,
     maxRequests: opts.maxRequests ?? DEFAULTS.maxRequests,
     maxRps: opts.maxRps ?? DEFAULTS.maxRps,
+    concurrency: opts.concurrency ?? DEFAULTS.concurrency,
     requestTimeoutMs: opts.timeoutMs ?? DEFAULTS.requestTimeoutMs,
     bodyCapBytes: DEFAULTS.bodyCapBytes,
     maxRetries: DEFAULTS.maxRetries,

@@ -42,17 +42,68 @@ export type Query = Record<string, string | number | undefined>;
 export const CONSECUTIVE_FAILURE_LIMIT = 3;
 
 /**
- * The state of one run, in memory, shared by every check of the run: the request log (the budget
- * counts it), the pace, the time spent waiting on 429/503, and why the run stopped sending, if it did.
+ * The state of one run, in memory, shared by every check of the run (however many are in flight): the
+ * request log (the budget counts it), the pace, the pause a 429/503 asked for, the time spent waiting
+ * on them, and why the run stopped sending, if it did.
  */
 export class RunState {
   readonly log = new RequestLog();
   failuresInARow = 0;
-  /** Time spent waiting before 429/503 retries in the whole run: a target that limits now and then still spends it. */
+  /**
+   * Time the whole run was held waiting before 429/503 retries: a target that limits now and then
+   * still spends it. A pause counts once, however many checks it held.
+   */
   rateLimitedWaitMs = 0;
-  nextSlot = 0;
+  /** When the last request of the run left (ms since the epoch): the pace counts from it. */
+  lastSent = -Infinity;
+  /** Requests the budget granted so far (sent, or waiting for their turn to be sent). */
+  granted = 0;
+  /** No request of the run leaves before this instant (ms since the epoch): the pause the last 429/503 asked for. */
+  pausedUntil = 0;
   stopped: string | undefined;
+  /** Requests answered from the run's memory of what it already received instead of being sent again. */
+  requestsSaved = 0;
+  /**
+   * The instant (ms since the epoch) each request left, in order, when the run has a --max-rps: what
+   * the rate is held to across every check in flight.
+   */
+  readonly slots: number[] = [];
 }
+
+/** A response kept by the run to answer the same request again (RunMemory). */
+interface Answer {
+  response: ApiResponse;
+  seen: SeenResponse;
+  chars: number;
+}
+
+/**
+ * What one run shares between the clients of its checks besides its state: the redactor (a secret
+ * derived by one check is masked in every check's evidence), the duplicate-name memo and the answers
+ * already received, by request (method, URL, Authorization), each held as a promise so that checks
+ * asking the same thing at once wait for one request.
+ */
+interface RunMemory {
+  redactor: Redactor;
+  duplicateKeys: TextMemo<string | undefined>;
+  answers: Map<string, Promise<Answer | undefined>>;
+  answerChars: number;
+}
+
+/** What belongs to one check: its id, its exchanges (newest last), its response listener, what it asked. */
+interface CheckScope {
+  check: string;
+  exchanges: Exchange[];
+  onResponse: ResponseListener | undefined;
+  asked: number;
+}
+
+/**
+ * Bounds of the run's memory of answers (principle 4): a body over a mebi-character is asked again
+ * rather than kept, and past 64 Mi characters in all nothing more is kept.
+ */
+const ANSWER_MAX_CHARS = 1024 * 1024;
+const ANSWERS_MAX_CHARS = 64 * 1024 * 1024;
 
 /** A response as the run's whole-run judgements see it (core/judge.ts), handed to the engine as it arrives. */
 export type ResponseListener = (seen: SeenResponse) => void;
@@ -63,22 +114,73 @@ export type ResponseListener = (seen: SeenResponse) => void;
  * under a bounded back-off and every exchange kept, redacted, for the report.
  */
 export class Client {
-  readonly redactor: Redactor;
-  /** Exchanges of the current check, newest last. */
-  readonly exchanges: Exchange[] = [];
-  check = '';
-  /** Told of every response, whichever check sent it (the engine's whole-run judgements). */
-  onResponse: ResponseListener | undefined;
-  /** A body received again has the duplicate name it had (core/text-memo.ts). */
-  private readonly duplicateKeys = new TextMemo<string | undefined>();
+  private readonly memory: RunMemory;
+  private readonly scope: CheckScope;
 
+  /**
+   * A run's client. `memory`, `scope` and `fresh` are the client's own (forCheck, fresh): a check's
+   * client shares the run's state and memory and has a scope of its own.
+   */
   constructor(
     private readonly target: Target,
     private readonly settings: RunSettings,
     private readonly transport: Transport,
     readonly state: RunState = new RunState(),
+    memory?: RunMemory,
+    scope?: CheckScope,
+    private readonly freshAnswers = false,
   ) {
-    this.redactor = new Redactor(secretsOf(target));
+    this.memory = memory ?? { redactor: new Redactor(secretsOf(target)), duplicateKeys: new TextMemo(), answers: new Map(), answerChars: 0 };
+    this.scope = scope ?? { check: '', exchanges: [], onResponse: undefined, asked: 0 };
+  }
+
+  /**
+   * The client of one check running in this run: its own check id, exchanges and response listener,
+   * over the run's state (budget, pace, pause, retry budget, stop, log) and memory. Checks in flight
+   * together each have one.
+   */
+  forCheck(check: string): Client {
+    return new Client(this.target, this.settings, this.transport, this.state, this.memory, { check, exchanges: [], onResponse: undefined, asked: 0 });
+  }
+
+  /**
+   * This check's client that always sends (the budget and pace permitting), never answering from the
+   * run's memory: for a check that compares the target with itself over time (the same page asked
+   * again to see whether the listing moves). Its answers are not kept for others.
+   */
+  get fresh(): Client {
+    return new Client(this.target, this.settings, this.transport, this.state, this.memory, this.scope, true);
+  }
+
+  get redactor(): Redactor {
+    return this.memory.redactor;
+  }
+
+  /** Exchanges of this check, newest last (the last 50). */
+  get exchanges(): Exchange[] {
+    return this.scope.exchanges;
+  }
+
+  get check(): string {
+    return this.scope.check;
+  }
+
+  set check(id: string) {
+    this.scope.check = id;
+  }
+
+  /** Told of every response this check receives, sent or answered from the run's memory (the engine's whole-run judgements). */
+  get onResponse(): ResponseListener | undefined {
+    return this.scope.onResponse;
+  }
+
+  set onResponse(listener: ResponseListener | undefined) {
+    this.scope.onResponse = listener;
+  }
+
+  /** Requests this check made: sent (retries included) or answered from the run's memory. */
+  get asked(): number {
+    return this.scope.asked;
   }
 
   get log(): RequestLog {
@@ -107,12 +209,55 @@ export class Client {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'conformance-suite' };
     const authorization = this.authorization(auth);
     if (authorization !== undefined) headers['authorization'] = authorization;
+    if (this.freshAnswers) return (await this.send(op, url, headers, auth, baseUrl)).response;
 
+    // A GET the run already made is answered from its memory (GET is safe and idempotent, RFC 9110
+    // 9.2.1-9.2.2; a check that asks whether the target moved uses `fresh`): the same request, the
+    // same answer, one request to the target. Checks asking it at once wait for the one in flight; a
+    // request that got no usable answer is not kept, and whoever asks next sends it again.
+    const key = `GET ${url.toString()}\u0000${authorization ?? '(none)'}`;
+    for (;;) {
+      const known = this.memory.answers.get(key);
+      if (!known) break;
+      const answer = await known;
+      if (!answer) continue;
+      this.refuseIfStopped();
+      this.state.requestsSaved++;
+      return this.replay(answer);
+    }
+    let keep!: (a: Answer | undefined) => void;
+    const pending = new Promise<Answer | undefined>((resolve) => (keep = resolve));
+    this.memory.answers.set(key, pending);
+    let kept: Answer | undefined;
+    try {
+      const answer = await this.send(op, url, headers, auth, baseUrl);
+      if (answer.chars > ANSWER_MAX_CHARS || this.memory.answerChars + answer.chars > ANSWERS_MAX_CHARS) return answer.response;
+      kept = answer;
+      this.memory.answerChars += answer.chars;
+      // The kept answer stays as received: this check gets its own copy of the body, like any other.
+      return { ...answer.response, headers: { ...answer.response.headers }, json: structuredClone(answer.response.json) };
+    } finally {
+      if (!kept) this.memory.answers.delete(key);
+      keep(kept);
+    }
+  }
+
+  /** A kept answer given to this check: its own copy of the parsed body, and seen by its judges as if received. */
+  private replay(answer: Answer): ApiResponse {
+    this.keepExchange(answer.response.exchange);
+    const response: ApiResponse = { ...answer.response, headers: { ...answer.response.headers }, json: structuredClone(answer.response.json) };
+    this.onResponse?.({ ...answer.seen, check: this.check });
+    return response;
+  }
+
+  private async send(op: Pick<SeenResponse, 'operation' | 'pathParams'>, url: URL, headers: Record<string, string>, auth: Auth, baseUrl: string): Promise<Answer> {
     let retries = 0;
     for (;;) {
       this.refuseIfStopped();
       this.spendBudget(url);
       await this.pace();
+      // The run may have stopped while this request waited for its turn (deadline, retry budget).
+      this.refuseIfStopped();
       const started = performance.now();
       let raw;
       try {
@@ -143,7 +288,7 @@ export class Client {
       // Redacted before any check sees it: a target that echoes the key cannot put it in a message.
       // Strict UTF-8 (RFC 8259 8.1), redacted before it is parsed: a target that echoes the key
       // cannot put it in a message, a parsed value or an evidence body.
-      const body = decodeJsonBody(raw.body, (t) => this.redactor.text(t), (t) => this.duplicateKeys.of(t, firstDuplicateKey));
+      const body = decodeJsonBody(raw.body, (t) => this.redactor.text(t), (t) => this.memory.duplicateKeys.of(t, firstDuplicateKey));
       const text = body.text;
       const responseHeaders = this.redactor.headers(raw.headers);
       const exchange = this.record(url, headers, { status: raw.status, headers: responseHeaders, text }, ms, retries);
@@ -190,7 +335,7 @@ export class Client {
       }
       this.noteAnswer();
       this.onResponse?.(seen);
-      return response;
+      return { response, seen, chars: text.length + url.toString().length };
     }
   }
 
@@ -248,27 +393,51 @@ export class Client {
    * the run stops sending, with that reason (8 rule 3: a 429 is never the probed requirement's failure).
    */
   private async waitRateLimited(ms: number, url: URL): Promise<void> {
-    if (this.state.rateLimitedWaitMs + ms > this.settings.retryBudgetMs) {
+    // One target, one pause (8 rule 3): a 429/503 holds every check's next request, not only the
+    // retry of the one that received it; the budget counts the time the run is held, once.
+    const now = Date.now();
+    const until = Math.max(this.state.pausedUntil, now + ms);
+    const added = until - Math.max(now, this.state.pausedUntil);
+    if (this.state.rateLimitedWaitMs + added > this.settings.retryBudgetMs) {
       this.state.stopped ??= `the target kept answering 429/503: the retry budget of ${this.settings.retryBudgetMs / 1000} s was spent waiting (last: GET ${this.redactor.text(url.pathname)}); nothing more is sent in this run`;
       throw new CannotJudge('rate-limited', this.state.stopped);
     }
-    this.state.rateLimitedWaitMs += ms;
-    await sleep(ms);
+    this.state.rateLimitedWaitMs += added;
+    this.state.pausedUntil = until;
+    // The retry waits in pace() like every other request of the run.
   }
 
+  /**
+   * Takes one request of the budget, synchronously: checks in flight together cannot all pass the
+   * test before any of them is logged and send more than the budget between them.
+   */
   private spendBudget(url: URL): void {
     // The command line's preflight (settings.requestsBefore) counts against the budget too.
-    if (this.log.count + this.settings.requestsBefore >= this.settings.maxRequests) {
+    if (this.state.granted + this.settings.requestsBefore >= this.settings.maxRequests) {
       throw new CannotJudge('budget', `request budget of ${this.settings.maxRequests} spent before GET ${url.pathname}`);
     }
+    this.state.granted++;
   }
 
+  /**
+   * Waits for this request's turn: after the run's pause (a 429/503's), and with --max-rps at least
+   * 1000/maxRps ms after the previous request any check sent. The turn is taken when the request
+   * leaves, not when it starts waiting: a request whose timer fired late (the event loop busy with
+   * another check's work) cannot leave in a bunch with the next one. A pause that begins while a
+   * request waits holds it too.
+   */
   private async pace(): Promise<void> {
-    if (this.settings.maxRps <= 0) return;
-    const now = Date.now();
-    const wait = this.state.nextSlot - now;
-    this.state.nextSlot = Math.max(now, this.state.nextSlot) + 1000 / this.settings.maxRps;
-    if (wait > 0) await sleep(wait);
+    const interval = this.settings.maxRps > 0 ? 1000 / this.settings.maxRps : 0;
+    for (;;) {
+      const now = Date.now();
+      const at = Math.max(now, this.state.pausedUntil, this.state.lastSent + interval);
+      if (at <= now) {
+        this.state.lastSent = now;
+        if (interval > 0) this.state.slots.push(now);
+        return;
+      }
+      await sleep(at - now);
+    }
   }
 
   /** Retry-After (seconds or HTTP date) when given, else exponential from 200 ms; never above the cap. */
@@ -300,9 +469,14 @@ export class Client {
         : {}),
       ...(error ? { error: excerpt(r.text(error)) } : {}),
     };
+    this.keepExchange(exchange);
+    return exchange;
+  }
+
+  private keepExchange(exchange: Exchange): void {
+    this.scope.asked++;
     this.exchanges.push(exchange);
     if (this.exchanges.length > 50) this.exchanges.shift();
-    return exchange;
   }
 }
 

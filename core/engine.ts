@@ -4,7 +4,7 @@ import { executeCheck, type JudgeContext } from './execute-check.ts';
 import { JudgeMemo } from './judge-memo.ts';
 import type { ResponseJudge } from './judge.ts';
 import { RunNotes } from './run-notes.ts';
-import type { RunSettings } from './run-settings.ts';
+import { DEFAULTS, type RunSettings } from './run-settings.ts';
 import { viewOf, type Target, type TargetView } from './target.ts';
 import type { Transport } from './transport.ts';
 
@@ -18,12 +18,16 @@ export interface EngineInput {
 }
 
 /**
- * One run, one state: the engine runs the checks of a run one at a time against one client whose
- * state (request log, budget, pace, retries, stop) lives in memory for the whole run. Whoever shows
- * the outcomes (Playwright tests, the suite's own tests) asks for them; nothing is kept in files.
+ * One run, one state: the engine runs the checks of a run, up to settings.concurrency of them in flight
+ * together, each on a client of its own (Client.forCheck) over the run's state (request log, budget,
+ * pace, the pause a 429/503 asks for, retries, stop) and memory (answers already received), all in
+ * memory for the whole run. Whoever shows the outcomes (Playwright tests, the suite's own tests) asks
+ * for them; nothing is kept in files.
  *
- * Checks run in the order they are asked for, except that whole-run checks (CheckDeclaration.wholeRun)
- * wait until every other planned check has run: what they judge is the whole run, whatever the order.
+ * Checks start in the order they are asked for, except that whole-run checks (CheckDeclaration.wholeRun)
+ * wait until every other planned check has finished, and run one after another: what they judge is the
+ * whole run, whatever the order. What a check concludes depends on the answers it receives, never on
+ * which check ran beside it, so the verdict is the same at any concurrency (test/concurrency.test.ts).
  */
 export class Engine {
   readonly state = new RunState();
@@ -33,8 +37,13 @@ export class Engine {
   private readonly outcomes = new Map<string, Promise<CheckOutcome>>();
   private readonly settled = new Map<string, CheckOutcome>();
   private readonly judging: JudgeContext;
-  /** Checks run strictly one after another: they share the client and the budget. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Checks in flight together at most. */
+  readonly concurrency: number;
+  private running = 0;
+  /** Checks waiting for a place, first asked first: a finishing check hands its place to the first. */
+  private readonly waiting: Array<() => void> = [];
+  /** Whole-run checks run one after another, after the rest. */
+  private wholeRunQueue: Promise<unknown> = Promise.resolve();
   private planned: readonly string[] = [];
 
   constructor(readonly input: EngineInput) {
@@ -42,6 +51,7 @@ export class Engine {
     this.view = viewOf(input.target);
     this.byId = new Map(input.checks.map((c) => [c.id, c]));
     this.judging = { judges: input.judges, memo: new JudgeMemo(input.judges), notes: new RunNotes() };
+    this.concurrency = Math.max(1, Math.floor(input.settings.concurrency ?? DEFAULTS.concurrency));
   }
 
   /**
@@ -55,22 +65,41 @@ export class Engine {
     for (const c of selected) if (c.wholeRun) void this.outcome(c.id);
   }
 
-  /** The outcome of one check: run now (after those already queued) unless it ran or is queued. */
+  /** The outcome of one check: started as soon as a place is free unless it ran or is started. */
   outcome(id: string): Promise<CheckOutcome> {
     const known = this.outcomes.get(id);
     if (known) return known;
     const check = this.byId.get(id);
     if (!check) return Promise.reject(new Error(`no declared check ${id}`));
-    // A whole-run check asked for before the rest of the plan waits for the rest of the plan.
-    if (check.wholeRun) for (const other of this.planned) if (!this.byId.get(other)!.wholeRun) void this.outcome(other);
-    const run = this.queue.then(() => executeCheck(check, this.client, this.view, this.input.settings, this.judging));
-    this.queue = run.catch(() => undefined);
+    const execute = () => executeCheck(check, this.client, this.view, this.input.settings, this.judging);
+    let run: Promise<CheckOutcome>;
+    if (check.wholeRun) {
+      // A whole-run check asked for before the rest of the plan waits for the rest of the plan, and
+      // for every other check asked for so far.
+      for (const other of this.planned) if (!this.byId.get(other)!.wholeRun) void this.outcome(other);
+      const others = [...this.outcomes].filter(([other]) => !this.byId.get(other)!.wholeRun).map(([, o]) => o);
+      run = this.wholeRunQueue.then(() => Promise.allSettled(others)).then(() => this.inPlace(execute));
+      this.wholeRunQueue = run.catch(() => undefined);
+    } else run = this.inPlace(execute);
     const settled = run.then((o) => {
       this.settled.set(id, o);
       return o;
     });
     this.outcomes.set(id, settled);
     return settled;
+  }
+
+  /** Runs `work` once fewer than `concurrency` checks are in flight. */
+  private async inPlace<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running < this.concurrency) this.running++;
+    else await new Promise<void>((taken) => this.waiting.push(taken));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
   }
 
   /** Outcomes of every check that ran, once all asked-for checks have finished. */

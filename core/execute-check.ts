@@ -23,7 +23,7 @@ export interface JudgeContext {
 }
 
 /**
- * Runs one check's probe and classifies what happened: a ConformanceFailure is the target's `fail`;
+ * Runs one check's probe, on a client of its own (Client.forCheck) over `client`'s run, and classifies what happened: a ConformanceFailure is the target's `fail`;
  * CannotJudge is `error` (or `skip` when the budget is spent); anything else is a suite `error`.
  * Every response the check receives is also handed to the whole-run judges (record rules, schema of
  * every response): what they find fails the check that saw it, under the finding's requirement.
@@ -36,9 +36,9 @@ export async function executeCheck(
   judging: JudgeContext = { judges: [] },
 ): Promise<CheckOutcome> {
   const seed = checkSeed(settings.seed, check.id);
-  const before = client.log.count;
-  client.check = check.id;
-  client.exchanges.length = 0;
+  // The check's own client over the run's state: checks in flight together keep their exchanges and
+  // response listeners apart, and share the budget, the pace, the pause and the run's memory.
+  client = client.forCheck(check.id);
   const outcome: CheckOutcome = { checkId: check.id, status: 'pass', failures: [], observations: [], requests: 0, seed };
   // Each distinct violation once per check (Finding.dedupeKey); the report keeps it once per
   // requirement. Per check, not per run: what a check reports does not depend on what ran before it.
@@ -139,7 +139,9 @@ export async function executeCheck(
     outcome.status = 'fail';
     outcome.reason = `${findings[0]!.requirementId}: ${excerpt(findings[0]!.message)}`;
   }
-  outcome.requests = client.log.count - before;
+  // What the check asked, sent or answered from the run's memory: which check of those asking one
+  // request sent it does not change what each counts.
+  outcome.requests = client.asked;
   return outcome;
 }
 

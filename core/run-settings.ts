@@ -10,6 +10,11 @@ export interface RunSettings {
   maxRequests: number;
   /** 0 means no rate limit. */
   maxRps: number;
+  /**
+   * Checks in flight together at most (--concurrency); 1 runs them one after another, one request at a
+   * time. Absent: DEFAULTS.concurrency. Whatever it is, the run shares one budget, pace and pause.
+   */
+  concurrency?: number;
   requestTimeoutMs: number;
   bodyCapBytes: number;
   maxRetries: number;
@@ -56,6 +61,11 @@ export const DEFAULTS = {
   numRuns: 20,
   maxRequests: 2_000,
   maxRps: 0,
+  /**
+   * Enough to hide a deployment's round trips (a run is mostly waiting on them) without holding more
+   * than a handful of connections to it; --max-rps paces the run whatever the concurrency.
+   */
+  concurrency: 8,
   requestTimeoutMs: 10_000,
   bodyCapBytes: 8 * 1024 * 1024,
   maxRetries: 3,

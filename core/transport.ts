@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { APIRequestContext } from '@playwright/test';
+import { DEFAULTS } from './run-settings.ts';
 
 export interface RawResponse {
   status: number;
@@ -23,6 +24,11 @@ export class TransportError extends Error {
 export interface TransportLimits {
   timeoutMs: number;
   bodyCapBytes: number;
+  /**
+   * Connections to one origin at most (default: the default concurrency): at least the run's
+   * concurrency, so that no request waits for a socket while its time-out runs.
+   */
+  connections?: number;
 }
 
 /** Sends one GET and never follows a redirect (a redirect is reported, and the key never leaves the origin). */
@@ -36,12 +42,12 @@ export interface Transport {
  * megabytes (or never stops) cannot exhaust the suite's memory; APIRequestContext buffers whole bodies.
  */
 export class NodeTransport implements Transport {
-  private readonly agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 4 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 4 }),
-  };
+  private readonly agents: { 'http:': http.Agent; 'https:': https.Agent };
 
-  constructor(private readonly limits: TransportLimits) {}
+  constructor(private readonly limits: TransportLimits) {
+    const maxSockets = Math.max(1, limits.connections ?? DEFAULTS.concurrency);
+    this.agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets }), 'https:': new https.Agent({ keepAlive: true, maxSockets }) };
+  }
 
   get(url: URL, headers: Record<string, string>): Promise<RawResponse> {
     const { timeoutMs, bodyCapBytes } = this.limits;

@@ -64,6 +64,12 @@ export interface ConformanceReport {
     durationMs: number;
     requests: number;
     retries: number;
+    /** Requests the run answered from its memory of what it already received instead of sending them again. */
+    requestsSaved?: number;
+    /** Milliseconds the run was held by the pauses 429/503 answers asked for (each pause once, as the client computed it). */
+    rateLimitedWaitMs?: number;
+    /** Checks the run kept in flight together at most (--concurrency). */
+    concurrency?: number;
     numRuns: number;
     maxRequests: number;
     failOn: 'must' | 'should';

@@ -16,6 +16,7 @@ const BAD: Record<(typeof OPTION_NAMES)[number], string[][]> = {
   'num-runs': [['--num-runs', '0'], ['--num-runs', '10001'], ['--num-runs', 'many'], ['--num-runs', '99999999999999999999']],
   'max-requests': [['--max-requests', '0'], ['--max-requests', '1000001'], ['--max-requests', ' 5']],
   'max-rps': [['--max-rps', '0'], ['--max-rps', '10001'], ['--max-rps', '2.5']],
+  concurrency: [['--concurrency', '0'], ['--concurrency', '65'], ['--concurrency', 'all']],
   // 2^31 ms is past what a Node timer holds: it would fire after 1 ms.
   timeout: [['--timeout', '0'], ['--timeout', '2147483648'], ['--timeout', '120001'], ['--timeout', '10s']],
   deadline: [['--deadline', '0'], ['--deadline', '3000000'], ['--deadline', '3601'], ['--deadline', '-5']],
@@ -57,7 +58,7 @@ test('every option of the CLI is refused with one line naming it when its value 
 });
 
 test('numeric options take exactly the range --help states, both ends included', () => {
-  const key = { seed: 'seed', 'num-runs': 'numRuns', 'max-requests': 'maxRequests', 'max-rps': 'maxRps', timeout: 'timeoutMs', deadline: 'deadlineS', 'wait-for': 'waitForS', 'retry-budget': 'retryBudgetS' } as const;
+  const key = { seed: 'seed', 'num-runs': 'numRuns', 'max-requests': 'maxRequests', 'max-rps': 'maxRps', concurrency: 'concurrency', timeout: 'timeoutMs', deadline: 'deadlineS', 'wait-for': 'waitForS', 'retry-budget': 'retryBudgetS' } as const;
   for (const [name, field] of Object.entries(key) as Array<[keyof typeof key, (typeof key)[keyof typeof key]]>) {
     const { min, max } = BOUNDS[name];
     expect(USAGE, name).toContain(`--${name}`);

@@ -28,22 +28,21 @@ async function withReference(edit: (yaml: string) => string, env: (e: Record<str
 
 const oneLine = (stderr: string) => stderr.trim().split('\n');
 
-test('a key every operation rejects is named as the cause: exit 2 within seconds, no report', async () => {
+test('a key every operation rejects is named as the cause: exit 2 at the preflight, no report', async () => {
   await withReference((y) => y, (e) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, `${v}-rotated`])), async (file, env) => {
     const run = await runCli(['--target', file], { env, timeoutMs: 60_000 });
     expect(run.code).toBe(2);
     expect(oneLine(run.stderr)).toEqual([expect.stringMatching(/^conformance: apiKey \(from \$CONFORMANCE_REFERENCE_API_KEY\) was rejected by every operation \(401, 401, 401\): check the key, not the server$/)]);
     expect(run.report).toBeUndefined();
-    expect(run.ms).toBeLessThan(15_000);
   });
 });
 
-test('a base URL without /v1 is named as the cause: exit 2 within seconds', async () => {
+test('a base URL without /v1 is named as the cause: exit 2 at the preflight, no report', async () => {
   await withReference((y) => y.replace(/\/v1"/, '"').replace(/\/v1\n/, '\n'), (e) => e, async (file, env) => {
     const run = await runCli(['--target', file], { env, timeoutMs: 60_000 });
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(oneLine(run.stderr)).toEqual([expect.stringMatching(/^conformance: no operation found under baseUrl http:\/\/127\.0\.0\.1:\d+ \(404 on every documented path\): does it end with \/v1\?/)]);
-    expect(run.ms).toBeLessThan(15_000);
+    expect(run.report).toBeUndefined();
   });
 });
 

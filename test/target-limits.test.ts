@@ -24,16 +24,17 @@ function file(text: string | Buffer, name = 'target.yaml'): string {
   return path;
 }
 
-/** The refusal of `load`: a TargetFileError of one line starting with the file's name, within `ms`. */
-function refusal(load: () => unknown, ms = 3_000): string {
-  const started = performance.now();
+/**
+ * The refusal of `load`: a TargetFileError of one line starting with the file's name. A hostile file
+ * that made the loader hang would hold the test to its time-out: a failure, with no wall-clock bound here.
+ */
+function refusal(load: () => unknown): string {
   let error: unknown;
   try {
     load();
   } catch (e) {
     error = e;
   }
-  expect(performance.now() - started).toBeLessThan(ms);
   expect(error).toBeInstanceOf(TargetFileError);
   const message = (error as Error).message;
   expect(message).toMatch(/^target file \S+: /);
@@ -79,7 +80,7 @@ test('nesting is limited: a megabyte of [ , a deep block structure and a self-re
   expect(refusal(() => parseTarget(`a: ${'['.repeat(MAX_TARGET_FILE_BYTES - 3)}`, 'deep.yaml', { env: ENV }))).toBe(deep);
   expect(refusal(() => parseTarget(`a: ${'{b: '.repeat(MAX_YAML_DEPTH + 1)}1${'}'.repeat(MAX_YAML_DEPTH + 1)}`, 'deep.yaml', { env: ENV }))).toBe(deep);
   // Block nesting is only seen by the parser: bounded by the file size, still a few seconds at most.
-  expect(refusal(() => parseTarget(`${'- '.repeat(200_000)}1`, 'deep.yaml', { env: ENV }), 10_000)).toBe(deep);
+  expect(refusal(() => parseTarget(`${'- '.repeat(200_000)}1`, 'deep.yaml', { env: ENV }))).toBe(deep);
   expect(refusal(() => parseTarget('a: &a [*a]\n', 'deep.yaml', { env: ENV }))).toBe(deep);
   // A flow collection within the limit is fine (the limit is not "no flow style").
   expect(parseTarget(yaml(), 'ok.yaml', { env: ENV }).containerFiles.containerId).toBe('c');

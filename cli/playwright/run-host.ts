@@ -53,7 +53,7 @@ export class RunHost {
 
   /** A host listening on its socket, its run not begun: the listing and the keys are served, nothing else yet. */
   static async open(run: PreparedRun, playwrightRequest?: () => Promise<import('@playwright/test').APIRequestContext>, socketPath?: string): Promise<RunHost> {
-    const limits = { timeoutMs: run.settings.requestTimeoutMs, bodyCapBytes: run.settings.bodyCapBytes };
+    const limits = { timeoutMs: run.settings.requestTimeoutMs, bodyCapBytes: run.settings.bodyCapBytes, connections: run.settings.concurrency };
     const transport = run.settings.transport === 'playwright' && playwrightRequest ? new PlaywrightTransport(await playwrightRequest(), limits) : new NodeTransport(limits);
     const host = new RunHost(run, transport, socketPath);
     // Made now, not when the runner asks: the runner waits for it (loading the catalogue is most of it).

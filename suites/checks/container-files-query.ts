@@ -101,8 +101,9 @@ export const containerFilesQueryChecks = defineChecks([
       for (const without of pages) {
         const hundred = await fetchPage(ctx, main(ctx), { limit: LIMIT_DEFAULT, ...(without.after !== undefined ? { after: without.after } : {}) });
         if (shape(hundred) === shape(without)) continue;
-        // Live data is not ours: asked again without limit, a page that changed is not judged.
-        const again = await fetchPage(ctx, main(ctx), without.after !== undefined ? { after: without.after } : {});
+        // Live data is not ours: asked again without limit, a page that changed is not judged. Asked of
+        // the target itself (api.fresh), not of the run's memory: the question is whether it moved.
+        const again = await fetchPage({ ...ctx, api: ctx.api.fresh }, main(ctx), without.after !== undefined ? { after: without.after } : {});
         if (shape(again) !== shape(without)) return ctx.skip(`the page without limit after ${q(String(without.after ?? '(start)'))} changed between two requests: the listing is moving`);
         const [a, b] = [without.page, hundred.page];
         ctx.conform(

@@ -160,7 +160,8 @@ export const containerFilesChecks = defineChecks([
       // (they change with the seed and the selection, and two implementations are compared on this).
       ctx.observe('files.rate-limit.thresholds', {
         limited: limited.length > 0,
-        retryAfter: [...new Set(limited.map((e) => e.retryAfter ?? null))].slice(0, 10),
+        // Sorted: the log's order is the order checks in flight together happened to send in.
+        retryAfter: [...new Set(limited.map((e) => e.retryAfter ?? null))].sort((a, b) => String(a).localeCompare(String(b))).slice(0, 10),
       });
     },
   },

@@ -116,7 +116,10 @@ export const errorsChecks = defineChecks([
       }
       // Every other listContainerFiles error this run has seen so far (the request log is shared by
       // the whole run; a 429/503 that was retried is in it too and is documented).
-      const undocumented = loggedErrors(ctx, FILES_PATH).filter((e) => !(FILES_DOCUMENTED as readonly number[]).includes(e.status!));
+      // In URL order: the log's order is the order checks in flight together happened to send in.
+      const undocumented = loggedErrors(ctx, FILES_PATH)
+        .filter((e) => !(FILES_DOCUMENTED as readonly number[]).includes(e.status!))
+        .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : a.check < b.check ? -1 : a.check > b.check ? 1 : 0));
       const first = undocumented[0];
       ctx.conform(
         first === undefined,

@@ -26,10 +26,6 @@ function internsOf(res: ApiResponse): Array<Record<string, unknown>> | undefined
   return res.json.data.filter(isObject);
 }
 
-// One finding per client, as the full listing of the traversals: the client lives as long as the run
-// (or one in-process probe), and what the target answers does not depend on which check asks first.
-const findings = new WeakMap<object, Promise<CannotJudge | undefined>>();
-
 /**
  * 4.3 "Names of these three query parameters: not shown": the target file names them, and a server
  * that ignores unknown parameters gives no error when they are wrong. Two answers show it: a page size
@@ -38,9 +34,9 @@ const findings = new WeakMap<object, Promise<CannotJudge | undefined>>();
  * ERROR) with a hint, instead of failing MUST requirements the target may well meet.
  */
 export async function confirmInternsParams(ctx: ProbeContext): Promise<void> {
-  let finding = findings.get(ctx.api);
-  if (!finding) findings.set(ctx.api, (finding = detectWrongNames(ctx)));
-  const wrong = await finding;
+  // Asked by every check that needs it: its requests go once to the target per run and are answered
+  // from the run's memory after (core/client.ts), so each check sees the same answers whatever ran first.
+  const wrong = await detectWrongNames(ctx);
   if (wrong) throw wrong;
 }
 

@@ -161,29 +161,22 @@ async function expectNothingAfter(ctx: ProbeContext, containerId: string, last: 
 /** Largest page cap of any traversal, whatever the data: beyond it the run's budget is the bound. */
 export const ABSOLUTE_PAGE_CAP = 400;
 
-// One cache per client: the client lives as long as the run's worker (or one in-process probe), so a
-// listing is never reused for another target, even one that got the same address.
-const caches = new WeakMap<object, Map<string, Traversal>>();
-
 /**
  * The full listing at limit 1000 (fewest requests), shared by the properties of one run. It is
  * the target compared with itself: other traversals must give the same sequence (limit-independent).
+ * Fetched once per run: every page is answered from the run's memory to the checks that walk it
+ * after the first (core/client.ts), and checks walking it together wait for the one request of each
+ * page. Each check walks it itself, so each sees (and its judges judge) every page, whichever check
+ * ran first: what a check concludes does not depend on the order the checks ran in.
  */
 export async function fullListing(ctx: ProbeContext, containerId: string): Promise<Traversal> {
-  let cache = caches.get(ctx.api);
-  if (!cache) caches.set(ctx.api, (cache = new Map()));
-  const key = containerId;
-  const hit = cache.get(key);
-  if (hit) return hit;
   // At most a tenth of the budget: beyond that no traversal property could afford to compare with it.
-  const remaining = ctx.settings.maxRequests - ctx.api.log.count;
-  const cap = Math.min(ABSOLUTE_PAGE_CAP, Math.floor(ctx.settings.maxRequests / 10), Math.floor(remaining / 2));
-  if (cap < 1) throw new CannotJudge('budget', `request budget of ${ctx.settings.maxRequests} spent before the full listing could be read (${remaining} left)`);
+  // Not what is left of it: that depends on which checks ran before.
+  const cap = Math.min(ABSOLUTE_PAGE_CAP, Math.floor(ctx.settings.maxRequests / 10));
+  if (cap < 1) throw new CannotJudge('budget', `request budget of ${ctx.settings.maxRequests} spent before the full listing could be read (a tenth of the budget, what it may take, is not one page)`);
   // Read, not judged: the properties judge every page they fetch themselves, inside fast-check, so a
   // fault surfaces as a shrunk counterexample rather than as a failure of this shared read.
-  const t = await traverse(ctx, containerId, { limit: 1000, pageCap: cap, judge: false });
-  cache.set(key, t);
-  return t;
+  return traverse(ctx, containerId, { limit: 1000, pageCap: cap, judge: false });
 }
 
 /**

@@ -4,7 +4,7 @@ import { runCli } from '../support/harness.ts';
 import { firstThen, HOSTILE_KEYS, OK_JSON, stackLines, startHostile, stderrLines, writeTarget, type HostileServer, type Responder } from '../support/hostile-server.ts';
 
 // Connections that break: refused after the preflight, reset in the middle of a body, bytes that are
-// not HTTP. Each ends in bounded time with a named reason, never a stack trace. (Refused at the
+// not HTTP. Each ends after a bounded number of requests with a named reason, never a stack trace. (Refused at the
 // preflight, a closed port, is in test/safety.test.ts with the other refusals before a run.)
 test.describe.configure({ mode: 'parallel' });
 
@@ -29,7 +29,9 @@ async function against(respond: Responder, onStart: (s: HostileServer) => void =
   });
   started = server;
   servers.push(server);
-  const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', '1000'], { env: { ...HOSTILE_KEYS }, timeoutMs: 90_000 });
+  // One check at a time: the failures that stop the run are the first three requests, each its own
+  // check's (at a higher concurrency, those in flight with them are sent too: test/hostile/unresponsive.test.ts).
+  const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', '1000', '--concurrency', '1'], { env: { ...HOSTILE_KEYS }, timeoutMs: 90_000 });
   return { server, run };
 }
 
@@ -47,7 +49,6 @@ test('a target that stops listening after the preflight: connection refused, the
   expect(run.report!.checks.filter((c) => c.status === 'fail')).toEqual([]);
   // The stop is named on the console by each check it cut short.
   expect(run.stdout).toMatch(/^ {2}skip {2}\S+ — not sent: the target stopped answering .*connection refused/m);
-  expect(run.ms).toBeLessThan(60_000);
 });
 
 test('a connection reset in the middle of the body is named, the run stops, exit 2', async () => {
@@ -61,7 +62,6 @@ test('a connection reset in the middle of the body is named, the run stops, exit
   expect(errors).toHaveLength(CONSECUTIVE_FAILURE_LIMIT);
   for (const c of errors) expect(c.reason).toMatch(/connection (reset|broken) while reading the response/);
   expect(run.report!.checks.filter((c) => c.status === 'fail')).toEqual([]);
-  expect(run.ms).toBeLessThan(60_000);
 });
 
 test('bytes that are not HTTP at the preflight: one line, exit 2', async () => {
@@ -70,5 +70,4 @@ test('bytes that are not HTTP at the preflight: one line, exit 2', async () => {
   expect(run.code).toBe(2);
   expect(stderrLines(run)).toEqual([expect.stringMatching(/^conformance: target \S+ is unreachable: the answer is not valid HTTP \(HPE_[A-Z_]+\)$/)]);
   expect(server.received).toHaveLength(1);
-  expect(run.ms).toBeLessThan(15_000);
 });

@@ -19,12 +19,12 @@ test('429 four times, then 200, over and over: the retry budget stops the run wi
   const settings = testSettings(mkdtempSync(join(tmpdir(), 'retry-budget-')), { maxRetries: 3, retryCapMs: 200, retryBudgetMs: 1_500 });
   const transport = new NodeTransport({ timeoutMs: 2_000, bodyCapBytes: settings.bodyCapBytes });
   const client = new Client(hostileTarget(hostile.baseUrl), settings, transport);
-  const started = Date.now();
   const outcomes: string[] = [];
   try {
     for (let i = 0; i < 40 && !client.state.stopped; i++) {
       try {
-        await client.listModelEndpoints('hostile/model');
+        // The same request each time, sent each time (api.fresh: the run's memory would answer it).
+        await client.fresh.listModelEndpoints('hostile/model');
         outcomes.push('answered');
       } catch (e) {
         if (!(e instanceof CannotJudge)) throw e;
@@ -34,11 +34,10 @@ test('429 four times, then 200, over and over: the retry budget stops the run wi
     // Every request meets three 429s with waits of 200 ms, then an answer (the 200, or a fourth 429).
     expect(client.state.stopped).toMatch(/^the target kept answering 429\/503: the retry budget of 1.5 s was spent waiting/);
     expect(client.state.rateLimitedWaitMs).toBeLessThanOrEqual(1_500);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(outcomes).toContain('answered');
     // Nothing more is sent once the budget is spent: the next request is refused before it leaves.
     const sent = hostile.received.length;
-    await expect(client.listModelEndpoints('hostile/model')).rejects.toThrow(/not sent: the target kept answering 429\/503/);
+    await expect(client.fresh.listModelEndpoints('hostile/model')).rejects.toThrow(/not sent: the target kept answering 429\/503/);
     expect(hostile.received.length).toBe(sent);
   } finally {
     await transport.close();

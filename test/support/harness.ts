@@ -36,6 +36,7 @@ export function testSettings(runDir: string, overrides: Partial<RunSettings> = {
     numRuns: DEFAULTS.numRuns,
     maxRequests: DEFAULTS.maxRequests,
     maxRps: 0,
+    concurrency: DEFAULTS.concurrency,
     requestTimeoutMs: 5_000,
     bodyCapBytes: DEFAULTS.bodyCapBytes,
     maxRetries: 1,
@@ -65,7 +66,7 @@ export function testSettings(runDir: string, overrides: Partial<RunSettings> = {
  */
 export async function runEngineAgainst(
   options: Partial<ReferenceOptions> = {},
-  more: { settings?: Partial<RunSettings>; select?: (id: string) => boolean; editTarget?: (target: Target) => void } = {},
+  more: { settings?: Partial<RunSettings>; select?: (id: string) => boolean; editTarget?: (target: Target) => void; engine?: (engine: Engine) => void } = {},
 ): Promise<ConformanceReport> {
   const server = await startReference(options);
   const runDir = mkdtempSync(join(tmpdir(), 'engine-'));
@@ -74,6 +75,7 @@ export async function runEngineAgainst(
   more.editTarget?.(target);
   const transport = new MemoryTransport(server);
   const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
+  more.engine?.(engine);
   const startedAt = new Date();
   try {
     engine.plan(ALL_CHECKS.map((c) => c.id).filter(more.select ?? (() => true)));

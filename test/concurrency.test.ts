@@ -1,0 +1,116 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { Engine } from '../core/engine.ts';
+import { DEFAULTS } from '../core/run-settings.ts';
+import type { RawResponse, Transport } from '../core/transport.ts';
+import { FAULTS } from '../reference/faults/index.ts';
+import { startReference } from '../reference/server.ts';
+import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { ALL_CHECKS } from '../suites/checks/index.ts';
+import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
+import { referenceTarget, runEngineAgainst, testSettings } from './support/harness.ts';
+import { MemoryTransport } from './support/memory-transport.ts';
+
+// Checks in flight together (--concurrency) share the run's budget, pace and memory; what a check
+// concludes depends on the answers it receives, never on what ran beside it. So the verdict and every
+// requirement's status are the same one request at a time and at the default concurrency, on the
+// reference, on faults (those met only on a response some other check happened to receive among
+// them: every 9th request answered 503 or 408) and on every conformant variant (the one answering
+// every 7th request 408/429/503 among them).
+test.describe.configure({ mode: 'parallel' });
+
+function statuses(report: ConformanceReport): Record<string, string> {
+  return Object.fromEntries([['verdict', report.verdict], ...report.requirements.filter((r) => r.status !== 'disabled').map((r) => [r.id, r.status])]);
+}
+
+async function atBoth(options: Parameters<typeof runEngineAgainst>[0], seed: number): Promise<void> {
+  const one = await runEngineAgainst(options, { settings: { seed, concurrency: 1 } });
+  const many = await runEngineAgainst(options, { settings: { seed, concurrency: DEFAULTS.concurrency } });
+  expect(DEFAULTS.concurrency).toBeGreaterThan(1);
+  expect(statuses(many)).toEqual(statuses(one));
+  // The same requests reach the target, in another order: the run's memory answers the same repeats.
+  expect({ requests: many.run.requests, saved: many.run.requestsSaved }).toEqual({ requests: one.run.requests, saved: one.run.requestsSaved });
+}
+
+for (const seed of [1, 2, 3]) {
+  test(`the reference: the same statuses at concurrency 1 and ${DEFAULTS.concurrency} (seed ${seed})`, async () => {
+    await atBoth({}, seed);
+  });
+}
+
+const SAMPLE = [...new Set([...FAULTS.filter((_, i) => i % 12 === 5).map((f) => f.name), 'files-503-code-500', 'interns-408-code-500'])];
+
+for (const fault of SAMPLE) {
+  test(`fault ${fault}: the same statuses at concurrency 1 and ${DEFAULTS.concurrency}`, async () => {
+    await atBoth({ faults: [fault] }, 7);
+  });
+}
+
+// Half the variants (the one with transient statuses always): the self-test judges every one of them.
+for (const variant of CONFORMANT_VARIANTS.filter((v, i) => i % 2 === 0 || v.name === 'transient-statuses')) {
+  test(`variant ${variant.name}: the same statuses at concurrency 1 and ${DEFAULTS.concurrency}`, async () => {
+    await atBoth(variant.options, 11);
+  });
+}
+
+/** Answers like the reference, except the requests whose index is in `limited`: 429 with Retry-After. */
+class RateLimiting implements Transport {
+  /** Date.now() at each request, and when each 429 was answered. */
+  readonly calls: number[] = [];
+  readonly answered429: number[] = [];
+
+  constructor(
+    private readonly inner: Transport,
+    private readonly limited: ReadonlySet<number>,
+    private readonly retryAfterS: number,
+  ) {}
+
+  async get(url: URL, headers: Record<string, string>): Promise<RawResponse> {
+    const i = this.calls.push(Date.now()) - 1;
+    if (!this.limited.has(i)) return this.inner.get(url, headers);
+    // Answered a little later, as a target would: the checks in flight meanwhile have taken their slots.
+    await new Promise((r) => setTimeout(r, 5));
+    this.answered429.push(Date.now());
+    const body = Buffer.from(JSON.stringify({ error: { code: 429, message: 'Rate limit exceeded' } }));
+    return { status: 429, headers: { 'content-type': 'application/json', 'retry-after': String(this.retryAfterS) }, body };
+  }
+
+  async close(): Promise<void> {}
+}
+
+test(`a rate-limited target (429 with Retry-After) at concurrency ${DEFAULTS.concurrency}: one pace for all checks, one pause for the run, within the budget`, async () => {
+  const server = await startReference();
+  const maxRps = 100;
+  const maxRequests = 100;
+  const settings = testSettings(mkdtempSync(join(tmpdir(), 'concurrency-rps-')), { maxRps, maxRequests, maxRetries: 3, retryCapMs: 5_000, concurrency: DEFAULTS.concurrency });
+  const transport = new RateLimiting(new MemoryTransport(server), new Set([10, 60]), 0.3);
+  const engine = new Engine({ settings, target: referenceTarget(server), checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
+  try {
+    engine.plan(ALL_CHECKS.map((c) => c.id));
+    const outcomes = await engine.finished();
+    // Within the budget, every request sent is in the log the report counts.
+    expect(transport.calls.length).toBeLessThanOrEqual(maxRequests);
+    expect(engine.state.log.count).toBe(transport.calls.length);
+    expect([...outcomes.values()].filter((o) => o.cause === 'run-limit').map((o) => o.reason)).toContainEqual(expect.stringMatching(`^request budget of ${maxRequests} spent`));
+    // --max-rps across every check in flight: the instants the pace let each request leave are
+    // 1000/maxRps ms apart or more.
+    const slots = engine.state.slots;
+    expect(slots).toHaveLength(transport.calls.length);
+    const closest = Math.min(...slots.slice(1).map((s, i) => s - slots[i]!));
+    expect(closest).toBeGreaterThanOrEqual(1000 / maxRps - 1e-9);
+    // One pause for the whole run: both 429s were retried after it, and no check's request left
+    // during it. The run's retry budget counts each pause once, not once per check it held.
+    expect(engine.state.log.entries.filter((e) => e.retry)).toHaveLength(2);
+    expect(engine.state.rateLimitedWaitMs).toBe(2 * 300);
+    for (const answered of transport.answered429) {
+      const givenAfter = slots.filter((slot) => slot > answered);
+      expect(givenAfter.length).toBeGreaterThan(0);
+      for (const slot of givenAfter) expect(slot).toBeGreaterThanOrEqual(answered + 300);
+    }
+  } finally {
+    await server.close();
+  }
+});
