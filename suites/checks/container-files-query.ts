@@ -255,7 +255,7 @@ export const containerFilesQueryChecks = defineChecks([
       let judged = 0;
       // One walk's share of the budget for all the picks' walks together (file-pages.ts walkAllowance).
       const allowance = walkAllowance(ctx);
-      const started = ctx.api.log.count;
+      const started = ctx.api.asked;
       for (const i of picks) {
         const file = full.files[i]!;
         const next = full.files[i + 1]?.path;
@@ -267,7 +267,7 @@ export const containerFilesQueryChecks = defineChecks([
         ctx.conform(res.status === 200, `after=${q(file.id)} (the id of the listed ${qEscaped(file.path)}) answered HTTP ${res.status}, not 200`, res, 'files.after.any-file-id');
         // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
         // followed to the first file, within the walk's share of the budget.
-        const left = Math.max(1, allowance - (ctx.api.log.count - started));
+        const left = Math.max(1, allowance - (ctx.api.asked - started));
         const walk = await walkToFile(ctx, main(ctx), { limit: 2, after: file.id, first: { res, page: readPage(res), limit: 2, after: file.id }, maxRequests: left });
         const why = walkNotReached(walk, `after=${q(file.id)}`);
         if (why) {

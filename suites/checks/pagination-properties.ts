@@ -127,7 +127,7 @@ export const paginationPropertyChecks = defineChecks([
       const refusedControl: string[] = [];
       // The property's share of the budget (checkProperty's budgetShare below) bounds its walks in all.
       const share = Math.floor(ctx.settings.maxRequests * STRICTLY_AFTER_SHARE);
-      const started = ctx.api.log.count;
+      const started = ctx.api.asked;
       let judged = 0;
       let notReached: string | undefined;
       await checkProperty(ctx, 'files.property.strictly-after', {
@@ -155,7 +155,7 @@ export const paginationPropertyChecks = defineChecks([
           ctx.conform(res.status === 200, `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`, res, 'files.after.any-file-id');
           // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
           // followed to the first file within what is left of the property's share of the budget.
-          const spent = ctx.api.log.count - started;
+          const spent = ctx.api.asked - started;
           const walk = await walkToFile(ctx, ctx.target.containerFiles.containerId, { limit, after, first: { res, page: readPage(res), limit, after }, maxRequests: Math.max(1, share - spent) });
           for (const fp of walk.pages) assertPageRules(fp, order);
           const got = walk.page.page.data.map((f) => f.path);

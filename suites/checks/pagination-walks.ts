@@ -77,10 +77,10 @@ export const paginationWalkChecks = defineChecks([
       const container = ctx.target.containerFiles.containerId;
       // The run's own walks first (noted as they came: ctx.notes), then walks of this check at limits
       // the run may not have used. Every page fetched is noted by the page judge as any other.
-      const before = ctx.api.log.count;
+      const before = ctx.api.asked;
       const share = Math.floor(ctx.settings.maxRequests * BUDGET_SHARE);
       for (const limit of WALK_LIMITS) {
-        const left = share - (ctx.api.log.count - before);
+        const left = share - (ctx.api.asked - before);
         if (left < 1) break;
         try {
           await walkPages(ctx, container, { limit, maxPages: Math.min(WALK_MAX_PAGES, left), enough: (pages) => pages.filter((p) => p.page.data.length > 0).length >= PAGES_WITH_FILES });
