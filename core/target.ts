@@ -43,6 +43,7 @@ export class TargetFileError extends Error {
 const validateTarget = compileOwnSchema<Target>(targetSchema);
 const SECRET_FIELDS = ['apiKey', 'restrictedApiKey'] as const;
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const WHOLE_VAR = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 /** A target file is a few hundred bytes: a larger one is not a target file (and is never read whole). */
 export const MAX_TARGET_FILE_BYTES = 1024 * 1024;
@@ -73,16 +74,19 @@ export function parseTarget(text: string, fileName: string, options: LoadOptions
   const raw = readYaml(text, file);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new TargetFileError(`target file ${file}: must be a YAML mapping`);
 
-  if (!options.allowLiteralKeys) {
-    for (const field of SECRET_FIELDS) {
-      const value = (raw as Record<string, unknown>)[field];
-      if (typeof value === 'string' && !/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(value.trim())) {
-        throw new TargetFileError(
-          `target file ${file}: ${field} is written literally; write \${ENV_VAR} and set the variable, or pass --allow-literal-keys`,
-        );
-      }
+  for (const field of SECRET_FIELDS) {
+    const value = (raw as Record<string, unknown>)[field];
+    if (typeof value !== 'string' || WHOLE_VAR.test(value.trim())) continue;
+    // A key is one variable or one literal, never a mix: every value read from the environment is
+    // then a whole key, and the mask (core/mask.ts secretsOf) hides it wherever it appears.
+    if (value.includes('${')) throw new TargetFileError(`target file ${file}: ${field} mixes \${VAR} with other text; write \${ENV_VAR} alone`);
+    if (!options.allowLiteralKeys) {
+      throw new TargetFileError(
+        `target file ${file}: ${field} is written literally; write \${ENV_VAR} and set the variable, or pass --allow-literal-keys`,
+      );
     }
   }
+  refuseEnvironmentOutsideKeys(raw, file, '');
   const resolved = substitute(raw, options.env ?? process.env, file, '');
   if (!validateTarget(resolved)) throw new TargetFileError(`target file ${file}: ${terminalSafe(describeError(validateTarget.errors ?? []))}`);
   const target = resolved;
@@ -91,7 +95,7 @@ export function parseTarget(text: string, fileName: string, options: LoadOptions
   if (target.interns.regionalBaseUrl) checkBaseUrl(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
   checkPathParameters(target, file);
   target.baseUrl = target.baseUrl.replace(/\/+$/, '');
-  const variable = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(String((raw as Record<string, unknown>)['apiKey'] ?? '').trim());
+  const variable = WHOLE_VAR.exec(String((raw as Record<string, unknown>)['apiKey'] ?? '').trim());
   if (variable) target.apiKeyVariable = variable[1]!;
   return target;
 }
@@ -220,6 +224,31 @@ function distance(a: string, b: string): number {
     prev = row;
   }
   return prev[y.length]!;
+}
+
+/**
+ * The target file is untrusted input (in CI it comes from the repository, which more people can
+ * change than can read the job's secrets): only the key fields read the environment. A `${VAR}`
+ * anywhere else would send the variable's value to the target in every request and print it
+ * unmasked in every report, so it is refused, naming the field and never the value. A base URL is
+ * no exception: it appears in every request line of the report, and a masked URL in response bodies
+ * would change what the checks judge; a file that needs one from the environment is written by the
+ * job (e.g. `envsubst`), where the user says so.
+ */
+function refuseEnvironmentOutsideKeys(value: unknown, file: string, at: string): void {
+  if (typeof value === 'string') {
+    const field = at.slice(1);
+    if ((SECRET_FIELDS as readonly string[]).includes(field)) return;
+    const name = new RegExp(VAR.source).exec(value)?.[1];
+    if (name !== undefined) {
+      throw new TargetFileError(
+        `target file ${file}: ${terminalSafe(field.slice(0, 200))} names the environment variable ${name.slice(0, 200)}; only apiKey and restrictedApiKey read the environment (write the value itself)`,
+      );
+    }
+    return;
+  }
+  if (Array.isArray(value)) value.forEach((v, i) => refuseEnvironmentOutsideKeys(v, file, `${at}.${i}`));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) refuseEnvironmentOutsideKeys(v, file, `${at}.${k}`);
 }
 
 function substitute(value: unknown, env: NodeJS.ProcessEnv, file: string, at: string): unknown {

@@ -252,6 +252,20 @@ test('a key written literally is refused in one line, and accepted with --allow-
   expect(filesHolding(accepted.reportDir, secrets)).toEqual([]);
 });
 
+test('a target file naming ${SOME_SECRET} in containerId is refused with exit 2, and the secret appears in no output', async () => {
+  const { server, file, env } = await reference();
+  const secret = 'ci-deploy-secret-9f3a7c21';
+  const hostile = writeTargetYaml(readFileSync(file, 'utf8').replace(/^( {2}containerId:) .*$/m, '$1 "${SOME_SECRET}"'));
+  const refused = await runCli(['--target', hostile], { env: { ...env, SOME_SECRET: secret }, timeoutMs: 60_000 });
+  expect(oneLineRefusal(refused)).toMatch(
+    /^conformance: target file \S+: containerFiles\.containerId names the environment variable SOME_SECRET; only apiKey and restrictedApiKey read the environment \(write the value itself\)$/,
+  );
+  expect(server.received).toHaveLength(0);
+  const forms = secretForms([secret]);
+  for (const s of forms) expect(refused.stdout + refused.stderr).not.toContain(s);
+  expect(filesHolding(refused.reportDir, forms)).toEqual([]);
+});
+
 test('plain http:// to a host other than loopback is refused before any request, unless --allow-insecure', async () => {
   // --dry-run everywhere: even if the refusal were broken, nothing would be sent to that host.
   const insecure = writeTarget('http://api.example.com/v1');
