@@ -10,6 +10,7 @@ import { parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
 import { die, Fatal } from './fatal.ts';
 import { ROOT, RUN_ENV, settingsOf, type RunnerEnv } from './prepare-run.ts';
 import { suiteModule } from './suite-files.ts';
+import { EXIT_OF_SIGNAL, onStop, watchParentNodeOptions } from './stop-signals.ts';
 
 // This module loads only what starting Playwright's runner needs: the runner's start-up is most of a
 // run's time, so it starts first, and the rest of the command (cli/run-command.ts: the target file's
@@ -38,29 +39,24 @@ async function main(): Promise<number> {
     const playwright = startPlaywright(settings, opts, socketPath);
     // Stopped before the engine starts (target, loading, preflight): nothing was judged, Playwright goes with it.
     let stopping = false;
-    const early = (signal: 'SIGINT' | 'SIGTERM') => () => {
+    const offEarly = onStop((signal, why) => {
       // Once: a second Ctrl-C while the report directory is cleared must not cut that short.
       if (stopping) return;
       stopping = true;
       playwright.kill('SIGKILL');
-      process.stderr.write(`conformance: ${signal} before the first check: nothing judged, no report written (the previous report in ${terminalSafe(settings.reportDir)} was cleared)\n`);
+      process.stderr.write(`conformance: ${why} before the first check: nothing judged, no report written (the previous report in ${terminalSafe(settings.reportDir)} was cleared)\n`);
       const exit = () => {
         rmSync(dirname(socketPath), { recursive: true, force: true });
         if (process.env['CONFORMANCE_KEEP_RUN_DIR'] !== '1') rmSync(runDir, { recursive: true, force: true });
-        process.exit(signal === 'SIGINT' ? 130 : 143);
+        process.exit(EXIT_OF_SIGNAL[signal]);
       };
       // No earlier run's report may stay to read better than the truth: its files are cleared (a
       // directory the suite may not write into is left alone).
       import('./run-command.ts').then(({ clearReportDir }) => clearReportDir(settings)).then(exit, exit);
-    };
-    const earlyInt = early('SIGINT');
-    const earlyTerm = early('SIGTERM');
-    process.on('SIGINT', earlyInt);
-    process.on('SIGTERM', earlyTerm);
+    });
     // False when a signal came first: its handler is clearing the report and will exit; the engine must not begin.
     const engineStarts = (): boolean => {
-      process.off('SIGINT', earlyInt);
-      process.off('SIGTERM', earlyTerm);
+      offEarly();
       return !stopping;
     };
     let runCommand: typeof import('./run-command.ts').runCommand;
@@ -100,6 +96,8 @@ function startPlaywright(settings: RunSettings, opts: CliOptions, socketPath: st
       [ENGINE_SOCKET_ENV]: socketPath,
       ...(opts.shard ? { PLAYWRIGHT_BLOB_OUTPUT_DIR: join(settings.reportDir, 'blob'), PLAYWRIGHT_BLOB_OUTPUT_NAME: `report-${opts.shard.replace('/', '-of-')}.zip` } : {}),
       FORCE_COLOR: '0',
+      // The runner and its workers end themselves if this process is killed (cli/stop-signals.ts).
+      NODE_OPTIONS: watchParentNodeOptions(process.env['NODE_OPTIONS']),
     },
   });
 }
