@@ -16,6 +16,7 @@ import { preflight } from './preflight.ts';
 import { suiteInfo, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
 import { EXIT_OF_SIGNAL, type StopSignal } from './stop-signals.ts';
+import { runWarnings } from './run-warnings.ts';
 
 /**
  * The command's run once Playwright's runner is booting (cli/conformance.ts starts it first, and loads
@@ -139,6 +140,7 @@ function say(line: string, mask: Mask): void {
 function sayStart(target: Target, seed: number, mask: Mask, fromFile: boolean): void {
   say(fromFile ? `target: ${target.baseUrl}` : `target: embedded reference at ${target.baseUrl}`, mask);
   say(`seed: ${seed}`, mask);
+  for (const warning of runWarnings()) say(`warning: ${warning}`, mask);
 }
 
 function finish(run: PreparedRun, report: ConformanceReport, mask: Mask, elapsedMs: number, signal: StopSignal | undefined): number {

@@ -322,3 +322,18 @@ for (const [args, says] of [
     expect(oneLineRefusal(run)).toMatch(says);
   });
 }
+
+// Issue 29: NODE_TLS_REJECT_UNAUTHORIZED=0 turns certificate checks off for the whole process; the
+// run says so on the console and in every report, never accepts it without a word.
+test('NODE_TLS_REJECT_UNAUTHORIZED=0 is said on the console and in the report', async () => {
+  const { file, env } = await reference();
+  const run = await runCli(['--target', file, '--grep', 'files.limit.bounds'], { env: { ...env, NODE_TLS_REJECT_UNAUTHORIZED: '0' }, timeoutMs: 110_000 });
+  expect(stackLines(run)).toEqual([]);
+  expect(run.stdout).toMatch(/^warning: TLS certificates were not verified \(NODE_TLS_REJECT_UNAUTHORIZED=0\)/m);
+  expect(run.report?.run.warnings).toEqual([expect.stringMatching(/^TLS certificates were not verified/)]);
+  expect(readFileSync(join(run.reportDir, 'summary.md'), 'utf8')).toMatch(/^> \*\*Warning:\*\* TLS certificates were not verified/m);
+  expect(readFileSync(join(run.reportDir, 'report.html'), 'utf8')).toContain('TLS certificates were not verified');
+  const plain = await runCli(['--target', file, '--grep', 'files.limit.bounds'], { env, timeoutMs: 110_000 });
+  expect(plain.report?.run.warnings).toBeUndefined();
+  expect(plain.stdout).not.toMatch(/^warning:/m);
+});
