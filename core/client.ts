@@ -138,6 +138,8 @@ export class Client {
         const message = this.redactor.text(e instanceof TransportError ? e.message : String(e));
         const exchange = this.record(url, headers, undefined, ms, retries, message);
         this.log.append({ method: 'GET', url: excerpt(this.redactor.text(url.toString())), status: null, ms, retry: retries > 0 ? 1 : 0, check: this.check, error: message });
+        // The run stopped while this request was in flight (its transport closed): cut short, not the target's failure.
+        if (this.state.stopped) throw new CannotJudge('budget', `cut short: ${this.state.stopped}`, [exchange]);
         const failure = `GET ${this.redactor.text(url.pathname)}: ${message}`;
         this.noteFailure(failure);
         throw new CannotJudge('transport', `GET ${this.redactor.text(url.toString())}: ${message}`, [exchange]);

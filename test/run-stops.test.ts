@@ -280,3 +280,23 @@ test('SIGTERM while the preflight waits: exit 143, one line, and the previous ru
     await server.close();
   }
 });
+
+// Issue 29: --deadline 45 ended at 57 s: the request in flight at the deadline ran on to its answer or
+// its --timeout. It is cut when the deadline passes (the hostile server sees the client go away).
+test('the deadline cuts the request in flight: it does not run on to its answer or its time-out', async () => {
+  const { startHostile, writeTarget, HOSTILE_KEYS, OK_JSON } = await import('./support/hostile-server.ts');
+  // The preflight's three answers at once, every later one after 20 s (within --timeout 30000).
+  const server = await startHostile((_req, index) => (index < 3 ? OK_JSON : { kind: 'delay', ms: 20_000, then: OK_JSON }));
+  try {
+    const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', '30000', '--deadline', '8'], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 });
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.report?.run.incomplete).toMatch(/the suite's deadline of 8 s passed/);
+    // The request in flight at the deadline was closed by the suite, not answered.
+    expect(server.sent.filter((s) => s.clientClosed).length).toBeGreaterThan(0);
+    expect(server.sent.filter((s) => s.ended)).toHaveLength(3);
+    // 8 s and the command's start and end, not 8 + 20.
+    expect(run.ms).toBeLessThan(20_000);
+  } finally {
+    await server.close();
+  }
+});
