@@ -84,7 +84,8 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
         if (e instanceof CannotJudge && e.reason === 'transport' && !answered) {
           return done(`target ${target.baseUrl} is unreachable: ${e.message.replace(/^GET \S+: /, '')}`);
         }
-        if (e instanceof CannotJudge && e.reason === 'transport') unreadable = e.message.replace(/^GET \S+: /, '');
+        // An answer that is no HTTP the suite reads (llhttp's HPE_*): the run could judge nothing of it.
+        if (e instanceof CannotJudge && e.reason === 'transport' && /\(HPE_[A-Z_]+\)$/.test(e.message)) unreadable = e.message.replace(/^GET \S+: /, '');
         responses.push(undefined);
       }
     }
