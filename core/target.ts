@@ -87,7 +87,9 @@ export function parseTarget(text: string, fileName: string, options: LoadOptions
     }
   }
   refuseEnvironmentOutsideKeys(raw, file, '');
-  const resolved = substitute(raw, options.env ?? process.env, file, '');
+  // Only the key fields are expanded: nothing else of the file reads the environment.
+  const rawFields = raw as Record<string, unknown>;
+  const resolved = Object.fromEntries(Object.entries(rawFields).map(([k, v]) => [k, (SECRET_FIELDS as readonly string[]).includes(k) ? substitute(v, options.env ?? process.env, file, `.${k}`) : v]));
   if (!validateTarget(resolved)) throw new TargetFileError(`target file ${file}: ${terminalSafe(describeError(validateTarget.errors ?? []))}`);
   const target = resolved;
   for (const field of SECRET_FIELDS) checkKey(field, target[field], (raw as Record<string, unknown>)[field], file);
@@ -247,8 +249,12 @@ function refuseEnvironmentOutsideKeys(value: unknown, file: string, at: string):
     }
     return;
   }
-  if (Array.isArray(value)) value.forEach((v, i) => refuseEnvironmentOutsideKeys(v, file, `${at}.${i}`));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) refuseEnvironmentOutsideKeys(v, file, `${at}.${k}`);
+  // A field the schema does not know is refused as such next (a misspelt `restrictedApiKy: ${VAR}`
+  // reads better as "unknown field, did you mean"); it is never expanded.
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const known = fieldsAt(at.split('.').filter(Boolean).map((p) => `/${p}`).join(''));
+    for (const [k, v] of Object.entries(value)) if (known.includes(k)) refuseEnvironmentOutsideKeys(v, file, `${at}.${k}`);
+  }
 }
 
 function substitute(value: unknown, env: NodeJS.ProcessEnv, file: string, at: string): unknown {
