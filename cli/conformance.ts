@@ -11,6 +11,7 @@ import { looseReportDir, parseCli, USAGE, UsageError, type CliOptions } from './
 import { die, Fatal } from './fatal.ts';
 import { ROOT, RUN_ENV, settingsOf, type RunnerEnv } from './prepare-run.ts';
 import { suiteModule } from './suite-files.ts';
+import { EXIT_OF_SIGNAL, onStop, watchParentNodeOptions } from './stop-signals.ts';
 
 // This module loads only what starting Playwright's runner needs: the runner's start-up is most of a
 // run's time, so it starts first, and the rest of the command (cli/run-command.ts: the target file's
@@ -52,14 +53,14 @@ async function main(): Promise<number> {
     const playwright = startPlaywright(settings, opts, socketPath);
     // Stopped before the engine starts (target, loading, preflight): nothing was judged, Playwright goes with it.
     let stopping = false;
-    const early = (signal: 'SIGINT' | 'SIGTERM') => () => {
+    const offEarly = onStop((signal, why) => {
       // Once: a second Ctrl-C while the report directory is cleared must not cut that short.
       if (stopping) return;
       stopping = true;
       playwright.kill('SIGKILL');
-      const reason = `${signal} before the first check: nothing judged`;
+      const reason = `${why} before the first check: nothing judged`;
       process.stderr.write(`conformance: ${reason} (the previous report in ${terminalSafe(settings.reportDir)} was replaced by this error)\n`);
-      const code = signal === 'SIGINT' ? 130 : 143;
+      const code = EXIT_OF_SIGNAL[signal];
       const exit = () => {
         rmSync(dirname(socketPath), { recursive: true, force: true });
         if (process.env['CONFORMANCE_KEEP_RUN_DIR'] !== '1') rmSync(runDir, { recursive: true, force: true });
@@ -69,15 +70,10 @@ async function main(): Promise<number> {
       // (a directory the suite may not write into is left alone).
       errorReportDir = undefined;
       import('../reports/error-report.ts').then(({ replaceWithErrorReport }) => replaceWithErrorReport(settings.reportDir, reason, code, { force: settings.force })).then(exit, exit);
-    };
-    const earlyInt = early('SIGINT');
-    const earlyTerm = early('SIGTERM');
-    process.on('SIGINT', earlyInt);
-    process.on('SIGTERM', earlyTerm);
+    });
     // False when a signal came first: its handler is clearing the report and will exit; the engine must not begin.
     const engineStarts = (): boolean => {
-      process.off('SIGINT', earlyInt);
-      process.off('SIGTERM', earlyTerm);
+      offEarly();
       return !stopping;
     };
     let runCommand: typeof import('./run-command.ts').runCommand;
@@ -117,6 +113,8 @@ function startPlaywright(settings: RunSettings, opts: CliOptions, socketPath: st
       [ENGINE_SOCKET_ENV]: socketPath,
       ...(opts.shard ? { PLAYWRIGHT_BLOB_OUTPUT_DIR: join(settings.reportDir, 'blob'), PLAYWRIGHT_BLOB_OUTPUT_NAME: `report-${opts.shard.replace('/', '-of-')}.zip` } : {}),
       FORCE_COLOR: '0',
+      // The runner and its workers end themselves if this process is killed (cli/stop-signals.ts).
+      NODE_OPTIONS: watchParentNodeOptions(process.env['NODE_OPTIONS']),
     },
   });
 }

@@ -69,6 +69,7 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
   // cli/api.ts, cli/direct-run.ts): no earlier report is left to read better than the truth.
   const late = () => done(`the suite's deadline of ${settings.deadlineMs / 1000} s passed during the preflight (counted from the start of the run): nothing judged, no report written`);
   const responses: Array<ApiResponse | undefined> = [];
+  let unreadable: string | undefined;
   try {
     const sends = [
       () => client.listContainerFiles(target.containerFiles.containerId, { limit: 1 }),
@@ -84,9 +85,13 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
         if (e instanceof CannotJudge && e.reason === 'transport' && !answered) {
           return done(`target ${target.baseUrl} is unreachable: ${e.message.replace(/^GET \S+: /, '')}`);
         }
+        // An answer that is no HTTP the suite reads (llhttp's HPE_*): the run could judge nothing of it.
+        if (e instanceof CannotJudge && e.reason === 'transport' && /\(HPE_[A-Z_]+\)$/.test(e.message)) unreadable = e.message.replace(/^GET \S+: /, '');
         responses.push(undefined);
       }
     }
+    // Reached, but no answer could be read (headers past what Node reads, not HTTP): the cause, not "unreachable".
+    if (unreadable && responses.every((r) => r === undefined)) return done(`target ${target.baseUrl} answers, but no answer of the preflight could be read: ${unreadable}`);
     const statuses = responses.map((r) => r?.status);
     const all = (pred: (s: number) => boolean) => statuses.every((s) => s !== undefined && pred(s));
     const key = target.apiKeyVariable ? `apiKey (from $${target.apiKeyVariable})` : 'apiKey';

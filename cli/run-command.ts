@@ -15,6 +15,8 @@ import { die } from './fatal.ts';
 import { preflight } from './preflight.ts';
 import { suiteInfo, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
+import { EXIT_OF_SIGNAL, type StopSignal } from './stop-signals.ts';
+import { runWarnings } from './run-warnings.ts';
 
 /**
  * The command's run once Playwright's runner is booting (cli/conformance.ts starts it first, and loads
@@ -32,7 +34,7 @@ export async function runCommand(c: {
   socketPath: string;
   started: number;
   /**
-   * Called as the engine takes over the run (its own handling of SIGINT and SIGTERM begins); false
+   * Called as the engine takes over the run (its own handling of the stop signals begins); false
    * when a signal came first, whose handler (cli/conformance.ts) clears the report and exits.
    */
   engineStarts: () => boolean;
@@ -151,15 +153,16 @@ function say(line: string, mask: Mask): void {
 function sayStart(target: Target, seed: number, mask: Mask, fromFile: boolean): void {
   say(fromFile ? `target: ${target.baseUrl}` : `target: embedded reference at ${target.baseUrl}`, mask);
   say(`seed: ${seed}`, mask);
+  for (const warning of runWarnings()) say(`warning: ${warning}`, mask);
 }
 
-function finish(run: PreparedRun, report: ConformanceReport, mask: Mask, elapsedMs: number, signal: 'SIGINT' | 'SIGTERM' | undefined): number {
+function finish(run: PreparedRun, report: ConformanceReport, mask: Mask, elapsedMs: number, signal: StopSignal | undefined): number {
   // Nothing judged is no verdict: a shard with no check must not read as CONFORMANT.
   if (!signal && report.checks.every((c) => c.reason === 'not selected in this run')) die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
   // A shard keeps its report beside Playwright's blob (written after Playwright ended: the blob
   // reporter empties blob/ when it writes), for `conformance merge` (cli/merge.ts).
   if (report.run.shard) writeShardReport(report, run.settings.reportDir, report.run.shard, mask);
   process.stdout.write(consoleSummary(report, run.settings.reportDir, elapsedMs).split('\n').map((l) => maskedLine(l, mask)).join('\n'));
-  if (signal) return signal === 'SIGINT' ? 130 : 143;
+  if (signal) return EXIT_OF_SIGNAL[signal];
   return EXIT_CODE[report.verdict];
 }

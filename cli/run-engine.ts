@@ -4,6 +4,7 @@ import type { ConformanceReport } from '../reports/model.ts';
 import { finishRun } from './playwright/finish-run.ts';
 import { RunHost } from './playwright/run-host.ts';
 import type { PreparedRun } from './prepare-run.ts';
+import { onStop, type StopSignal } from './stop-signals.ts';
 
 /** How long Playwright may take to end after the run stopped before it is killed (its reporters only print). */
 const PLAYWRIGHT_GRACE_MS = 5_000;
@@ -12,8 +13,8 @@ const BACKSTOP_MS = 30_000;
 
 export interface EngineRunEnd {
   report: ConformanceReport;
-  /** The signal that stopped the run, if one did. */
-  signal?: 'SIGINT' | 'SIGTERM';
+  /** The signal that stopped the run, if one did (SIGHUP too when the parent process ended). */
+  signal?: StopSignal;
 }
 
 /** The run's host, its socket open, its run not begun (the command's preflight comes after: RunHost.open). */
@@ -25,7 +26,8 @@ export function openHost(run: PreparedRun, socketPath: string): Promise<RunHost>
  * Runs the engine in the command's own process while Playwright's runner boots and reports: the
  * checks of a selection the command computed start at once; otherwise (a --shard) they start when the
  * runner's host reporter hands over Playwright's selection. The command writes the report from the
- * engine's state whatever Playwright does: when the suite's deadline passes or SIGINT/SIGTERM arrives,
+ * engine's state whatever Playwright does: when the suite's deadline passes or a stop arrives (SIGINT,
+ * SIGTERM, SIGHUP, SIGQUIT, the parent process's end: cli/stop-signals.ts),
  * the run sends nothing more, the checks that ran keep their outcomes, the rest are cut short, and the
  * five report files are written.
  */
@@ -36,15 +38,12 @@ export async function runEngine(host: RunHost, playwright: ChildProcess, selecti
     if (playwright.exitCode !== null || playwright.signalCode !== null) resolve();
     else playwright.once('exit', () => resolve());
   });
-  const onSignal = (s: 'SIGINT' | 'SIGTERM') => {
-    signal ??= s;
-    host.stop(`the run was interrupted (${s})`);
+  const offStop = onStop((s, why) => {
+    if (signal) return;
+    signal = s;
+    host.stop(`the run was interrupted (${why})`);
     playwright.kill('SIGTERM');
-  };
-  const onInt = () => onSignal('SIGINT');
-  const onTerm = () => onSignal('SIGTERM');
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  });
   try {
     host.begin();
     if (selection) host.plan(selection);
@@ -56,8 +55,7 @@ export async function runEngine(host: RunHost, playwright: ChildProcess, selecti
     const report = await finishRun(host);
     return { report, ...(signal ? { signal } : {}) };
   } finally {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
+    offStop();
     if (playwright.exitCode === null && playwright.signalCode === null) playwright.kill('SIGKILL');
     await host.close();
   }

@@ -5,6 +5,7 @@ import { buildReport } from '../reports/build-report.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import type { PreparedRun } from './prepare-run.ts';
+import { runWarnings } from './run-warnings.ts';
 
 /** The report of a run from its engine's outcomes: the same for a Playwright run and an in-process one. */
 export function reportOfRun(run: PreparedRun, engine: Engine, outcomes: ReadonlyMap<string, CheckOutcome>, meta: { startedAt: Date; shard?: string }): ConformanceReport {
@@ -25,6 +26,7 @@ export function reportOfRun(run: PreparedRun, engine: Engine, outcomes: Readonly
       concurrency: engine.concurrency,
       rateLimitedWaitMs: Math.round(engine.state.rateLimitedWaitMs),
       ...(meta.shard ? { shard: meta.shard } : {}),
+      ...(runWarnings().length ? { warnings: runWarnings() } : {}),
     },
     requestLog: engine.state.log.entries,
     requestsBefore: run.settings.requestsBefore,

@@ -42,6 +42,20 @@ export type Query = Record<string, string | number | undefined>;
 export const CONSECUTIVE_FAILURE_LIMIT = 3;
 
 /**
+ * The longest URL the suite sends. RFC 9110 4.1 recommends that recipients support 8000 octets; a
+ * value the target hands back (a cursor of megabytes) would otherwise be sent, masked, logged and
+ * judged again with every request that carries it. Longer is not sent: the check cannot be judged.
+ */
+export const MAX_URL_CHARS = 64 * 1024;
+
+function refuseLongUrl(url: URL, redactor: Redactor): void {
+  const length = url.href.length;
+  if (length <= MAX_URL_CHARS) return;
+  const names = [...new Set(url.searchParams.keys())].map((k) => excerpt(redactor.text(k), 100)).join(', ');
+  throw new CannotJudge('unreadable', `GET ${excerpt(redactor.text(url.pathname), 200)}: the URL would be ${length} characters long (query parameters ${names}: a value the target sent, such as a cursor?), over the ${MAX_URL_CHARS} the suite sends; not sent (RFC 9110 4.1 recommends 8000 octets)`);
+}
+
+/**
  * The state of one run, in memory, shared by every check of the run (however many are in flight): the
  * request log (the budget counts it), the pace, the pause a 429/503 asked for, the time spent waiting
  * on them, and why the run stopped sending, if it did.
@@ -206,6 +220,7 @@ export class Client {
   private async get(op: Pick<SeenResponse, 'operation' | 'pathParams'>, path: string, query: Query, auth: Auth, baseUrl = this.target.baseUrl): Promise<ApiResponse> {
     const url = this.documentedUrl(path, baseUrl);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.append(k, String(v));
+    refuseLongUrl(url, this.redactor);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'conformance-suite' };
     const authorization = this.authorization(auth);
     if (authorization !== undefined) headers['authorization'] = authorization;
@@ -268,6 +283,8 @@ export class Client {
         const message = this.redactor.text(e instanceof TransportError ? e.message : String(e));
         const exchange = this.record(url, headers, undefined, ms, retries, message);
         this.log.append({ method: 'GET', url: excerpt(this.redactor.text(url.toString())), status: null, ms, retry: retries > 0 ? 1 : 0, check: this.check, error: message });
+        // The run stopped while this request was in flight (its transport closed): cut short, not the target's failure.
+        if (this.state.stopped) throw new CannotJudge('budget', `cut short: ${this.state.stopped}`, [exchange]);
         const failure = `GET ${this.redactor.text(url.pathname)}: ${message}`;
         this.noteFailure(failure);
         throw new CannotJudge('transport', `GET ${this.redactor.text(url.toString())}: ${message}`, [exchange]);

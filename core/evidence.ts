@@ -31,8 +31,18 @@ export function maskVolatileHeaders(headers: Record<string, string>): Record<str
 
 export function truncateBody(text: string): { body: string; truncated: boolean } {
   return text.length > EVIDENCE_BODY_CHARS
-    ? { body: text.slice(0, EVIDENCE_BODY_CHARS), truncated: true }
-    : { body: text, truncated: false };
+    ? { body: detached(text.slice(0, EVIDENCE_BODY_CHARS)), truncated: true }
+    : { body: detached(text), truncated: false };
+}
+
+/**
+ * A copy of `s` that holds no reference to a larger string. V8 makes a slice of a long string (and a
+ * string JSON.parse reads out of a body) a view into the whole: the first 4,000 characters of a
+ * body kept as evidence, or a message quoting 80 of them, would keep the whole body alive for the
+ * run, one body per response. What the run keeps is copied here, so it holds what it shows.
+ */
+export function detached(s: string): string {
+  return s.length < 13 ? s : Buffer.from(s, 'utf16le').toString('utf16le');
 }
 
 /** A URL, a header or a message kept in evidence is cut to this many characters (a 7 MB cursor stays a line). */
@@ -45,9 +55,9 @@ export const EVIDENCE_HEADERS = 64;
  * digest of the whole (so two excerpts of different texts never read the same). Principle 4.
  */
 export function excerpt(text: string, max = EVIDENCE_TEXT_CHARS): string {
-  if (text.length <= max) return text;
+  if (text.length <= max) return detached(text);
   const digest = createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
-  return `${text.slice(0, max)}… [${text.length} characters, sha256 ${digest}…]`;
+  return detached(`${text.slice(0, max)}… [${text.length} characters, sha256 ${digest}…]`);
 }
 
 /** Headers as evidence: names and values excerpted, at most EVIDENCE_HEADERS of them (the count of the rest said). */

@@ -2,7 +2,7 @@ import { checkSeed, type CheckDeclaration, type CheckOutcome, type ProbeContext 
 import type { Client } from './client.ts';
 import { curlCommand } from './curl.ts';
 import { CannotJudge, ConformanceFailure, SkipCheck } from './errors.ts';
-import { EVIDENCE_TEXT_CHARS, excerpt, type Exchange } from './evidence.ts';
+import { detached, EVIDENCE_TEXT_CHARS, excerpt, type Exchange } from './evidence.ts';
 import { conform } from './expect.ts';
 import type { Finding, ResponseJudge } from './judge.ts';
 import type { JudgeMemo } from './judge-memo.ts';
@@ -152,8 +152,13 @@ function curlOf(exchange: Exchange | undefined): { curl?: string } {
   return { curl: curlCommand(exchange.request.url, auth === undefined ? {} : { authorization: auth }) };
 }
 
-/** An observed value as evidence: itself, or (past EVIDENCE_TEXT_CHARS of JSON) an excerpt of its JSON. */
+/**
+ * An observed value as evidence: a copy of it (read back from its JSON: a string parsed out of a body
+ * would keep the whole body alive for the run, core/evidence.ts detached), or past
+ * EVIDENCE_TEXT_CHARS of JSON an excerpt of its JSON.
+ */
 function boundedValue(value: unknown): unknown {
-  const json = JSON.stringify(value) ?? 'null';
-  return json.length <= EVIDENCE_TEXT_CHARS ? value : { excerpt: excerpt(json) };
+  const json = JSON.stringify(value);
+  if (json === undefined) return value;
+  return json.length <= EVIDENCE_TEXT_CHARS ? JSON.parse(detached(json)) : { excerpt: excerpt(json) };
 }

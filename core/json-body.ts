@@ -63,6 +63,8 @@ export function decodeJsonBody(buf: Uint8Array, redact: (text: string) => string
   text = redact(text);
   const out: DecodedJsonBody = { text, ...(invalidUtf8Offset !== undefined ? { invalidUtf8Offset } : {}) };
   if (text.length === 0) return { ...out, jsonError: 'empty body' };
+  const beyond = beyondReadingLimits(text);
+  if (beyond) return { ...out, jsonError: beyond };
   try {
     out.json = JSON.parse(text);
   } catch (e) {
@@ -70,6 +72,42 @@ export function decodeJsonBody(buf: Uint8Array, redact: (text: string) => string
   }
   const duplicateKey = duplicateKeyOf(text);
   return duplicateKey === undefined ? out : { ...out, duplicateKey };
+}
+
+/**
+ * How deep and how large a body the suite parses (RFC 8259 section 9: "An implementation may set
+ * limits on the size of texts that it accepts ... on the maximum depth of nesting"). The service's
+ * bodies are at most five levels deep and a page holds at most a few hundred values; a body past
+ * either limit is not parsed, and its reason is the body's jsonError, which the JSON rule reports
+ * as a finding. Parsing it would cost the run hundreds of megabytes per response (100,000 nested
+ * arrays in 200 KB, a million `{}` in 3 MB) and every rule read of it would cost as much again.
+ */
+export const MAX_JSON_DEPTH = 512;
+export const MAX_JSON_VALUES = 50_000;
+
+/**
+ * Why `text` is past the reading limits (nested deeper than MAX_JSON_DEPTH, or more than
+ * MAX_JSON_VALUES values and members), or undefined. One linear pass that skips strings; what is not
+ * JSON at all is left to JSON.parse.
+ */
+export function beyondReadingLimits(text: string): string | undefined {
+  let depth = 0;
+  let values = 1;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      i++;
+      while (i < n && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c /* \ */ ? 2 : 1;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels, not read (RFC 8259 section 9 lets a reader limit nesting; the service's bodies are a few levels deep)`;
+      values++;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
+    else if (c === 0x2c /* , */ && ++values > MAX_JSON_VALUES) {
+      return `more than ${MAX_JSON_VALUES} values, not read (RFC 8259 section 9 lets a reader limit the size of texts; a page of the service holds a few hundred)`;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Target } from './target.ts';
 import { TextMemo } from './text-memo.ts';
+import { foldedUnit, isInvisible } from './unseen.ts';
 
 /**
  * The one mask of the suite (principle 4): every string that leaves the process passes through it,
@@ -17,11 +18,24 @@ import { TextMemo } from './text-memo.ts';
  * - HTML / XML character references: hexadecimal, decimal, and the named ones of the characters a key
  *   is made of (`&lowbar;`, `&sol;`, `&plus;`, ...);
  * - NUL characters (UTF-16LE / BE bytes read as text), line breaks, and the glue of a string split in
- *   two (`"sk_li" + "ve"`, `'a' 'b'`), which the view skips.
+ *   two (`"sk_li" + "ve"`, `'a' 'b'`), which the view skips;
+ * - what does not show (core/unseen.ts: default-ignorable and format characters, variation
+ *   selectors, tag characters, U+034F, Hangul fillers, U+2800), which the view skips, and
+ *   compatibility forms (fullwidth `ｓｋ`), which it reads as NFKC reads them: the mask sees what a
+ *   person sees;
+ * - octal escapes (`\163`), numeric references without their `;` (`&#115`, as HTML reads them), and
+ *   quoted-printable (`=73`, `=` at a line's end).
  *
- * The forms searched: the secret; its hex (plain, and with `:`, `-` or ` ` between bytes); its base64
- * and base64url at each of the three byte alignments (the part that depends on the secret's bytes
- * only, as the runner's masker does), of its UTF-8 and of its UTF-16LE and UTF-16BE bytes.
+ * Decoding can read a key's own characters as part of an escape (`%ab` before a key starting `cd`,
+ * `=AB` before a key starting `CD`): every text is also searched in its literal view (only what does
+ * not show skipped, compatibility forms folded), so no decoding hides what is plainly there.
+ *
+ * The forms searched: the secret, reversed and in rot13; its hex (plain, and with `:`, `-` or ` `
+ * between bytes); the hex of its UTF-16 bytes and code units (`0073 006b`, `U+0073`); its bytes as
+ * octal, decimal and `0x` lists; its base32 at each of the five byte alignments; its base64 and
+ * base64url at each of the three byte alignments (the part that depends on the secret's bytes only,
+ * as the runner's masker does), of its UTF-8 and of its UTF-16LE and UTF-16BE bytes, and the base64
+ * of those base64 forms.
  *
  * Every pass is linear in the text (no backtracking pattern, none built from a key), for a secret of
  * any length. Keys are RFC 6750 b64token, ASCII: a percent-encoded byte decodes to the character of
@@ -45,10 +59,14 @@ export function secretsOf(target: Pick<Target, 'apiKey' | 'restrictedApiKey' | '
 }
 
 /**
- * Encoded forms (base64, hex) shorter than this are not masked: a form of a few characters would
- * mask ordinary text everywhere. The plain secret is always masked, whatever its length.
+ * Encoded forms (base64, hex, lists, rot13, ...) shorter than this are not masked: a form of one to
+ * three characters would mask ordinary text everywhere (the base64 of a 2-character key at an
+ * alignment is 2 characters). From four on a form is as rare in ordinary text as a 2-character key
+ * itself, whose plain form is masked anyway. So: hex of keys from 2 characters, base64 and base32 at
+ * every alignment from 4 (base64 at alignment 0 from 3). The plain secret is always masked, whatever
+ * its length.
  */
-export const MIN_ENCODED_CHARS = 8;
+export const MIN_ENCODED_CHARS = 4;
 
 interface Form {
   /** The form in lower case, as searched in the lower-cased decoded view. */
@@ -73,7 +91,7 @@ export class Mask {
     for (const { value, placeholder } of secrets) {
       if (value.length === 0 || this.values.has(value)) continue;
       this.values.add(value);
-      for (const form of formsOf(value)) this.forms.push({ lower: asciiLower(viewOf(form).text), placeholder });
+      for (const form of formsOf(value)) this.forms.push({ lower: asciiLower(viewOf(form, true, false).text), placeholder });
     }
     // Nothing new (the client adds each request's derived forms again): the forms and the memo stand.
     if (this.values.size === known) return;
@@ -88,23 +106,29 @@ export class Mask {
   }
 
   private masked(s: string): string {
-    // Most text a target sends spells nothing (no escape, percent sign, reference, NUL, line break
-    // or split string): it is its own view, and the search needs no map back.
-    const view = isPlain(s) ? undefined : decodedView(s);
-    const lower = lowerCase(view ? view.text : s);
+    // Most text a target sends spells nothing (no escape, percent sign, reference, NUL, line break,
+    // split string, invisible or compatibility character): it is its own view, and the search needs
+    // no map back. Otherwise the decoded view and the literal one are both searched.
+    const views: Array<View | undefined> = isPlain(s) ? [undefined] : [decodedView(s, false), viewOf(s, false, false)];
+    // Quoted-printable in a view of its own: `=` before hex is everywhere in URLs (`after=73...`).
+    if (views[0] && (hasQuotedPrintable(s) || hasQuotedPrintable(views[0].text))) views.push(decodedView(s, true));
     // Spans of the original text to replace, found longest form first; a span that overlaps one
     // already taken is left (the longer form covers it).
     const taken: Array<{ from: number; to: number; placeholder: string }> = [];
     const covered = new Uint8Array(s.length);
-    for (const form of this.forms) {
-      if (form.lower.length === 0) continue;
-      for (let at = lower.indexOf(form.lower); at >= 0; at = lower.indexOf(form.lower, at + form.lower.length)) {
-        const from = view ? view.starts[at]! : at;
-        const to = view ? view.ends[at + form.lower.length - 1]! : at + form.lower.length;
-        // Each candidate is read once: at most one per form length of the text, so linear per form.
-        if (covered.subarray(from, to).includes(1)) continue;
-        covered.fill(1, from, to);
-        taken.push({ from, to, placeholder: form.placeholder });
+    for (const view of views) {
+      const lower = lowerCase(view ? view.text : s);
+      countWork(lower.length);
+      for (const form of this.forms) {
+        if (form.lower.length === 0) continue;
+        for (let at = lower.indexOf(form.lower); at >= 0; at = lower.indexOf(form.lower, at + form.lower.length)) {
+          const from = view ? view.starts[at]! : at;
+          const to = view ? view.ends[at + form.lower.length - 1]! : at + form.lower.length;
+          // Each candidate is read once: at most one per form length of the text, so linear per form.
+          if (covered.subarray(from, to).includes(1)) continue;
+          covered.fill(1, from, to);
+          taken.push({ from, to, placeholder: form.placeholder });
+        }
       }
     }
     if (taken.length === 0) return s;
@@ -140,19 +164,39 @@ export function maskOutput(rendered: string, mask: Mask): string {
   return mask.text(rendered);
 }
 
-/** The forms of a secret to look for: itself, its hex, and base64 / base64url at three alignments. */
+/** The forms of a secret to look for: itself and its encodings (see the class comment). */
 export function formsOf(value: string): string[] {
   const encoded: string[] = [];
   const utf8 = Buffer.from(value, 'utf8');
+  const bytes = [...utf8];
   const hex = utf8.toString('hex');
   const pairs = hex.match(/../g) ?? [];
   encoded.push(hex, pairs.join(':'), pairs.join('-'), pairs.join(' '));
   const utf16le = Buffer.from(value, 'utf16le');
   const utf16be = Buffer.from(utf16le).swap16();
+  // UTF-16 as hex: the bytes in either order, and the code units (`0073 006b`, `U+0073U+006B`).
+  const units = (utf16be.toString('hex').match(/..../g) ?? []);
+  encoded.push(utf16le.toString('hex'), utf16be.toString('hex'), units.join(' '), units.join(','), units.map((u) => `u+${u}`).join(' '), units.map((u) => `u+${u}`).join(''));
+  // The bytes as lists: octal (also as one run of digits), decimal, 0x.
+  const octal = bytes.map((b) => b.toString(8).padStart(3, '0'));
+  const decimal = bytes.map(String);
+  const hex0x = bytes.map((b) => `0x${b.toString(16).padStart(2, '0')}`);
+  encoded.push(octal.join(''), hex0x.join(''));
+  for (const separator of [' ', ',', ', ', ';']) encoded.push(octal.join(separator), decimal.join(separator), hex0x.join(separator));
+  encoded.push(rot13(value), [...value].reverse().join(''));
+  for (let offset = 0; offset < 5; offset++) encoded.push(stableBase32(utf8, offset));
   for (const bytes of [utf8, utf16le, utf16be]) {
     for (let offset = 0; offset < 3; offset++) {
       const b64 = stableBase64(bytes, offset);
       encoded.push(b64, b64.replaceAll('+', '-').replaceAll('/', '_'));
+    }
+  }
+  // Base64 of base64 (a token that wraps an encoded cursor): each stable part, encoded again at each alignment.
+  for (let inner = 0; inner < 3; inner++) {
+    const once = Buffer.from(stableBase64(utf8, inner), 'latin1');
+    for (let outer = 0; outer < 3; outer++) {
+      const twice = stableBase64(once, outer);
+      encoded.push(twice, twice.replaceAll('+', '-').replaceAll('/', '_'));
     }
   }
   const forms = [value, ...encoded.filter((f) => f.length >= MIN_ENCODED_CHARS)];
@@ -164,6 +208,33 @@ export function formsOf(value: string): string[] {
     seen.add(key);
     return true;
   });
+}
+
+function rot13(s: string): string {
+  return s.replace(/[A-Za-z]/g, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
+}
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** RFC 4648 base32 characters that depend on the secret's bytes only, `offset` bytes (mod 5) into the data. */
+function stableBase32(bytes: Buffer, offset: number): string {
+  const all = Buffer.concat([Buffer.alloc(offset), bytes]);
+  let out = '';
+  let buffer = 0;
+  let bits = 0;
+  for (const b of all) {
+    buffer = (buffer << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(buffer >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  return out.slice(Math.ceil((8 * offset) / 5), Math.floor((8 * (offset + bytes.length)) / 5));
 }
 
 /**
@@ -196,15 +267,55 @@ function asciiLower(s: string): string {
 }
 
 /**
+ * Work done by the mask, in characters read, for tests that prove it linear by counting instead of
+ * timing (test/mask.test.ts).
+ */
+let work = 0;
+export function maskWork(): number {
+  return work;
+}
+function countWork(chars: number): void {
+  work += chars;
+}
+
+/** Whether quoted-printable (`=XX` in upper-case hex, or `=` ending a line) occurs in `s`. */
+function hasQuotedPrintable(s: string): boolean {
+  countWork(s.length);
+  for (let i = s.indexOf('='); i >= 0; i = s.indexOf('=', i + 1)) {
+    const a = s.charCodeAt(i + 1);
+    if ((isUpperHex(a) && isUpperHex(s.charCodeAt(i + 2))) || a === 10 || a === 13) return true;
+  }
+  return false;
+}
+
+/** The code point at i (a surrogate pair read whole) and how many code units it takes. */
+function codePointAt(s: string, i: number, c: number): number {
+  if (c >= 0xd800 && c <= 0xdbff) {
+    const d = s.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+  }
+  return c;
+}
+
+/**
  * Whether `s` holds nothing viewOf decodes or skips: no backslash, percent sign, ampersand, NUL,
- * line break, nor two quotes glued by blanks or `+`. Such a text is its own decoded view. Linear: a
- * run of blanks after a quote is read at most twice.
+ * line break, quoted-printable `=XX`, character that does not show or that NFKC folds, nor two
+ * quotes glued by blanks or `+`. Such a text is its own decoded view. Linear: a run of blanks after
+ * a quote is read at most twice.
  */
 function isPlain(s: string): boolean {
   const n = s.length;
+  countWork(n);
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c === 92 || c === 37 || c === 38 || c === 0 || c === 10 || c === 13) return false;
+    if (c === 61 && isUpperHex(s.charCodeAt(i + 1)) && isUpperHex(s.charCodeAt(i + 2))) return false;
+    if (c >= 0x80) {
+      const cp = codePointAt(s, i, c);
+      if (isInvisible(cp) || foldedUnit(cp) >= 0) return false;
+      if (cp > 0xffff) i++;
+      continue;
+    }
     if (c === 34 || c === 39) {
       let j = i + 1;
       while (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9) j++;
@@ -232,10 +343,10 @@ const ROUNDS = 4;
  * The view decoded until nothing changes (at most ROUNDS linear passes), each character mapped back
  * to the span of the original text it came from.
  */
-function decodedView(s: string): View {
-  let view = viewOf(s);
+function decodedView(s: string, quotedPrintable: boolean): View {
+  let view = viewOf(s, true, quotedPrintable);
   for (let round = 1; round < ROUNDS; round++) {
-    const next = viewOf(view.text);
+    const next = viewOf(view.text, true, quotedPrintable);
     if (next.text === view.text) break;
     const starts = new Int32Array(next.text.length + 1);
     const ends = new Int32Array(next.text.length + 1);
@@ -255,15 +366,21 @@ const NAMED: Readonly<Record<string, string>> = {
 };
 
 const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+const isUpperHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70);
 const isDigit = (c: number) => c >= 48 && c <= 57;
+const isOctal = (c: number) => c >= 48 && c <= 55;
 
 /**
  * One linear pass over `s`: each spelled character (an escape, a percent-encoding, a character
- * reference) becomes one character of the view; what a split or an interleaving adds is skipped.
- * Every step consumes what it scanned, so no character is read more than a constant number of times.
+ * reference) becomes one character of the view; what a split or an interleaving adds, and what does
+ * not show, is skipped; a compatibility form becomes what it reads as. With `decode` false only the
+ * last two (and NUL and line breaks) apply: the literal view. Quoted-printable is decoded only when
+ * `quotedPrintable` is set. Every step consumes what it scanned,
+ * so no character is read more than a constant number of times.
  */
-function viewOf(s: string): View {
+function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
   const n = s.length;
+  countWork(n);
   const chars = new Uint16Array(n);
   const starts = new Int32Array(n + 1);
   const ends = new Int32Array(n + 1);
@@ -296,11 +413,46 @@ function viewOf(s: string): View {
       }
     }
   };
+  /** The code point of a UTF-8 sequence whose lead byte is `lead`, its continuation bytes percent-encoded too, or undefined. */
+  const utf8Sequence = (lead: { end: number; code: number }): { cp: number; end: number } | undefined => {
+    const more = lead.code >= 0xf0 ? (lead.code >= 0xf8 ? -1 : 3) : lead.code >= 0xe0 ? 2 : 1;
+    if (more < 0) return undefined;
+    let cp = lead.code & (0x3f >> more);
+    let end = lead.end;
+    for (let m = 0; m < more; m++) {
+      const next = percent(end);
+      if (!next || next.code < 0x80 || next.code > 0xbf) return undefined;
+      cp = (cp << 6) | (next.code & 0x3f);
+      end = next.end;
+    }
+    return cp >= 0x80 && cp <= 0x10ffff ? { cp, end } : undefined;
+  };
   let i = 0;
   while (i < n) {
     const c = s.charCodeAt(i);
     // Skipped: NUL (UTF-16 bytes read as text), line breaks, the glue of a split string.
     if (c === 0 || c === 10 || c === 13) {
+      i++;
+      continue;
+    }
+    if (c >= 0x80) {
+      const cp = codePointAt(s, i, c);
+      const width = cp > 0xffff ? 2 : 1;
+      if (isInvisible(cp)) {
+        i += width;
+        continue;
+      }
+      const folded = foldedUnit(cp);
+      if (folded >= 0) emit(folded, i, i + width);
+      else {
+        emit(c, i, i + 1);
+        if (width === 2) emit(s.charCodeAt(i + 1), i + 1, i + 2);
+      }
+      i += width;
+      continue;
+    }
+    if (!decode) {
+      emit(c, i, i + 1);
       i++;
       continue;
     }
@@ -317,6 +469,19 @@ function viewOf(s: string): View {
         continue;
       }
     }
+    if (c === 61 /* = */ && quotedPrintable) {
+      // Quoted-printable: `=XX` (upper-case hex, RFC 2045 6.7) is a byte, `=` at a line's end a soft break.
+      if (isUpperHex(s.charCodeAt(i + 1)) && isUpperHex(s.charCodeAt(i + 2))) {
+        const code = parseInt(s.slice(i + 1, i + 3), 16);
+        if (code !== 0) emit(code, i, i + 3);
+        i += 3;
+        continue;
+      }
+      if (s.charCodeAt(i + 1) === 10 || (s.charCodeAt(i + 1) === 13 && s.charCodeAt(i + 2) === 10)) {
+        i += s.charCodeAt(i + 1) === 10 ? 2 : 3;
+        continue;
+      }
+    }
     const run = backslashes(i);
     if (run > i) {
       const next = s.charCodeAt(run);
@@ -328,6 +493,13 @@ function viewOf(s: string): View {
       }
       if (next === 120 /* x */ && isHex(s.charCodeAt(run + 1)) && isHex(s.charCodeAt(run + 2))) {
         const code = parseInt(s.slice(run + 1, run + 3), 16);
+        if (code !== 0) emit(code, i, run + 3);
+        i = run + 3;
+        continue;
+      }
+      // An octal escape (`\163`, C and JavaScript strings): three digits, at most 0o377.
+      if (next >= 48 && next <= 51 && isOctal(s.charCodeAt(run + 1)) && isOctal(s.charCodeAt(run + 2))) {
+        const code = parseInt(s.slice(run, run + 3), 8);
         if (code !== 0) emit(code, i, run + 3);
         i = run + 3;
         continue;
@@ -353,6 +525,21 @@ function viewOf(s: string): View {
     }
     const p = percent(i);
     if (p) {
+      // A character of several UTF-8 bytes, each percent-encoded (`%E2%80%8B`): read whole, so that
+      // what does not show is skipped and a compatibility form folded, as in the raw text.
+      const wide = p.code >= 0xc0 ? utf8Sequence(p) : undefined;
+      if (wide) {
+        const folded = foldedUnit(wide.cp);
+        if (isInvisible(wide.cp)) {
+          // skipped
+        } else if (folded >= 0) emit(folded, i, wide.end);
+        else if (wide.cp > 0xffff) {
+          emit(0xd800 + ((wide.cp - 0x10000) >> 10), i, wide.end);
+          emit(0xdc00 + ((wide.cp - 0x10000) & 0x3ff), i, wide.end);
+        } else emit(wide.cp, i, wide.end);
+        i = wide.end;
+        continue;
+      }
       if (p.code !== 0) emit(p.code, i, p.end);
       i = p.end;
       continue;
@@ -371,16 +558,20 @@ function viewOf(s: string): View {
   return { text: Buffer.from(chars.buffer, chars.byteOffset, k * 2).toString('utf16le'), starts, ends };
 }
 
-/** `&#x5F;`, `&#95;`, `&lowbar;` at i: the character and the end, or undefined. Bounded in length. */
+/**
+ * `&#x5F;`, `&#95;`, `&lowbar;` at i: the character and the end, or undefined. Bounded in length. A
+ * numeric reference without its `;` counts (`&#115&#107`): HTML reads it so.
+ */
 function characterReference(s: string, i: number): { code: number; end: number } | undefined {
   if (s.charCodeAt(i + 1) === 35 /* # */) {
     const hexRef = s.charCodeAt(i + 2) === 120 || s.charCodeAt(i + 2) === 88;
     let j = i + (hexRef ? 3 : 2);
     const first = j;
     while (j - first < 8 && (hexRef ? isHex(s.charCodeAt(j)) : isDigit(s.charCodeAt(j)))) j++;
-    if (j === first || s.charCodeAt(j) !== 59) return undefined;
+    if (j === first) return undefined;
     const code = parseInt(s.slice(first, j), hexRef ? 16 : 10);
-    return code > 0 && code <= 0xffff ? { code, end: j + 1 } : undefined;
+    const end = s.charCodeAt(j) === 59 ? j + 1 : j;
+    return code > 0 && code <= 0xffff ? { code, end } : undefined;
   }
   let semi = i + 1;
   while (semi - i <= 10 && semi < s.length && s.charCodeAt(semi) !== 59) semi++;

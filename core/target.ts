@@ -45,6 +45,7 @@ export class TargetFileError extends Error {
 const validateTarget = compileOwnSchema<Target>(targetSchema);
 const SECRET_FIELDS = ['apiKey', 'restrictedApiKey'] as const;
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const WHOLE_VAR = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 /** A target file is a few hundred bytes: a larger one is not a target file (and is never read whole). */
 export const MAX_TARGET_FILE_BYTES = 1024 * 1024;
@@ -75,17 +76,22 @@ export function parseTarget(text: string, fileName: string, options: LoadOptions
   const raw = readYaml(text, file);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new TargetFileError(`target file ${file}: must be a YAML mapping`);
 
-  if (!options.allowLiteralKeys) {
-    for (const field of SECRET_FIELDS) {
-      const value = (raw as Record<string, unknown>)[field];
-      if (typeof value === 'string' && !/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(value.trim())) {
-        throw new TargetFileError(
-          `target file ${file}: ${field} is written literally; write \${ENV_VAR} and set the variable, or pass --allow-literal-keys`,
-        );
-      }
+  for (const field of SECRET_FIELDS) {
+    const value = (raw as Record<string, unknown>)[field];
+    if (typeof value !== 'string' || WHOLE_VAR.test(value.trim())) continue;
+    // A key is one variable or one literal, never a mix: every value read from the environment is
+    // then a whole key, and the mask (core/mask.ts secretsOf) hides it wherever it appears.
+    if (value.includes('${')) throw new TargetFileError(`target file ${file}: ${field} mixes \${VAR} with other text; write \${ENV_VAR} alone`);
+    if (!options.allowLiteralKeys) {
+      throw new TargetFileError(
+        `target file ${file}: ${field} is written literally; write \${ENV_VAR} and set the variable, or pass --allow-literal-keys`,
+      );
     }
   }
-  const resolved = substitute(raw, options.env ?? process.env, file, '');
+  refuseEnvironmentOutsideKeys(raw, file, '');
+  // Only the key fields are expanded: nothing else of the file reads the environment.
+  const rawFields = raw as Record<string, unknown>;
+  const resolved = Object.fromEntries(Object.entries(rawFields).map(([k, v]) => [k, (SECRET_FIELDS as readonly string[]).includes(k) ? substitute(v, options.env ?? process.env, file, `.${k}`) : v]));
   if (!validateTarget(resolved)) throw new TargetFileError(`target file ${file}: ${terminalSafe(describeError(validateTarget.errors ?? []))}`);
   const target = resolved;
   for (const field of SECRET_FIELDS) checkKey(field, target[field], (raw as Record<string, unknown>)[field], file);
@@ -93,7 +99,7 @@ export function parseTarget(text: string, fileName: string, options: LoadOptions
   if (target.interns.regionalBaseUrl) checkBaseUrl(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
   checkPathParameters(target, file);
   target.baseUrl = target.baseUrl.replace(/\/+$/, '');
-  const variableOf = (field: string) => /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(String((raw as Record<string, unknown>)[field] ?? '').trim())?.[1];
+  const variableOf = (field: string) => WHOLE_VAR.exec(String((raw as Record<string, unknown>)[field] ?? '').trim())?.[1];
   const variable = variableOf('apiKey');
   if (variable) target.apiKeyVariable = variable;
   const restrictedVariable = variableOf('restrictedApiKey');
@@ -225,6 +231,35 @@ function distance(a: string, b: string): number {
     prev = row;
   }
   return prev[y.length]!;
+}
+
+/**
+ * The target file is untrusted input (in CI it comes from the repository, which more people can
+ * change than can read the job's secrets): only the key fields read the environment. A `${VAR}`
+ * anywhere else would send the variable's value to the target in every request and print it
+ * unmasked in every report, so it is refused, naming the field and never the value. A base URL is
+ * no exception: it appears in every request line of the report, and a masked URL in response bodies
+ * would change what the checks judge; a file that needs one from the environment is written by the
+ * job (e.g. `envsubst`), where the user says so.
+ */
+function refuseEnvironmentOutsideKeys(value: unknown, file: string, at: string): void {
+  if (typeof value === 'string') {
+    const field = at.slice(1);
+    if ((SECRET_FIELDS as readonly string[]).includes(field)) return;
+    const name = new RegExp(VAR.source).exec(value)?.[1];
+    if (name !== undefined) {
+      throw new TargetFileError(
+        `target file ${file}: ${terminalSafe(field.slice(0, 200))} names the environment variable ${name.slice(0, 200)}; only apiKey and restrictedApiKey read the environment (write the value itself)`,
+      );
+    }
+    return;
+  }
+  // A field the schema does not know is refused as such next (a misspelt `restrictedApiKy: ${VAR}`
+  // reads better as "unknown field, did you mean"); it is never expanded.
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const known = fieldsAt(at.split('.').filter(Boolean).map((p) => `/${p}`).join(''));
+    for (const [k, v] of Object.entries(value)) if (known.includes(k)) refuseEnvironmentOutsideKeys(v, file, `${at}.${k}`);
+  }
 }
 
 function substitute(value: unknown, env: NodeJS.ProcessEnv, file: string, at: string): unknown {

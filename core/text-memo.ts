@@ -1,12 +1,16 @@
+import { createHash } from 'node:crypto';
+
 /**
  * What a pure function gave for a long text, kept for the next time the same text comes: a run
  * receives the same body many times (the same page asked by several checks), and a Map finds it in
- * one native lookup instead of another pass over it. The texts it keeps are bounded, each and in
- * total, so a hostile target's bodies cannot grow it (principle 4): short texts and texts past a
- * mebi-character (a hostile body, a cursor of megabytes) are computed every time, never kept.
+ * one native lookup instead of another pass over it. What it keeps is bounded in total, so a hostile
+ * target's bodies cannot grow it (principle 4): each entry counts its text's length against
+ * `maxChars` (the value, a masked text or a few findings, is no larger), the oldest entries give way
+ * to a new one, and a text longer than `maxEntryChars` (a cursor of megabytes) is keyed by its
+ * SHA-256 rather than held as a key. Short texts are computed every time, never kept.
  */
 export class TextMemo<V> {
-  private readonly known = new Map<string, V>();
+  private readonly known = new Map<string, { value: V; chars: number }>();
   private chars = 0;
 
   constructor(
@@ -16,13 +20,19 @@ export class TextMemo<V> {
   ) {}
 
   of(text: string, compute: (text: string) => V): V {
-    if (text.length < this.minChars || text.length > this.maxEntryChars) return compute(text);
-    if (this.known.has(text)) return this.known.get(text)!;
+    if (text.length < this.minChars || text.length > this.maxChars) return compute(text);
+    const key = text.length > this.maxEntryChars ? `\u0000sha256:${text.length}:${createHash('sha256').update(text, 'utf16le').digest('base64')}` : text;
+    const known = this.known.get(key);
+    if (known) return known.value;
     const value = compute(text);
-    if (this.chars + text.length <= this.maxChars) {
-      this.known.set(text, value);
-      this.chars += text.length;
+    // The oldest entries give way: a run's bodies come in waves (a page, its next pages, the next check's).
+    for (const [oldKey, old] of this.known) {
+      if (this.chars + text.length <= this.maxChars) break;
+      this.known.delete(oldKey);
+      this.chars -= old.chars;
     }
+    this.known.set(key, { value, chars: text.length });
+    this.chars += text.length;
     return value;
   }
 

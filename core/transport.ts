@@ -90,7 +90,8 @@ export class NodeTransport implements Transport {
         finish(new TransportError(`no complete answer within ${timeoutMs} ms`, answered));
       }, timeoutMs);
       req.on('response', () => (answered = true));
-      req.on('error', (e) => finish(new TransportError(answered ? `connection broken while reading the response (${describe(e)})` : describe(e), answered)));
+      // A parse error (HPE_*) means the target did answer, with something unreadable: reachable.
+      req.on('error', (e: Error & { code?: string }) => finish(new TransportError(answered ? `connection broken while reading the response (${describe(e)})` : describe(e), answered || !!e.code?.startsWith('HPE_'))));
       req.end();
     });
   }
@@ -135,6 +136,8 @@ function describe(e: Error & { code?: string }): string {
     case 'ETIMEDOUT':
       return 'connection timed out';
     default:
+      // Node reads at most http.maxHeaderSize bytes of headers (--max-http-header-size): named, not "not HTTP".
+      if (e.code === 'HPE_HEADER_OVERFLOW') return `the response headers are larger than the ${http.maxHeaderSize} bytes the suite reads (HPE_HEADER_OVERFLOW)`;
       // llhttp's parse errors: the target answered something that is not HTTP/1.1.
       if (e.code?.startsWith('HPE_')) return `the answer is not valid HTTP (${e.code})`;
       return e.code ? `${e.code}: ${e.message}` : e.message;

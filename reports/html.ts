@@ -199,6 +199,7 @@ function runSection(report: ConformanceReport): string {
     ['Fails on', r.failOn === 'should' ? 'MUST and SHOULD failures' : 'MUST failures (SHOULD failures are reported)'],
     ['Replay', `<code>${esc(r.replay)}</code>`],
   ];
+  for (const warning of r.warnings ?? []) facts.push(['Warning', esc(warning)]);
   if (r.budgetExhausted.length) facts.push(['Budget spent', r.budgetExhausted.map((c) => `<code>${esc(c)}</code>`).join(', ')]);
   const scope = scopeText(report);
   if (scope) facts.push(['Scope', esc(scope)]);

@@ -87,6 +87,8 @@ export interface ConformanceReport {
     /** MUST requirements not judged because an optional target field is absent, with the fields. */
     mustNotJudged?: { count: number; fields: string[] };
     requireAll?: boolean;
+    /** What the run did that weakens what it shows (TLS certificates not verified), each said once. */
+    warnings?: string[];
   };
   verdict: Verdict;
   counts: Record<Level, Record<RequirementStatus, number>>;

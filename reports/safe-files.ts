@@ -5,16 +5,19 @@
  * - a report directory that is a symbolic link, or a symbolic link at any output path, is refused: a
  *   planted `report.html -> ~/.bashrc` would otherwise be overwritten with the report;
  * - each file is written under a temporary name in the directory (created exclusively, never through
- *   a link) and renamed into place, so a reader never sees half a report and a rename replaces a
- *   path without following it;
+ *   a link), and only when every one is written are they renamed into place: a reader never sees
+ *   half a report, a rename replaces a path without following it, and a write that fails (a full
+ *   disk, a read-only file) leaves none of the files, so no report contradicts the exit code;
  * - a directory holding files the suite did not write is refused unless forced (`--report-dir .` by
  *   mistake would otherwise mix the report into a project), and a run clears the suite's own old
  *   files first, so no stale report survives a run that ends early;
  * - what is the suite's is what its marker lists (the files it wrote, blob/ when a shard run made
  *   it): a `report.html` of the user's in a directory without the marker is foreign, and `--force`
- *   still removes nothing the marker does not list;
- * - one run at a time: a lock file names the process writing the directory; a second run is refused
- *   in one line, a lock left by a process that is gone is taken over.
+ *   neither removes nor replaces anything the marker does not list (a foreign file at a name the
+ *   suite writes is refused even when forced);
+ * - one run at a time: a lock file names the process writing the directory (its id and start time);
+ *   a second run is refused in one line naming the lock file, a lock left by a process that is gone
+ *   (or whose id a later process took) is taken over.
  *
  * Every refusal is a ReportDirError with a one-line message: the CLI prints it and exits 2.
  */
@@ -61,6 +64,7 @@ function prepare(dir: string, owned: OwnedEntries, options: { force?: boolean; k
   for (const name of entries.filter((n) => owned.files.includes(n) || owned.dirs.includes(n))) if (lstatSync(join(dir, name)).isSymbolicLink()) throw linkError(dir, name);
   const foreign = entries.filter((name) => !ours(name));
   if (foreign.length && !options.force) throw foreignError(dir, foreign);
+  refuseReplacing(dir, foreign.filter((name) => owned.files.includes(name)));
   // Held from here until the run's report is written (write() releases it) or the process ends.
   lock(dir);
   for (const name of entries.filter(ours)) {
@@ -96,10 +100,40 @@ function write(dir: string, files: ReadonlyMap<string, string>, owned: OwnedEntr
     const foreign = readdirSync(dir).filter((name) => name !== LOCK && !TEMP.test(name));
     if (foreign.length && !options.force) throw foreignError(dir, foreign);
   }
+  refuseReplacing(dir, [...files.keys()].filter((name) => !(listed ?? []).includes(name) && lstatOrUndefined(join(dir, name)) !== undefined));
   const also = (options.alsoOwned ?? []).filter((n) => owned.dirs.includes(n) && lstatOrUndefined(join(dir, n))?.isDirectory());
   writeMarker(dir, [...new Set([...(listed ?? []), ...files.keys(), ...also])]);
-  for (const [name, content] of files) writeViaRename(dir, name, content);
+  writeAllOrNone(dir, files);
   unlock(dir);
+}
+
+/** `--force` writes beside foreign files, never over them: a user's report.html is not the suite's to replace. */
+function refuseReplacing(dir: string, names: readonly string[]): void {
+  if (names.length === 0) return;
+  const named = [...names].sort().map((n) => terminalSafe(n)).join(', ');
+  throw new ReportDirError(`report directory ${terminalSafe(dir)}: ${named} ${names.length > 1 ? 'are' : 'is'} not the suite's (not listed in ${MARKER}); even with --force the suite does not replace it (move it or choose another --report-dir)`);
+}
+
+/**
+ * Every file written under a temporary name first, then all renamed: a failed write (ENOSPC, EROFS,
+ * EDQUOT) removes what this call wrote and leaves none of the files, so no report.json says
+ * CONFORMANT beside an exit code of 2.
+ */
+function writeAllOrNone(dir: string, files: ReadonlyMap<string, string>): void {
+  const temps: Array<{ temp: string; name: string }> = [];
+  const renamed: string[] = [];
+  try {
+    for (const [name, content] of files) temps.push({ temp: writeTemp(dir, name, content), name });
+    for (const { temp, name } of temps) {
+      // rename(2) replaces the path itself: a link planted after the check above is replaced, not followed.
+      renameSync(temp, join(dir, name));
+      renamed.push(name);
+    }
+  } catch (e) {
+    for (const { temp } of temps) rmSync(temp, { force: true });
+    for (const name of renamed) rmSync(join(dir, name), { force: true });
+    throw e;
+  }
 }
 
 /** A file-system error (no permission, no space, read-only) as one line naming the directory. */
@@ -161,12 +195,12 @@ function lock(dir: string): void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
-      writeSync(fd, `${process.pid}\n`);
+      writeSync(fd, `${process.pid} ${startTimeOf(process.pid) ?? ''}`.trim() + '\n');
       closeSync(fd);
       held.add(path);
       process.once('exit', () => {
         try {
-          if (readFileSync(path, 'utf8').trim() === String(process.pid)) unlinkSync(path);
+          if (lockPid(readFileSync(path, 'utf8')) === process.pid) unlinkSync(path);
         } catch {
           // Gone already.
         }
@@ -176,9 +210,12 @@ function lock(dir: string): void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const st = lstatSync(path);
       if (st.isSymbolicLink()) throw linkError(dir, LOCK);
-      const pid = Number(readFileSync(path, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-        throw new ReportDirError(`report directory ${terminalSafe(dir)} is being written by another run (process ${pid}); wait for it to end or choose another --report-dir`);
+      const text = readFileSync(path, 'utf8');
+      const pid = lockPid(text);
+      if (pid !== undefined && pid !== process.pid && alive(pid) && sameProcess(pid, text)) {
+        throw new ReportDirError(
+          `report directory ${terminalSafe(dir)} is being written by another run (process ${pid}, named in ${terminalSafe(join(dir, LOCK))}); wait for it to end, or remove that file if no run is writing, or choose another --report-dir`,
+        );
       }
       unlinkSync(path);
     }
@@ -191,9 +228,40 @@ function unlock(dir: string): void {
   const path = join(dir, LOCK);
   if (!held.delete(path)) return;
   try {
-    if (readFileSync(path, 'utf8').trim() === String(process.pid)) unlinkSync(path);
+    if (lockPid(readFileSync(path, 'utf8')) === process.pid) unlinkSync(path);
   } catch {
     // Gone already.
+  }
+}
+
+/** The process id a lock names (its first word), or undefined. */
+function lockPid(text: string): number | undefined {
+  const pid = Number(text.trim().split(/\s+/)[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/**
+ * Whether the live process `pid` is the one that wrote the lock: a lock records its writer's start
+ * time (Linux: /proc/<pid>/stat), and a process id reused since (a reboot, a container restarted,
+ * a long-lived unrelated process) starts at another time. Without a recorded or readable start time
+ * the id alone decides.
+ */
+function sameProcess(pid: number, text: string): boolean {
+  const recorded = text.trim().split(/\s+/)[1];
+  if (recorded === undefined) return true;
+  const now = startTimeOf(pid);
+  return now === undefined || now === recorded;
+}
+
+/** The start time of a process in clock ticks since boot (field 22 of /proc/<pid>/stat), where readable. */
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count from after its `)`.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19];
+  } catch {
+    return undefined;
   }
 }
 
@@ -207,18 +275,7 @@ function alive(pid: number): boolean {
 }
 
 function writeViaRename(dir: string, name: string, content: string): void {
-  const temp = join(dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  // O_EXCL: the name is new (never an existing file or link); O_NOFOLLOW: never through a link.
-  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
-  try {
-    const bytes = Buffer.from(content, 'utf8');
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
-  } catch (e) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw e;
-  }
-  closeSync(fd);
+  const temp = writeTemp(dir, name, content);
   try {
     // rename(2) replaces the path itself: a link planted after the check above is replaced, not followed.
     renameSync(temp, join(dir, name));
@@ -226,6 +283,27 @@ function writeViaRename(dir: string, name: string, content: string): void {
     rmSync(temp, { force: true });
     throw e;
   }
+}
+
+/** `content` written whole to a new temporary file in `dir` (removed if the write fails); its path. */
+function writeTemp(dir: string, name: string, content: string): string {
+  const temp = join(dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  // O_EXCL: the name is new (never an existing file or link); O_NOFOLLOW: never through a link.
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  try {
+    const bytes = Buffer.from(content, 'utf8');
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+    closeSync(fd);
+  } catch (e) {
+    try {
+      closeSync(fd);
+    } catch {
+      // Closed already (the failure was at close: ENOSPC on a delayed write).
+    }
+    rmSync(temp, { force: true });
+    throw e;
+  }
+  return temp;
 }
 
 function foreignError(dir: string, foreign: string[]): ReportDirError {

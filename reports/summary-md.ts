@@ -48,6 +48,7 @@ export function summaryMarkdown(report: ConformanceReport): string {
     // The verdict line can quote the target (an incomplete run's cause: a Retry-After, a URL): escaped.
     `## ${ICON[report.verdict]} Conformance ${mdText(report.specVersion)}: ${mdText(verdictLine(report))}`,
     '',
+    ...(r.warnings ?? []).flatMap((w) => [`> **Warning:** ${mdText(w)}`, '']),
     `Target ${mdCode(report.target.baseUrl)} · suite ${mdText(report.suite.version)} (${mdCode(report.suite.commit)}) · seed ${r.seed} · ${r.requests} requests · fails on ${r.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} · started ${mdText(r.startedAt)} · ${RUN_TIME_LABEL} ${durationText(r.durationMs)}${scope ? ` · ${mdText(scope)}` : ''}`,
     '',
     table('level', LEVEL_ORDER.map((level) => ({ name: level, counts: report.counts[level] }))),

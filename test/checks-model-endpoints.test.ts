@@ -145,3 +145,30 @@ test('required-fields observation: presence of each 2.4 field over the endpoints
   const extra = (await probeCheck('models.endpoint.required-fields', { extraFields: true })).observations[0]?.value as Record<string, any>;
   expect(extra.fieldsBeyond24).toEqual(['x_reference']);
 });
+
+// Issue 29: a created past any date (2^64 + 1) is judged as not seconds, not a suite error ("Invalid time value").
+test('a created of 2^64 + 1 is judged (not seconds), never a suite error', async () => {
+  const { startHostile } = await import('./support/hostile-server.ts');
+  let reference = '';
+  const proxy = await startHostile(() => ({
+    kind: 'proxy',
+    to: reference,
+    edit: (json) => {
+      const data = (json as { data?: Record<string, unknown> }).data;
+      if (data && typeof data === 'object') data['created'] = 2 ** 64 + 1;
+      return json;
+    },
+  }));
+  try {
+    const outcome = await probeCheck('models.model.created-seconds', {}, {
+      editTarget: (yaml) => {
+        reference = /^baseUrl: (\S+)$/m.exec(yaml)![1]!;
+        return yaml.replace(/^baseUrl: \S+$/m, `baseUrl: ${proxy.baseUrl}`);
+      },
+    });
+    expect(outcome.status, outcome.reason).toBe('fail');
+    expect(outcome.reason).toMatch(/created 18446744073709552000 is above 10\^11: milliseconds, not seconds \(not a date even read as ms\)/);
+  } finally {
+    await proxy.close();
+  }
+});

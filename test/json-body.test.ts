@@ -1,6 +1,6 @@
 /** core/json-body.ts: strict UTF-8 (RFC 8259 section 8.1, RFC 3629), JSON parsing and duplicate object names. */
 import { expect, test } from '@playwright/test';
-import { decodeJsonBody, firstDuplicateKey, firstInvalidUtf8 } from '../core/json-body.ts';
+import { beyondReadingLimits, decodeJsonBody, firstDuplicateKey, firstInvalidUtf8, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../core/json-body.ts';
 
 const bytes = (...parts: Array<string | number[]>): Buffer => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
 
@@ -71,8 +71,25 @@ test('a duplicate object name is reported by its JSON pointer, after unescaping,
 test('deep nesting and a large body are scanned without recursion (no stack overflow at any depth)', () => {
   const deep = '['.repeat(100_000) + ']'.repeat(100_000);
   expect(firstDuplicateKey(deep)).toBeUndefined();
-  const big = JSON.stringify({ data: Array.from({ length: 50_000 }, (_, i) => ({ id: `cfile_${i}`, path: `p/${i}` })) });
+  const big = JSON.stringify({ data: Array.from({ length: 10_000 }, (_, i) => ({ id: `cfile_${i}`, path: `p/${i}` })) });
   const d = decodeJsonBody(Buffer.from(big));
   expect(d.duplicateKey).toBeUndefined();
-  expect((d.json as { data: unknown[] }).data).toHaveLength(50_000);
+  expect((d.json as { data: unknown[] }).data).toHaveLength(10_000);
+});
+
+// Issue 29: parsing is bounded in depth and size (RFC 8259 section 9); past either bound the body
+// is not parsed and its jsonError says why (a finding), in one linear pass.
+test('a body nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_VALUES values is not parsed, and says why', () => {
+  const bytes = (s: string) => new TextEncoder().encode(s);
+  const deep = decodeJsonBody(bytes('['.repeat(100_000) + ']'.repeat(100_000)));
+  expect(deep.json).toBeUndefined();
+  expect(deep.jsonError).toBe(`nested deeper than ${MAX_JSON_DEPTH} levels, not read (RFC 8259 section 9 lets a reader limit nesting; the service's bodies are a few levels deep)`);
+  const many = decodeJsonBody(bytes(`{"data":[${'{},'.repeat(MAX_JSON_VALUES)}{}]}`));
+  expect(many.json).toBeUndefined();
+  expect(many.jsonError).toMatch(new RegExp(`^more than ${MAX_JSON_VALUES} values, not read`));
+  // At the bounds (brackets and commas inside strings do not count), a body is read.
+  const atDepth = '['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH);
+  expect(decodeJsonBody(bytes(atDepth)).jsonError).toBeUndefined();
+  expect(decodeJsonBody(bytes(JSON.stringify({ s: '[[[[,,,,{{{{'.repeat(100_000), q: 'a\\"[' }))).jsonError).toBeUndefined();
+  expect(beyondReadingLimits(`[${'1,'.repeat(MAX_JSON_VALUES - 2)}1]`)).toBeUndefined();
 });

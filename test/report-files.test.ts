@@ -3,9 +3,11 @@
  * and their targets untouched, foreign directories refused unless forced, old files cleared, every
  * file written whole (temporary name, then rename) and masked after rendering.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { Mask } from '../core/mask.ts';
 import { buildReport } from '../reports/build-report.ts';
@@ -16,6 +18,7 @@ import { prepareReportDir, REPORT_FILES, ReportDirError, writeReportFiles } from
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { findKeys } from './support/key-scan.ts';
 
+const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const KEY = 'report-files-key-0123456789abcdef';
 const mask = new Mask([{ value: KEY, placeholder: '$API_KEY' }]);
 const ESCAPED_KEY = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
@@ -152,30 +155,73 @@ test('a path that cannot be written (a directory named report.json, a directory 
 // report.html or blob/ beside no marker is foreign (refused; with --force kept, never removed).
 test("a user's report.html or blob/ in a directory the suite never wrote is foreign: refused, and --force removes neither", () => {
   const dir = tempDir();
-  writeFileSync(join(dir, 'report.html'), 'my own page\n');
   mkdirSync(join(dir, 'blob'));
   writeFileSync(join(dir, 'blob', 'mine.txt'), 'mine\n');
-  expect(() => prepareReportDir(dir)).toThrow(/holds files the suite did not write \(blob, report\.html\)/);
+  writeFileSync(join(dir, 'notes.txt'), 'mine\n');
+  expect(() => prepareReportDir(dir)).toThrow(/holds files the suite did not write \(blob, notes\.txt\)/);
   prepareReportDir(dir, { force: true });
   expect(readFileSync(join(dir, 'blob', 'mine.txt'), 'utf8')).toBe('mine\n');
-  expect(readFileSync(join(dir, 'report.html'), 'utf8')).toBe('my own page\n');
-  // Forced, the suite writes its own report.html over the user's (a name it writes); a later run
-  // (forced again: blob/ is still the user's) removes what the suite wrote, never blob/.
+  // Forced, the suite writes beside the user's files; a later run (forced again: blob/ is still the
+  // user's) removes what the suite wrote, never blob/.
   writeReportFiles(report(), dir, { mask, force: true });
   expect(readdirSync(dir)).not.toContain(LOCK);
   prepareReportDir(dir, { force: true });
-  expect(readdirSync(dir).sort()).toEqual([LOCK, MARKER, 'blob'].sort());
+  expect(readdirSync(dir).sort()).toEqual([LOCK, MARKER, 'blob', 'notes.txt'].sort());
   expect(readFileSync(join(dir, 'blob', 'mine.txt'), 'utf8')).toBe('mine\n');
+});
+
+// Issue 29: --force writes beside a user's files, never over one at a name the suite writes.
+test("--force does not replace a user's report.html: refused in one line naming it, before the run and at the write", () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'report.html'), 'my own page\n');
+  const refusal = /^report directory \S+: report\.html is not the suite's \(not listed in \.conformance-report\); even with --force the suite does not replace it \(move it or choose another --report-dir\)$/;
+  expect(() => prepareReportDir(dir, { force: true })).toThrow(refusal);
+  expect(() => writeReportFiles(report(), dir, { mask, force: true })).toThrow(refusal);
+  expect(readFileSync(join(dir, 'report.html'), 'utf8')).toBe('my own page\n');
+  expect(existsSync(join(dir, 'report.json'))).toBe(false);
+});
+
+// Issue 29: a write that fails part-way (a full disk, a file size limit) leaves no report files at
+// all, not a report.json that reads CONFORMANT beside an exit code of 2. The limit (ulimit -f, with
+// SIGXFSZ ignored so that the write fails with EFBIG as it would with ENOSPC) lets the small files
+// through and stops report.html.
+test('a write that fails part-way leaves none of the report files (no report contradicts the exit code)', () => {
+  const dir = tempDir();
+  // report.json and junit.xml fit under the limit, report.html does not: written in that order, the
+  // first two would have been in place when the third failed.
+  const script = `import { writeFilesSafely } from ${JSON.stringify(join(ROOT, 'reports/safe-files.ts'))};
+import { REPORT_ENTRIES } from ${JSON.stringify(join(ROOT, 'reports/write-report.ts'))};
+const files = new Map([['report.json', '{"verdict":"conformant"}'], ['junit.xml', '<testsuites failures="0"/>'], ['report.html', 'x'.repeat(64 * 1024)], ['badge.svg', '<svg/>']]);
+try { writeFilesSafely(process.argv[1], files, REPORT_ENTRIES); console.log('written'); } catch (e) { console.log(e.message); }`;
+  const run = spawnSync('bash', ['-c', `trap '' XFSZ; ulimit -f 16; exec node --import tsx --input-type=module -e "$0" "$1"`, script, dir], { cwd: ROOT, encoding: 'utf8' });
+  expect(run.stdout.trim(), run.stderr).toMatch(/^report directory \S+: EFBIG on write$/);
+  // The marker only (it lists what a later run may remove): no report file, no temporary file.
+  expect(readdirSync(dir)).toEqual([MARKER]);
 });
 
 test('one run at a time: a directory locked by a live process is refused in one line; a lock left by a dead one is taken over', () => {
   const dir = tempDir();
   const { pid } = process.ppid > 1 ? { pid: process.ppid } : { pid: 1 };
   writeFileSync(join(dir, LOCK), `${pid}\n`);
-  expect(() => prepareReportDir(dir)).toThrow(new RegExp(`^report directory \\S+ is being written by another run \\(process ${pid}\\)`));
+  expect(() => prepareReportDir(dir)).toThrow(new RegExp(`^report directory \\S+ is being written by another run \\(process ${pid}, named in `));
   writeFileSync(join(dir, LOCK), '999999999\n');
   prepareReportDir(dir);
-  expect(readFileSync(join(dir, LOCK), 'utf8').trim()).toBe(String(process.pid));
+  expect(readFileSync(join(dir, LOCK), 'utf8').trim().split(' ')[0]).toBe(String(process.pid));
+});
+
+// Issue 29: a lock naming a live process that is not the run which wrote it (its id reused: the
+// start time differs) is stale, and a refusal names the lock file.
+test('a stale lock naming a live unrelated process is taken over; a live run\'s lock is refused naming the file', () => {
+  const dir = tempDir();
+  const pid = process.ppid > 1 ? process.ppid : 1;
+  writeFileSync(join(dir, LOCK), `${pid} 1\n`);
+  prepareReportDir(dir);
+  expect(readFileSync(join(dir, LOCK), 'utf8').trim().split(' ')[0]).toBe(String(process.pid));
+  const started = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const startTime = started.slice(started.lastIndexOf(')') + 2).split(' ')[19];
+  const other = tempDir();
+  writeFileSync(join(other, LOCK), `${pid} ${startTime}\n`);
+  expect(() => prepareReportDir(other)).toThrow(new RegExp(`^report directory \\S+ is being written by another run \\(process ${pid}, named in \\S+/\\.conformance-lock\\); wait for it to end, or remove that file if no run is writing, or choose another --report-dir$`));
 });
 
 // Issue 28: an exit 2 before the first check replaces the earlier report with its error, and removes

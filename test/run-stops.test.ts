@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { ConformanceReport } from '../reports/model.ts';
-import { MARKER } from '../reports/safe-files.ts';
+import { LOCK, MARKER } from '../reports/safe-files.ts';
 import { REPORT_FILES } from '../reports/write-report.ts';
 import { ConformanceRunError, runConformance } from '../cli/api.ts';
 import { ROOT, runCli } from './support/harness.ts';
@@ -37,10 +37,11 @@ test('the suite\'s deadline cuts the checks: cut runs end INCOMPLETE (exit 2) wi
   expectIncompleteReport(run.reportDir, /deadline of 10 s passed/, false);
 });
 
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129], ['SIGQUIT', 131]] as const) {
   test(`${signal} ends the run INCOMPLETE with the checks judged so far, all five reports and exit ${code}`, async () => {
     const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'cli/conformance.ts'), '--seed', '7', '--max-rps', '20', '--report-dir', reportDir], {
+    // As `npm run conformance` starts it (package.json): node with tsx's loader, no launcher between.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/conformance.ts'), '--seed', '7', '--max-rps', '20', '--report-dir', reportDir], {
       cwd: ROOT,
       env: { ...process.env, FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -69,8 +70,106 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     expect(exit).toBe(code);
     expect(stdout).toMatch(new RegExp(`^verdict: INCOMPLETE — .*the run was interrupted \\(${signal}\\)$`, 'm'));
     expectIncompleteReport(reportDir, new RegExp(`interrupted \\(${signal}\\)`));
+    // A clean stop leaves no lock behind.
+    expect(readdirSync(reportDir)).not.toContain(LOCK);
   });
 }
+
+/** The process ids under `pid` (children, grandchildren...), from /proc. */
+function descendants(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const [child, parent] of parentOf) if (parent === p) out.push(child), walk(child);
+  };
+  walk(pid);
+  return out;
+}
+
+function aliveNow(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `npm run conformance` with its output gathered; resolves its exit once `passes` checks passed and `act` ran. */
+async function npmRun(reportDir: string, options: { detached: boolean }, act: (npm: ChildProcess) => void): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; left: number[] }> {
+  const npm = spawn('npm', ['run', '--silent', 'conformance', '--', '--seed', '7', '--max-rps', '20', '--report-dir', reportDir], {
+    cwd: ROOT,
+    env: { ...process.env, FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached,
+  });
+  let stdout = '';
+  let stderr = '';
+  let acted = false;
+  let tree: number[] = [];
+  npm.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  npm.stdout!.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    if (!acted && (stdout.match(/^ {2}pass /gm)?.length ?? 0) >= 3) {
+      acted = true;
+      // The command, Playwright's runner and its worker: what must not outlive the run.
+      tree = descendants(npm.pid!);
+      act(npm);
+    }
+  });
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
+    const timer = setTimeout(() => npm.kill('SIGKILL'), 90_000);
+    npm.on('exit', (c, sig) => {
+      clearTimeout(timer);
+      resolve([c, sig]);
+    });
+  });
+  expect(acted, stdout + stderr).toBe(true);
+  expect(tree.length).toBeGreaterThanOrEqual(2);
+  // Whatever ran under npm has ended within a few seconds.
+  for (let i = 0; i < 40 && tree.some(aliveNow); i++) await new Promise((r) => setTimeout(r, 100));
+  return { code, signal, stdout, stderr, left: tree.filter(aliveNow) };
+}
+
+// Issue 29: under `npm run conformance` a stop reaches the command itself (package.json execs node
+// with tsx's loader: no launcher to cut it short, no shell left between npm and the command).
+test('npm run conformance: SIGTERM to npm alone ends the run with its report and exit 143, and nothing runs on', async () => {
+  const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
+  const run = await npmRun(reportDir, { detached: false }, (npm) => npm.kill('SIGTERM'));
+  expect(run.left).toEqual([]);
+  expect(run.code, run.stderr).toBe(143);
+  expect(run.stdout).toMatch(/^verdict: INCOMPLETE — .*the run was interrupted \(SIGTERM\)$/m);
+  expectIncompleteReport(reportDir, /interrupted \(SIGTERM\)/);
+  expect(readdirSync(reportDir)).not.toContain(LOCK);
+});
+
+test('npm run conformance: Ctrl-C to the process group ends the run with its report and exit 130, and nothing runs on', async () => {
+  const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
+  const run = await npmRun(reportDir, { detached: true }, (npm) => process.kill(-npm.pid!, 'SIGINT'));
+  expect(run.left).toEqual([]);
+  expect(run.code, run.stderr).toBe(130);
+  expectIncompleteReport(reportDir, /interrupted \(SIGINT\)/);
+  expect(readdirSync(reportDir)).not.toContain(LOCK);
+});
+
+test('a command killed with SIGKILL (the OOM killer) takes its Playwright runner and worker with it', async () => {
+  const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
+  const run = await npmRun(reportDir, { detached: false }, (npm) => {
+    const command = descendants(npm.pid!)[0]!;
+    process.kill(command, 'SIGKILL');
+  });
+  // npm reports its child's death by SIGKILL; the runner and the worker under it ended by themselves.
+  expect(run.left).toEqual([]);
+  expect(run.code).not.toBe(0);
+});
 
 test('the dry run warns when its estimate exceeds the deadline', async () => {
   const run = await runCli(['--dry-run', '--max-rps', '1']);
@@ -176,6 +275,26 @@ test('SIGTERM while the preflight waits: exit 143, one line, and the previous ru
     expect(code).toBe(143);
     expect(stderr.split('\n').filter((l) => l.trim()).length, stderr).toBe(1);
     expect(existsSync(join(reportDir, 'report.json')), 'the earlier CONFORMANT report is gone').toBe(false);
+  } finally {
+    await server.close();
+  }
+});
+
+// Issue 29: --deadline 45 ended at 57 s: the request in flight at the deadline ran on to its answer or
+// its --timeout. It is cut when the deadline passes (the hostile server sees the client go away).
+test('the deadline cuts the request in flight: it does not run on to its answer or its time-out', async () => {
+  const { startHostile, writeTarget, HOSTILE_KEYS, OK_JSON } = await import('./support/hostile-server.ts');
+  // The preflight's three answers at once, every later one after 20 s (within --timeout 30000).
+  const server = await startHostile((_req, index) => (index < 3 ? OK_JSON : { kind: 'delay', ms: 20_000, then: OK_JSON }));
+  try {
+    const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', '30000', '--deadline', '8'], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 });
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.report?.run.incomplete).toMatch(/the suite's deadline of 8 s passed/);
+    // The request in flight at the deadline was closed by the suite, not answered.
+    expect(server.sent.filter((s) => s.clientClosed).length).toBeGreaterThan(0);
+    expect(server.sent.filter((s) => s.ended)).toHaveLength(3);
+    // 8 s and the command's start and end, not 8 + 20.
+    expect(run.ms).toBeLessThan(20_000);
   } finally {
     await server.close();
   }

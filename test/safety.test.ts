@@ -246,6 +246,20 @@ test('a key written literally is refused in one line, and accepted with --allow-
   expect(filesHolding(accepted.reportDir, secrets)).toEqual([]);
 });
 
+test('a target file naming ${SOME_SECRET} in containerId is refused with exit 2, and the secret appears in no output', async () => {
+  const { server, file, env } = await reference();
+  const secret = 'ci-deploy-secret-9f3a7c21';
+  const hostile = writeTargetYaml(readFileSync(file, 'utf8').replace(/^( {2}containerId:) .*$/m, '$1 "${SOME_SECRET}"'));
+  const refused = await runCli(['--target', hostile], { env: { ...env, SOME_SECRET: secret }, timeoutMs: 60_000 });
+  expect(oneLineRefusal(refused)).toMatch(
+    /^conformance: target file \S+: containerFiles\.containerId names the environment variable SOME_SECRET; only apiKey and restrictedApiKey read the environment \(write the value itself\)$/,
+  );
+  expect(server.received).toHaveLength(0);
+  const forms = secretForms([secret]);
+  for (const s of forms) expect(refused.stdout + refused.stderr).not.toContain(s);
+  expect(filesHolding(refused.reportDir, forms)).toEqual([]);
+});
+
 test('plain http:// to a host other than loopback is refused before any request, unless --allow-insecure', async () => {
   // --dry-run everywhere: even if the refusal were broken, nothing would be sent to that host.
   const insecure = writeTarget('http://api.example.com/v1');
@@ -302,3 +316,18 @@ for (const [args, says] of [
     expect(oneLineRefusal(run)).toMatch(says);
   });
 }
+
+// Issue 29: NODE_TLS_REJECT_UNAUTHORIZED=0 turns certificate checks off for the whole process; the
+// run says so on the console and in every report, never accepts it without a word.
+test('NODE_TLS_REJECT_UNAUTHORIZED=0 is said on the console and in the report', async () => {
+  const { file, env } = await reference();
+  const run = await runCli(['--target', file, '--grep', 'files.limit.bounds'], { env: { ...env, NODE_TLS_REJECT_UNAUTHORIZED: '0' }, timeoutMs: 110_000 });
+  expect(stackLines(run)).toEqual([]);
+  expect(run.stdout).toMatch(/^warning: TLS certificates were not verified \(NODE_TLS_REJECT_UNAUTHORIZED=0\)/m);
+  expect(run.report?.run.warnings).toEqual([expect.stringMatching(/^TLS certificates were not verified/)]);
+  expect(readFileSync(join(run.reportDir, 'summary.md'), 'utf8')).toMatch(/^> \*\*Warning:\*\* TLS certificates were not verified/m);
+  expect(readFileSync(join(run.reportDir, 'report.html'), 'utf8')).toContain('TLS certificates were not verified');
+  const plain = await runCli(['--target', file, '--grep', 'files.limit.bounds'], { env, timeoutMs: 110_000 });
+  expect(plain.report?.run.warnings).toBeUndefined();
+  expect(plain.stdout).not.toMatch(/^warning:/m);
+});

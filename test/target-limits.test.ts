@@ -133,3 +133,25 @@ test('every b64token character is accepted, padding included; a literal key name
   const restricted = `${yaml()}restrictedApiKey: \${LIMITS_RESTRICTED}\n`;
   expect(refusal(() => parseTarget(restricted, 'target.yaml', { env: { ...ENV, LIMITS_RESTRICTED: 'r\u00e9' } }))).toMatch(/: restrictedApiKey \(from \$LIMITS_RESTRICTED\) is not a valid bearer token/);
 });
+
+test('only the key fields read the environment: ${VAR} anywhere else is refused naming the field, never the value', () => {
+  const env = { ...ENV, CI_DEPLOY_SECRET: 'deploy-secret-value' };
+  const cases: Array<[string, string]> = [
+    [yaml().replace('containerId: c', 'containerId: "${CI_DEPLOY_SECRET}"'), 'containerFiles.containerId'],
+    [yaml().replace('containerId: c', 'containerId: "c-${CI_DEPLOY_SECRET}"'), 'containerFiles.containerId'],
+    [yaml('"${CI_DEPLOY_SECRET}"'), 'baseUrl'],
+    [yaml(undefined, '  regionalBaseUrl: "http://127.0.0.1:2/${CI_DEPLOY_SECRET}"\n'), 'interns.regionalBaseUrl'],
+    [yaml().replace('model: a/b', 'model: "a/${CI_DEPLOY_SECRET}"'), 'modelEndpoints.model'],
+    [yaml().replace('workspaceId: w', 'workspaceId: w\n  params: { limit: l, status: "${CI_DEPLOY_SECRET}", workspace: w }'), 'interns.params.status'],
+  ];
+  for (const [text, field] of cases) {
+    const message = refusal(() => parseTarget(text, 'target.yaml', { env }));
+    expect(message).toBe(`target file target.yaml: ${field} names the environment variable CI_DEPLOY_SECRET; only apiKey and restrictedApiKey read the environment (write the value itself)`);
+    expect(message).not.toContain('deploy-secret-value');
+  }
+  // A key is one variable or one literal: a mix would pull a value the mask does not know whole.
+  const mixed = yaml().replace('${LIMITS_KEY}', '"sk-${LIMITS_KEY}"');
+  expect(refusal(() => parseTarget(mixed, 'target.yaml', { env, allowLiteralKeys: true }))).toBe('target file target.yaml: apiKey mixes ${VAR} with other text; write ${ENV_VAR} alone');
+  // A dollar sign that names no variable is a value like any other.
+  expect(parseTarget(yaml().replace('containerId: c', 'containerId: "c$1"'), 'target.yaml', { env }).containerFiles.containerId).toBe('c$1');
+});

@@ -4,8 +4,8 @@ import { JudgeMemo } from '../core/judge-memo.ts';
 import type { ResponseJudge, SeenResponse } from '../core/judge.ts';
 import { TextMemo } from '../core/text-memo.ts';
 
-test('a long text is computed once; a short one every time; past the bound nothing more is kept', () => {
-  const memo = new TextMemo<number>(4, 20);
+test('a long text is computed once; a short one every time; past the bound the oldest entries give way', () => {
+  const memo = new TextMemo<number>(4, 22);
   let calls = 0;
   const count = (t: string) => (calls++, t.length);
   expect([memo.of('abcdefgh', count), memo.of('abcdefgh', count)]).toEqual([8, 8]);
@@ -13,17 +13,31 @@ test('a long text is computed once; a short one every time; past the bound nothi
   memo.of('abc', count);
   memo.of('abc', count);
   expect(calls, 'shorter than the minimum: computed each time').toBe(3);
-  memo.of('0123456789ab', count); // 8 + 12 = 20 characters kept: the bound
-  memo.of('ZYXWVUTSRQ', count); // would pass it: computed, not kept
+  memo.of('0123456789ab', count); // 8 + 12 = 20 characters kept, under the bound of 22
+  memo.of('ZYXWVUTSRQ', count); // would pass it: the oldest (abcdefgh) gives way
   memo.of('ZYXWVUTSRQ', count);
-  expect(calls).toBe(6);
+  expect(calls).toBe(5);
+  memo.of('0123456789ab', count);
+  expect(calls, 'still kept').toBe(5);
+  memo.of('abcdefgh', count);
+  expect(calls, 'gave way: computed again').toBe(6);
   memo.clear();
   memo.of('abcdefgh', count);
   expect(calls, 'cleared').toBe(7);
-  const each = new TextMemo<number>(4, 100, 10);
-  each.of('x'.repeat(11), count);
-  each.of('x'.repeat(11), count);
-  expect(calls, 'longer than one entry may be: computed each time, never kept').toBe(9);
+  memo.of('x'.repeat(23), count);
+  memo.of('x'.repeat(23), count);
+  expect(calls, 'longer than the whole bound: computed each time, never kept').toBe(9);
+});
+
+test('a text longer than one entry may be (a cursor of megabytes) is kept under its digest, within the bound', () => {
+  const memo = new TextMemo<number>(4, 100, 10);
+  let calls = 0;
+  const count = (t: string) => (calls++, t.length);
+  const long = 'x'.repeat(60);
+  expect([memo.of(long, count), memo.of(`${long}`, count)]).toEqual([60, 60]);
+  expect(calls).toBe(1);
+  expect(memo.of('x'.repeat(59) + 'y', count), 'another text of that length is another entry').toBe(60);
+  expect(calls).toBe(2);
 });
 
 test('the judges see a response once per request and body; each finding carries the exchange of the response it is reported for', () => {

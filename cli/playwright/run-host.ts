@@ -82,6 +82,9 @@ export class RunHost {
   /** The run sends nothing more; checks not yet run end cut short, with this reason. */
   stop(reason: string): void {
     this.engine.state.stopped ??= reason;
+    // A request in flight ends now, not at its time-out: a run stopped at its deadline (or by a
+    // signal) does not wait up to --timeout more for an answer it will not judge.
+    void this.engine.input.transport.close();
   }
 
   /** Playwright's selection from the runner's host reporter. */

@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { INVISIBLE_CLASS } from '../../core/unseen.ts';
 import { startEcho, type EchoServer } from '../support/echo-server.ts';
 import { runCli } from '../support/harness.ts';
 import { HOSTILE_KEYS, stackLines, writeTarget } from '../support/hostile-server.ts';
@@ -62,9 +63,14 @@ test('a target echoing the key in every encoding: no encoding of either key on t
 
   // Every leak is listed (soft): the failure says which output holds which encoding.
   expect.soft(findKeys(run.stdout + run.stderr, KEYS), 'the console').toEqual([]);
-  for (const file of filesUnder(run.reportDir)) expect.soft(findKeys(readFileSync(file, 'latin1'), KEYS), file).toEqual([]);
+  // Read as UTF-8 (fullwidth, tag characters) and as Latin-1 (raw UTF-16 bytes).
+  for (const file of filesUnder(run.reportDir)) {
+    for (const encoding of ['utf8', 'latin1'] as const) expect.soft(findKeys(readFileSync(file, encoding), KEYS), `${file} (${encoding})`).toEqual([]);
+  }
   // tsx's compile cache (tsx-*) holds this project's sources, not anything of the run.
   for (const file of filesUnder(tmp, (name) => name.startsWith('tsx-'))) expect.soft(findKeys(readFileSync(file, 'latin1'), KEYS), file).toEqual([]);
   // The target's escape sequences, carriage returns and C1 CSI never reach the terminal raw.
   expect.soft(run.stdout + run.stderr, 'the console').not.toMatch(/[\u0007\u001b\u009b\u202e]|\r(?!\n)/);
+  // Nor does anything that does not show (tag characters, CGJ, variation selectors, Hangul fillers, U+2800: issue 29).
+  expect.soft(run.stdout + run.stderr, 'the console').not.toMatch(new RegExp(`[${INVISIBLE_CLASS}]`, 'u'));
 });

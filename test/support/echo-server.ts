@@ -46,6 +46,31 @@ export function keyEncodings(key: string): Encoding[] {
     { name: 'split-by-newline', text: `${key.slice(0, key.length >> 1)}\n${key.slice(key.length >> 1)}` },
     { name: 'split-concatenated', text: `${key.slice(0, key.length >> 1)}" + "${key.slice(key.length >> 1)}` },
   ];
+  // Issue 29: what a person reads as the key although it is spelled otherwise.
+  const chars = [...key];
+  const between = (glue: readonly string[]) => chars.map((c, i) => c + (i < chars.length - 1 ? glue[i % glue.length] : '')).join('');
+  const dec = [...bytes].map(String);
+  const oct = [...bytes].map((b) => b.toString(8).padStart(3, '0'));
+  const hex0x = [...bytes].map((b) => `0x${b.toString(16).padStart(2, '0')}`);
+  const units = [...key].map((c) => c.charCodeAt(0).toString(16).padStart(4, '0'));
+  out.push(
+    { name: 'tag-characters-between', text: between(['\u{E0020}', '\u{E0041}', '\u{E007F}']) },
+    { name: 'cgj-and-variation-selectors', text: between(['\u034F', '\uFE0F', '\uFE00', '\u{E0100}']) },
+    { name: 'hangul-fillers-braille-blank', text: between(['\u3164', '\u115F', '\u1160', '\uFFA0', '\u2800']) },
+    { name: 'zero-width-and-bidi-marks', text: between(['\u200B', '\u2060', '\u200E', '\uFEFF', '\u00AD']) },
+    { name: 'fullwidth', text: chars.map((c) => (c >= '!' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('') },
+    { name: 'utf16-hex-units', text: units.join(' ') },
+    { name: 'utf16le-hex-bytes', text: Buffer.from(key, 'utf16le').toString('hex') },
+    { name: 'octal-escapes', text: oct.map((o) => `\\${o}`).join('') },
+    { name: 'octal-list', text: oct.join(' ') },
+    { name: 'decimal-list', text: `[${dec.join(', ')}]` },
+    { name: '0x-list', text: hex0x.join(',') },
+    { name: 'rot13', text: key.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= 'Z' ? 65 : 97))) },
+    { name: 'reversed', text: [...chars].reverse().join('') },
+    { name: 'html-decimal-refs-no-semicolon', text: [...key].map((c) => `&#${c.charCodeAt(0)}`).join('') },
+    { name: 'quoted-printable', text: [...bytes].map((b) => `=${b.toString(16).padStart(2, '0').toUpperCase()}`).join('') },
+    { name: 'base32', text: base32(Buffer.concat([Buffer.from('xy'), bytes])) },
+  );
   // Inside a larger encoded blob, starting 0, 1 or 2 bytes into a group of three.
   for (const prefix of ['', 'x', 'xy']) {
     const blob = Buffer.concat([Buffer.from(prefix), bytes, Buffer.from('!?')]);
@@ -53,8 +78,16 @@ export function keyEncodings(key: string): Encoding[] {
     out.push({ name: `base64url-offset-${prefix.length}`, text: blob.toString('base64url') });
     const wide = Buffer.concat([Buffer.from(prefix, 'utf16le'), Buffer.from(key, 'utf16le'), Buffer.from('!?', 'utf16le')]);
     out.push({ name: `base64-utf16le-offset-${prefix.length}`, text: wide.toString('base64') });
+    out.push({ name: `base64-of-base64-offset-${prefix.length}`, text: Buffer.from(`{"c":"${blob.toString('base64')}"}`).toString('base64') });
   }
   return out;
+}
+
+/** RFC 4648 base32, written here apart from the mask's. */
+function base32(bytes: Buffer): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bits = [...bytes].map((b) => b.toString(2).padStart(8, '0')).join('');
+  return (bits.match(/.{1,5}/g) ?? []).map((g) => alphabet[parseInt(g.padEnd(5, '0'), 2)]).join('');
 }
 
 /** A header name may hold only token characters (RFC 9110 5.6.2). */
@@ -83,7 +116,8 @@ function echo(req: Recorded, index: number): Action {
   const headers: Record<string, string> = {};
   for (const f of forms) {
     // A header value cannot hold NUL or a line break (RFC 9110 5.5): those forms go in bodies only.
-    if (!/[\u0000\r\n]/.test(f.text)) headers[`x-echo-${f.name}`] = f.text;
+    // Nor, as Node writes them, a character past U+00FF (fullwidth, tag characters).
+    if (/^[\t\u0020-\u00ff]*$/.test(f.text)) headers[`x-echo-${f.name}`] = f.text;
     if (TOKEN.test(f.text)) headers[`x-${f.text}`] = '1';
   }
   const url = new URL(req.url, 'http://127.0.0.1');

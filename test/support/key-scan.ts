@@ -7,7 +7,12 @@
  *   mix and any order, in any case;
  * - inside every run of hex digits, decoded at both nibble offsets;
  * - inside every run of base64 / base64url characters, decoded at each of the four character offsets
- *   (one of them lines up with the original groups of three bytes, wherever the key started).
+ *   (one of them lines up with the original groups of three bytes, wherever the key started), and
+ *   in what that decodes to (base64 of base64);
+ * - with what does not show removed (tag characters, variation selectors, CGJ, Hangul fillers,
+ *   braille blank, zero-width and bidi marks, soft hyphen) and compatibility forms folded (NFKC);
+ * - reversed, in rot13, quoted-printable, octal escapes, `&#NN` without `;`, in base32 runs, in
+ *   lists of decimal, octal or 0x bytes, and in hex of UTF-16 (NULs dropped).
  */
 
 export interface Finding {
@@ -19,34 +24,61 @@ export interface Finding {
 }
 
 /** Every way `keys` appear in `text` (empty when none does). */
-export function findKeys(text: string, keys: readonly string[]): Finding[] {
+export function findKeys(text: string, keys: readonly string[], depth = 0): Finding[] {
   const out: Finding[] = [];
-  const unescaped = unescapeAll(text);
+  const seen = new Set<string>();
+  const visible = foldUnseen(text);
+  const unescaped = foldUnseen(unescapeAll(visible, false));
+  const quotedPrintable = foldUnseen(unescapeAll(visible, true));
   for (const key of keys) {
     const k = key.toLowerCase();
-    const seen = new Set<string>();
     const note = (how: string, where: string, at: number) => {
       const around = where.slice(Math.max(0, at - 30), at + 30).replaceAll(key, '<KEY>');
-      if (!seen.has(how + around)) out.push({ key, how, around });
-      seen.add(how + around);
+      if (!seen.has(key + how + around)) out.push({ key, how, around });
+      seen.add(key + how + around);
     };
     let at = text.toLowerCase().indexOf(k);
     if (at >= 0) note('plain', text, at);
+    else if ((at = visible.toLowerCase().indexOf(k)) >= 0) note('unseen', visible, at);
     else if ((at = unescaped.toLowerCase().indexOf(k)) >= 0) note('escaped', unescaped, at);
-    for (const source of new Set([text, unescaped])) {
-      // Hex, also with a separator between bytes (`73:6b:...`, `73 6B ...`).
-      for (const run of source.match(/(?:[0-9a-f]{2}[:\- ]?){4,}/gi) ?? []) {
+    else if ((at = quotedPrintable.toLowerCase().indexOf(k)) >= 0) note('quoted-printable', quotedPrintable, at);
+    for (const source of new Set([text, visible, unescaped, quotedPrintable])) {
+      const lower = source.toLowerCase();
+      if (reverse(lower).includes(k)) note('reversed', source, 0);
+      if (rot13(lower).includes(k)) note('rot13', source, 0);
+      // Hex, also with a separator between bytes (`73:6b:...`, `73 6B ...`); NULs dropped (UTF-16).
+      for (const run of source.match(/(?:[0-9a-f]{2}[:\- ,]?){4,}/gi) ?? []) {
         for (const offset of [0, 1]) {
-          const decoded = Buffer.from(evenLength(run.replace(/[:\- ]/g, '').slice(offset)), 'hex').toString('latin1').toLowerCase();
+          const decoded = Buffer.from(evenLength(run.replace(/[:\- ,]/g, '').slice(offset)), 'hex').toString('latin1').replaceAll('\u0000', '').toLowerCase();
           if (decoded.includes(k)) note('hex', source, source.indexOf(run));
+        }
+      }
+      // Lists of byte values: decimal, octal, 0x.
+      for (const [how, list, radix] of [
+        ['decimal-list', /(?:\b\d{1,3}\b[,; ]{0,2}){4,}/g, 10],
+        ['octal-list', /(?:\b[0-3][0-7]{2}\b[,; ]{0,2}){4,}/g, 8],
+        ['octal-run', /(?:[0-3][0-7]{2}){4,}/g, 8],
+        ['0x-list', /(?:0x[0-9a-f]{2}[,; ]{0,2}){4,}/gi, 16],
+      ] as const) {
+        for (const run of source.match(list) ?? []) {
+          const values = how === 'octal-run' ? run.match(/.../g)! : run.split(/[,; ]+/).filter(Boolean);
+          const decoded = values.map((v) => String.fromCharCode(parseInt(v.replace(/^0x/i, ''), radix) & 0xff)).join('').toLowerCase();
+          if (decoded.includes(k)) note(how, source, source.indexOf(run));
+        }
+      }
+      for (const run of source.match(/[A-Za-z2-7]{8,}/g) ?? []) {
+        for (let offset = 0; offset < 8; offset++) {
+          if (fromBase32(run.slice(offset)).toLowerCase().includes(k)) note('base32', source, source.indexOf(run));
         }
       }
       for (const [how, alphabet] of [['base64', /[A-Za-z0-9+/]{8,}/g], ['base64url', /[A-Za-z0-9_-]{8,}/g]] as const) {
         for (const run of source.match(alphabet) ?? []) {
           for (let offset = 0; offset < 4; offset++) {
             // NULs dropped: the base64 of UTF-16 bytes decodes to the key with a NUL beside each character.
-            const decoded = Buffer.from(run.slice(offset), how).toString('latin1').replaceAll('\u0000', '').toLowerCase();
-            if (decoded.includes(k)) note(how, source, source.indexOf(run));
+            const decoded = Buffer.from(run.slice(offset), how).toString('latin1').replaceAll('\u0000', '');
+            if (decoded.toLowerCase().includes(k)) note(how, source, source.indexOf(run));
+            // Base64 of base64: what this decodes to, scanned once more.
+            else if (depth === 0 && decoded.length >= 8 && findKeys(decoded, [key], 1).length > 0) note(`${how} of base64`, source, source.indexOf(run));
           }
         }
       }
@@ -55,26 +87,58 @@ export function findKeys(text: string, keys: readonly string[]): Finding[] {
   return out;
 }
 
+/** What does not show removed, compatibility forms folded: the text as a person reads it. */
+function foldUnseen(text: string): string {
+  return text
+    .replace(/[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\u034F\uFE00-\uFE0F\u115F\u1160\u3164\uFFA0\u2800\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u180E\u202A-\u202E\u2066-\u2069]/gu, '')
+    .normalize('NFKC');
+}
+
+function reverse(s: string): string {
+  return [...s].reverse().join('');
+}
+
+function rot13(s: string): string {
+  return s.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + 13) % 26) + 97));
+}
+
+function fromBase32(run: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bits = [...run.toUpperCase()].map((c) => alphabet.indexOf(c).toString(2).padStart(5, '0')).join('');
+  return (bits.match(/.{8}/g) ?? []).map((b) => String.fromCharCode(parseInt(b, 2))).join('');
+}
+
 /** Percent-encoding and backslash escapes undone until nothing changes (each can hide the other). */
-function unescapeAll(text: string): string {
+function unescapeAll(text: string, quotedPrintable: boolean): string {
   let s = text;
   for (let round = 0; round < 8; round++) {
-    const next = s
+    let next = s
       .replace(/%25/gi, '%')
-      .replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+      .replace(/(?:%[0-9a-f]{2})+/gi, percentDecoded)
       .replace(/\\+u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
       .replace(/\\+x([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+      .replace(/\\+([0-3][0-7]{2})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)))
       .replace(/\\+\//g, '/')
-      .replace(/&#x([0-9a-f]{1,6});/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
-      .replace(/&#([0-9]{1,7});/g, (_, d: string) => String.fromCharCode(Number(d)))
+      .replace(/&#x([0-9a-f]{1,6});?/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+      .replace(/&#([0-9]{1,7});?/g, (_, d: string) => String.fromCharCode(Number(d)))
       .replace(/&(lowbar|sol|plus|period|equals|tilde|amp);/gi, (_, name: string) => ({ lowbar: '_', sol: '/', plus: '+', period: '.', equals: '=', tilde: '~', amp: '&' })[name.toLowerCase()]!)
       // UTF-16 bytes read as text, a line break or a string concatenation inside the key.
       .replace(/[\u0000\r\n]/g, '')
       .replace(/["']\s*\+\s*["']/g, '');
+    if (quotedPrintable) next = next.replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
     if (next === s) break;
     s = next;
   }
   return s;
+}
+
+/** A run of percent-encoded bytes: as UTF-8 when it is, else byte by byte. */
+function percentDecoded(run: string): string {
+  try {
+    return decodeURIComponent(run);
+  } catch {
+    return run.replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  }
 }
 
 function evenLength(hex: string): string {

@@ -1,0 +1,8 @@
+/**
+ * What weakens the run's evidence, said in the console and kept in the report. NODE_TLS_REJECT_UNAUTHORIZED=0
+ * turns certificate checks off for every TLS connection of the process: the answers judged may not
+ * come from the target the base URL names.
+ */
+export function runWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
+  return env['NODE_TLS_REJECT_UNAUTHORIZED'] === '0' ? ['TLS certificates were not verified (NODE_TLS_REJECT_UNAUTHORIZED=0): the answers judged may come from another server than the base URL names'] : [];
+}
