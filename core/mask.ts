@@ -121,10 +121,12 @@ export class Mask {
       countWork(lower.length);
       for (const form of this.forms) {
         if (form.lower.length === 0) continue;
+        countSearch(lower.length);
         for (let at = lower.indexOf(form.lower); at >= 0; at = lower.indexOf(form.lower, at + form.lower.length)) {
           const from = view ? view.starts[at]! : at;
           const to = view ? view.ends[at + form.lower.length - 1]! : at + form.lower.length;
           // Each candidate is read once: at most one per form length of the text, so linear per form.
+          countSearch(to - from);
           if (covered.subarray(from, to).includes(1)) continue;
           covered.fill(1, from, to);
           taken.push({ from, to, placeholder: form.placeholder });
@@ -268,7 +270,9 @@ function asciiLower(s: string): string {
 
 /**
  * Work done by the mask, in characters read, for tests that prove it linear by counting instead of
- * timing (test/mask.test.ts).
+ * timing (test/mask.test.ts): each pass over a text, and what a pass reads ahead of its position in
+ * runs of unbounded length (blanks after a quote, backslashes, `%25` chains), so a pass that read a
+ * run again at each of its characters would count the square of the run.
  */
 let work = 0;
 export function maskWork(): number {
@@ -276,6 +280,19 @@ export function maskWork(): number {
 }
 function countWork(chars: number): void {
   work += chars;
+}
+
+/**
+ * Characters the search for the forms reads: the text once per form searched, and each candidate
+ * span. What a secret added again would add to (the forms searched), counted apart from maskWork,
+ * whose bound is a constant number of passes whatever the number of secrets.
+ */
+let searched = 0;
+export function maskSearchWork(): number {
+  return searched;
+}
+function countSearch(chars: number): void {
+  searched += chars;
 }
 
 /** Whether quoted-printable (`=XX` in upper-case hex, or `=` ending a line) occurs in `s`. */
@@ -323,6 +340,7 @@ function isPlain(s: string): boolean {
         j++;
         while (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9) j++;
       }
+      countWork(j - i);
       if (j > i + 1 && s.charCodeAt(j) === c) return false;
     }
   }
@@ -396,6 +414,7 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
     if (s.charCodeAt(i) !== 37) return undefined;
     let j = i + 1;
     while (s.charCodeAt(j) === 50 && s.charCodeAt(j + 1) === 53 && j + 1 < n) j += 2;
+    countWork(j - i);
     if (isHex(s.charCodeAt(j)) && isHex(s.charCodeAt(j + 1))) return { end: j + 2, code: parseInt(s.slice(j, j + 2), 16) };
     // `%2525`: the last `25` is the byte itself, a percent sign.
     if (j > i + 1) return { end: j, code: 37 };
@@ -409,7 +428,10 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
       else {
         const p = percent(j);
         if (p && p.code === 92) j = p.end;
-        else return j;
+        else {
+          countWork(j - i);
+          return j;
+        }
       }
     }
   };
@@ -464,6 +486,7 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
         j++;
         while (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9 || s.charCodeAt(j) === 10 || s.charCodeAt(j) === 13) j++;
       }
+      countWork(j - i);
       if (j > i + 1 && s.charCodeAt(j) === c) {
         i = j + 1;
         continue;
