@@ -76,7 +76,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     if (options.reportDir) prepareReportDir(settings.reportDir, { force: settings.force });
     if (opts.waitForS !== undefined) {
       const waited = await waitForTarget(target.baseUrl, opts.waitForS, settings);
-      if (waited.fatal) throw new ConformanceRunError(waited.fatal);
+      if (waited.fatal) throw new ConformanceRunError(new Mask(secretsOf(target)).text(waited.fatal));
     }
     const pre = await preflight(target, settings);
     if (pre.fatal) throw new ConformanceRunError(new Mask(secretsOf(target)).text(pre.fatal));

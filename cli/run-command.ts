@@ -11,7 +11,7 @@ import type { ConformanceReport } from '../reports/model.ts';
 import { writeShardReport } from '../reports/shards.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
 import type { CliOptions } from './args.ts';
-import { die } from './fatal.ts';
+import { die, Fatal } from './fatal.ts';
 import { preflight } from './preflight.ts';
 import { suiteInfo, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
@@ -43,7 +43,7 @@ export async function runCommand(c: {
   let stopReference: (() => Promise<void>) | undefined;
   try {
     let run: PreparedRun;
-    let mask: Mask;
+    let mask: Mask | undefined;
     let selection: string[] | undefined;
     let runEngine: typeof import('./run-engine.ts').runEngine;
     let host: import('./playwright/run-host.ts').RunHost | undefined;
@@ -75,7 +75,7 @@ export async function runCommand(c: {
       playwright.kill('SIGKILL');
       await host?.close();
       rmSync(dirname(socketPath), { recursive: true, force: true });
-      throw e;
+      throw maskedError(e, mask);
     }
     if (!c.engineStarts()) {
       // The signal's handler ends the process once the previous report is cleared: nothing is sent.
@@ -89,11 +89,20 @@ export async function runCommand(c: {
     } catch (e) {
       // A report directory that turned unwritable during the run is its one line too.
       if (e instanceof ReportDirError) die(e.message);
-      throw e;
+      throw maskedError(e, mask);
     }
   } finally {
     await stopReference?.();
   }
+}
+
+/**
+ * An unexpected error's message may quote the key or what the target sent: masked before the command
+ * prints it or writes it into the error report (a Fatal line is masked where it is made).
+ */
+function maskedError(e: unknown, mask: Mask | undefined): unknown {
+  if (!mask || e instanceof Fatal || !(e instanceof Error)) return e;
+  return new Error(mask.text(e.message));
 }
 
 /** `--dry-run`: the target read and the plan printed, nothing sent. */

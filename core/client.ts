@@ -299,7 +299,8 @@ export class Client {
         ms,
         retry: retries > 0 ? 1 : 0,
         check: this.check,
-        ...(retryAfter ? { retryAfter } : {}),
+        // Masked like every header the target sends (it may echo anything).
+        ...(retryAfter ? { retryAfter: excerpt(this.redactor.text(retryAfter), 200) } : {}),
       });
       const transient = isTransient(op.operation, raw.status);
       // Redacted before any check sees it: a target that echoes the key cannot put it in a message.

@@ -108,6 +108,11 @@ export class Engine {
     return this.settled;
   }
 
+  /** Outcomes of the checks that have finished so far (the rest may still be in flight). */
+  get settledOutcomes(): ReadonlyMap<string, CheckOutcome> {
+    return this.settled;
+  }
+
   /** Checks asked for that have not finished yet. */
   get pending(): number {
     return this.outcomes.size - this.settled.size;

@@ -35,7 +35,13 @@ export class RunNotes implements RunNotesView {
     this.chars += note.chars + note.key.length;
   }
 
+  /**
+   * In the order of their keys, not of arrival: checks run together (--concurrency), and what a
+   * whole-run check compares first must not depend on which response came first.
+   */
   of(judgeId: string): readonly unknown[] {
-    return [...(this.byJudge.get(judgeId)?.values() ?? [])];
+    const notes = this.byJudge.get(judgeId);
+    if (!notes) return [];
+    return [...notes.keys()].sort().map((k) => notes.get(k));
   }
 }

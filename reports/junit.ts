@@ -31,10 +31,15 @@ function caseOf(report: ConformanceReport, r: RequirementResult): Case {
   }
 }
 
-/** A requirement the run could not judge for the reason its verdict is INCOMPLETE (a run limit, or --require-all's absent field). */
+/**
+ * A requirement the run could not judge for the reason its verdict is INCOMPLETE: a run limit, or under
+ * --require-all any MUST not judged (skipped for whatever reason, or not selected outside a shard), as
+ * reports/build-report.ts verdictOf decides it.
+ */
 function unjudgedByIncomplete(report: ConformanceReport, r: RequirementResult): boolean {
-  if (report.verdict !== 'incomplete' || r.status !== 'skip') return false;
-  return r.cause === 'run-limit' || (r.cause === 'target-field' && r.level === 'MUST' && report.run.requireAll === true);
+  if (report.verdict !== 'incomplete') return false;
+  if (r.status === 'skip' && r.cause === 'run-limit') return true;
+  return report.run.requireAll === true && r.level === 'MUST' && (r.status === 'skip' || (r.status === 'disabled' && !report.run.shard));
 }
 
 function counted(cases: readonly Case[]): { failures: number; errors: number; skipped: number } {

@@ -199,5 +199,5 @@ test('observations: nullable types, default page size, parameter names, next pag
   expect(next).toMatchObject({ request: 'page size 1', has_more: true, 'data.length': 1, fieldsBeyondDataAndHasMore: { x_reference: true } });
 
   const timeouts = await value('interns.timeout.length');
-  expect(timeouts).toMatchObject({ responses408: 0 });
+  expect(timeouts).toMatchObject({ answered408: false });
 });

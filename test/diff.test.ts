@@ -136,7 +136,7 @@ const CHOICES: Record<string, Array<{ id: string; shows: (b: Record<string, unkn
     { id: 'files.scan-bound.value', shows: (b: Record<string, unknown>, a: Record<string, unknown>) => Number(b['emptyPagesWithHasMore']) > Number(a['emptyPagesWithHasMore']) },
   ]])),
   // 8 rule 4: the 408s list interns gave now and then, retried (never a check's answer).
-  'transient-statuses': [{ id: 'interns.timeout.length', shows: (b, a) => Number(b['responses408']) > Number(a['responses408'] ?? 0) }],
+  'transient-statuses': [{ id: 'interns.timeout.length', shows: (b, a) => b['answered408'] === true && a['answered408'] !== true }],
 };
 
 function variantOptions(name: string) {

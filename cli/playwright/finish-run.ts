@@ -7,7 +7,7 @@ import { writeReportFiles } from '../../reports/write-report.ts';
 import { reportOfRun } from '../run-report.ts';
 import type { RunHost } from './run-host.ts';
 
-/** How long the report waits for a check still running when the run ends (its request's time-out bounds it). */
+/** How long the report waits for a check still running when the run ends (its request's time-out bounds it); past it, the checks that finished keep their outcomes. */
 const DRAIN_MS = 15_000;
 
 /**
@@ -18,7 +18,7 @@ export async function finishRun(host: RunHost): Promise<ConformanceReport> {
   const { engine, run } = host;
   // A run that ends with checks still queued (deadline, interruption) sends nothing more: they end as not sent.
   if (engine.pending > 0) engine.state.stopped ??= 'the run ended (deadline or interruption) before this check ran';
-  const outcomes = new Map<string, CheckOutcome>(await Promise.race([engine.finished(), new Promise<ReadonlyMap<string, CheckOutcome>>((r) => setTimeout(() => r(new Map()), DRAIN_MS).unref())]));
+  const outcomes = new Map<string, CheckOutcome>(await Promise.race([engine.finished(), new Promise<ReadonlyMap<string, CheckOutcome>>((r) => setTimeout(() => r(engine.settledOutcomes), DRAIN_MS).unref())]));
   for (const id of host.selection ?? []) {
     if (!outcomes.has(id)) outcomes.set(id, { checkId: id, status: 'error', cause: 'run-limit', reason: 'the run ended before this check ran (deadline or interruption)', failures: [], observations: [], requests: 0, seed: 0 });
   }

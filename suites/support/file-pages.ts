@@ -115,7 +115,8 @@ export async function walkPages(
     if (pages.length >= allowance) return { pages, end: 'allowance' };
     const next = p.page.last_id;
     if (next === null) return { pages, end: 'no-cursor' };
-    if (after !== undefined && !isAfter(next, after)) return { pages, end: 'no-progress' };
+    // Forward in either path order the document allows (2.2 / 4.1), as walkToFile reads it.
+    if (after !== undefined && (next === after || !forwardCursor(next, after))) return { pages, end: 'no-progress' };
     after = next;
   }
 }
@@ -207,14 +208,6 @@ export function sameId(a: unknown, b: string): boolean {
   if (typeof a !== 'string') return false;
   const pa = pathOf(a);
   return pa !== undefined && pa === pathOf(b);
-}
-
-/** True when cursor `next` names a path strictly after `prev` (undecodable ids: only when different strings). */
-function isAfter(next: string, prev: string): boolean {
-  const a = pathOf(next);
-  const b = pathOf(prev);
-  if (a === undefined || b === undefined) return next !== prev;
-  return comparePaths(a, b) > 0;
 }
 
 /**
