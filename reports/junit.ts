@@ -105,7 +105,7 @@ function testcase(report: ConformanceReport, r: RequirementResult, kind: Case): 
       '    </testcase>',
     ];
   }
-  if (kind === 'error' && r.status === 'skip') {
+  if (kind === 'error' && (r.status === 'skip' || r.status === 'disabled')) {
     return [`${open}>`, `      <error message="${escAttr(oneLine(`not judged (${report.verdict}): ${r.reason ?? 'skipped'}`, 500))}" type="incomplete">${esc(`${heading(r)}\n${r.reason ?? ''}`)}</error>`, '    </testcase>'];
   }
   switch (r.status) {
