@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import type { ConformanceReport } from '../reports/model.ts';
-import { ROOT } from './support/harness.ts';
+import { ROOT, spawned } from './support/harness.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -31,18 +31,7 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 function run(command: string, args: string[], cwd: string, timeoutMs: number, env: Record<string, string> = {}): Promise<Ran> {
-  const child = spawn(command, args, { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return spawned(command, args, { cwd, env: cleanEnv(env), timeoutMs });
 }
 
 let project = '';

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,19 +5,11 @@ import { expect, test } from '@playwright/test';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import type { ConformanceReport } from '../reports/model.ts';
-import { ROOT, runCli } from './support/harness.ts';
+import { ROOT, runCli, spawned, type Spawned } from './support/harness.ts';
 
 /** A printed command pasted as printed into a shell (bash -c, in the clone where it was printed), keys in the environment. */
-function pasted(line: string, env: Record<string, string>, timeoutMs = 150_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('bash', ['-c', line], { cwd: ROOT, env: { ...process.env, ...env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
-  });
+function pasted(line: string, env: Record<string, string>, timeoutMs = 150_000): Promise<Spawned> {
+  return spawned('bash', ['-c', line], { cwd: ROOT, env: { ...process.env, ...env, FORCE_COLOR: '0' }, timeoutMs });
 }
 
 function readReport(dir: string): ConformanceReport | undefined {

@@ -125,30 +125,39 @@ export interface CliRun {
   ms: number;
 }
 
-/**
- * A script of this project in a process of its own (npm test's build of it, else the source with
- * tsx's loader: test/support/build.ts), killed at `timeoutMs` so a hang fails the test.
- */
-export function runScript(script: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; wrapper?: readonly string[] } = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+/** What a command run to its end (or killed at its time limit) wrote, and how it exited. */
+export interface Spawned {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs a command in a process of its own, killed at `timeoutMs` so a hang fails the test; its output collected. */
+export function spawned(command: string, args: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Spawned> {
   const started = Date.now();
-  // `wrapper`: a command the script runs under (GNU time measuring its memory, say).
-  const command = [...(opts.wrapper ?? []), ...scriptCommand(ROOT, script), ...args];
-  const child = spawn(command[0]!, command.slice(1), {
-    cwd: ROOT,
-    env: { ...process.env, ...opts.env, FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr, ms: Date.now() - started });
     });
   });
+}
+
+/**
+ * A script of this project in a process of its own (npm test's build of it, else the source with
+ * tsx's loader: test/support/build.ts), killed at `timeoutMs` so a hang fails the test.
+ */
+export function runScript(script: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; wrapper?: readonly string[] } = {}): Promise<Spawned> {
+  // `wrapper`: a command the script runs under (GNU time measuring its memory, say).
+  const command = [...(opts.wrapper ?? []), ...scriptCommand(ROOT, script), ...args];
+  return spawned(command[0]!, command.slice(1), { cwd: ROOT, env: { ...process.env, ...opts.env, FORCE_COLOR: '0' }, timeoutMs: opts.timeoutMs ?? 90_000 });
 }
 
 /** Runs `npm run conformance` as a user would, and reads the report it wrote. */
