@@ -172,6 +172,8 @@ function finish(run: PreparedRun, report: ConformanceReport, mask: Mask, elapsed
   // reporter empties blob/ when it writes), for `conformance merge` (cli/merge.ts).
   if (report.run.shard) writeShardReport(report, run.settings.reportDir, report.run.shard, mask);
   process.stdout.write(consoleSummary(report, run.settings.reportDir, elapsedMs).split('\n').map((l) => maskedLine(l, mask)).join('\n'));
-  if (signal) return EXIT_OF_SIGNAL[signal];
+  // A signal that cut checks short leaves an INCOMPLETE report and the signal's exit code. One that came
+  // after every check had finished cut nothing: the report is the whole run's, and so is the exit code.
+  if (signal && report.verdict === 'incomplete') return EXIT_OF_SIGNAL[signal];
   return EXIT_CODE[report.verdict];
 }
