@@ -23,7 +23,7 @@ export class DirectRunError extends Error {}
  * before any test, as on the command line: a rejected key, a wrong base URL or a bad target file is one
  * line (DirectRunError), never 100 failed tests.
  */
-export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () => Promise<void>; warnings: string[] }> {
+export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () => Promise<void> }> {
   const file = process.env['CONFORMANCE_TARGET'];
   const failOn = process.env['CONFORMANCE_FAIL_ON'];
   const reportDir = process.env['CONFORMANCE_REPORT_DIR'];
@@ -50,18 +50,15 @@ export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () 
   }
   const { target, stop } = ran;
   const mask = new Mask(secretsOf(target));
-  let warnings: string[];
   try {
     prepareReportDir(settings.reportDir, { force: settings.force });
     const pre = await preflight(target, settings);
     if (pre.fatal) throw failed(terminalSafe(mask.text(pre.fatal)));
     settings.requestsBefore = pre.requests;
-    // Lines a deployment's data deserves (cli/preflight.ts), as the command line prints them.
-    warnings = pre.warnings.map((w) => terminalSafe(mask.text(w)));
   } catch (e) {
     await stop?.();
     if (e instanceof ReportDirError) throw new DirectRunError(e.message);
     throw e;
   }
-  return { run: { settings, target, suite: suiteInfo(), embedded: !file }, ...(stop ? { stop } : {}), warnings };
+  return { run: { settings, target, suite: suiteInfo(), embedded: !file }, ...(stop ? { stop } : {}) };
 }

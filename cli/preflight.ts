@@ -11,11 +11,6 @@ import { shown } from './args.ts';
 export interface Preflight {
   /** Why the run cannot be made (one line, exit 2), or undefined. */
   fatal?: string;
-  /**
-   * Lines worth printing before the checks that judge nothing (a deployment's data is not ours): the
-   * command prints them; they never reach a report.
-   */
-  warnings: string[];
   /** Requests sent: they count against the run's budget. */
   requests: number;
 }
@@ -63,8 +58,7 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
   };
   const client = new Client(target, { ...settings, maxRetries: 0 }, transport);
   client.check = 'preflight';
-  const warnings: string[] = [];
-  const done = (fatal?: string): Preflight => ({ ...(fatal ? { fatal } : {}), warnings, requests: client.log.count });
+  const done = (fatal?: string): Preflight => ({ ...(fatal ? { fatal } : {}), requests: client.log.count });
   // Nothing was judged and the report directory was cleared before the preflight (cli/conformance.ts,
   // cli/api.ts, cli/direct-run.ts): no earlier report is left to read better than the truth.
   const late = () => done(`the suite's deadline of ${settings.deadlineMs / 1000} s passed during the preflight (counted from the start of the run): nothing judged, no report written`);

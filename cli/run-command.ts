@@ -69,7 +69,6 @@ export async function runCommand(c: {
       if (opts.waitForS !== undefined) await waitFor(target, opts.waitForS, settings, mask);
       const pre = await preflight(target, settings);
       if (pre.fatal) die(maskedLine(pre.fatal, mask));
-      for (const warning of pre.warnings) say(warning, mask);
       settings.requestsBefore = pre.requests;
     } catch (e) {
       playwright.kill('SIGKILL');

@@ -84,7 +84,7 @@ test('containerFiles.containerId answered 404 or 403 while the other operations 
   }
   // The same servers with the container the target file means: nothing to say.
   for (const options of [{ readings: ['unknown-container-forbidden'] }, { faults: ['errors-files-404-status'] }]) {
-    expect(await preflightOf(options, (y) => y)).toEqual({ warnings: [], requests: 3 });
+    expect(await preflightOf(options, (y) => y)).toEqual({ requests: 3 });
   }
 });
 
@@ -92,7 +92,6 @@ test('a main container that lists no file, or a model answered 404, ends the run
   const empty = await preflightOf({}, containerTypo);
   expect(empty).toEqual({
     fatal: 'containerFiles.containerId "cntr_typo" lists no file (200 with an empty data and has_more false): the listContainerFiles checks need a container that has files. Check the target file',
-    warnings: [],
     requests: 3,
   });
   const model = await preflightOf({}, modelTypo);
@@ -100,7 +99,7 @@ test('a main container that lists no file, or a model answered 404, ends the run
   // A model of another workspace answered 404 (reading forbidden-model-404) is the same mistake of the file.
   expect((await preflightOf({ readings: ['forbidden-model-404'] }, (y) => y.replace(/^ {2}model: .*$/m, `  model: ${FORBIDDEN_MODEL_FIXTURE}`))).fatal).toMatch(/^modelEndpoints\.model ".*" was answered 404 /);
   // A first page that is empty with has_more true (scan bound, 4.1 rule 3) may still lead to files: no fatal.
-  expect(await preflightOf({ scanBound: 1 }, (y) => y)).toEqual({ warnings: [], requests: 3 });
+  expect(await preflightOf({ scanBound: 1 }, (y) => y)).toEqual({ requests: 3 });
 });
 
 test('a main container that lists no file, from the command (with --require-all or not) and runConformance (npx playwright test: test/direct-gate.test.ts)', async () => {
@@ -178,11 +177,11 @@ test('interns.workspaceId not the key\'s, and the workspace filter set to it ref
 test('interns of another single workspace while the filtered list holds the file\'s workspace: no fatal, the checks judge the server', async () => {
   // Fault interns-other-workspace-leak: unfiltered, another workspace's interns; filtered, the key's.
   const leak = await preflightOf({ faults: ['interns-other-workspace-leak'] }, (y) => y);
-  expect(leak).toEqual({ warnings: [], requests: 4 });
+  expect(leak).toEqual({ requests: 4 });
   // Fault interns-workspace-filter-refused on a right target file: the list is the file's workspace, nothing asked.
-  expect(await preflightOf({ faults: ['interns-workspace-filter-refused'] }, (y) => y)).toEqual({ warnings: [], requests: 3 });
+  expect(await preflightOf({ faults: ['interns-workspace-filter-refused'] }, (y) => y)).toEqual({ requests: 3 });
   // Without interns.params the filter cannot be asked: no fatal, no extra request.
-  expect(await preflightOf({}, (y) => workspaceTypo(y).replace(/^ {2}params: .*\n/m, ''))).toEqual({ warnings: [], requests: 3 });
+  expect(await preflightOf({}, (y) => workspaceTypo(y).replace(/^ {2}params: .*\n/m, ''))).toEqual({ requests: 3 });
 });
 
 test('without interns.params, a typo in interns.workspaceId still fails workspace-of-key, with a hint at the target file', async () => {

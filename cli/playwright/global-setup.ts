@@ -30,7 +30,6 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   let prepared: Awaited<ReturnType<typeof prepareDirectRun>>;
   try {
     prepared = await prepareDirectRun();
-    for (const warning of prepared.warnings) process.stdout.write(`conformance: ${warning}\n`);
   } catch (e) {
     // The command line's one line and exit 2, before any test: not Playwright's stack with a code frame.
     if (!(e instanceof DirectRunError)) throw e;
