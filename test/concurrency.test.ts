@@ -32,7 +32,11 @@ async function atBoth(options: Parameters<typeof runEngineAgainst>[0], seed: num
   expect(DEFAULTS.concurrency).toBeGreaterThan(1);
   expect(statuses(many)).toEqual(statuses(one));
   // The same requests reach the target, in another order: the run's memory answers the same repeats.
-  expect({ requests: many.run.requests, saved: many.run.requestsSaved }).toEqual({ requests: one.run.requests, saved: one.run.requestsSaved });
+  // A property judges its runs several at once; one whose run did not pass may have had later runs in
+  // flight, which runs one at a time never send (their outcomes are not read: the verdict above is the same).
+  const propertyEnded = many.checks.some((c) => c.kind === 'property' && c.status !== 'pass');
+  if (propertyEnded) expect(many.run.requests).toBeGreaterThanOrEqual(one.run.requests);
+  else expect({ requests: many.run.requests, saved: many.run.requestsSaved }).toEqual({ requests: one.run.requests, saved: one.run.requestsSaved });
 }
 
 for (const seed of [1, 2, 3]) {

@@ -134,6 +134,8 @@ export const paginationPropertyChecks = defineChecks([
         arbitrary: fc.record({ at: pathAround(paths, { compare: (a, b) => compareIn(orders[0]!, a, b) }), limit: validLimit({ min: 1, max: 20 }) }),
         requestsPerRun: 3,
         budgetShare: STRICTLY_AFTER_SHARE,
+        // Its runs share the walks' part of the budget and what they count (judged, not reached).
+        runsInOrder: true,
         predicate: async ({ at, limit }) => {
           const after = encodeFileId(at.path, padded);
           const expectations = orders.map((o) => paths.filter((p) => compareIn(o, p, at.path) > 0));

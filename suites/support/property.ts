@@ -3,6 +3,8 @@ import type { ProbeContext } from '../../core/check.ts';
 import { dataJson, toData } from '../../core/data-json.ts';
 import { CannotJudge, ConformanceFailure, SkipCheck } from '../../core/errors.ts';
 import { checkReplayCommand } from '../../core/replay.ts';
+import { settleInFlight } from '../../core/in-flight.ts';
+import { DEFAULTS } from '../../core/run-settings.ts';
 
 /** The counterexample in a failure message: enough to read it; the report holds it whole. */
 const MESSAGE_COUNTEREXAMPLE_CHARS = 600;
@@ -15,6 +17,12 @@ export interface PropertyOptions<T> {
   budgetShare: number;
   /** Judges one generated value; throws ConformanceFailure when the target breaks a requirement. */
   predicate: (value: T) => Promise<void>;
+  /**
+   * The runs share state (a counter, a share of the budget read as they go): they are judged one after
+   * another, as fast-check asks. Otherwise a run's outcome depends only on its value and the target's
+   * answers, and its runs are judged several at once.
+   */
+  runsInOrder?: boolean;
 }
 
 /**
@@ -28,10 +36,35 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
   const share = Math.floor(ctx.settings.maxRequests * o.budgetShare);
   const numRuns = Math.max(1, Math.min(ctx.settings.numRuns, Math.floor(share / o.requestsPerRun)));
   let cannotJudge: Error | undefined;
+  // The runs judged ahead, up to --concurrency at once (their requests wait for the run's connections
+  // like any other): a property of twenty walks takes the time of its longest walk, not of twenty in a
+  // row (issue 31). Read back in run order: fast-check's values are those fc.sample draws with the same
+  // seed (each compared before its outcome is used), so the first run that does not pass, the shrinking
+  // from it and the verdict are those of runs judged one after another. A replay judges its path alone.
+  const inFlight = ctx.settings.concurrency ?? DEFAULTS.concurrency;
+  const ahead = o.runsInOrder || ctx.settings.replayPath ? [] : fc.sample(o.arbitrary, { seed: ctx.seed, numRuns });
+  const aheadJudged = ahead.length > 0 ? await settleInFlight(ahead, inFlight, o.predicate) : [];
+  let run = 0;
+  let shrinking = false;
+  const judge = async (value: T): Promise<void> => {
+    const i = run++;
+    const known = shrinking ? undefined : aheadJudged[i];
+    if (known && fc.stringify(value) === fc.stringify(ahead[i])) {
+      if (!known.ok) throw known.thrown;
+      return;
+    }
+    await o.predicate(value);
+  };
   const property = fc.asyncProperty(o.arbitrary, async (value) => {
     if (cannotJudge) return true;
     try {
-      await o.predicate(value);
+      try {
+        await judge(value);
+      } catch (e) {
+        // A run that did not pass ends the runs fast-check draws; what it asks next are shrinks.
+        shrinking = true;
+        throw e;
+      }
       return true;
     } catch (e) {
       if (e instanceof ConformanceFailure) throw e;
