@@ -5,6 +5,7 @@
  * page judge's; here a page sorted newest first that is not the newest interns of its query fails
  * (suites/support/intern-prefixes.ts).
  */
+import { firstThrown, settleInFlight } from '../../core/in-flight.ts';
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { ConformanceFailure } from '../../core/errors.ts';
 import type { Exchange } from '../../core/evidence.ts';
@@ -57,11 +58,15 @@ export const internsPrefixChecks = defineChecks([
       const names = ctx.target.interns.params!;
       // Own pages: the unfiltered listing, then one status the widest page shows, at each size and the largest.
       const sizes = [...OWN_SIZES, INTERNS_LIMIT().max];
-      const widest = await ctx.api.listInterns(internsQuery(ctx.target, { limit: INTERNS_LIMIT().max }));
-      for (const limit of sizes.slice(0, -1)) await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
-      const first = isObject(widest.json) && Array.isArray(widest.json.data) ? widest.json.data.find((i) => isObject(i) && typeof i.status === 'string') : undefined;
+      // Each set asked together (the notes are read in key order, whatever order the answers came in).
+      const pages = (query: (limit: number) => { limit: number; status?: string }) => settleInFlight(sizes, sizes.length, (limit) => ctx.api.listInterns(internsQuery(ctx.target, query(limit))));
+      const unfiltered = await pages((limit) => ({ limit }));
+      firstThrown(unfiltered);
+      const widest = unfiltered[unfiltered.length - 1]!;
+      const data = widest.ok && isObject(widest.value.json) && Array.isArray(widest.value.json.data) ? widest.value.json.data : [];
+      const first = data.find((i) => isObject(i) && typeof i.status === 'string');
       const status = isObject(first) ? String(first.status) : undefined;
-      if (status !== undefined) for (const limit of sizes) await ctx.api.listInterns(internsQuery(ctx.target, { limit, status }));
+      if (status !== undefined) firstThrown(await pages((limit) => ({ limit, status })));
       const notes = ctx.notes.of(JUDGE_ID) as InternPageNote[];
       for (const f of notNewest(notes, names.limit, 3)) {
         const evidence = await confirmed(ctx, f);

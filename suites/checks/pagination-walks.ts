@@ -6,6 +6,8 @@
  * another walk that lists the file shows that this one passed over it.
  */
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
+import { firstThrown, settleInFlight } from '../../core/in-flight.ts';
+import { DEFAULTS } from '../../core/run-settings.ts';
 import { ConformanceFailure } from '../../core/errors.ts';
 import type { Exchange } from '../../core/evidence.ts';
 import { pageName, passedOver, queryOf, type FilePageNote, type PassedOver } from '../support/cross-walks.ts';
@@ -21,8 +23,8 @@ export const WALK_LIMITS = [1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 61
 /**
  * A walk of this check's own ends once it listed files on this many pages (so it crossed cursors
  * with files on both sides), or after WALK_MAX_PAGES pages (runs of hidden objects may fill many
- * pages with nothing, 4.1 rule 3), or when its share of the run's budget is spent: each bound only
- * leaves walks unmade, the pages fetched are judged as they are.
+ * pages with nothing, 4.1 rule 3), or when its part of the check's share of the budget is spent: each
+ * bound only leaves walks unmade, the pages fetched are judged as they are.
  */
 const PAGES_WITH_FILES = 3;
 const WALK_MAX_PAGES = 16;
@@ -78,18 +80,20 @@ export const paginationWalkChecks = defineChecks([
       const container = ctx.target.containerFiles.containerId;
       // The run's own walks first (noted as they came: ctx.notes), then walks of this check at limits
       // the run may not have used. Every page fetched is noted by the page judge as any other.
-      const before = ctx.api.asked;
+      // The share of the budget split evenly, so which walks are made and how far they go does not
+      // depend on the order they end in: they are walked together, up to --concurrency at once.
       const share = Math.floor(ctx.settings.maxRequests * WALK_BUDGET_SHARE);
-      for (const limit of WALK_LIMITS) {
-        const left = share - (ctx.api.asked - before);
-        if (left < 1) break;
+      const perWalk = Math.min(WALK_MAX_PAGES, Math.floor(share / WALK_LIMITS.length));
+      const limits = perWalk >= 1 ? WALK_LIMITS : WALK_LIMITS.slice(0, share);
+      const walked = await settleInFlight(limits, ctx.settings.concurrency ?? DEFAULTS.concurrency, async (limit) => {
         try {
-          await walkPages(ctx, container, { limit, maxPages: Math.min(WALK_MAX_PAGES, left), enough: (pages) => pages.filter((p) => p.page.data.length > 0).length >= PAGES_WITH_FILES });
+          await walkPages(ctx, container, { limit, maxPages: Math.max(1, perWalk), enough: (pages) => pages.filter((p) => p.page.data.length > 0).length >= PAGES_WITH_FILES });
         } catch (e) {
           // A page this walk cannot read ends this walk only: its status or shape is another check's.
           if (!(e instanceof UnreadableListing)) throw e;
         }
-      }
+      });
+      firstThrown(walked);
       const notes = (ctx.notes.of(JUDGE_ID) as FilePageNote[]).filter((n) => n.container === container);
       if (notes.every((n) => n.paths.length === 0)) ctx.skip('the container lists no file: no walk to compare');
       for (const f of passedOver(notes, 5)) {
