@@ -95,7 +95,7 @@ function respond(opts: ReferenceOptions, req: ReferenceRequest): JsonResponse {
   if (!m) return routeNotFound();
   const { route, rawParams } = m;
   if (req.method !== 'GET') return methodNotAllowed(); // section 4: all three operations are GET
-  const transient = transientAnswer(opts, route.op);
+  const transient = transientAnswer(opts, route.op, `${url} ${req.headers.authorization ?? ''}`);
   if (transient) return transient;
   const caller = authenticate(req.headers.authorization, opts);
   if (hasFault(opts, 'auth-missing-key-403') && req.headers.authorization === undefined) return route.forbidden(opts);
@@ -111,16 +111,24 @@ function respond(opts: ReferenceOptions, req: ReferenceRequest): JsonResponse {
 }
 
 const transientCounts = new WeakMap<ReferenceOptions, Map<Operation, number>>();
+/** Requests answered with a transient status, whose next asking is answered (bounded: a client may never ask again). */
+const transientRequests = new WeakMap<ReferenceOptions, Set<string>>();
+const TRANSIENT_REQUESTS_KEPT = 10_000;
 
 /**
  * Option transientEvery: the statuses the document lists as able to come on any request of an
  * operation (7.1 429 and 503, 8 rule 3; 7.3 408, 8 rule 4), answered now and then with Retry-After: 0.
- * A client retries them; they are never the answer to what it asked.
+ * A client retries them; they are never the answer to what it asked. Transient is transient: the same
+ * request asked again is answered, however many requests of other clients came in between (a run
+ * with many requests in flight would otherwise meet the Nth again on its retry, and again).
  */
-function transientAnswer(opts: ReferenceOptions, op: Operation): JsonResponse | undefined {
+function transientAnswer(opts: ReferenceOptions, op: Operation, request: string): JsonResponse | undefined {
   const wrongCode = hasFault(opts, 'files-503-code-500') || hasFault(opts, 'interns-408-code-500');
   const every = opts.transientEvery > 0 ? opts.transientEvery : wrongCode ? 9 : 0;
   if (every <= 0 || op === 'listModelEndpoints') return undefined;
+  let retried = transientRequests.get(opts);
+  if (!retried) transientRequests.set(opts, (retried = new Set()));
+  if (retried.delete(request)) return undefined;
   let counts = transientCounts.get(opts);
   if (!counts) transientCounts.set(opts, (counts = new Map()));
   const n = (counts.get(op) ?? 0) + 1;
@@ -130,6 +138,8 @@ function transientAnswer(opts: ReferenceOptions, op: Operation): JsonResponse | 
   if (hasFault(opts, 'files-503-code-500') && op === 'listContainerFiles') r = { status: 503, body: { error: { code: 500, message: 'Service temporarily unavailable', metadata: null }, service_metadata: null, user_id: null } };
   else if (hasFault(opts, 'interns-408-code-500') && op === 'listInterns') r = { status: 408, body: { error: { code: 500, message: 'Request timed out' } } };
   else if (wrongCode) return undefined;
+  if (retried.size >= TRANSIENT_REQUESTS_KEPT) retried.clear();
+  retried.add(request);
   return { ...r, headers: { 'retry-after': '0' } };
 }
 
