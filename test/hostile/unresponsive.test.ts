@@ -10,7 +10,7 @@ import { firstThen, HOSTILE_KEYS, OK_JSON, stackLines, startHostile, stderrLines
 // the time stands for is asserted: the requests sent (one per time-out), never the wall time.
 test.describe.configure({ mode: 'parallel' });
 
-/** cli/preflight.ts sends one request per operation (files, models, interns) before the checks. */
+/** cli/preflight.ts sends one request per operation (files, models, interns), together, before the checks. */
 const PREFLIGHT_REQUESTS = 3;
 
 /** Short: every run below waits it out several times, and the stop shows with any time-out. */
@@ -38,8 +38,8 @@ for (const [name, action] of [
     expect(run.code).toBe(2);
     expect(stderrLines(run)).toEqual([expect.stringMatching(new RegExp(`^conformance: target http://127\\.0\\.0\\.1:\\d+/v1 is unreachable: no complete answer within ${TIMEOUT_MS} ms$`))]);
     expect(run.report).toBeUndefined();
-    // The CLI alone (one time-out): no Playwright run at all, one request.
-    expect(server.received).toHaveLength(1);
+    // The CLI alone (one time-out): no Playwright run at all, the preflight's requests sent together.
+    expect(server.received).toHaveLength(PREFLIGHT_REQUESTS);
   });
 }
 
