@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { readSpecFile } from '../spec/data-file.ts';
 import type { Operation } from './operations.ts';
 
 export type Level = 'MUST' | 'SHOULD' | 'UNSPECIFIED';
@@ -30,7 +29,7 @@ let cached: Catalogue | undefined;
 /** The requirement catalogue of spec/requirements.yaml, read once per process. */
 export function catalogue(): Catalogue {
   if (cached) return cached;
-  const raw = parse(readFileSync(new URL('../spec/requirements.yaml', import.meta.url), 'utf8')) as {
+  const raw = readSpecFile(new URL('../spec/requirements.yaml', import.meta.url)) as {
     specVersion: string;
     document: string;
     requirements: Requirement[];

@@ -12,6 +12,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } 
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import { BUILD_INFO } from '../cli/suite-files.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -47,6 +48,8 @@ if (PACKAGE_DIR !== ROOT) cpSync(join(ROOT, 'package.json'), join(PACKAGE_DIR, '
 for (const dir of DATA_DIRS) {
   for (const file of filesUnder(join(ROOT, dir)).filter((f) => DATA_FILES.test(f))) {
     cpSync(file, join(DIST, relative(ROOT, file)));
+    // Parsed once here: the run reads the JSON (spec/data-file.ts), the YAML stays to be read.
+    writeFileSync(join(DIST, relative(ROOT, file)).replace(DATA_FILES, '.json'), JSON.stringify(parse(readFileSync(file, 'utf8'))));
   }
 }
 

@@ -5,8 +5,7 @@
  * against exactly the document the suites cite, and every caller shares one set of compiled
  * validators (compiling per call would both cost time and risk two callers disagreeing).
  */
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { readSpecFile } from './data-file.ts';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -55,7 +54,7 @@ export type OpenApiDocument = {
 };
 
 const specUrl = new URL('../spec/openapi.yaml', import.meta.url);
-const document = parse(readFileSync(specUrl, 'utf8')) as OpenApiDocument;
+const document = readSpecFile(specUrl) as OpenApiDocument;
 
 /** The parsed spec/openapi.yaml (shared object: callers must not mutate it). */
 export function openApiDocument(): OpenApiDocument {
