@@ -9,7 +9,7 @@
  * `conformance diff` does not pay for the suite's start-up.
  */
 
-export {};
+import './compile-cache.ts';
 
 const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<unknown> }> = {
   reference: { summary: 'start the reference implementation (conformance reference --help)', load: () => import('../reference/main.ts') },
