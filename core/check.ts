@@ -48,6 +48,12 @@ export interface CheckDeclaration {
    * every other selected check, whatever the order of selection, so --grep and --shard do not change it.
    */
   wholeRun?: boolean;
+  /**
+   * A whole-run check's own requests, sent while the other checks run (issue 31: not one after another
+   * once they have ended). The probe asks them again at its turn and the run's memory answers: what
+   * the probe sees is the same, only when it was sent differs. A skip or failure here ends the check.
+   */
+  gather?(ctx: ProbeContext): Promise<void>;
   /** The reason the check cannot run against this target (an optional target field is absent), or undefined. */
   needs?(target: TargetView): string | undefined;
   /**

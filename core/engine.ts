@@ -25,8 +25,8 @@ export interface EngineInput {
  * for them; nothing is kept in files.
  *
  * Checks start in the order they are asked for, except that whole-run checks (CheckDeclaration.wholeRun)
- * wait until every other planned check has finished, and run one after another: what they judge is the
- * whole run, whatever the order. What a check concludes depends on the answers it receives, never on
+ * send their own requests (gather) beside the others, then wait until every other planned check has
+ * finished to probe, one after another: what they judge is the whole run, whatever the order. What a check concludes depends on the answers it receives, never on
  * which check ran beside it, so the verdict is the same at any concurrency (test/concurrency.test.ts).
  */
 export class Engine {
@@ -42,8 +42,10 @@ export class Engine {
   private running = 0;
   /** Checks waiting for a place, first asked first: a finishing check hands its place to the first. */
   private readonly waiting: Array<() => void> = [];
-  /** Whole-run checks run one after another, after the rest. */
+  /** Whole-run checks' probes run one after another, after the rest. */
   private wholeRunQueue: Promise<unknown> = Promise.resolve();
+  /** Each whole-run check's gather, settled once it has sent what it sends beside the other checks. */
+  private readonly gathers: Array<Promise<void>> = [];
   private planned: readonly string[] = [];
 
   constructor(readonly input: EngineInput) {
@@ -71,16 +73,23 @@ export class Engine {
     if (known) return known;
     const check = this.byId.get(id);
     if (!check) return Promise.reject(new Error(`no declared check ${id}`));
-    const execute = () => executeCheck(check, this.client, this.view, this.input.settings, this.judging);
     let run: Promise<CheckOutcome>;
     if (check.wholeRun) {
       // A whole-run check asked for before the rest of the plan waits for the rest of the plan, and
-      // for every other check asked for so far.
+      // for every other check asked for so far. Its gather runs now, beside them; its probe waits,
+      // out of place, for them, for every whole-run check's gather and for the whole-run checks before it.
       for (const other of this.planned) if (!this.byId.get(other)!.wholeRun) void this.outcome(other);
       const others = [...this.outcomes].filter(([other]) => !this.byId.get(other)!.wholeRun).map(([, o]) => o);
-      run = this.wholeRunQueue.then(() => Promise.allSettled(others)).then(() => this.inPlace(execute));
+      const before = this.wholeRunQueue;
+      let gathered!: () => void;
+      this.gathers.push(new Promise<void>((resolve) => (gathered = resolve)));
+      const turn = async () => {
+        gathered();
+        await this.outOfPlace(Promise.allSettled([before, ...others, ...this.gathers]));
+      };
+      run = this.inPlace(() => executeCheck(check, this.client, this.view, this.input.settings, this.judging, turn)).finally(gathered);
       this.wholeRunQueue = run.catch(() => undefined);
-    } else run = this.inPlace(execute);
+    } else run = this.inPlace(() => executeCheck(check, this.client, this.view, this.input.settings, this.judging));
     const settled = run.then((o) => {
       this.settled.set(id, o);
       return o;
@@ -91,15 +100,34 @@ export class Engine {
 
   /** Runs `work` once fewer than `concurrency` checks are in flight. */
   private async inPlace<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running < this.concurrency) this.running++;
-    else await new Promise<void>((taken) => this.waiting.push(taken));
+    await this.takePlace();
     try {
       return await work();
     } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
+      this.leavePlace();
     }
+  }
+
+  /** A check in place waits for `wait` without holding its place, then takes one again. */
+  private async outOfPlace(wait: Promise<unknown>): Promise<void> {
+    this.leavePlace();
+    try {
+      await wait;
+    } finally {
+      await this.takePlace();
+    }
+  }
+
+  private async takePlace(): Promise<void> {
+    if (this.running < this.concurrency) this.running++;
+    else await new Promise<void>((taken) => this.waiting.push(taken));
+  }
+
+  /** A finishing check hands its place to the first waiting, first asked first. */
+  private leavePlace(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
   }
 
   /** Outcomes of every check that ran, once all asked-for checks have finished. */

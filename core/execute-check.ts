@@ -34,6 +34,8 @@ export async function executeCheck(
   target: TargetView,
   settings: Readonly<RunSettings>,
   judging: JudgeContext = { judges: [] },
+  /** Between a whole-run check's gather and its probe: waits for its turn (core/engine.ts). */
+  beforeProbe?: () => Promise<void>,
 ): Promise<CheckOutcome> {
   const seed = checkSeed(settings.seed, check.id);
   // The check's own client over the run's state: checks in flight together keep their exchanges and
@@ -98,6 +100,8 @@ export async function executeCheck(
       outcome.cause = 'target-field';
       throw new SkipCheck(missing);
     }
+    await check.gather?.(ctx);
+    await beforeProbe?.();
     await check.probe(ctx);
     outcome.probeCompleted = true;
   } catch (e) {

@@ -1,5 +1,6 @@
 import type { ApiResponse } from '../../core/client.ts';
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
+import { firstThrown, settleInFlight } from '../../core/in-flight.ts';
 import type { RequestLogEntry } from '../../core/request-log.ts';
 import type { TargetView } from '../../core/target.ts';
 import { internsQuery, needsInternsParams } from '../support/interns-query.ts';
@@ -30,6 +31,24 @@ async function filesErrors(ctx: ProbeContext): Promise<ApiResponse[]> {
 /** Errors of the model-endpoints operation: the target's missing model (7.2 404) when named, and no credential. */
 async function modelsErrors(ctx: ProbeContext): Promise<ApiResponse[]> {
   return errorsAmong([await models.sendInvalid(ctx), await models.send(ctx, 'none')]);
+}
+
+/**
+ * files.errors.documented-status's own provocations, sent together: bad limit, no key, a valid key that
+ * may lack permission (5 rule 3) and a container id no deployment has (4.1's list is the operation's
+ * whole list, unlike 7.2's "other than these: not shown": an unknown container is listed empty or
+ * refused with one of them).
+ */
+async function provokedFileErrors(ctx: ProbeContext): Promise<Array<ApiResponse | undefined>> {
+  const sends: Array<() => Promise<ApiResponse | undefined> | undefined> = [
+    () => files.sendInvalid(ctx),
+    () => files.send(ctx, 'none'),
+    () => (ctx.target.hasRestrictedKey ? files.send(ctx, 'restricted') : Promise.resolve(undefined)),
+    () => ctx.api.listContainerFiles(`conformance-suite-no-such-container-${ctx.seed.toString(16)}`, { limit: 1 }),
+  ];
+  const sent = await settleInFlight(sends, sends.length, async (send) => send());
+  firstThrown(sent);
+  return sent.map((s) => (s?.ok ? s.value : undefined));
 }
 
 /** Nothing to judge: a skip with the reason, never a pass that looks like evidence. */
@@ -101,17 +120,10 @@ export const errorsChecks = defineChecks([
     operation: 'listContainerFiles',
     requirements: ['files.errors.documented-status'],
     wholeRun: true,
+    // Sent beside the other checks; asked again by the probe, the run's memory answers.
+    gather: async (ctx) => void (await provokedFileErrors(ctx)),
     async probe(ctx: ProbeContext) {
-      // Own provocations: bad limit, no key, a valid key that may lack permission (5 rule 3) and a
-      // container id no deployment has (4.1's list is the operation's whole list, unlike 7.2's "other
-      // than these: not shown": an unknown container is listed empty or refused with one of them).
-      const own = [
-        await files.sendInvalid(ctx),
-        await files.send(ctx, 'none'),
-        ctx.target.hasRestrictedKey ? await files.send(ctx, 'restricted') : undefined,
-        await ctx.api.listContainerFiles(`conformance-suite-no-such-container-${ctx.seed.toString(16)}`, { limit: 1 }),
-      ];
-      for (const res of errorsAmong(own)) {
+      for (const res of errorsAmong(await provokedFileErrors(ctx))) {
         ctx.conform((FILES_DOCUMENTED as readonly number[]).includes(res.status), `listContainerFiles answered ${res.status}; 4.1 documents ${FILES_DOCUMENTED.join(', ')}`, res);
       }
       // Every other listContainerFiles error this run has seen so far (the request log is shared by
@@ -183,6 +195,7 @@ export const errorsChecks = defineChecks([
     requirements: ['models.errors.other-statuses'],
     wholeRun: true,
     kind: 'observation',
+    gather: async (ctx) => void (await modelsErrors(ctx)),
     async probe(ctx: ProbeContext) {
       // 7.2: "Statuses for this operation other than these: not shown." The run's request log holds
       // every model-endpoints request sent so far (401s of section 5 among them).

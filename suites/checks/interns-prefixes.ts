@@ -44,6 +44,24 @@ async function confirmed(ctx: ProbeContext, f: NotNewest): Promise<Exchange[] | 
 
 const describe = (query: Readonly<Record<string, string>>) => (Object.keys(query).length ? Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&') : 'no parameter');
 
+/**
+ * This check's own pages: the unfiltered listing, then one status the widest page shows, at each size
+ * and the largest. Each set asked together (the notes are read in key order, whatever order the
+ * answers came in).
+ */
+async function ownPages(ctx: ProbeContext): Promise<void> {
+  await confirmInternsParams(ctx);
+  const sizes = [...OWN_SIZES, INTERNS_LIMIT().max];
+  const pages = (query: (limit: number) => { limit: number; status?: string }) => settleInFlight(sizes, sizes.length, (limit) => ctx.api.listInterns(internsQuery(ctx.target, query(limit))));
+  const unfiltered = await pages((limit) => ({ limit }));
+  firstThrown(unfiltered);
+  const widest = unfiltered[unfiltered.length - 1]!;
+  const data = widest.ok && isObject(widest.value.json) && Array.isArray(widest.value.json.data) ? widest.value.json.data : [];
+  const first = data.find((i) => isObject(i) && typeof i.status === 'string');
+  const status = isObject(first) ? String(first.status) : undefined;
+  if (status !== undefined) firstThrown(await pages((limit) => ({ limit, status })));
+}
+
 export const internsPrefixChecks = defineChecks([
   {
     id: 'interns.order.newest-prefix',
@@ -53,20 +71,11 @@ export const internsPrefixChecks = defineChecks([
     wholeRun: true,
     needs: needsInternsParams,
     estimatedRequests: 2 * (OWN_SIZES.length + 1) + 3,
+    // Sent beside the other checks; asked again by the probe, the run's memory answers.
+    gather: ownPages,
     async probe(ctx: ProbeContext) {
-      await confirmInternsParams(ctx);
+      await ownPages(ctx);
       const names = ctx.target.interns.params!;
-      // Own pages: the unfiltered listing, then one status the widest page shows, at each size and the largest.
-      const sizes = [...OWN_SIZES, INTERNS_LIMIT().max];
-      // Each set asked together (the notes are read in key order, whatever order the answers came in).
-      const pages = (query: (limit: number) => { limit: number; status?: string }) => settleInFlight(sizes, sizes.length, (limit) => ctx.api.listInterns(internsQuery(ctx.target, query(limit))));
-      const unfiltered = await pages((limit) => ({ limit }));
-      firstThrown(unfiltered);
-      const widest = unfiltered[unfiltered.length - 1]!;
-      const data = widest.ok && isObject(widest.value.json) && Array.isArray(widest.value.json.data) ? widest.value.json.data : [];
-      const first = data.find((i) => isObject(i) && typeof i.status === 'string');
-      const status = isObject(first) ? String(first.status) : undefined;
-      if (status !== undefined) firstThrown(await pages((limit) => ({ limit, status })));
       const notes = ctx.notes.of(JUDGE_ID) as InternPageNote[];
       for (const f of notNewest(notes, names.limit, 3)) {
         const evidence = await confirmed(ctx, f);

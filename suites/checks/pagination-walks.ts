@@ -68,6 +68,27 @@ async function confirmed(ctx: ProbeContext, f: PassedOver): Promise<ConformanceF
   );
 }
 
+/**
+ * This check's own walks, from the start of the listing at each of WALK_LIMITS. The share of the budget
+ * is split evenly, so which walks are made and how far they go does not depend on the order they end
+ * in: they are walked together, up to --concurrency at once.
+ */
+async function ownWalks(ctx: ProbeContext): Promise<void> {
+  const container = ctx.target.containerFiles.containerId;
+  const share = Math.floor(ctx.settings.maxRequests * WALK_BUDGET_SHARE);
+  const perWalk = Math.min(WALK_MAX_PAGES, Math.floor(share / WALK_LIMITS.length));
+  const limits = perWalk >= 1 ? WALK_LIMITS : WALK_LIMITS.slice(0, share);
+  const walked = await settleInFlight(limits, ctx.settings.concurrency ?? DEFAULTS.concurrency, async (limit) => {
+    try {
+      await walkPages(ctx, container, { limit, maxPages: Math.max(1, perWalk), enough: (pages) => pages.filter((p) => p.page.data.length > 0).length >= PAGES_WITH_FILES });
+    } catch (e) {
+      // A page this walk cannot read ends this walk only: its status or shape is another check's.
+      if (!(e instanceof UnreadableListing)) throw e;
+    }
+  });
+  firstThrown(walked);
+}
+
 export const paginationWalkChecks = defineChecks([
   {
     id: 'files.pagination.walks-agree',
@@ -76,24 +97,13 @@ export const paginationWalkChecks = defineChecks([
     requirements: ['files.pagination.next-page', 'files.pagination.limit-independent'],
     wholeRun: true,
     estimatedRequests: WALK_LIMITS.length * PAGES_WITH_FILES + 4,
+    gather: ownWalks,
     async probe(ctx: ProbeContext) {
       const container = ctx.target.containerFiles.containerId;
-      // The run's own walks first (noted as they came: ctx.notes), then walks of this check at limits
-      // the run may not have used. Every page fetched is noted by the page judge as any other.
-      // The share of the budget split evenly, so which walks are made and how far they go does not
-      // depend on the order they end in: they are walked together, up to --concurrency at once.
-      const share = Math.floor(ctx.settings.maxRequests * WALK_BUDGET_SHARE);
-      const perWalk = Math.min(WALK_MAX_PAGES, Math.floor(share / WALK_LIMITS.length));
-      const limits = perWalk >= 1 ? WALK_LIMITS : WALK_LIMITS.slice(0, share);
-      const walked = await settleInFlight(limits, ctx.settings.concurrency ?? DEFAULTS.concurrency, async (limit) => {
-        try {
-          await walkPages(ctx, container, { limit, maxPages: Math.max(1, perWalk), enough: (pages) => pages.filter((p) => p.page.data.length > 0).length >= PAGES_WITH_FILES });
-        } catch (e) {
-          // A page this walk cannot read ends this walk only: its status or shape is another check's.
-          if (!(e instanceof UnreadableListing)) throw e;
-        }
-      });
-      firstThrown(walked);
+      // The run's walks (noted as they came: ctx.notes), this check's own among them at limits the run
+      // may not have used: sent beside the other checks (gather), asked again here from the run's memory.
+      // Every page fetched is noted by the page judge as any other.
+      await ownWalks(ctx);
       const notes = (ctx.notes.of(JUDGE_ID) as FilePageNote[]).filter((n) => n.container === container);
       if (notes.every((n) => n.paths.length === 0)) ctx.skip('the container lists no file: no walk to compare');
       for (const f of passedOver(notes, 5)) {
