@@ -8,10 +8,10 @@ import { MODULE_EXT } from './cli/suite-files.ts';
  * come over the engine's socket). Playwright's own options work as usual: --grep, --list, --reporter,
  * --shard.
  *
- * One worker, checks in declaration order: they share the run's request budget and their requests
- * come in a fixed order, so two runs with one seed send the same requests. The run's engine lives in
- * the command's process (cli/run-engine.ts), or in the runner process when Playwright is started
- * directly (cli/playwright/global-setup.ts); tests only ask it for outcomes.
+ * One worker, its tests in declaration order: a test only reports its check's outcome. The run's
+ * engine computes them (checks in flight together, up to --concurrency, over one budget and pace) and
+ * lives in the command's process (cli/run-engine.ts), or in the runner process when Playwright is
+ * started directly (cli/playwright/global-setup.ts); tests only ask it for outcomes.
  */
 const run = process.env['CONFORMANCE_RUN'] ? (JSON.parse(process.env['CONFORMANCE_RUN']) as { settings: { deadlineMs: number; runDir: string } }) : undefined;
 
@@ -19,7 +19,7 @@ export default defineConfig({
   testDir: './suites',
   testMatch: `conformance.spec${MODULE_EXT}`,
   workers: 1,
-  // Each check its own test group, so --shard splits the checks themselves (one worker still runs
+  // Each check its own test group, so --shard splits the checks themselves (one worker still reports
   // them one after another, in declaration order).
   fullyParallel: true,
   retries: 0,

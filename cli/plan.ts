@@ -1,5 +1,5 @@
 import { strongestLevel } from '../core/catalogue.ts';
-import { ESTIMATED_REQUESTS, type CheckDeclaration } from '../core/check.ts';
+import { estimateOf, type CheckDeclaration } from '../core/check.ts';
 import { grepText } from '../core/tags.ts';
 import type { RunSettings } from '../core/run-settings.ts';
 import { viewOf, type Target } from '../core/target.ts';
@@ -20,13 +20,6 @@ export interface Plan {
   checks: PlannedCheck[];
   /** Requests of the whole run, the preflight included. */
   estimate: number;
-}
-
-/** Requests one check is expected to send: its own estimate, else the default of its kind. */
-export function estimateOf(check: CheckDeclaration, numRuns: number): number {
-  const kind = check.kind ?? 'check';
-  const n = check.estimatedRequests ?? ESTIMATED_REQUESTS[kind];
-  return kind === 'property' ? n * numRuns : n;
 }
 
 /** The checks a run would execute (after --grep) and what they would cost; sends nothing. */

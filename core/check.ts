@@ -68,6 +68,13 @@ export interface CheckDeclaration {
 /** Default request estimates per kind (for a property: per fast-check run). */
 export const ESTIMATED_REQUESTS: Record<CheckKind, number> = { check: 2, observation: 1, property: 2 };
 
+/** Requests one check is expected to send: its own estimate, else the default of its kind. */
+export function estimateOf(check: CheckDeclaration, numRuns: number): number {
+  const kind = check.kind ?? 'check';
+  const n = check.estimatedRequests ?? ESTIMATED_REQUESTS[kind];
+  return kind === 'property' ? n * numRuns : n;
+}
+
 /** What one check run produced; attached to its Playwright test result and read by the reporter. */
 export interface CheckOutcome {
   checkId: string;

@@ -1,4 +1,4 @@
-import type { CheckDeclaration, CheckOutcome } from './check.ts';
+import { estimateOf, type CheckDeclaration, type CheckOutcome } from './check.ts';
 import { Client, RunState } from './client.ts';
 import { executeCheck, type JudgeContext } from './execute-check.ts';
 import { JudgeMemo } from './judge-memo.ts';
@@ -57,13 +57,17 @@ export class Engine {
   }
 
   /**
-   * The checks this run will run (a --grep or --shard selection), started at once in declaration
-   * order with whole-run checks last; outcome() then only waits for them.
+   * The checks this run will run (a --grep or --shard selection), started at once, the ones expected
+   * to send most first (their requests follow one another: a property's walks, a long traversal), so
+   * the run's longest chains begin with it and the short checks fill the places between; whole-run
+   * checks last. What a check concludes does not depend on this order (test/order-independence.test.ts).
    */
   plan(ids: readonly string[]): void {
     const selected = this.input.checks.filter((c) => ids.includes(c.id));
     this.planned = selected.map((c) => c.id);
-    for (const c of selected) if (!c.wholeRun) void this.outcome(c.id);
+    const numRuns = this.input.settings.numRuns;
+    const longestFirst = selected.filter((c) => !c.wholeRun).sort((a, b) => estimateOf(b, numRuns) - estimateOf(a, numRuns));
+    for (const c of longestFirst) void this.outcome(c.id);
     for (const c of selected) if (c.wholeRun) void this.outcome(c.id);
   }
 

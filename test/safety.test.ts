@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runConformance } from '../cli/api.ts';
-import { estimateOf } from '../cli/plan.ts';
+import { estimateOf } from '../core/check.ts';
 import { Client } from '../core/client.ts';
 import type { Engine } from '../core/engine.ts';
 import { DEFAULTS } from '../core/run-settings.ts';

@@ -69,8 +69,8 @@ export class RunHost {
   }
 
   /**
-   * Starts the selected checks (declaration order, whole-run checks last: the same selection runs in
-   * the same order whatever decided it), with what is left of the run's deadline: it counts from the
+   * Starts the selected checks (longest first, whole-run checks last: Engine.plan), with what is left
+   * of the run's deadline: it counts from the
    * command's start (settings.startedAt), so the preflight and Playwright's start-up spent their part.
    */
   plan(ids: readonly string[]): void {
