@@ -50,10 +50,12 @@ function outcome(c: Contender): string {
 
 /** Every contender of a row: hyperfine's wall and CPU, and what its untimed run said. */
 export function contendersTable(s: SideBySide): string {
-  const rows = s.contenders.map((c) => [c.contest, c.label, wall(c.timing), c.timing ? `${cpu(c.timing).toFixed(1)} s` : 'n/a', outcome(c)]);
+  // One contest (the latency row) needs no column of its own.
+  const contests = new Set(s.contenders.map((c) => c.contest)).size > 1;
+  const rows = s.contenders.map((c) => [...(contests ? [c.contest] : []), c.label, wall(c.timing), c.timing ? `${cpu(c.timing).toFixed(1)} s` : 'n/a', outcome(c)]);
   return (
-    `Each contender ran once for what it says (outcome), then ${s.runs} times under hyperfine (\`--runs ${s.runs} --shell=none --ignore-failure\`), one contender's runs after the other's; a ratio below is of hyperfine's means, ± as hyperfine propagates it. hyperfine's JSON export is kept beside results.json.\n\n` +
-    table(['contest', 'contender', 'wall (mean ± sd, min–max)', 'CPU user+sys (mean)', 'outcome'], rows)
+    `Each contender ran once for what it says (outcome), then ${s.runs === 1 ? 'once' : `${s.runs} times`} under hyperfine (\`--runs ${s.runs} --shell=none --ignore-failure\`), one contender's runs after the other's; a ratio below is of hyperfine's means, ± as hyperfine propagates it. hyperfine's JSON export is kept beside results.json.\n\n` +
+    table([...(contests ? ['contest'] : []), 'contender', 'wall (mean ± sd, min–max)', 'CPU user+sys (mean)', 'outcome'], rows)
   );
 }
 

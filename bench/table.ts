@@ -174,7 +174,7 @@ export function renderMarkdown(r: BenchResults, opts: { compact?: boolean } = {}
   const peers = r.peers.map((p) => (p.available ? `${p.name} ${p.version}` : `${p.name}: not run — ${p.reason}`)).join('; ');
   const parts: string[] = [];
   if (r.partial) parts.push('**Partial results: the bench was still running or was interrupted when this was written.**');
-  parts.push(`Generated ${r.date} by \`${r.command}\` (${r.mode}; ${r.sideBySide ? `${r.sideBySide.runs} timed runs per contender side by side, ` : ''}${r.runs} run${r.runs === 1 ? '' : 's'} per conformant variant, 1 per fault; seed ${r.seed}; bench took ${sec(r.elapsedMs, 0)}).`);
+  parts.push(`Generated ${r.date} by \`${r.command}\` (${r.mode}; ${r.sideBySide ?? r.latency ? `${(r.sideBySide ?? r.latency)!.runs} timed run(s) per contender side by side, ` : ''}${r.targets.length ? `${r.runs} verdict run${r.runs === 1 ? '' : 's'} per conformant variant, 1 per fault; ` : ''}seed ${r.seed}; bench took ${sec(r.elapsedMs, 0)}).`);
   parts.push(`Machine: ${m.nproc} CPUs (${m.cpu}), ${m.memoryGb.toFixed(0)} GB, ${m.os}; load average ${m.loadavgStart.map((x) => x.toFixed(1)).join('/')} at the start, ${m.loadavgEnd.map((x) => x.toFixed(1)).join('/')} at the end (other work on the machine inflates wall times; CPU times are less affected).`);
   parts.push(`Versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')}. Peers: ${peers}.`);
   parts.push('### Targets\n\n' + targetsSection(r));
