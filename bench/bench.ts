@@ -1,44 +1,48 @@
 /**
- * `npm run bench`: first the suite's targets side by side (bench/side-by-side.ts: start-up and the
- * default run by npm + tsx, tsx and the compiled package; the suite and the peers on one reference;
- * targets that fail every check; where the time of a run goes), then the suite, a bare HTTP floor and
- * other API testing tools (Dredd, Schemathesis) against every conformant variant and every fault of
- * the catalogue. Prints Markdown and writes bench/out/results.md, results.json and readme-section.md.
- * Not part of `npm test`.
+ * `npm run bench`: the suite's targets side by side, timed by hyperfine (bench/side-by-side.ts: the
+ * loopback row, start-up and the default run by npm + tsx, tsx and the compiled package, the suite and
+ * the peers on one reference and on the independent server, targets that fail every check; then the
+ * latency row, the independent server behind a 50 ms-per-request proxy), then the verdict rows: the
+ * suite and other API testing tools (Dredd, Schemathesis) against the plain reference, every conformant
+ * variant and every fault of the catalogue (bench/catalogue.ts). Prints Markdown and writes
+ * bench/out/results.md, results.json, readme-section.md and hyperfine's JSON exports. Not part of `npm test`.
  *
- *   npm run bench                    # full: 5 rounds side by side, conformant variants (3 runs each), every fault (1 run)
- *   npm run bench -- --quick         # 5 rounds side by side, conformant variants and 5 faults, 1 run each
- *   npm run bench -- --rounds 7 --no-peers --faults files-wrong-object,interns-oldest-first
+ *   npm run bench                    # full: 5 timed runs per contender, conformant variants (3 runs each), every fault (1 run)
+ *   npm run bench -- --quick         # 3 timed runs per contender, conformant variants and 5 faults, 1 run each
+ *   npm run bench -- --rows latency  # one row alone (npm run bench:latency)
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, freemem, loadavg, release, totalmem, type as osType } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, release, tmpdir, totalmem, type as osType } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FAULTS } from '../reference/faults/index.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
-import { distBuildCommit, distBuildTime, ensureDist, TSX_CLI, useDistMain, type SuiteCommand } from './commands.ts';
-import { runFloor } from './floor.ts';
-import { runSuite } from './measure.ts';
+import { runTarget } from './catalogue.ts';
+import { DIST_MAIN, distBuildCommit, distBuildTime, ensureDist, useDistMain, type SuiteCommand } from './commands.ts';
 import { dredd } from './peers/dredd.ts';
-import type { PeerRun, PeerTool } from './peers/peer.ts';
+import type { PeerTool } from './peers/peer.ts';
 import { schemathesis } from './peers/schemathesis.ts';
-import { profileRun, type ProfileResult } from './profile.ts';
 import type { BenchResults, PeerInfo, TargetKind, TargetResult } from './results.ts';
 import { ROOT, SEED } from './root.ts';
-import { runPeer, sideBySide, type SideBySide } from './side-by-side.ts';
+import { hyperfineVersion } from './run.ts';
+import { latency, loopback, type SideBySide } from './side-by-side.ts';
 import { renderMarkdown } from './table.ts';
+
+const ROWS = ['side-by-side', 'latency', 'catalogue'] as const;
+type Row = (typeof ROWS)[number];
 
 const USAGE = `usage: npm run bench -- [options]
 
-  --quick                 5 faults, conformant variants 1 run each (the side by side as in full)
-  --rounds N              side-by-side rounds: every contender runs once per round (default 5)
-  --probe-runs N          probed runs per command for the phases of a run (default 3)
-  --commands a,b          commands compared: npm, tsx, dist (default all three)
+  --quick                 3 timed runs per contender, 5 faults, conformant variants 1 run each
+  --rows a,b              rows to run: side-by-side, latency, catalogue (default all three)
+  --runs N                timed runs per contender under hyperfine (default 5; --quick 3)
+  --delay MS              the latency row's delay per request (default 50)
+  --commands a,b          commands compared side by side: npm, tsx, dist (default all three)
   --build                 rebuild dist/ with \`npm run build\` first (built anyway when missing or older than a source)
   --dist-main FILE        the compiled command to measure instead of dist/cli/main.js (e.g. an installed package's)
-  --runs N                runs per conformant variant (default 3; faults always 1)
+  --variant-runs N        verdict runs per conformant variant (default 3; --quick 1; faults always 1)
   --faults a,b            only these faults (names from reference/faults/; none for no fault)
   --variants a,b          only these conformant variants (names from reference/variants.ts; none for no variant)
   --no-peers              do not run Dredd and Schemathesis
@@ -46,19 +50,20 @@ const USAGE = `usage: npm run bench -- [options]
   --max-examples N        Schemathesis --max-examples (default 25)
   --peer-cap S            wall-time cap of one peer run in seconds (default 120)
   --suite-cap S           wall-time cap of one suite run in seconds (default 180)
-  --no-profile            skip the profiled run (V8 profiler in every process of one run)
-  --no-latency            skip the latency row (bench/latency.ts: 50 ms per request, hyperfine)
   --out DIR               where results.md and results.json go (default bench/out)
-  --help                  this text`;
+  --help                  this text
+
+Timing side by side is hyperfine's (Debian: apt-get install hyperfine).`;
 
 interface BenchOptions {
   quick: boolean;
-  rounds: number;
-  probeRuns: number;
+  rows: Row[];
+  runs: number;
+  delayMs: number;
   commands: SuiteCommand[];
   build: boolean;
   distMain?: string;
-  runs: number;
+  variantRuns: number;
   faults?: string[];
   variants?: string[];
   peers: boolean;
@@ -66,8 +71,6 @@ interface BenchOptions {
   maxExamples: number;
   peerCapMs: number;
   suiteCapMs: number;
-  profile: boolean;
-  latency: boolean;
   out: string;
 }
 
@@ -77,12 +80,13 @@ function parse(argv: string[]): BenchOptions | undefined {
     strict: true,
     options: {
       quick: { type: 'boolean' },
-      rounds: { type: 'string' },
-      'probe-runs': { type: 'string' },
+      rows: { type: 'string' },
+      runs: { type: 'string' },
+      delay: { type: 'string' },
       commands: { type: 'string' },
       build: { type: 'boolean' },
       'dist-main': { type: 'string' },
-      runs: { type: 'string' },
+      'variant-runs': { type: 'string' },
       faults: { type: 'string' },
       variants: { type: 'string' },
       'no-peers': { type: 'boolean' },
@@ -90,8 +94,6 @@ function parse(argv: string[]): BenchOptions | undefined {
       'max-examples': { type: 'string' },
       'peer-cap': { type: 'string' },
       'suite-cap': { type: 'string' },
-      'no-profile': { type: 'boolean' },
-      'no-latency': { type: 'boolean' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -102,18 +104,21 @@ function parse(argv: string[]): BenchOptions | undefined {
     if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new Error(`--${name} takes a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
     return Number(v);
   };
+  const list = <T extends string>(name: string, v: string, allowed: readonly T[]): T[] => {
+    const xs = v.split(',').map((c) => c.trim());
+    if (xs.length === 0 || xs.some((x) => !allowed.includes(x as T))) throw new Error(`--${name} takes ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+    return [...new Set(xs)] as T[];
+  };
   const quick = values.quick ?? false;
-  const commands = (values.commands ?? 'npm,tsx,dist').split(',').map((c) => c.trim());
-  const unknown = commands.filter((c) => !['npm', 'tsx', 'dist'].includes(c));
-  if (unknown.length || commands.length === 0) throw new Error(`--commands takes npm, tsx and dist, got ${JSON.stringify(values.commands)}`);
   return {
     quick,
-    rounds: int('rounds', values.rounds, 5, 1, 50),
-    probeRuns: int('probe-runs', values['probe-runs'], 3, 0, 20),
-    commands: [...new Set(commands)] as SuiteCommand[],
+    rows: list('rows', values.rows ?? ROWS.join(','), ROWS),
+    runs: int('runs', values.runs, quick ? 3 : 5, 1, 50),
+    delayMs: int('delay', values.delay, 50, 0, 10_000),
+    commands: list('commands', values.commands ?? 'npm,tsx,dist', ['npm', 'tsx', 'dist'] as const),
     build: values.build ?? false,
     ...(values['dist-main'] ? { distMain: resolve(values['dist-main']) } : {}),
-    runs: int('runs', values.runs, quick ? 1 : 3, 1, 20),
+    variantRuns: int('variant-runs', values['variant-runs'], quick ? 1 : 3, 1, 20),
     ...(values.faults ? { faults: names(values.faults) } : {}),
     ...(values.variants ? { variants: names(values.variants) } : {}),
     peers: !values['no-peers'],
@@ -121,9 +126,7 @@ function parse(argv: string[]): BenchOptions | undefined {
     maxExamples: int('max-examples', values['max-examples'], 25, 1, 1000),
     peerCapMs: int('peer-cap', values['peer-cap'], 120, 5, 1800) * 1000,
     suiteCapMs: int('suite-cap', values['suite-cap'], 180, 10, 1800) * 1000,
-    profile: !values['no-profile'],
-    latency: !values['no-latency'],
-    out: values.out ?? join(ROOT, 'bench', 'out'),
+    out: values.out ? resolve(values.out) : join(ROOT, 'bench', 'out'),
   };
 }
 
@@ -201,6 +204,12 @@ async function main(): Promise<number> {
   const started = performance.now();
   const loadavgStart = loadavg();
   const problems: string[] = [];
+  const rows = new Set(opts.rows);
+  const hyperfine = hyperfineVersion();
+  if (!hyperfine && (rows.has('side-by-side') || rows.has('latency'))) {
+    process.stderr.write('bench: hyperfine is not installed, and it times the rows side by side (Debian: apt-get install hyperfine; or --rows catalogue)\n');
+    return 2;
+  }
 
   // The catalogue as it is now (other files may add faults at any time: never a fixed list).
   let faults = opts.faults ? pickNamed(FAULTS, opts.faults, 'fault') : [...FAULTS];
@@ -208,6 +217,7 @@ async function main(): Promise<number> {
   if (!faults || !variants) return 2;
   if (!opts.faults && opts.quick) faults = spreadPick(FAULTS, 5);
 
+  const needsDist = rows.has('latency') || (rows.has('side-by-side') && opts.commands.includes('dist'));
   if (opts.distMain) {
     if (!existsSync(opts.distMain)) {
       process.stderr.write(`bench: --dist-main ${opts.distMain}: no such file\n`);
@@ -215,15 +225,18 @@ async function main(): Promise<number> {
     }
     useDistMain(opts.distMain);
     problems.push(`the compiled command measured is ${opts.distMain} (--dist-main), not this tree's dist/`);
-  } else if (opts.commands.includes('dist')) {
+  } else if (needsDist) {
     const built = ensureDist(opts.build, log);
     if (built) problems.push(built);
   }
 
-  const plans: Plan[] = [
-    ...variants.map((v) => ({ name: v.name, kind: 'conformant' as const, description: v.description, options: v.options, runs: opts.runs })),
-    ...faults.map((f) => ({ name: f.name, kind: 'fault' as const, description: f.description, options: { faults: [f.name] }, breaks: [...f.breaks], runs: 1 })),
-  ];
+  const plans: Plan[] = !rows.has('catalogue')
+    ? []
+    : [
+        { name: 'reference', kind: 'reference' as const, description: 'the reference implementation, default options, served by the bench (`--target`)', options: {}, runs: opts.variantRuns },
+        ...variants.map((v) => ({ name: v.name, kind: 'conformant' as const, description: v.description, options: v.options, runs: opts.variantRuns })),
+        ...faults.map((f) => ({ name: f.name, kind: 'fault' as const, description: f.description, options: { faults: [f.name] }, breaks: [...f.breaks], runs: 1 })),
+      ];
 
   // Peers: installed on demand into .cache/peers/, or said plainly why not.
   const tools: PeerTool[] = [dredd, schemathesis(opts.maxExamples, SEED)];
@@ -248,12 +261,11 @@ async function main(): Promise<number> {
   // dist/ may be rebuilt by others while the bench runs: the build measured is the one found at the start.
   const distAtStart = distBuildCommit();
   const distBuiltAt = distBuildTime();
-  const reference: TargetResult = { name: 'reference', kind: 'reference', description: 'the reference implementation, default options, served by the bench (`--target`)', suite: [], load: [], floor: [], peers: {} };
-  const embedded: TargetResult = { name: 'reference', kind: 'embedded', description: '`npm run conformance` with no target: the reference embedded in the CLI process', suite: [], load: [], floor: [], peers: {} };
-  const targets: TargetResult[] = [reference, embedded];
+  const targets: TargetResult[] = [];
   let side: SideBySide | undefined;
+  let late: SideBySide | undefined;
   /** Writes what has been measured so far (after every target, so an interrupted bench leaves its data). */
-  const write = (profile: ProfileResult | undefined, partial: boolean): BenchResults => {
+  const write = (partial: boolean): BenchResults => {
     const versions: Record<string, string> = {
       node: process.version,
       '@playwright/test': versionOf('@playwright/test'),
@@ -261,10 +273,11 @@ async function main(): Promise<number> {
       ajv: versionOf('ajv'),
       'fast-check': versionOf('fast-check'),
       'conformance-suite': (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+      ...(hyperfine ? { hyperfine } : {}),
     };
     const commit = commandOutput('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']);
     if (commit) versions['commit'] = `${commit}${commandOutput('git', ['-C', ROOT, 'status', '--porcelain', '--untracked-files=no']) ? ' (with uncommitted changes)' : ''}`;
-    if (distAtStart && opts.commands.includes('dist') && !opts.distMain) versions['dist/ built from'] = `${distAtStart} (at the start of the bench)`;
+    if (distAtStart && needsDist && !opts.distMain) versions['dist/ built from'] = `${distAtStart} (at the start of the bench)`;
     const python = commandOutput('python3', ['--version']);
     if (python && opts.peers) versions['python (peer only)'] = python.replace(/^Python /, '');
 
@@ -273,7 +286,7 @@ async function main(): Promise<number> {
       date: new Date().toISOString(),
       command: `npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,
       mode: opts.quick ? 'quick' : 'full',
-      runs: opts.runs,
+      runs: opts.variantRuns,
       seed: SEED,
       machine: {
         nproc: Number(commandOutput('nproc', []) ?? cpus().length),
@@ -286,9 +299,9 @@ async function main(): Promise<number> {
       versions,
       peers: peerInfo,
       ...(side ? { sideBySide: side } : {}),
+      ...(late ? { latency: late } : {}),
       targets,
-      ...(profile ? { profile } : {}),
-      problems: [...problems, ...suiteChanged(targets), ...(distBuildTime() !== distBuiltAt && opts.commands.includes('dist') && !opts.distMain ? ['dist/ was rebuilt while the bench ran (by another process): the compiled runs after that ran another build'] : [])],
+      problems: [...problems, ...suiteChanged(targets), ...(distBuildTime() !== distBuiltAt && needsDist && !opts.distMain ? ['dist/ was rebuilt while the bench ran (by another process): the compiled runs after that ran another build'] : [])],
       elapsedMs: performance.now() - started,
       partial,
     };
@@ -298,92 +311,36 @@ async function main(): Promise<number> {
     writeFileSync(join(opts.out, 'readme-section.md'), renderMarkdown(results, { compact: true }));
     return results;
   };
-  side = await sideBySide(
-    {
-      rounds: opts.rounds,
-      probeRuns: opts.probeRuns,
-      capMs: opts.suiteCapMs,
-      peerCapMs: opts.peerCapMs,
-      commands: opts.commands,
-      peers: usable,
-      log,
-      problem: (p) => problems.push(p),
-    },
-    reference,
-    embedded,
-  );
-  write(undefined, true);
 
-  // The latency row, side by side in one hyperfine run of its own (bench/latency.ts), its table kept
-  // beside results.md as latency.md.
-  if (opts.latency) {
-    const args = [TSX_CLI, join(ROOT, 'bench', 'latency.ts'), '--runs', String(opts.rounds), ...(opts.peers ? [] : ['--no-peers']), ...(opts.install ? [] : ['--no-install'])];
-    const code = await new Promise<number | null>((resolve) => spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }).on('exit', resolve));
-    if (code !== 0) problems.push(`the latency row (bench/latency.ts) ended with exit ${code}`);
+  const scratch = mkdtempSync(join(tmpdir(), 'bench-'));
+  try {
+    const common = { runs: opts.runs, capMs: opts.suiteCapMs, out: opts.out, log, problem: (p: string) => problems.push(p) };
+    if (rows.has('side-by-side')) {
+      mkdirSync(join(scratch, 'side-by-side'));
+      side = await loopback({ ...common, dir: join(scratch, 'side-by-side'), commands: opts.commands, peers: usable });
+      write(true);
+    }
+    if (rows.has('latency')) {
+      mkdirSync(join(scratch, 'latency'));
+      const st = peerInfo.find((p) => p.name === 'Schemathesis' && p.available);
+      late = await latency({ ...common, capMs: Math.max(opts.suiteCapMs, opts.peerCapMs), dir: join(scratch, 'latency'), delayMs: opts.delayMs, distMain: opts.distMain ?? DIST_MAIN, ...(st?.version ? { schemathesis: { version: st.version, maxExamples: opts.maxExamples } } : {}) });
+      write(true);
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
 
   let i = 0;
   for (const plan of plans) {
     i++;
-    const t: TargetResult = { name: plan.name, kind: plan.kind, description: plan.description, suite: [], load: [], floor: [], peers: {}, ...(plan.breaks ? { breaks: plan.breaks } : {}) };
+    const t: TargetResult = { name: plan.name, kind: plan.kind, description: plan.description, suite: [], peers: {}, ...(plan.breaks ? { breaks: plan.breaks } : {}) };
     targets.push(t);
-    const parts: string[] = [];
-    for (let run = 0; run < plan.runs; run++) {
-      t.load.push(loadavg()[0] ?? 0);
-      try {
-        const s = await runSuite('tsx', plan.options, { capMs: opts.suiteCapMs });
-        try {
-          const { captured, baseUrl: _url, close: _close, ...record } = s;
-          t.suite.push(record);
-          parts.push(`suite ${(s.wallMs / 1000).toFixed(2)} s ${s.verdict} ${s.requests} req`);
-          if (s.problem) problems.push(`${plan.kind} ${plan.name}: the suite run did not complete: ${s.problem}`);
-          if (s.received !== s.requests) parts.push(`(server received ${s.received})`);
-          try {
-            const f = await runFloor(captured);
-            t.floor.push(f);
-            parts.push(`floor ${(f.processMs / 1000).toFixed(2)} s`);
-            if (f.answered !== f.requests) problems.push(`${plan.name}: the floor got ${f.answered} answers to ${f.requests} requests`);
-          } catch (e) {
-            problems.push(`${plan.name}: floor failed: ${(e as Error).message}`);
-          }
-        } finally {
-          await s.close();
-        }
-      } catch (e) {
-        problems.push(`${plan.kind} ${plan.name}: the suite could not be run: ${(e as Error).message}`);
-      }
-    }
-    for (const tool of usable) {
-      const runs: PeerRun[] = [];
-      for (let run = 0; run < plan.runs; run++) {
-        try {
-          const r = await runPeer(tool, opts.peerCapMs, plan.options);
-          runs.push(r);
-          if (r.problem) problems.push(`${tool.name} on ${plan.name}: ${r.problem}`);
-          if (r.timedOut) problems.push(`${tool.name} on ${plan.name}: killed at the ${opts.peerCapMs / 1000} s cap`);
-        } catch (e) {
-          problems.push(`${tool.name} on ${plan.name}: could not be run: ${(e as Error).message}`);
-        }
-      }
-      t.peers[tool.name] = runs;
-      const last = runs[runs.length - 1];
-      if (last) parts.push(`${tool.name} ${(last.wallMs / 1000).toFixed(1)} s exit ${last.exitCode} ${last.failures.length} failures`);
-    }
+    const parts = await runTarget(t, plan.options, plan.runs, { suiteCapMs: opts.suiteCapMs, peerCapMs: opts.peerCapMs, peers: usable, problem: (p) => problems.push(p) });
     log(`[${i}/${plans.length}] ${plan.kind} ${plan.name}: ${parts.join(', ')}`);
-    write(undefined, true);
+    write(true);
   }
 
-  let profile: ProfileResult | undefined;
-  if (opts.profile) {
-    try {
-      log('profiled default run (V8 profiler in every Node process)');
-      profile = await profileRun(opts.commands.includes('npm') ? 'npm' : opts.commands[0]!, opts.suiteCapMs);
-    } catch (e) {
-      problems.push(`profiled run failed: ${(e as Error).message}`);
-    }
-  }
-
-  const results = write(profile, false);
+  const results = write(false);
   process.stdout.write(renderMarkdown(results));
   log(`wrote ${join(opts.out, 'results.md')}, results.json and readme-section.md (for the README's "How it compares") in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return 0;

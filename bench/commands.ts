@@ -32,15 +32,16 @@ export function commandLabel(command: SuiteCommand): string {
   return `\`node ${distMain.startsWith(ROOT) ? distMain.slice(ROOT.length) : distMain}\``;
 }
 
-/** The program and arguments that run the suite with `args` by `command`. */
-export function suiteArgv(command: SuiteCommand, args: readonly string[]): { file: string; args: string[] } {
+/** The program and its arguments that run the suite with `args` by `command`. */
+export function suiteArgv(command: SuiteCommand, args: readonly string[]): string[] {
   switch (command) {
     case 'npm':
-      return { file: 'npm', args: ['run', '--silent', 'conformance', '--', ...args] };
+      // --prefix: the bench runs its contenders in a scratch folder (what they write stays there).
+      return ['npm', '--prefix', ROOT, 'run', '--silent', 'conformance', '--', ...args];
     case 'tsx':
-      return { file: process.execPath, args: [TSX_CLI, 'cli/conformance.ts', ...args] };
+      return [process.execPath, TSX_CLI, join(ROOT, 'cli', 'conformance.ts'), ...args];
     case 'dist':
-      return { file: process.execPath, args: [distMain, ...args] };
+      return [process.execPath, distMain, ...args];
   }
 }
 

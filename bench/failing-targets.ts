@@ -45,12 +45,16 @@ export async function startHtmlTarget(reference: ReferenceServer): Promise<Bench
   };
 }
 
-/** The reference with keys it never issued: the preflight names the rejected key (exit 2). */
+/**
+ * The reference with keys it never issued: the preflight names the rejected key (exit 2). Its keys
+ * have variables of their own, so one environment serves it and the reference side by side.
+ */
 export function rejectedKeyTarget(reference: ReferenceServer): BenchTarget {
+  const yaml = referenceTargetYaml(reference).replace(`\${${REFERENCE_KEY_ENV.apiKey}}`, '${BENCH_REJECTED_API_KEY}').replace(`\${${REFERENCE_KEY_ENV.restrictedApiKey}}`, '${BENCH_REJECTED_RESTRICTED_KEY}');
   return {
     baseUrl: reference.baseUrl,
-    yaml: referenceTargetYaml(reference),
-    env: { [REFERENCE_KEY_ENV.apiKey]: 'sk-bench-rejected-management-key-0000', [REFERENCE_KEY_ENV.restrictedApiKey]: 'sk-bench-rejected-restricted-key-0000' },
+    yaml,
+    env: { BENCH_REJECTED_API_KEY: 'sk-bench-rejected-management-key-0000', BENCH_REJECTED_RESTRICTED_KEY: 'sk-bench-rejected-restricted-key-0000' },
     close: async () => undefined,
   };
 }

@@ -1,13 +1,9 @@
 /** The bench's results (bench/out/results.json) and the derived verdicts the tables show. */
-import type { FloorRun } from './floor.ts';
-import type { SuiteRun } from './measure.ts';
 import type { PeerRun } from './peers/peer.ts';
-import type { ProfileResult } from './profile.ts';
 import type { SideBySide } from './side-by-side.ts';
+import type { SuiteOutcome } from './suite-run.ts';
 
-export type TargetKind = 'reference' | 'embedded' | 'conformant' | 'fault';
-
-export type SuiteRunRecord = Omit<SuiteRun, 'captured'>;
+export type TargetKind = 'reference' | 'conformant' | 'fault';
 
 export interface TargetResult {
   name: string;
@@ -15,11 +11,7 @@ export interface TargetResult {
   description: string;
   /** Faults only: the requirement ids the fault breaks. */
   breaks?: string[];
-  suite: SuiteRunRecord[];
-  /** 1-minute load average of the machine just before each suite run. */
-  load: number[];
-  /** One per suite run (not for the embedded reference, whose server lives in the CLI process). */
-  floor: FloorRun[];
+  suite: SuiteOutcome[];
   /** Peer name to its runs on this target (absent when the peer is unavailable or skipped). */
   peers: Record<string, PeerRun[]>;
 }
@@ -36,15 +28,17 @@ export interface BenchResults {
   date: string;
   command: string;
   mode: 'full' | 'quick';
+  /** Verdict runs per conformant variant (faults: 1). */
   runs: number;
   seed: number;
   machine: { nproc: number; cpu: string; memoryGb: number; os: string; loadavgStart: number[]; loadavgEnd: number[] };
   versions: Record<string, string>;
   peers: PeerInfo[];
-  /** The targets' figures, every contender once per round (bench/side-by-side.ts). */
+  /** The loopback row, timed by hyperfine (bench/side-by-side.ts). */
   sideBySide?: SideBySide;
+  /** The latency row: the independent server behind the delaying proxy, timed by hyperfine. */
+  latency?: SideBySide;
   targets: TargetResult[];
-  profile?: ProfileResult;
   /** Errors of the bench itself (a target it could not measure), said plainly. */
   problems: string[];
   elapsedMs: number;

@@ -1,42 +1,47 @@
 /**
- * The figures the suite's targets are stated in, measured side by side in one bench: rounds in which
- * every contender runs once, in an order that rotates from round to round, so that a machine whose
- * load drifts (shared CI, other work) weighs on all of them alike. Ratios are taken within a round
- * (this contender's wall / that one's, same round), then their median over the rounds.
+ * The figures the suite's targets are stated in, side by side: each contender runs once, untimed, for
+ * what it says (its verdict, requests, failures), then all of them are timed together in one hyperfine
+ * run (bench/run.ts). Two rows, each one hyperfine run:
  *
- * Contenders: `--help` (start-up alone) and the default run (the embedded reference) by each command
- * (npm + tsx, tsx alone, the compiled package); the suite and each peer against the same reference
- * served by the bench; the suite against targets that fail every check (HTML answered with 200, a
- * rejected key). Then probed runs (bench/probe.ts) say where the time of a run goes.
+ * - loopback: `--help` (start-up alone) and the default run (the embedded reference) by each command
+ *   (npm + tsx, tsx alone, the compiled package); the suite and each peer against one reference served
+ *   by the bench; the compiled command, the same engine in one process and Schemathesis against the
+ *   independent server (bench/independent/); the suite against targets that fail every check.
+ * - latency: the independent server behind a loopback proxy that holds every request `delayMs` (a
+ *   deployment in another region): the compiled suite one request at a time (--concurrency 1) and at
+ *   its default, and Schemathesis with 1 and 4 workers.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULTS } from '../core/run-settings.ts';
 import { startReference } from '../reference/server.ts';
-import { commandLabel, type SuiteCommand } from './commands.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import { commandLabel, suiteArgv, type SuiteCommand } from './commands.ts';
+import { startDelayProxy } from './delay-proxy.ts';
 import { rejectedKeyTarget, startHtmlTarget } from './failing-targets.ts';
-import { runFloor } from './floor.ts';
-import { runInProcess } from './in-process.ts';
-import { startIndependent, type IndependentServer } from './independent/start.ts';
-import { runEmbedded, runHelp, runSuite, runSuiteOn, type RunOptions, type SuiteRun } from './measure.ts';
-import type { PeerRun, PeerTool } from './peers/peer.ts';
-import type { Timeline } from './probe.ts';
-import type { SuiteRunRecord, TargetResult } from './results.ts';
+import { inProcessArgv, readInProcess } from './in-process.ts';
+import { startIndependent } from './independent/start.ts';
+import type { PeerTool } from './peers/peer.ts';
+import { schemathesis } from './peers/schemathesis.ts';
+import { SEED } from './root.ts';
+import { hyperfine, runOnce, type Ran, type Timing } from './run.ts';
+import { suiteOutcome } from './suite-run.ts';
 
-export type Contest = 'start-up' | 'default run' | 'reference' | 'failing target' | 'peer' | 'independent';
+export type Contest = 'start-up' | 'default run' | 'reference' | 'independent' | 'failing target' | 'latency';
 
-/** One run of a contender, reduced to what the side-by-side table shows. */
-export interface ContenderRun {
-  wallMs: number;
+/** What a contender's untimed run said. */
+export interface Outcome {
   exitCode: number | null;
-  timedOut: boolean;
-  cpuS?: number;
   verdict?: string;
   requests?: number;
+  /** Requests answered from the run's memory (the suite's report.json run.requestsSaved). */
+  saved?: number;
   /** Failed checks (the suite) or distinct failures (a peer). */
   failures?: number;
-  workers?: number;
-  /** The in-process run: the package's import and the run itself, ms. */
-  split?: { importMs: number; runMs: number };
   /** What a refused run said (its one stderr line). */
   line?: string;
+  /** The in-process run: the package's import and the run itself, ms. */
+  split?: { importMs: number; runMs: number };
   problem?: string;
 }
 
@@ -46,20 +51,27 @@ export interface Contender {
   label: string;
   /** Another tool, not the suite (its failures are the tool's own count). */
   peer?: boolean;
-  runs: ContenderRun[];
-}
-
-export interface ProbedSet {
-  id: string;
-  label: string;
-  timelines: Timeline[];
-  walls: number[];
+  outcome: Outcome;
+  /** Hyperfine's figures; absent when the untimed run did not complete (it is not timed). */
+  timing?: Timing;
 }
 
 export interface SideBySide {
-  rounds: number;
+  /** Timed runs per contender. */
+  runs: number;
+  /** The latency row: ms the proxy holds every request. */
+  delayMs?: number;
   contenders: Contender[];
-  probed: ProbedSet[];
+}
+
+export interface SideBySideOptions {
+  runs: number;
+  capMs: number;
+  /** Where each row's scratch files go, and where hyperfine's JSON export is kept. */
+  dir: string;
+  out: string;
+  log(s: string): void;
+  problem(s: string): void;
 }
 
 interface Plan {
@@ -67,248 +79,164 @@ interface Plan {
   contest: Contest;
   label: string;
   peer?: boolean;
-  run(round: number): Promise<ContenderRun>;
+  argv: string[];
+  /** Requests the served target received so far, when the bench can count them. */
+  sent?: () => number;
+  read(r: Ran, sent: number | undefined): Outcome;
 }
 
-export interface SideBySideOptions {
-  rounds: number;
-  probeRuns: number;
-  capMs: number;
-  peerCapMs: number;
-  commands: readonly SuiteCommand[];
-  peers: readonly PeerTool[];
-  log(s: string): void;
-  problem(s: string): void;
-}
-
-function ofSuite(r: SuiteRun): ContenderRun {
-  return {
-    wallMs: r.wallMs,
-    exitCode: r.exitCode,
-    timedOut: r.timedOut,
-    verdict: r.verdict,
-    // A refused run writes no report: what the server received is what it sent.
-    requests: r.verdict === 'none' && r.received > 0 ? r.received : r.requests,
-    failures: r.failedChecks.length,
-    ...(r.cpuS !== undefined ? { cpuS: r.cpuS } : {}),
-    ...(r.workers !== undefined ? { workers: r.workers } : {}),
-    ...(r.verdict === 'none' && r.stderrLine ? { line: r.stderrLine } : {}),
-    ...(r.problem ? { problem: r.problem } : {}),
+/** The suite's run, read from its report in `reportDir` (a refused run: what the server received). */
+function suite(reportDir: string, expectReport = true) {
+  return (r: Ran, sent: number | undefined): Outcome => {
+    const s = suiteOutcome(r, reportDir, expectReport);
+    return {
+      exitCode: s.exitCode,
+      verdict: s.verdict,
+      requests: s.verdict === 'none' && sent !== undefined ? sent : s.requests,
+      failures: s.failedChecks.length,
+      ...(s.saved !== undefined ? { saved: s.saved } : {}),
+      ...(s.verdict === 'none' && s.stderrLine ? { line: s.stderrLine } : {}),
+      ...(s.problem ? { problem: s.problem } : {}),
+    };
   };
 }
 
-function record(r: SuiteRun): SuiteRunRecord {
-  const { captured: _c, ...rest } = r;
-  return rest;
+function peer(tool: PeerTool, dir: string) {
+  return (r: Ran, sent: number | undefined): Outcome => {
+    const p = tool.read(r, dir);
+    return { exitCode: r.code, failures: p.failures.length, ...(sent !== undefined ? { requests: sent } : {}), ...(p.problem ? { problem: p.problem } : {}) };
+  };
 }
 
-/**
- * Runs the rounds. The reference's and the default run's suite runs, floors and peer runs also fill
- * `reference` and `embedded` (the per-target tables and the peers' baseline read them there).
- */
-export async function sideBySide(o: SideBySideOptions, reference: TargetResult, embedded: TargetResult): Promise<SideBySide> {
-  const suiteOpts: RunOptions = { capMs: o.capMs };
-  const plans: Plan[] = [];
-  const by = (c: SuiteCommand) => commandLabel(c);
-  for (const c of o.commands) {
-    plans.push({
-      id: `help:${c}`,
-      contest: 'start-up',
-      label: `${by(c)} --help`,
-      run: async () => {
-        const m = await runHelp(c, o.capMs);
-        return { wallMs: m.wallMs, exitCode: m.code, timedOut: m.timedOut, ...(m.cpuS !== undefined ? { cpuS: m.cpuS } : {}), ...(m.code !== 0 ? { problem: `exit ${m.code}: ${m.stderr.trim().split('\n').pop() ?? ''}` } : {}) };
-      },
-    });
-  }
-  // The default run's row in the per-target tables: the command users type, when it is measured.
-  const embeddedBy = o.commands.includes('npm') ? 'npm' : o.commands[0];
-  for (const c of o.commands) {
-    plans.push({
-      id: `default:${c}`,
-      contest: 'default run',
-      label: `${by(c)} (no target: the embedded reference)`,
-      run: async () => {
-        const r = await runEmbedded(c, suiteOpts);
-        if (c === embeddedBy) embedded.suite.push(record(r));
-        return ofSuite(r);
-      },
-    });
-  }
-  for (const c of o.commands.filter((x) => x !== 'npm')) {
-    plans.push({
-      id: `reference:${c}`,
-      contest: 'reference',
-      label: `${by(c)} --target (the reference served by the bench)`,
-      run: async () => {
-        const s = await runSuite(c, {}, suiteOpts);
-        try {
-          if (c === 'tsx') {
-            reference.suite.push(record(s));
-            try {
-              reference.floor.push(await runFloor(s.captured));
-            } catch (e) {
-              o.problem(`reference: floor failed: ${(e as Error).message}`);
-            }
-          }
-          return ofSuite(s);
-        } finally {
-          await s.close();
-        }
-      },
-    });
-  }
-  for (const tool of o.peers) {
-    plans.push({
-      id: `peer:${tool.name}`,
-      contest: 'peer',
-      peer: true,
-      label: `${tool.name} (the reference served by the bench)`,
-      run: async () => {
-        const r = await runPeer(tool, o.peerCapMs);
-        (reference.peers[tool.name] ??= []).push(r);
-        return ofPeer(r);
-      },
-    });
-  }
-  // One independent server (bench/independent/), written from the document apart from the reference:
-  // the compiled command, the same engine in one process (runConformance), and Schemathesis, against it.
-  if (o.commands.includes('dist')) {
-    plans.push({
-      id: 'independent:dist',
-      contest: 'independent',
-      label: `${by('dist')} --target (the independent server)`,
-      run: () => onIndependent(async (t) => ofSuite(await runSuiteOn('dist', t, suiteOpts))),
-    });
-    plans.push({
-      id: 'independent:in-process',
-      contest: 'independent',
-      label: '`runConformance` of dist/index.js in one Node process (the independent server)',
-      run: () => onIndependent((t) => runInProcess(t, o.capMs)),
-    });
-  }
-  for (const tool of o.peers.filter((p) => p.name === 'Schemathesis')) {
-    plans.push({
-      id: `independent:${tool.name}`,
-      contest: 'independent',
-      peer: true,
-      label: `${tool.name} (the independent server)`,
-      run: () =>
-        onIndependent(async (t) => ofPeer(await tool.run(t.baseUrl, t.apiKey, o.peerCapMs))),
-    });
-  }
-  const failing: SuiteCommand = o.commands.includes('tsx') ? 'tsx' : o.commands[0]!;
-  plans.push({
-    id: `html:${failing}`,
-    contest: 'failing target',
-    label: `${by(failing)} --target: every request answered 200 with an HTML page`,
-    run: () => htmlRun(failing, suiteOpts).then(ofSuite),
-  });
-  plans.push({
-    id: `rejected-key:${failing}`,
-    contest: 'failing target',
-    label: `${by(failing)} --target: the reference with a key it rejects`,
-    run: () => rejectedRun(failing, suiteOpts).then(ofSuite),
-  });
-
-  const contenders: Contender[] = plans.map((p) => ({ id: p.id, contest: p.contest, label: p.label, ...(p.peer ? { peer: true } : {}), runs: [] }));
-  /** A contender whose first run could not complete is not run again (a broken build, a missing peer). */
-  const dropped = new Set<string>();
-  for (let round = 0; round < o.rounds; round++) {
-    const order = plans.map((_, i) => plans[(i + round) % plans.length]!);
-    const parts: string[] = [];
-    for (const p of order) {
-      if (dropped.has(p.id)) continue;
-      const c = contenders.find((x) => x.id === p.id)!;
-      let r: ContenderRun;
-      try {
-        r = await p.run(round);
-      } catch (e) {
-        r = { wallMs: NaN, exitCode: null, timedOut: false, problem: `could not be run: ${(e as Error).message.split('\n')[0]}` };
-      }
-      c.runs.push(r);
-      if (r.problem) {
-        o.problem(`${p.id}: ${r.problem}`);
-        if (round === 0) dropped.add(p.id);
-      }
-      parts.push(`${p.id} ${(r.wallMs / 1000).toFixed(2)} s`);
+/** Each plan once for its outcome, then those that completed side by side under hyperfine. */
+async function race(name: string, plans: readonly Plan[], env: Record<string, string>, o: SideBySideOptions): Promise<Contender[]> {
+  const contenders: Contender[] = [];
+  const timed: Array<{ plan: Plan; contender: Contender }> = [];
+  for (const p of plans) {
+    const before = p.sent?.();
+    let outcome: Outcome;
+    try {
+      const r = await runOnce(p.argv, { cwd: o.dir, env, capMs: o.capMs });
+      outcome = r.timedOut ? { exitCode: null, problem: `killed at the ${o.capMs / 1000} s cap` } : p.read(r, before === undefined ? undefined : p.sent!() - before);
+    } catch (e) {
+      outcome = { exitCode: null, problem: `could not be run: ${(e as Error).message.split('\n')[0]}` };
     }
-    o.log(`side by side, round ${round + 1}/${o.rounds}: ${parts.join(', ')}`);
+    const contender: Contender = { id: p.id, contest: p.contest, label: p.label, ...(p.peer ? { peer: true } : {}), outcome };
+    contenders.push(contender);
+    if (outcome.problem) o.problem(`${p.id}: ${outcome.problem} (not timed)`);
+    else timed.push({ plan: p, contender });
+    o.log(`${name}: ${p.id}: exit ${outcome.exitCode}${outcome.verdict ? ` ${outcome.verdict}` : ''}${outcome.requests !== undefined ? `, ${outcome.requests} requests` : ''}`);
   }
-
-  // Probed runs: the same runs with the probe's preload, apart from the timed ones above.
-  const probes: Array<{ id: string; label: string; run: () => Promise<SuiteRun> }> = [];
-  for (const c of o.commands) if (!dropped.has(`default:${c}`)) probes.push({ id: `default:${c}`, label: `default run, ${by(c)}`, run: () => runEmbedded(c, { ...suiteOpts, probe: true }) });
-  probes.push({
-    id: `reference:${failing}`,
-    label: `${by(failing)} --target the reference`,
-    run: async () => {
-      const s = await runSuite(failing, {}, { ...suiteOpts, probe: true });
-      await s.close();
-      return s;
-    },
-  });
-  probes.push({ id: `html:${failing}`, label: `${by(failing)} --target HTML answered with 200`, run: () => htmlRun(failing, { ...suiteOpts, probe: true }) });
-  const probed: ProbedSet[] = probes.map((p) => ({ id: p.id, label: p.label, timelines: [], walls: [] }));
-  for (let i = 0; i < o.probeRuns; i++) {
-    for (const [k, p] of probes.entries()) {
-      try {
-        const r = await p.run();
-        if (r.timeline) probed[k]!.timelines.push(r.timeline);
-        probed[k]!.walls.push(r.wallMs);
-        if (r.problem) o.problem(`probed ${p.id}: ${r.problem}`);
-      } catch (e) {
-        o.problem(`probed ${p.id}: could not be run: ${(e as Error).message.split('\n')[0]}`);
-      }
+  if (timed.length) {
+    mkdirSync(o.out, { recursive: true });
+    const timings = await hyperfine(
+      timed.map((t) => ({ name: t.plan.id, argv: t.plan.argv })),
+      { runs: o.runs, cwd: o.dir, env, json: join(o.out, `${name}.json`), capMs: timed.length * o.runs * o.capMs },
+    );
+    for (const t of timed) {
+      const timing = timings.find((x) => x.command === t.plan.id);
+      if (timing) t.contender.timing = timing;
     }
-    o.log(`probed runs ${i + 1}/${o.probeRuns}`);
   }
-  return { rounds: o.rounds, contenders, probed };
+  return contenders;
 }
 
-/** Runs one peer against a fresh reference with `options`; requests from what the reference received. */
-export async function runPeer(tool: PeerTool, capMs: number, options: Parameters<typeof startReference>[0] = {}): Promise<PeerRun> {
-  const server = await startReference(options);
+/** The loopback row: every server on 127.0.0.1, no delay. */
+export async function loopback(o: SideBySideOptions & { commands: readonly SuiteCommand[]; peers: readonly PeerTool[] }): Promise<SideBySide> {
+  const reference = await startReference();
+  const html = await startHtmlTarget(reference);
+  const independent = await startIndependent();
   try {
-    const r = await tool.run(server.baseUrl, server.keys.management, capMs);
-    return { ...r, requests: server.received.length };
+    const rejected = rejectedKeyTarget(reference);
+    const file = (name: string, yaml: string) => {
+      writeFileSync(join(o.dir, name), yaml);
+      return join(o.dir, name);
+    };
+    const targets = { reference: file('reference.yaml', referenceTargetYaml(reference)), html: file('html.yaml', html.yaml), rejected: file('rejected.yaml', rejected.yaml), independent: file('independent.yaml', independent.yaml) };
+    const env = { FORCE_COLOR: '0', PYTHONDONTWRITEBYTECODE: '1', ...referenceKeyEnv(reference), ...html.env, ...rejected.env, ...independent.env };
+    const received = () => reference.received.length;
+    const by = (c: SuiteCommand) => commandLabel(c);
+    const run = (id: string, c: SuiteCommand, args: string[] = []) => {
+      const reportDir = join(o.dir, id.replace(/\W/g, '-'));
+      return { argv: suiteArgv(c, [...args, '--seed', String(SEED), '--report-dir', reportDir]), reportDir };
+    };
+    const plans: Plan[] = [];
+    for (const c of o.commands) {
+      plans.push({ id: `help:${c}`, contest: 'start-up', label: `${by(c)} --help`, argv: suiteArgv(c, ['--help']), read: (r) => ({ exitCode: r.code, ...(r.code !== 0 ? { problem: `exit ${r.code}: ${r.stderr.trim().split('\n').pop() ?? ''}` } : {}) }) });
+    }
+    for (const c of o.commands) {
+      const { argv, reportDir } = run(`default:${c}`, c);
+      plans.push({ id: `default:${c}`, contest: 'default run', label: `${by(c)} (no target: the embedded reference)`, argv, read: suite(reportDir) });
+    }
+    for (const c of o.commands.filter((x) => x !== 'npm')) {
+      const { argv, reportDir } = run(`reference:${c}`, c, ['--target', targets.reference]);
+      plans.push({ id: `reference:${c}`, contest: 'reference', label: `${by(c)} --target (the reference served by the bench)`, argv, read: suite(reportDir) });
+    }
+    for (const tool of o.peers) {
+      const dir = join(o.dir, `peer-${tool.name}`);
+      mkdirSync(dir);
+      plans.push({ id: `peer:${tool.name}`, contest: 'reference', peer: true, label: `${tool.name} (the reference served by the bench)`, argv: tool.argv(reference.baseUrl, reference.keys.management, dir), sent: received, read: peer(tool, dir) });
+    }
+    // The independent server, written from the document apart from the reference: the compiled
+    // command, the same engine in one process (runConformance), and Schemathesis against it.
+    if (o.commands.includes('dist')) {
+      const { argv, reportDir } = run('independent:dist', 'dist', ['--target', targets.independent]);
+      plans.push({ id: 'independent:dist', contest: 'independent', label: `${by('dist')} --target (the independent server)`, argv, read: suite(reportDir) });
+      plans.push({
+        id: 'independent:in-process',
+        contest: 'independent',
+        label: '`runConformance` of dist/index.js in one Node process (the independent server)',
+        argv: inProcessArgv(o.dir, targets.independent, SEED),
+        read: (r) => {
+          const x = readInProcess(r);
+          return 'problem' in x ? { exitCode: r.code, problem: x.problem } : { exitCode: r.code, verdict: x.verdict, requests: x.requests, failures: x.failedChecks, split: { importMs: x.importMs, runMs: x.runMs } };
+        },
+      });
+    }
+    for (const tool of o.peers.filter((p) => p.name === 'Schemathesis')) {
+      const dir = join(o.dir, 'independent-schemathesis');
+      mkdirSync(dir);
+      plans.push({ id: `independent:${tool.name}`, contest: 'independent', peer: true, label: `${tool.name} (the independent server)`, argv: tool.argv(independent.baseUrl, independent.apiKey, dir), read: peer(tool, dir) });
+    }
+    const failing: SuiteCommand = o.commands.includes('tsx') ? 'tsx' : o.commands[0]!;
+    const h = run(`html:${failing}`, failing, ['--target', targets.html]);
+    plans.push({ id: `html:${failing}`, contest: 'failing target', label: `${by(failing)} --target: every request answered 200 with an HTML page`, argv: h.argv, read: suite(h.reportDir) });
+    const k = run(`rejected-key:${failing}`, failing, ['--target', targets.rejected]);
+    plans.push({ id: `rejected-key:${failing}`, contest: 'failing target', label: `${by(failing)} --target: the reference with a key it rejects`, argv: k.argv, sent: received, read: suite(k.reportDir, false) });
+    return { runs: o.runs, contenders: await race('side-by-side', plans, env, o) };
   } finally {
-    await server.close();
-  }
-}
-
-/** Runs `f` against a fresh independent server (a fresh one per run, as the reference is). */
-async function onIndependent(f: (t: IndependentServer) => Promise<ContenderRun>): Promise<ContenderRun> {
-  const server = await startIndependent();
-  try {
-    return await f(server);
-  } finally {
-    await server.close();
-  }
-}
-
-/** A peer's run as the table shows it; `requests` when the bench counted them. */
-function ofPeer(r: Omit<PeerRun, 'requests'> & { requests?: number }): ContenderRun {
-  return { wallMs: r.wallMs, exitCode: r.exitCode, timedOut: r.timedOut, ...(r.requests !== undefined ? { requests: r.requests } : {}), failures: r.failures.length, ...(r.cpuS !== undefined ? { cpuS: r.cpuS } : {}), ...(r.problem ? { problem: r.problem } : {}) };
-}
-
-async function htmlRun(command: SuiteCommand, opts: RunOptions): Promise<SuiteRun> {
-  // A reference only for the target file's fixture values; the HTML server answers every request.
-  const fixtures = await startReference();
-  const html = await startHtmlTarget(fixtures);
-  try {
-    return await runSuiteOn(command, html, opts);
-  } finally {
+    await independent.close();
     await html.close();
-    await fixtures.close();
+    await reference.close();
   }
 }
 
-async function rejectedRun(command: SuiteCommand, opts: RunOptions): Promise<SuiteRun> {
-  const server = await startReference();
+/** The latency row: the independent server behind the delaying proxy. */
+export async function latency(o: SideBySideOptions & { delayMs: number; distMain: string; schemathesis?: { version: string; maxExamples: number } }): Promise<SideBySide> {
+  const server = await startIndependent();
+  const proxy = await startDelayProxy(new URL(server.baseUrl).origin, o.delayMs);
   try {
-    return await runSuiteOn(command, rejectedKeyTarget(server), { ...opts, refused: true });
+    const baseUrl = proxy.origin + new URL(server.baseUrl).pathname;
+    const targetFile = join(o.dir, 'latency.yaml');
+    writeFileSync(targetFile, server.yaml.replace(server.baseUrl, baseUrl));
+    const plans: Plan[] = [1, DEFAULTS.concurrency].map((n) => {
+      const reportDir = join(o.dir, `latency-${n}`);
+      const argv = [process.execPath, o.distMain, '--target', targetFile, '--seed', String(SEED), '--concurrency', String(n), '--report-dir', reportDir];
+      return { id: `suite, --concurrency ${n}${n === DEFAULTS.concurrency ? ' (default)' : ''}`, contest: 'latency', label: '', argv, sent: () => proxy.count, read: suite(reportDir) };
+    });
+    if (o.schemathesis) {
+      for (const workers of [1, 4]) {
+        const tool = schemathesis(o.schemathesis.maxExamples, SEED, workers);
+        const dir = join(o.dir, `latency-st-${workers}`);
+        mkdirSync(dir);
+        const id = `Schemathesis ${o.schemathesis.version}, ${workers} worker${workers > 1 ? 's' : ''}`;
+        plans.push({ id, contest: 'latency', peer: true, label: '', argv: tool.argv(baseUrl, server.apiKey, dir), sent: () => proxy.count, read: peer(tool, dir) });
+      }
+    }
+    for (const p of plans) p.label = p.id;
+    return { runs: o.runs, delayMs: o.delayMs, contenders: await race('latency', plans, { FORCE_COLOR: '0', PYTHONDONTWRITEBYTECODE: '1', ...server.env }, o) };
   } finally {
+    await proxy.close();
     await server.close();
   }
 }

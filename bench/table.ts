@@ -1,8 +1,19 @@
 /** Renders the bench's results as Markdown (bench/out/results.md and the console). */
 import { isDredd2xx } from './peers/dredd.ts';
 import { peerBaseline, peerCaught, suiteCaught, suiteFalse, type BenchResults, type TargetResult } from './results.ts';
-import { phasesTable, sideBySideTable, targetsSection } from './side-by-side-table.ts';
-import { fmtMb, fmtNumber, fmtSeconds, spread, table } from './stats.ts';
+import { contendersTable, table, targetsSection } from './side-by-side-table.ts';
+
+/** The walls of single runs, as they were (`2.81 s`, `2.81, 2.75 s`): one run each, not a timing. */
+function walls(ms: ReadonlyArray<number | undefined>): string {
+  const v = ms.filter((x): x is number => x !== undefined && Number.isFinite(x));
+  return v.length ? `${v.map((x) => (x / 1000).toFixed(2)).join(', ')} s` : 'n/a';
+}
+
+/** Distinct values, `641` or `634/641`. */
+function values(xs: ReadonlyArray<number | undefined>): string {
+  const v = [...new Set(xs.filter((x): x is number => x !== undefined))];
+  return v.length ? v.join('/') : 'n/a';
+}
 
 /** A peer column: the tool as run, or a view of its results restricted to some of its failures. */
 interface PeerView {
@@ -40,10 +51,6 @@ function targetsOf(r: BenchResults, ...kinds: TargetResult['kind'][]): TargetRes
   return r.targets.filter((t) => kinds.includes(t.kind));
 }
 
-function suiteWall(t: TargetResult) {
-  return spread(t.suite.map((s) => s.wallMs));
-}
-
 function summary(r: BenchResults): string {
   const faults = targetsOf(r, 'fault');
   const conformant = targetsOf(r, 'conformant');
@@ -61,8 +68,8 @@ function summary(r: BenchResults): string {
     `${faults.filter((t) => suiteCaught(t).exitNonZero).length} of ${faults.length}`,
     refFalse.length ? refFalse.join('; ') : '0',
     `${varFalse.length} of ${conformant.length}${varFalse.length ? ` (${varFalse.filter((t) => t.suite.some((s) => s.failedMust.length > 0 || s.verdict !== 'conformant')).length} with a MUST failed or a verdict other than conformant): ${varFalse.map((t) => `${t.name} (${suiteFalse(t).join(', ')})`).join('; ')}` : ''}`,
-    ref ? fmtSeconds(suiteWall(ref)) : 'n/a',
-    ref ? fmtNumber(spread(ref.suite.map((s) => s.requests))) : 'n/a',
+    ref ? walls(ref.suite.map((s) => s.wallMs)) : 'n/a',
+    ref ? values(ref.suite.map((s) => s.requests)) : 'n/a',
     sec(totalSuite, 0),
   ]);
   for (const v of peerViews(r)) {
@@ -79,52 +86,31 @@ function summary(r: BenchResults): string {
       v.label === v.peer ? `${exitNZ} of ${faults.length}` : '—',
       baseline.size ? `${baseline.size}: ${abbreviate([...baseline], 4)}` : '0',
       `${varF.length} of ${conformant.length}${varF.length ? ': ' + varF.map((t) => t.name).join(', ') : ''}`,
-      v.label === v.peer ? fmtSeconds(spread(refRuns.map((p) => p.wallMs))) : '(same runs)',
-      v.label === v.peer ? fmtNumber(spread(refRuns.map((p) => p.requests))) : '(same runs)',
+      v.label === v.peer ? walls(refRuns.map((p) => p.wallMs)) : '(same runs)',
+      v.label === v.peer ? values(refRuns.map((p) => p.requests)) : '(same runs)',
       v.label === v.peer ? sec(total, 0) : '(same runs)',
     ]);
   }
   return table(
-    ['tool', 'faults caught (a failure the plain reference does not give)', 'exit ≠ 0 on a fault', 'false failures on the plain reference', 'conformant variants with a false failure', 'wall per run on the reference (median, min–max)', 'requests per run on the reference', 'wall over the fault catalogue (1 run each)'],
+    ['tool', 'faults caught (a failure the plain reference does not give)', 'exit ≠ 0 on a fault', 'false failures on the plain reference', 'conformant variants with a false failure', 'wall of each run on the reference', 'requests per run on the reference', 'wall over the fault catalogue (1 run each)'],
     rows,
   );
 }
 
 function conformantTable(r: BenchResults): string {
   const views = peerViews(r).filter((v) => v.label === v.peer);
-  const rows = targetsOf(r, 'reference', 'embedded', 'conformant').map((t) => {
-    const floorProc = spread(t.floor.map((f) => f.processMs));
-    const floorLoop = spread(t.floor.map((f) => f.loopMs));
-    const wall = suiteWall(t);
-    const ratios = spread(t.suite.map((s, i) => (t.floor[i] ? s.wallMs / t.floor[i]!.processMs : undefined)));
+  const rows = targetsOf(r, 'reference', 'conformant').map((t) => {
     const falseF = suiteFalse(t);
-    const verdicts = [...new Set(t.suite.map((s) => s.verdict))].join('/');
-    const row = [
-      `${t.name}${t.kind === 'embedded' ? ' (embedded: no --target)' : ''}`,
-      `${verdicts}${falseF.length ? ` — ${falseF.join('; ')}` : ''}`,
-      fmtSeconds(wall),
-      fmtNumber(spread(t.suite.map((s) => s.cpuS)), 's', 1),
-      fmtNumber(spread(t.suite.map((s) => s.requests))),
-      `${fmtMb(spread(t.suite.map((s) => s.peakTreeKb)))} / ${fmtMb(spread(t.suite.map((s) => s.maxRssSingleKb)))}`,
-      t.floor.length ? `${fmtSeconds(floorProc)} / ${fmtSeconds(floorLoop, 3)}` : '(see reference)',
-      ratios ? `${fmtNumber(ratios, '×', 1)}` : 'n/a',
-    ];
+    const row = [t.name, `${[...new Set(t.suite.map((s) => s.verdict))].join('/')}${falseF.length ? ` — ${falseF.join('; ')}` : ''}`, walls(t.suite.map((s) => s.wallMs)), values(t.suite.map((s) => s.requests))];
     for (const v of views) {
-      const runs = t.peers[v.peer];
-      if (!runs || runs.length === 0) {
-        row.push('—');
-        continue;
-      }
+      const runs = t.peers[v.peer] ?? [];
       const fails = [...new Set(runs.flatMap((p) => p.failures))];
       const problem = runs.find((p) => p.problem)?.problem;
-      row.push(`${problem ? `did not complete: ${problem}; ` : ''}${fails.length} failure${fails.length === 1 ? '' : 's'}; ${fmtSeconds(spread(runs.map((p) => p.wallMs)))}; ${fmtNumber(spread(runs.map((p) => p.requests)))} req`);
+      row.push(runs.length === 0 ? '—' : `${problem ? `did not complete: ${problem}; ` : ''}${fails.length} failure${fails.length === 1 ? '' : 's'}; ${walls(runs.map((p) => p.wallMs))}; ${values(runs.map((p) => p.requests))} req`);
     }
     return row;
   });
-  return table(
-    ['target', 'suite verdict', 'suite wall (median, min–max)', 'suite CPU (user+sys)', 'requests', 'peak RSS: tree sum / largest process', 'floor: process / loop', 'overhead (suite wall / floor process)', ...views.map((v) => `${v.label}: failures; wall; requests`)],
-    rows,
-  );
+  return table(['target', 'suite verdict', 'suite wall of each run', 'requests', ...views.map((v) => `${v.label}: failures; wall; requests`)], rows);
 }
 
 function faultTable(r: BenchResults): string {
@@ -133,12 +119,10 @@ function faultTable(r: BenchResults): string {
   const rows = targetsOf(r, 'fault').map((t) => {
     const s = t.suite[0];
     const c = suiteCaught(t);
-    const ff = s?.firstFailure;
     const row = [
       t.name,
       (t.breaks ?? []).join(', '),
       !s ? 'n/a' : s.problem ? `did not complete: ${s.problem}` : c.onTarget ? '✔' : c.caught ? `✔ (other: ${s.failedRequirements.join(', ')})` : '✘',
-      ff ? `${ff.requests} req, ${sec(ff.ms)} (${ff.checkId})` : '—',
       s ? `${sec(s.wallMs)}, ${s.requests} req` : 'n/a',
     ];
     for (const v of views) {
@@ -153,30 +137,7 @@ function faultTable(r: BenchResults): string {
     }
     return row;
   });
-  return table(['fault', 'breaks', 'suite caught', 'suite: first failure after (requests, time since spawn, check)', 'suite wall, requests', ...views.map((v) => v.label)], rows);
-}
-
-function profileTable(r: BenchResults): string {
-  const p = r.profile;
-  if (!p || p.processes.length === 0) return '';
-  const rows = p.processes.map((x) => [x.process, `${sec(x.startMs)} → ${sec(x.endMs)}`, sec(x.busyMs), x.categories.slice(0, 6).map((c) => `${c.category} ${(c.ms / 1000).toFixed(2)}`).join('; ')]);
-  const total = new Map<string, number>();
-  for (const x of p.processes) for (const c of x.categories) total.set(c.category, (total.get(c.category) ?? 0) + c.ms);
-  const busy = p.processes.reduce((s, x) => s + x.busyMs, 0);
-  rows.push([
-    'all processes',
-    `wall ${sec(p.wallMs)}`,
-    sec(busy),
-    [...total]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 8)
-      .map(([c, ms]) => `${c} ${(ms / 1000).toFixed(2)}`)
-      .join('; '),
-  ]);
-  return (
-    `One more default run (${p.command}) with V8's sampling profiler in every Node process of the tree (a \`--require\` preload through NODE_OPTIONS: \`--cpu-prof\` itself is not allowed there); CPU time by what the code belongs to. The profiler costs some time of its own, and on a loaded machine a sample also counts time the process waited for a CPU: read the shares, not the absolute numbers.\n\n` +
-    table(['process', 'alive (since spawn)', 'CPU busy', 'largest shares (s)'], rows)
-  );
+  return table(['fault', 'breaks', 'suite caught', 'suite wall, requests', ...views.map((v) => v.label)], rows);
 }
 
 function falseFailures(r: BenchResults): string {
@@ -213,36 +174,32 @@ export function renderMarkdown(r: BenchResults, opts: { compact?: boolean } = {}
   const peers = r.peers.map((p) => (p.available ? `${p.name} ${p.version}` : `${p.name}: not run — ${p.reason}`)).join('; ');
   const parts: string[] = [];
   if (r.partial) parts.push('**Partial results: the bench was still running or was interrupted when this was written.**');
-  parts.push(`Generated ${r.date} by \`${r.command}\` (${r.mode}; ${r.sideBySide ? `${r.sideBySide.rounds} rounds side by side, ` : ''}${r.runs} run${r.runs === 1 ? '' : 's'} per conformant variant, 1 per fault; seed ${r.seed}; bench took ${sec(r.elapsedMs, 0)}).`);
+  parts.push(`Generated ${r.date} by \`${r.command}\` (${r.mode}; ${r.sideBySide ?? r.latency ? `${(r.sideBySide ?? r.latency)!.runs} timed run(s) per contender side by side, ` : ''}${r.targets.length ? `${r.runs} verdict run${r.runs === 1 ? '' : 's'} per conformant variant, 1 per fault; ` : ''}seed ${r.seed}; bench took ${sec(r.elapsedMs, 0)}).`);
   parts.push(`Machine: ${m.nproc} CPUs (${m.cpu}), ${m.memoryGb.toFixed(0)} GB, ${m.os}; load average ${m.loadavgStart.map((x) => x.toFixed(1)).join('/')} at the start, ${m.loadavgEnd.map((x) => x.toFixed(1)).join('/')} at the end (other work on the machine inflates wall times; CPU times are less affected).`);
   parts.push(`Versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')}. Peers: ${peers}.`);
   parts.push('### Targets\n\n' + targetsSection(r));
-  const sbs = sideBySideTable(r);
-  if (sbs) parts.push('### Side by side\n\n' + sbs);
-  const ph = phasesTable(r);
-  if (ph) parts.push('### Where the time of a run goes\n\n' + ph);
-  parts.push('### Faults caught and false failures\n\n' + summary(r));
-  const notes = peerViews(r).filter((v) => v.note).map((v) => `- *${v.label}*: ${v.note}.`);
-  const cfg = r.peers.filter((p) => p.available).map((p) => `- *${p.name}*: ${p.configuration}.`);
-  parts.push(
-    [
-      'How to read it:',
-      '- *caught*, for this suite: the report fails a requirement (✔ when it is one the fault `breaks`); for a peer: it reports a failure it does not also report on the plain reference (its false failures there are not credited as catches).',
-      "- *false failures*: failures on the plain reference or on a conformant variant (reference/variants.ts), which the document allows; a peer's are listed by its own names.",
-      '- *floor*: the same requests (URLs and Authorization headers as the reference received them) sent one after another by a bare Node `fetch` loop in a fresh `node` process, no checks; *overhead* = suite wall / floor process wall, each run against its own floor.',
-      '- *peak RSS*: tree sum = highest sum of the resident memory of all the suite\'s processes (tsx launcher, CLI, Playwright runner, worker), sampled from /proc every 50 ms; largest process = GNU time\'s "Maximum resident set size".',
-      "- *first failure*: the first FAIL line of the console (one engine, one worker: run order), timed when it reached the bench's pipe; requests = the preflight plus each check's `requests` (report.json) up to and including that check.",
-      ...cfg,
-      ...notes,
-    ].join('\n'),
-  );
-  parts.push('### Reference and conformant variants\n\n' + conformantTable(r));
-  const pt = profileTable(r);
-  if (pt) parts.push(pt);
-  const ff = falseFailures(r);
-  if (ff) parts.push("### The peers' false failures\n\n" + ff);
-  if (targetsOf(r, 'fault').length) {
-    parts.push(opts.compact ? '### Faults caught\n\n' + faultDigest(r) + '\n\nThe row per fault (first failure, requests, each tool\'s findings) is in `bench/out/results.md` after `npm run bench`.' : '### Faults\n\n' + faultTable(r));
+  if (r.sideBySide) parts.push('### Side by side\n\n' + contendersTable(r.sideBySide));
+  if (r.latency) parts.push(`### At ${r.latency.delayMs} ms per request\n\nThe independent server behind a loopback proxy that holds every request ${r.latency.delayMs} ms (bench/delay-proxy.ts: a deployment in another region). ` + contendersTable(r.latency));
+  if (r.targets.length) {
+    parts.push('### Faults caught and false failures\n\n' + summary(r));
+    const notes = peerViews(r).filter((v) => v.note).map((v) => `- *${v.label}*: ${v.note}.`);
+    const cfg = r.peers.filter((p) => p.available).map((p) => `- *${p.name}*: ${p.configuration}.`);
+    parts.push(
+      [
+        'How to read it:',
+        '- *caught*, for this suite: the report fails a requirement (✔ when it is one the fault `breaks`); for a peer: it reports a failure it does not also report on the plain reference (its false failures there are not credited as catches).',
+        "- *false failures*: failures on the plain reference or on a conformant variant (reference/variants.ts), which the document allows; a peer's are listed by its own names.",
+        '- *wall* in these tables: spawn to exit of each verdict run, one run each (the timing side by side is hyperfine\'s, above).',
+        ...cfg,
+        ...notes,
+      ].join('\n'),
+    );
+    parts.push('### Reference and conformant variants\n\n' + conformantTable(r));
+    const ff = falseFailures(r);
+    if (ff) parts.push("### The peers' false failures\n\n" + ff);
+    if (targetsOf(r, 'fault').length) {
+      parts.push(opts.compact ? '### Faults caught\n\n' + faultDigest(r) + '\n\nThe row per fault (requests, each tool\'s findings) is in `bench/out/results.md` after `npm run bench`.' : '### Faults\n\n' + faultTable(r));
+    }
   }
   if (r.problems.length) parts.push('### What could not be measured\n\n' + r.problems.map((p) => `- ${p}`).join('\n'));
   return parts.join('\n\n') + '\n';

@@ -1,45 +1,71 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parseTarget } from '../core/target.ts';
 import { startReference } from '../reference/server.ts';
 import { rejectedKeyTarget, startHtmlTarget } from '../bench/failing-targets.ts';
-import { PHASES, roleOf, timelineOf, type ProcessRecord } from '../bench/probe.ts';
-import type { Measured } from '../bench/spawn.ts';
+import { dredd } from '../bench/peers/dredd.ts';
+import { junitFailures } from '../bench/peers/schemathesis.ts';
+import { hyperfine, hyperfineVersion, type Ran } from '../bench/run.ts';
+import { suiteOutcome } from '../bench/suite-run.ts';
 
-// The bench's own parts that its figures rest on: which process is which, how a run is cut into
-// phases, and that its failing targets fail the way the figures say (not by a broken target file).
+// The bench's own parts that its figures rest on: the command lines hyperfine times are the ones the
+// bench ran, what each run said is read from its report or its output, and its failing targets fail
+// the way the figures say (not by a broken target file).
 
-test('the probe names each process of a run by its command line', () => {
-  expect(roleOf(['/usr/bin/node', '/usr/lib/node_modules/npm/bin/npm-cli.js', 'run', 'conformance'])).toBe('launcher');
-  expect(roleOf(['/usr/bin/node', '/repo/node_modules/tsx/dist/cli.mjs', 'cli/conformance.ts'])).toBe('launcher');
-  expect(roleOf(['/usr/bin/node', '/repo/cli/conformance.ts', '--seed', '1'])).toBe('cli');
-  expect(roleOf(['/usr/bin/node', '/repo/dist/cli/main.js'])).toBe('cli');
-  expect(roleOf(['/usr/bin/node', '/repo/node_modules/@playwright/test/cli.js', 'test', '-c', 'x'])).toBe('runner');
-  expect(roleOf(['/usr/bin/node', '/repo/node_modules/playwright/lib/worker/workerProcessEntry.js'])).toBe('worker');
+const ran = (over: Partial<Ran>): Ran => ({ code: 0, timedOut: false, wallMs: 1, stdout: '', stderr: '', ...over });
+
+test('hyperfine runs each contender with its arguments as given, and its JSON export is read back', async () => {
+  test.skip(!hyperfineVersion(), 'hyperfine is not installed (the bench says so and exits 2)');
+  const dir = mkdtempSync(join(tmpdir(), 'bench-test-'));
+  try {
+    const script = "require('fs').appendFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)) + '\\n'); process.exit(Number(process.argv[2]))";
+    const out = join(dir, 'argv.jsonl');
+    const results = await hyperfine(
+      [
+        { name: 'exits 3', argv: [process.execPath, '-e', script, out, '3', "it's a b", '$HOME'] },
+        { name: 'exits 0', argv: [process.execPath, '-e', script, out, '0'] },
+      ],
+      { runs: 2, cwd: dir, env: {}, json: join(dir, 'hyperfine.json'), capMs: 60_000 },
+    );
+    expect(results.map((r) => r.command)).toEqual(['exits 3', 'exits 0']);
+    expect(results[0]!.exit_codes).toEqual([3, 3]);
+    expect(results[1]!.times).toHaveLength(2);
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
+    expect(lines).toContainEqual(['3', "it's a b", '$HOME']);
+    expect(lines).toHaveLength(4);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
-test('a timeline is cut into phases that add up from spawn to exit', () => {
-  const spawnAbs = performance.timeOrigin + 1000;
-  const at = (ms: number) => spawnAbs + ms;
-  const none = { count: 0, first: 0, last: 0 };
-  const rec = (argv: string[], start: number, exit: number, http = none, ask = none): ProcessRecord => ({ pid: 1, ppid: 0, argv, start: at(start), exit: at(exit), channels: { 'http.client.request.start': http, 'net.client.socket': ask } });
-  const records = [
-    rec(['node', '/r/node_modules/tsx/dist/cli.mjs'], 5, 2990),
-    rec(['node', '/r/cli/conformance.ts'], 100, 2980, { count: 503, first: at(900), last: at(2100) }),
-    rec(['node', '/r/node_modules/@playwright/test/cli.js', 'test'], 150, 2900),
-    rec(['node', '/r/node_modules/playwright/lib/worker/workerProcessEntry.js'], 1400, 2850, none, { count: 90, first: at(2000), last: at(2600) }),
-  ];
-  const m: Measured = { code: 0, timedOut: false, wallMs: 3000, startedAt: 1000, stdout: [{ t: 500, line: 'target: embedded reference at http://127.0.0.1:1/v1' }, { t: 2950, line: 'verdict: CONFORMANT' }], stderr: '' };
-  const t = timelineOf(m, records, new Date(at(1000)).toISOString());
-  expect(t.workers).toBe(1);
-  expect(t.requests).toBe(503);
-  expect(t.cliStart).toBeCloseTo(100, 0);
-  const sequential = PHASES.filter((p) => !p.parallel).map((p) => p.of(t));
-  expect(sequential.every((x) => x !== undefined && x >= 0)).toBe(true);
-  expect(sequential.reduce((s, x) => s! + x!, 0)).toBeCloseTo(3000, 0);
-  // Beside Playwright, in the command: imports and target 400 ms, checks loaded and preflight 500 ms
-  // (engineReady from an ISO date: millisecond resolution), the checks 1100 ms, 100 ms of them after the first test asked.
-  const beside = PHASES.filter((p) => p.parallel).map((p) => p.of(t)!);
-  [400, 500, 1100, 100].forEach((ms, i) => expect(Math.abs(beside[i]! - ms), `phase ${i}: ${beside[i]} ms`).toBeLessThanOrEqual(1));
+test("a suite run is read from its report; a refused run, which writes none, by its last line", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-test-'));
+  try {
+    const refused = suiteOutcome(ran({ code: 2, stderr: 'npm warn x\nconformance: apiKey was rejected by every operation\n' }), dir, false);
+    expect(refused).toMatchObject({ verdict: 'none', exitCode: 2, stderrLine: 'conformance: apiKey was rejected by every operation' });
+    expect(refused.problem).toBeUndefined();
+    expect(suiteOutcome(ran({ code: 1 }), dir).problem).toMatch(/^no report.json \(exit 1\)/);
+    const report = {
+      verdict: 'non-conformant',
+      run: { requests: 40, requestsSaved: 7 },
+      checks: [{ checkId: 'a', status: 'fail' }, { checkId: 'b', status: 'pass' }, { checkId: 'c', status: 'error' }],
+      requirements: [{ id: 'R1', status: 'fail', level: 'MUST' }, { id: 'R2', status: 'fail', level: 'SHOULD' }, { id: 'R3', status: 'pass', level: 'MUST' }],
+    };
+    writeFileSync(join(dir, 'report.json'), JSON.stringify(report));
+    expect(suiteOutcome(ran({ code: 1 }), dir)).toMatchObject({ verdict: 'non-conformant', requests: 40, saved: 7, checks: 3, failedChecks: ['a'], erroredChecks: ['c'], failedRequirements: ['R1', 'R2'], failedMust: ['R1'] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the peers' failures are read from their own output: Dredd's transactions, Schemathesis's JUnit report", () => {
+  const out = ['pass: GET (200) /interns duration: 5ms', 'fail: GET (401) /interns duration: 2ms', 'fail: GET (200) /interns duration: 3ms', 'fail: GET (200) /interns duration: 3ms', 'info: Displaying failed tests...', 'fail: GET (401) /interns duration: 2ms'].join('\n');
+  expect(dredd.read(ran({ code: 1, stdout: out }), '').failures).toEqual(['GET (401) /interns', 'GET (200) /interns #2', 'GET (200) /interns #3']);
+  expect(dredd.read(ran({ code: 1, stderr: 'error: spec not found' }), '').problem).toMatch(/^no transaction ran: error: spec not found/);
+  const xml = '<testsuite><testcase name="GET /interns"><failure message="x">- ST108 Response violates schema\n- ST201 Schema-violating request accepted</failure></testcase><testcase name="GET /models/{a}/{b}/endpoints"/></testsuite>';
+  expect(junitFailures(xml)).toEqual(['GET /interns: ST108 Response violates schema', 'GET /interns: ST201 Schema-violating request accepted']);
 });
 
 test('the HTML target answers every request with 200 text/html and is described by a valid target file', async () => {

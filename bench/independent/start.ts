@@ -6,7 +6,6 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { ServedTarget } from '../measure.ts';
 import { ROOT } from '../root.ts';
 import { TSX_CLI } from '../commands.ts';
 
@@ -15,7 +14,11 @@ const KEY = 'sk-indep-test-key';
 const WORKSPACE = '488fe627-3587-4a3b-beab-e22870f26b4e';
 const OTHER_WORKSPACE = '859bc949-91a3-478e-944b-3ab4c494a998';
 
-export interface IndependentServer extends ServedTarget {
+export interface IndependentServer {
+  baseUrl: string;
+  /** Its target file's text (the key as ${INDEPENDENT_API_KEY}) and the environment that holds the key. */
+  yaml: string;
+  env: Record<string, string>;
   apiKey: string;
   close(): Promise<void>;
 }

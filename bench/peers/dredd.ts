@@ -5,8 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../root.ts';
-import { measure } from '../spawn.ts';
 import { exists, install, numbered, PEERS_DIR, SPEC, type PeerTool } from './peer.ts';
 
 const VERSION = '14.1.0';
@@ -22,7 +20,7 @@ export const dredd: PeerTool = {
 
   async ensure(allowInstall) {
     if (!exists(BIN) && allowInstall) {
-      const err = await install('dredd', 'npm', ['install', '--prefix', PREFIX, '--no-audit', '--no-fund', `dredd@${VERSION}`]);
+      const err = await install('dredd', ['npm', 'install', '--prefix', PREFIX, '--no-audit', '--no-fund', `dredd@${VERSION}`]);
       if (err) return { ok: false, reason: err };
     }
     if (!exists(BIN)) return { ok: false, reason: `not installed (${BIN} missing; run without --no-install)` };
@@ -30,21 +28,20 @@ export const dredd: PeerTool = {
     return { ok: true, version };
   },
 
-  async run(baseUrl, apiKey, capMs) {
-    const m = await measure(process.execPath, [BIN, SPEC, baseUrl, '--header', `Authorization: Bearer ${apiKey}`, '--color', 'false'], { cwd: ROOT, capMs });
-    const lines = [...m.stdout.map((l) => l.line), ...m.stderr.split('\n')];
+  argv: (baseUrl, apiKey) => [process.execPath, BIN, SPEC, baseUrl, '--header', `Authorization: Bearer ${apiKey}`, '--color', 'false'],
+
+  read(r) {
     const results: Array<{ status: string; name: string }> = [];
-    for (const line of lines) {
+    for (const line of `${r.stdout}\n${r.stderr}`.split('\n')) {
       if (line.startsWith('info: Displaying failed tests')) break;
-      const r = RESULT.exec(line);
-      if (r) results.push({ status: r[1]!, name: r[2]! });
+      const m = RESULT.exec(line);
+      if (m) results.push({ status: m[1]!, name: m[2]! });
     }
     // Numbered over all transactions (two `GET (200) /interns`: the 200 and the `default` response).
-    const names = numbered(results.map((r) => r.name));
+    const names = numbered(results.map((x) => x.name));
     const failures = names.filter((_, i) => results[i]!.status === 'fail' || results[i]!.status === 'error');
-    const out = { exitCode: m.code, timedOut: m.timedOut, wallMs: m.wallMs, failures, ...(m.cpuS !== undefined ? { cpuS: m.cpuS } : {}), ...(m.maxRssSingleKb !== undefined ? { maxRssSingleKb: m.maxRssSingleKb } : {}) };
-    if (results.length === 0) return { ...out, problem: `no transaction ran: ${(m.stderr + m.stdout.map((l) => l.line).join('\n')).trim().split('\n').filter((l) => !l.startsWith('warn')).slice(-3).join(' / ').slice(0, 300)}` };
-    return out;
+    if (results.length === 0) return { failures, problem: `no transaction ran: ${(r.stderr + r.stdout).trim().split('\n').filter((l) => !l.startsWith('warn')).slice(-3).join(' / ').slice(0, 300)}` };
+    return { failures };
   },
 };
 

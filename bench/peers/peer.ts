@@ -1,8 +1,9 @@
-/** What the bench needs from another API testing tool run against the same reference servers. */
-import { existsSync, mkdirSync } from 'node:fs';
+/** What the bench needs from another API testing tool run against the same servers as the suite. */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../root.ts';
-import { measure } from '../spawn.ts';
+import { runOnce, tail, type Ran } from '../run.ts';
 
 export const PEERS_DIR = join(ROOT, '.cache', 'peers');
 export const SPEC = join(ROOT, 'spec', 'openapi.yaml');
@@ -10,11 +11,10 @@ export const SPEC = join(ROOT, 'spec', 'openapi.yaml');
 export interface PeerRun {
   exitCode: number | null;
   timedOut: boolean;
+  /** Spawn to exit of this run (one run: not a timing). */
   wallMs: number;
-  cpuS?: number;
-  maxRssSingleKb?: number;
-  /** Requests the reference received during the run. */
-  requests: number;
+  /** Requests the server received during the run, when the bench could count them. */
+  requests?: number;
   /** One signature per distinct failure the tool reported (tool-specific: operation + check). */
   failures: string[];
   problem?: string;
@@ -27,20 +27,33 @@ export interface PeerTool {
   configuration: string;
   /** Installed (or installs it when `install`), or says why it cannot be used. */
   ensure(install: boolean): Promise<{ ok: true; version: string } | { ok: false; reason: string }>;
-  /** Runs it against `baseUrl` with the management key; requests are counted by the caller. */
-  run(baseUrl: string, apiKey: string, capMs: number): Promise<Omit<PeerRun, 'requests'>>;
+  /** The command line against `baseUrl` with the management key; what it writes goes into `dir`. */
+  argv(baseUrl: string, apiKey: string, dir: string): string[];
+  /** The failures a run reported (its output, or what it wrote into `dir`). */
+  read(r: Ran, dir: string): { failures: string[]; problem?: string };
 }
 
-/** Runs an install command once, bounded in time; its output goes to PEERS_DIR/<name>-install.log. */
-export async function install(name: string, command: string, args: string[], capMs = 600_000): Promise<string | undefined> {
+/** One run of `tool` to its end, in a scratch folder of its own. */
+export async function runPeer(tool: PeerTool, baseUrl: string, apiKey: string, capMs: number): Promise<PeerRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-peer-'));
+  try {
+    const r = await runOnce(tool.argv(baseUrl, apiKey, dir), { cwd: dir, env: { PYTHONDONTWRITEBYTECODE: '1' }, capMs });
+    const { failures, problem } = tool.read(r, dir);
+    return { exitCode: r.code, timedOut: r.timedOut, wallMs: r.wallMs, failures, ...(problem ? { problem } : {}) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs an install command once, bounded in time. */
+export async function install(name: string, argv: string[], capMs = 600_000): Promise<string | undefined> {
   mkdirSync(PEERS_DIR, { recursive: true });
   process.stderr.write(`bench: installing ${name} into ${PEERS_DIR} ...\n`);
   try {
-    const m = await measure(command, args, { cwd: ROOT, capMs, timed: false });
-    if (m.code === 0) return undefined;
-    return `${command} ${args.join(' ')} ${m.timedOut ? 'did not finish in time' : `exited ${m.code}`}: ${m.stderr.trim().split('\n').slice(-2).join(' / ').slice(0, 300)}`;
+    const r = await runOnce(argv, { cwd: ROOT, capMs });
+    return r.code === 0 ? undefined : `${argv.join(' ')} ${r.timedOut ? 'did not finish in time' : `exited ${r.code}`}: ${tail(r)}`;
   } catch (e) {
-    return `${command} could not be started: ${(e as Error).message}`;
+    return `${argv[0]} could not be started: ${(e as Error).message}`;
   }
 }
 

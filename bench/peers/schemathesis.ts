@@ -4,10 +4,9 @@
  * per operation. Python runs the peer only; nothing of the product is written in it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { measure } from '../spawn.ts';
+import { tail } from '../run.ts';
 import { exists, install, PEERS_DIR, SPEC, type PeerTool } from './peer.ts';
 
 const VENV = join(PEERS_DIR, 'venv');
@@ -35,16 +34,16 @@ export function junitFailures(xml: string): string[] {
   return out;
 }
 
-export function schemathesis(maxExamples: number, seed: number): PeerTool {
+export function schemathesis(maxExamples: number, seed: number, workers = 1): PeerTool {
   return {
-    name: 'Schemathesis',
-    configuration: `schemathesis run spec/openapi.yaml --url <base> -H 'Authorization: Bearer <key>' --checks all --max-examples ${maxExamples} --seed ${seed} --generation-database none (default phases: examples, coverage, fuzzing, stateful; 1 worker)`,
+    name: workers === 1 ? 'Schemathesis' : `Schemathesis, ${workers} workers`,
+    configuration: `schemathesis run spec/openapi.yaml --url <base> -H 'Authorization: Bearer <key>' --checks all --max-examples ${maxExamples} --seed ${seed} --generation-database none (default phases: examples, coverage, fuzzing, stateful; ${workers} worker${workers === 1 ? '' : 's'})`,
 
     async ensure(allowInstall) {
       if (!exists(BIN) && allowInstall) {
         const err =
-          (await install('python venv', 'python3', ['-m', 'venv', VENV])) ??
-          (await install('schemathesis', join(VENV, 'bin', 'pip'), ['install', '--disable-pip-version-check', '-q', 'schemathesis>=4,<5']));
+          (await install('python venv', ['python3', '-m', 'venv', VENV])) ??
+          (await install('schemathesis', [join(VENV, 'bin', 'pip'), 'install', '--disable-pip-version-check', '-q', 'schemathesis>=4,<5']));
         if (err) return { ok: false, reason: err };
       }
       if (!exists(BIN)) return { ok: false, reason: `not installed (${BIN} missing; run without --no-install)` };
@@ -56,21 +55,13 @@ export function schemathesis(maxExamples: number, seed: number): PeerTool {
       }
     },
 
-    async run(baseUrl, apiKey, capMs) {
-      const dir = mkdtempSync(join(tmpdir(), 'bench-st-'));
-      try {
-        const junit = join(dir, 'junit.xml');
-        const args = ['run', SPEC, '--url', baseUrl, '-H', `Authorization: Bearer ${apiKey}`, '--checks', 'all', '--max-examples', String(maxExamples), '--seed', String(seed), '--generation-database', 'none', '--no-color', '--report', 'junit', '--report-junit-path', junit];
-        const m = await measure(BIN, args, { cwd: dir, capMs, env: { PYTHONDONTWRITEBYTECODE: '1' } });
-        let failures: string[] = [];
-        let problem: string | undefined;
-        if (readdirSync(dir).includes('junit.xml')) failures = junitFailures(readFileSync(junit, 'utf8'));
-        else problem = `no JUnit report (exit ${m.code}${m.timedOut ? ', killed at the cap' : ''}): ${(m.stderr || m.stdout.map((l) => l.line).join('\n')).trim().split('\n').slice(-3).join(' / ').slice(0, 300)}`;
-        if (!problem && m.code !== 0 && failures.length === 0) problem = `exit ${m.code} without a failure in the JUnit report: ${m.stdout.map((l) => l.line).filter((l) => /error|Error/.test(l)).slice(0, 2).join(' / ').slice(0, 300)}`;
-        return { exitCode: m.code, timedOut: m.timedOut, wallMs: m.wallMs, failures, ...(m.cpuS !== undefined ? { cpuS: m.cpuS } : {}), ...(m.maxRssSingleKb !== undefined ? { maxRssSingleKb: m.maxRssSingleKb } : {}), ...(problem ? { problem } : {}) };
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+    argv: (baseUrl, apiKey, dir) => [BIN, 'run', SPEC, '--url', baseUrl, '-H', `Authorization: Bearer ${apiKey}`, '--checks', 'all', '--max-examples', String(maxExamples), '--seed', String(seed), '--generation-database', 'none', '--no-color', '--workers', String(workers), '--report', 'junit', '--report-junit-path', join(dir, 'junit.xml')],
+
+    read(r, dir) {
+      if (!existsSync(join(dir, 'junit.xml'))) return { failures: [], problem: `no JUnit report (exit ${r.code}${r.timedOut ? ', killed at the cap' : ''}): ${tail(r, 3)}` };
+      const failures = junitFailures(readFileSync(join(dir, 'junit.xml'), 'utf8'));
+      if (r.code !== 0 && failures.length === 0) return { failures, problem: `exit ${r.code} without a failure in the JUnit report: ${r.stdout.split('\n').filter((l) => /error/i.test(l)).slice(0, 2).join(' / ').slice(0, 300)}` };
+      return { failures };
     },
   };
 }
