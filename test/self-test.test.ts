@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { catalogue, requirement } from '../core/catalogue.ts';
+import { DEFAULTS } from '../core/run-settings.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
+import type { ConformanceReport } from '../reports/model.ts';
 import { faultProblem, judgeFault, variantProblems } from './support/exactness.ts';
 import { runEngineAgainst } from './support/harness.ts';
 import { runSuiteAgainst } from './support/run-against.ts';
@@ -21,11 +23,22 @@ const SEEDS = [1, 2, 3, 4, 5];
 /** The seed every fault is judged on: exactness (below) is a statement about one reproducible run. */
 const FAULT_SEED = 1234;
 
+/**
+ * Seeds 2 and 4 run one request at a time (--concurrency 1), the others at the default: where every
+ * seed must give the same statuses, that is also the same statuses at both concurrencies (issue 31).
+ */
+const concurrencyOf = (seed: number): number => (seed % 2 === 0 ? 1 : DEFAULTS.concurrency);
+
+/** Every MUST and SHOULD requirement's status, for comparing two runs of one target. */
+const statusesOf = (report: ConformanceReport): string => JSON.stringify(report.requirements.filter((r) => r.level !== 'UNSPECIFIED').map((r) => [r.id, r.status]));
+
 for (const fault of FAULTS) {
-  test(`fault ${fault.name} is caught exactly (${fault.breaks.join(', ')})`, async ({}, testInfo) => {
+  test(`fault ${fault.name} is caught exactly (${fault.breaks.join(', ')}), the same at concurrency 1 and ${DEFAULTS.concurrency}`, async ({}, testInfo) => {
     const mustLevel = fault.breaks.some((id) => requirement(id).level === 'MUST');
     // A fault that breaks only SHOULD requirements is caught when it fails the run under --fail-on should.
-    const report = await runEngineAgainst({ faults: [fault.name] }, { settings: { seed: FAULT_SEED, failOn: mustLevel ? 'must' : 'should' } });
+    const run = (concurrency: number) => runEngineAgainst({ faults: [fault.name] }, { settings: { seed: FAULT_SEED, failOn: mustLevel ? 'must' : 'should', concurrency } });
+    const report = await run(DEFAULTS.concurrency);
+    const oneAtATime = await run(1);
     // Caught: every requirement of `breaks` failed and no other save those of `alsoFails` (test/support/exactness.ts).
     const j = judgeFault(fault, report);
     await testInfo.attach('mutation-result', {
@@ -34,6 +47,8 @@ for (const fault of FAULTS) {
     });
     expect(report.checks.filter((c) => c.reason?.startsWith('suite error')).map((c) => `${c.checkId}: ${c.reason}`), 'no suite error').toEqual([]);
     expect(j.caught, faultProblem(fault, j, FAULT_SEED)).toBe(true);
+    // The verdict and every requirement's status, one request at a time as with checks in flight together.
+    expect({ verdict: oneAtATime.verdict, statuses: statusesOf(oneAtATime) }, `fault ${fault.name} at concurrency 1`).toEqual({ verdict: report.verdict, statuses: statusesOf(report) });
   });
 }
 
@@ -62,36 +77,36 @@ test('each declaration of a fault or a variant names a known requirement, with i
 });
 
 for (const variant of CONFORMANT_VARIANTS) {
-  test(`conformant variant ${variant.name} is judged conformant, every MUST judged, on seeds ${SEEDS.join(', ')}`, async ({}, testInfo) => {
+  test(`conformant variant ${variant.name} is judged conformant, every MUST judged, on seeds ${SEEDS.join(', ')} (even ones at concurrency 1)`, async ({}, testInfo) => {
     const bySeed: Record<number, string[]> = {};
     const statuses = new Set<string>();
     for (const seed of SEEDS) {
-      const report = await runEngineAgainst(variant.options, { settings: { seed } });
+      const report = await runEngineAgainst(variant.options, { settings: { seed, concurrency: concurrencyOf(seed) } });
       // Conformant only with every MUST it can be asked judged: a MUST skipped, not reached or in
       // error fails the test unless the variant declares it `unjudged`, with its reason.
       bySeed[seed] = variantProblems(variant, report);
-      statuses.add(JSON.stringify(report.requirements.filter((r) => r.level !== 'UNSPECIFIED').map((r) => [r.id, r.status])));
+      statuses.add(statusesOf(report));
     }
     await testInfo.attach('mutation-result', {
       body: JSON.stringify({ kind: 'variant', name: variant.name, operation: 'general', caught: Object.values(bySeed).some((l) => l.length > 0), seeds: Object.fromEntries(Object.entries(bySeed).map(([s, l]) => [s, l.length === 0])) }),
       contentType: 'application/json',
     });
     expect(bySeed, `MUST requirements failed or not judged on ${variant.name} (${variant.description})`).toEqual(Object.fromEntries(SEEDS.map((s) => [s, []])));
-    // One verdict per target (principle 1): every MUST and SHOULD has the same status on every seed.
-    expect(statuses.size, `statuses differ across seeds on ${variant.name}`).toBe(1);
+    // One verdict per target (principle 1): every MUST and SHOULD has the same status on every seed, at either concurrency.
+    expect(statuses.size, `statuses differ across seeds or concurrencies on ${variant.name}`).toBe(1);
   });
 }
 
 // Each conformant variant is held to the same on its 5 seeds (above); here the plain reference and a
 // sample of faults, one test each (so that they spread over the workers).
 for (const fault of [undefined, ...FAULTS.filter((_, i) => i % 9 === 0).map((f) => f.name)]) {
-  test(`one verdict per target: every requirement has the same status on seeds ${SEEDS.join(', ')}, on ${fault ? `fault ${fault}` : 'the reference'}`, async () => {
+  test(`one verdict per target: every requirement has the same status on seeds ${SEEDS.join(', ')} (even ones at concurrency 1), on ${fault ? `fault ${fault}` : 'the reference'}`, async () => {
     const statuses = new Set<string>();
     for (const seed of SEEDS) {
-      const report = await runEngineAgainst(fault ? { faults: [fault] } : {}, { settings: { seed } });
-      statuses.add(JSON.stringify(report.requirements.filter((r) => r.level !== 'UNSPECIFIED').map((r) => [r.id, r.status])));
+      const report = await runEngineAgainst(fault ? { faults: [fault] } : {}, { settings: { seed, concurrency: concurrencyOf(seed) } });
+      statuses.add(statusesOf(report));
     }
-    expect(statuses.size, `statuses differ across seeds on ${fault ?? 'the reference'}`).toBe(1);
+    expect(statuses.size, `statuses differ across seeds or concurrencies on ${fault ?? 'the reference'}`).toBe(1);
   });
 }
 
