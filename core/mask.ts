@@ -1,4 +1,5 @@
 import type { Target } from './target.ts';
+import { MultiSearch } from './multi-search.ts';
 import { TextMemo } from './text-memo.ts';
 import { foldedUnit, isInvisible } from './unseen.ts';
 
@@ -78,6 +79,8 @@ interface Form {
 export class Mask {
   private readonly values = new Set<string>();
   private forms: Form[] = [];
+  /** The forms' automaton (core/multi-search.ts): every form found in one pass over a view. */
+  private search = new MultiSearch([]);
   /** A body received again is masked as it was the first time (core/text-memo.ts). */
   private readonly memo = new TextMemo<string>();
 
@@ -97,6 +100,7 @@ export class Mask {
     if (this.values.size === known) return;
     // Longest first, so a secret (or form) that contains another is replaced whole.
     this.forms.sort((a, b) => b.lower.length - a.lower.length);
+    this.search = new MultiSearch(this.forms.map((f) => f.lower));
     this.memo.clear();
   }
 
@@ -117,20 +121,22 @@ export class Mask {
     const taken: Array<{ from: number; to: number; placeholder: string }> = [];
     const covered = new Uint8Array(s.length);
     for (const view of views) {
-      const lower = lowerCase(view ? view.text : s);
-      countWork(lower.length);
-      for (const form of this.forms) {
-        if (form.lower.length === 0) continue;
-        countSearch(lower.length);
-        for (let at = lower.indexOf(form.lower); at >= 0; at = lower.indexOf(form.lower, at + form.lower.length)) {
-          const from = view ? view.starts[at]! : at;
-          const to = view ? view.ends[at + form.lower.length - 1]! : at + form.lower.length;
-          // Each candidate is read once: at most one per form length of the text, so linear per form.
-          countSearch(to - from);
-          if (covered.subarray(from, to).includes(1)) continue;
-          covered.fill(1, from, to);
-          taken.push({ from, to, placeholder: form.placeholder });
-        }
+      const text = view ? view.text : s;
+      countWork(text.length);
+      // One pass finds every form; the occurrences come grouped by form, longest form first, each
+      // form's from left to right and not overlapping (what an indexOf loop per form finds).
+      const found = this.search.search(this.search.asciiOnly ? text : lowerCase(text));
+      countSearch(found.steps);
+      for (let k = 0; k < found.pattern.length; k++) {
+        const form = this.forms[found.pattern[k]!]!;
+        const at = found.at[k]!;
+        const from = view ? view.starts[at]! : at;
+        const to = view ? view.ends[at + form.lower.length - 1]! : at + form.lower.length;
+        // Each candidate is read once: the occurrences of one form do not overlap, so linear per form.
+        countSearch(to - from);
+        if (covered.subarray(from, to).includes(1)) continue;
+        covered.fill(1, from, to);
+        taken.push({ from, to, placeholder: form.placeholder });
       }
     }
     if (taken.length === 0) return s;

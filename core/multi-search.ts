@@ -1,0 +1,220 @@
+/**
+ * Every occurrence of many patterns in one pass over a text (Aho–Corasick), for the mask
+ * (core/mask.ts): a secret has some sixty forms, and one `indexOf` pass per form read each text
+ * that many times. The automaton reads it once, whatever the number of forms.
+ *
+ * What it finds is what a loop of `indexOf` per pattern finds: for each pattern, its leftmost
+ * occurrence, then the leftmost one that starts after it ends, and so on (occurrences of one pattern
+ * do not overlap; occurrences of different patterns may). Matching ignores ASCII letter case: the
+ * patterns are given in lower case, and the text's ASCII letters are read lowered (the Kelvin sign
+ * as `k`, as `String.prototype.toLowerCase` reads it, unless the text holds U+0130, which the mask
+ * lowers by ASCII only). A caller whose patterns hold other characters lowers the text itself first.
+ *
+ * Linear: the pass reads each character once; the failure links it follows are bounded by the
+ * characters read (each one lowers the depth reached, which each character raises by one at most);
+ * and each occurrence reported is one of at most `patterns` occurrences ending at a character. The
+ * automaton holds one node per character of the patterns, in typed arrays (no object per node); the
+ * shallowest nodes, where a pass over ordinary text spends its time, also get a row of a complete
+ * transition table, bounded in size whatever the patterns' length.
+ */
+export class MultiSearch {
+  /** Whether every pattern is ASCII (the text then needs no lowering beyond its ASCII letters). */
+  readonly asciiOnly: boolean;
+  private readonly lengths: Int32Array;
+  /**
+   * Characters by class: 0 for a character in no pattern (from anywhere, back to the root), else one
+   * class per distinct character of the patterns. ASCII by table (an upper-case letter in its
+   * lower case's class), others by map.
+   */
+  private readonly asciiClass = new Uint8Array(128);
+  private readonly otherClass = new Map<number, number>();
+  private readonly classes: number;
+  /** Per node: the node reached on its longest proper suffix, and the first node of its suffix chain (itself included) where a pattern ends, or -1. */
+  private readonly fail: Int32Array;
+  private readonly reports: Int32Array;
+  /** Per node: the pattern ending there (-1 none; of equal patterns the first), and the next node on its suffix chain where one ends (-1 none). */
+  private readonly out: Int32Array;
+  private readonly dict: Int32Array;
+  /** Per node: the class of its only child (-1 no child, -2 several, held in `many`), and that child. */
+  private readonly onlyLabel: Int32Array;
+  private readonly onlyChild: Int32Array;
+  private readonly many = new Map<number, Map<number, number>>();
+  /** Per node: where its row starts in `table` (-1 for none: a deep node, which follows its failure link). */
+  private readonly rowOf: Int32Array;
+  private readonly table: Int32Array;
+
+  /** `patterns` in lower case. */
+  constructor(patterns: readonly string[], maxRows = 2048) {
+    let total = 1;
+    let ascii = true;
+    let classes = 1;
+    for (const p of patterns) {
+      total += p.length;
+      for (let i = 0; i < p.length; i++) {
+        const c = p.charCodeAt(i);
+        if (c < 128) {
+          if (this.asciiClass[c] === 0) this.asciiClass[c] = classes++;
+        } else {
+          ascii = false;
+          if (!this.otherClass.has(c)) this.otherClass.set(c, classes++);
+        }
+      }
+    }
+    // Patterns are lower case: an upper-case letter reads as its lower case (a class of its own only
+    // if a pattern holds the upper-case letter itself, which a caller lowering its text never meets).
+    for (let c = 65; c <= 90; c++) if (this.asciiClass[c] === 0) this.asciiClass[c] = this.asciiClass[c + 32]!;
+    this.asciiOnly = ascii;
+    this.classes = classes;
+    this.lengths = Int32Array.from(patterns, (p) => p.length);
+    this.fail = new Int32Array(total);
+    this.reports = new Int32Array(total).fill(-1);
+    this.out = new Int32Array(total).fill(-1);
+    this.dict = new Int32Array(total).fill(-1);
+    this.onlyLabel = new Int32Array(total).fill(-1);
+    this.onlyChild = new Int32Array(total);
+    this.rowOf = new Int32Array(total).fill(-1);
+    let nodes = 1;
+    patterns.forEach((p, index) => {
+      if (p.length === 0) return;
+      let node = 0;
+      for (let i = 0; i < p.length; i++) {
+        const c = this.classOf(p.charCodeAt(i));
+        let next = this.child(node, c);
+        if (next < 0) {
+          next = nodes++;
+          this.addChild(node, c, next);
+        }
+        node = next;
+      }
+      if (this.out[node]! < 0) this.out[node] = index;
+    });
+    // Breadth first: a node's suffix is shallower, so it is linked before the node, and the first
+    // `rows` nodes (every node of the levels they cover) get a row of the transition table.
+    const rows = Math.min(nodes, maxRows);
+    this.table = new Int32Array(rows * classes);
+    const queue = new Int32Array(nodes);
+    let head = 0;
+    let tail = 1;
+    while (head < tail) {
+      const u = queue[head++]!;
+      if (head - 1 < rows) this.rowOf[u] = (head - 1) * classes;
+      this.reports[u] = this.out[u]! >= 0 ? u : this.dict[u]!;
+      this.forChildren(u, (c, v) => {
+        const link = u === 0 ? 0 : this.step(this.fail[u]!, c);
+        this.fail[v] = link;
+        this.dict[v] = this.out[link]! >= 0 ? link : this.dict[link]!;
+        queue[tail++] = v;
+      });
+      const row = this.rowOf[u]!;
+      if (row >= 0) {
+        // The complete transitions of a row node: its child, else its suffix's (a row node, shallower).
+        const failRow = this.rowOf[this.fail[u]!]!;
+        for (let c = 1; c < classes; c++) {
+          const v = this.child(u, c);
+          this.table[row + c] = v >= 0 ? v : u === 0 ? 0 : this.table[failRow + c]!;
+        }
+      }
+    }
+  }
+
+  private classOf(c: number): number {
+    if (c < 128) return this.asciiClass[c]!;
+    return this.otherClass.get(c) ?? 0;
+  }
+
+  private child(node: number, c: number): number {
+    const label = this.onlyLabel[node]!;
+    if (label === c) return this.onlyChild[node]!;
+    if (label !== -2) return -1;
+    return this.many.get(node)!.get(c) ?? -1;
+  }
+
+  /** The node reached from `node` on class `c` (failure links followed as needed). */
+  private step(node: number, c: number): number {
+    for (;;) {
+      const row = this.rowOf[node]!;
+      if (row >= 0) return this.table[row + c]!;
+      const next = this.child(node, c);
+      if (next >= 0) return next;
+      node = this.fail[node]!;
+    }
+  }
+
+  private addChild(node: number, c: number, child: number): void {
+    const label = this.onlyLabel[node]!;
+    if (label === -1) {
+      this.onlyLabel[node] = c;
+      this.onlyChild[node] = child;
+    } else if (label === -2) this.many.get(node)!.set(c, child);
+    else {
+      this.many.set(node, new Map([[label, this.onlyChild[node]!], [c, child]]));
+      this.onlyLabel[node] = -2;
+    }
+  }
+
+  private forChildren(node: number, visit: (c: number, child: number) => void): void {
+    const label = this.onlyLabel[node]!;
+    if (label >= 0) visit(label, this.onlyChild[node]!);
+    else if (label === -2) for (const [c, v] of this.many.get(node)!) visit(c, v);
+  }
+
+  /**
+   * The occurrences in `text`, as the indexOf loop finds them, grouped by pattern (in the patterns'
+   * order) and, within a pattern, from left to right; `steps` is the work done, in characters read,
+   * failure links followed and occurrences met (for the mask's count of its work).
+   */
+  search(text: string): { pattern: number[]; at: number[]; steps: number } {
+    const n = text.length;
+    const { fail, reports, out, dict, lengths, onlyLabel, onlyChild, rowOf, table, asciiClass, asciiOnly } = this;
+    // Per pattern, where its next occurrence may start (the end of the one taken before).
+    let free: Int32Array | undefined;
+    const pattern: number[] = [];
+    const at: number[] = [];
+    let steps = n;
+    let kelvin = -1;
+    let state = 0;
+    for (let i = 0; i < n; i++) {
+      const code = text.charCodeAt(i);
+      let c: number;
+      if (code < 128) c = asciiClass[code]!;
+      else if (code === 0x212a && asciiOnly) {
+        if (kelvin < 0) kelvin = text.includes('\u0130') ? 0 : 1;
+        c = kelvin === 1 ? asciiClass[107]! : 0;
+      } else c = asciiOnly ? 0 : this.classOf(code);
+      if (c === 0) {
+        state = 0;
+        continue;
+      }
+      for (;;) {
+        const row = rowOf[state]!;
+        if (row >= 0) {
+          state = table[row + c]!;
+          break;
+        }
+        const label = onlyLabel[state]!;
+        const next = label === c ? onlyChild[state]! : label === -2 ? (this.many.get(state)!.get(c) ?? -1) : -1;
+        if (next >= 0) {
+          state = next;
+          break;
+        }
+        state = fail[state]!;
+        steps++;
+      }
+      for (let node = reports[state]!; node >= 0; node = dict[node]!) {
+        steps++;
+        const p = out[node]!;
+        const start = i + 1 - lengths[p]!;
+        free ??= new Int32Array(lengths.length);
+        if (start < free[p]!) continue;
+        free[p] = i + 1;
+        pattern.push(p);
+        at.push(start);
+      }
+    }
+    if (pattern.length > 1) {
+      const order = pattern.map((_, k) => k).sort((a, b) => pattern[a]! - pattern[b]! || at[a]! - at[b]!);
+      return { pattern: order.map((k) => pattern[k]!), at: order.map((k) => at[k]!), steps };
+    }
+    return { pattern, at, steps };
+  }
+}
