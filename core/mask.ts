@@ -1,7 +1,7 @@
 import type { Target } from './target.ts';
 import { MultiSearch } from './multi-search.ts';
 import { TextMemo } from './text-memo.ts';
-import { foldedUnit, isInvisible } from './unseen.ts';
+import { foldedUnit, isInvisible, showsAsIs } from './unseen.ts';
 
 /**
  * The one mask of the suite (principle 4): every string that leaves the process passes through it,
@@ -112,10 +112,18 @@ export class Mask {
   private masked(s: string): string {
     // Most text a target sends spells nothing (no escape, percent sign, reference, NUL, line break,
     // split string, invisible or compatibility character): it is its own view, and the search needs
-    // no map back. Otherwise the decoded view and the literal one are both searched.
-    const views: Array<View | undefined> = isPlain(s) ? [undefined] : [decodedView(s, false), viewOf(s, false, false)];
+    // no map back. Otherwise the decoded view and the literal one are both searched; a pass that
+    // decoded nothing made the literal view already (what does not show skipped, compatibility
+    // forms folded), and a literal view the same as the decoded one is searched once.
+    const first = viewOf(s, true, false);
+    let views: Array<View | undefined> = [undefined];
+    if (!first.whole) {
+      const decoded = decodedView(s, false, first);
+      const literal = first.literalToo ? first : viewOf(s, false, false);
+      views = literal === decoded || literal.sameAs(decoded) ? [decoded] : [decoded, literal];
+    }
     // Quoted-printable in a view of its own: `=` before hex is everywhere in URLs (`after=73...`).
-    if (views[0] && (hasQuotedPrintable(s) || hasQuotedPrintable(views[0].text))) views.push(decodedView(s, true));
+    if (hasQuotedPrintable(s) || (views[0] && hasQuotedPrintable(views[0].text))) views.push(decodedView(s, true));
     // Spans of the original text to replace, found longest form first; a span that overlaps one
     // already taken is left (the longer form covers it).
     const taken: Array<{ from: number; to: number; placeholder: string }> = [];
@@ -130,8 +138,8 @@ export class Mask {
       for (let k = 0; k < found.pattern.length; k++) {
         const form = this.forms[found.pattern[k]!]!;
         const at = found.at[k]!;
-        const from = view ? view.starts[at]! : at;
-        const to = view ? view.ends[at + form.lower.length - 1]! : at + form.lower.length;
+        const from = view ? view.start(at) : at;
+        const to = view ? view.end(at + form.lower.length - 1) : at + form.lower.length;
         // Each candidate is read once: the occurrences of one form do not overlap, so linear per form.
         countSearch(to - from);
         if (covered.subarray(from, to).includes(1)) continue;
@@ -353,11 +361,66 @@ function isPlain(s: string): boolean {
   return true;
 }
 
-/** The decoded view of a text: its characters, and for each the span of the original it came from. */
-interface View {
-  text: string;
-  starts: Int32Array;
-  ends: Int32Array;
+/**
+ * A view of a text: its characters, and for each the span of the original it came from. The spans
+ * are held by segment, not by character: a run of characters that are their own view (most of any
+ * text) is one segment, each decoded character another, so a view costs its text and a few numbers
+ * per escape, and a span is looked up (by bisection) only where a form is found. A view decoded
+ * again maps through the view it was decoded from.
+ */
+class View {
+  constructor(
+    readonly text: string,
+    /** Per segment: where it starts in the view, where in the text below, and where it ends there (-1: a run, one character for one). */
+    private readonly at: readonly number[],
+    private readonly from: readonly number[],
+    private readonly to: readonly number[],
+    private readonly below?: View,
+    /** A decoding pass that decoded nothing: what the literal pass makes of the same text. */
+    readonly literalToo = false,
+  ) {}
+
+  /** Whether the view is the text below, character for character (one run over all of it). */
+  get whole(): boolean {
+    return this.at.length === 0 || (this.at.length === 1 && this.from[0] === 0 && this.to[0] === -1 && !this.below);
+  }
+
+  /** Where the view's character k starts in the original text. */
+  start(k: number): number {
+    const j = this.segment(k);
+    const start = this.to[j]! < 0 ? this.from[j]! + (k - this.at[j]!) : this.from[j]!;
+    return this.below ? this.below.start(start) : start;
+  }
+
+  /** Where the view's character k ends in the original text. */
+  end(k: number): number {
+    const j = this.segment(k);
+    const end = this.to[j]! < 0 ? this.from[j]! + (k - this.at[j]!) + 1 : this.to[j]!;
+    return this.below ? this.below.end(end - 1) : end;
+  }
+
+  /** Over `view`, a view of this one's text: the view of the original it gives. */
+  over(view: View): View {
+    return new View(view.text, view.at, view.from, view.to, this);
+  }
+
+  /** Whether both views are the same text mapped the same way (searching the second finds nothing new). */
+  sameAs(other: View): boolean {
+    if (this.below || other.below || this.at.length !== other.at.length) return false;
+    for (let j = 0; j < this.at.length; j++) if (this.at[j] !== other.at[j] || this.from[j] !== other.from[j] || this.to[j] !== other.to[j]) return false;
+    return this.text === other.text;
+  }
+
+  private segment(k: number): number {
+    let lo = 0;
+    let hi = this.at.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.at[mid]! <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
 }
 
 /** Encodings nest (a character reference percent-encoded, a quote escaped): decoded this many times at most. */
@@ -365,20 +428,16 @@ const ROUNDS = 4;
 
 /**
  * The view decoded until nothing changes (at most ROUNDS linear passes), each character mapped back
- * to the span of the original text it came from.
+ * to the span of the original text it came from. A pass that changed nothing ends it: the next one
+ * would read the same text again.
  */
-function decodedView(s: string, quotedPrintable: boolean): View {
-  let view = viewOf(s, true, quotedPrintable);
+function decodedView(s: string, quotedPrintable: boolean, first = viewOf(s, true, quotedPrintable)): View {
+  let view = first;
+  if (view.whole) return view;
   for (let round = 1; round < ROUNDS; round++) {
     const next = viewOf(view.text, true, quotedPrintable);
-    if (next.text === view.text) break;
-    const starts = new Int32Array(next.text.length + 1);
-    const ends = new Int32Array(next.text.length + 1);
-    for (let i = 0; i < next.text.length; i++) {
-      starts[i] = view.starts[next.starts[i]!]!;
-      ends[i] = view.ends[next.ends[i]! - 1]!;
-    }
-    view = { text: next.text, starts, ends };
+    if (next.whole || next.text === view.text) break;
+    view = view.over(next);
   }
   return view;
 }
@@ -394,6 +453,12 @@ const isUpperHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70);
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isOctal = (c: number) => c >= 48 && c <= 55;
 
+/** ASCII characters a pass of viewOf reads one by one (each other ASCII character is its own view). */
+const stopsAt = (codes: string) => Uint8Array.from({ length: 128 }, (_, c) => (codes.includes(String.fromCharCode(c)) ? 1 : 0));
+const STOPS_LITERAL = stopsAt('\0\n\r');
+const STOPS_DECODE = stopsAt('\0\n\r"\'\\%&');
+const STOPS_QUOTED_PRINTABLE = stopsAt('\0\n\r"\'\\%&=');
+
 /**
  * One linear pass over `s`: each spelled character (an escape, a percent-encoding, a character
  * reference) becomes one character of the view; what a split or an interleaving adds, and what does
@@ -405,15 +470,50 @@ const isOctal = (c: number) => c >= 48 && c <= 55;
 function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
   const n = s.length;
   countWork(n);
-  const chars = new Uint16Array(n);
-  const starts = new Int32Array(n + 1);
-  const ends = new Int32Array(n + 1);
+  const stops = decode ? (quotedPrintable ? STOPS_QUOTED_PRINTABLE : STOPS_DECODE) : STOPS_LITERAL;
+  // The view by segments (class View): runs of characters that are their own view, taken as slices
+  // of `s`, and characters decoded one by one, gathered in `pending` until the next run.
+  const at: number[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  let text = '';
   let k = 0;
-  const emit = (code: number, from: number, to: number) => {
-    chars[k] = code;
-    starts[k] = from;
-    ends[k] = to;
+  let runFrom = -1;
+  let runTo = -1;
+  const pending = new Uint16Array(1024);
+  let held = 0;
+  const flushPending = () => {
+    if (held > 0) text += String.fromCharCode.apply(null, pending.subarray(0, held) as unknown as number[]);
+    held = 0;
+  };
+  const closeRun = () => {
+    if (runTo > runFrom) {
+      flushPending();
+      at.push(k);
+      from.push(runFrom);
+      to.push(-1);
+      text += runFrom === 0 && runTo === n ? s : s.slice(runFrom, runTo);
+      k += runTo - runFrom;
+    }
+    runFrom = runTo = -1;
+  };
+  /** Characters from..to of `s` as themselves. */
+  const itself = (start: number, end: number) => {
+    if (runTo !== start) {
+      closeRun();
+      runFrom = start;
+    }
+    runTo = end;
+  };
+  const emit = (code: number, start: number, end: number) => {
+    if (end === start + 1 && code === s.charCodeAt(start)) return itself(start, end);
+    closeRun();
+    at.push(k);
+    from.push(start);
+    to.push(end);
+    pending[held++] = code;
     k++;
+    if (held === pending.length) flushPending();
   };
   /** End of a percent-encoded byte at i (`%` `25`* two hex), with its value, or undefined. */
   const percent = (i: number): { end: number; code: number } | undefined => {
@@ -455,8 +555,31 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
     }
     return cp >= 0x80 && cp <= 0x10ffff ? { cp, end } : undefined;
   };
+  // Whether a decoding happened (an escape, a reference, a percent-encoding, a join): without one,
+  // the pass made of `s` what the literal pass makes of it.
+  let decodedAny = false;
   let i = 0;
   while (i < n) {
+    // A run of characters that are their own view, read without a call per character.
+    const start = i;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x80) {
+        if (stops[c] === 0) continue;
+        // A quote that glues nothing (not followed by a blank or `+`, as in JSON's `":"`) is itself.
+        if (decode && (c === 34 || c === 39)) {
+          const d = s.charCodeAt(i + 1);
+          if (d !== 32 && d !== 9 && d !== 10 && d !== 13 && d !== 43) continue;
+        }
+        break;
+      } else {
+        const cp = codePointAt(s, i, c);
+        if (!showsAsIs(cp)) break;
+        if (cp > 0xffff) i++;
+      }
+    }
+    if (i > start) itself(start, i);
+    if (i >= n) break;
     const c = s.charCodeAt(i);
     // Skipped: NUL (UTF-16 bytes read as text), line breaks, the glue of a split string.
     if (c === 0 || c === 10 || c === 13) {
@@ -494,6 +617,7 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
       }
       countWork(j - i);
       if (j > i + 1 && s.charCodeAt(j) === c) {
+        decodedAny = true;
         i = j + 1;
         continue;
       }
@@ -503,10 +627,12 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
       if (isUpperHex(s.charCodeAt(i + 1)) && isUpperHex(s.charCodeAt(i + 2))) {
         const code = parseInt(s.slice(i + 1, i + 3), 16);
         if (code !== 0) emit(code, i, i + 3);
+        decodedAny = true;
         i += 3;
         continue;
       }
       if (s.charCodeAt(i + 1) === 10 || (s.charCodeAt(i + 1) === 13 && s.charCodeAt(i + 2) === 10)) {
+        decodedAny = true;
         i += s.charCodeAt(i + 1) === 10 ? 2 : 3;
         continue;
       }
@@ -517,12 +643,14 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
       if (next === 117 /* u */ && isHex(s.charCodeAt(run + 1)) && isHex(s.charCodeAt(run + 2)) && isHex(s.charCodeAt(run + 3)) && isHex(s.charCodeAt(run + 4))) {
         const code = parseInt(s.slice(run + 1, run + 5), 16);
         if (code !== 0) emit(code, i, run + 5);
+        decodedAny = true;
         i = run + 5;
         continue;
       }
       if (next === 120 /* x */ && isHex(s.charCodeAt(run + 1)) && isHex(s.charCodeAt(run + 2))) {
         const code = parseInt(s.slice(run + 1, run + 3), 16);
         if (code !== 0) emit(code, i, run + 3);
+        decodedAny = true;
         i = run + 3;
         continue;
       }
@@ -530,22 +658,26 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
       if (next >= 48 && next <= 51 && isOctal(s.charCodeAt(run + 1)) && isOctal(s.charCodeAt(run + 2))) {
         const code = parseInt(s.slice(run, run + 3), 8);
         if (code !== 0) emit(code, i, run + 3);
+        decodedAny = true;
         i = run + 3;
         continue;
       }
       if (next === 47 /* / */ || next === 34 /* " */ || next === 39 /* ' */) {
         emit(next, i, run + 1);
+        decodedAny = true;
         i = run + 1;
         continue;
       }
       // An escaped line break (`\n`, `\r`): skipped like a raw one.
       if (next === 110 || next === 114) {
+        decodedAny = true;
         i = run + 1;
         continue;
       }
       // Plain backslashes: each one as itself, and the run is not read again.
       for (let j = i; j < run; ) {
         const p = s.charCodeAt(j) === 92 ? j + 1 : percent(j)!.end;
+        if (p !== j + 1) decodedAny = true;
         emit(92, j, p);
         j = p;
       }
@@ -566,10 +698,12 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
           emit(0xd800 + ((wide.cp - 0x10000) >> 10), i, wide.end);
           emit(0xdc00 + ((wide.cp - 0x10000) & 0x3ff), i, wide.end);
         } else emit(wide.cp, i, wide.end);
+        decodedAny = true;
         i = wide.end;
         continue;
       }
       if (p.code !== 0) emit(p.code, i, p.end);
+      decodedAny = true;
       i = p.end;
       continue;
     }
@@ -577,6 +711,7 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
       const ref = characterReference(s, i);
       if (ref) {
         emit(ref.code, i, ref.end);
+        decodedAny = true;
         i = ref.end;
         continue;
       }
@@ -584,7 +719,9 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
     emit(c, i, i + 1);
     i++;
   }
-  return { text: Buffer.from(chars.buffer, chars.byteOffset, k * 2).toString('utf16le'), starts, ends };
+  closeRun();
+  flushPending();
+  return new View(text, at, from, to, undefined, decode && !decodedAny);
 }
 
 /**

@@ -44,7 +44,7 @@ export class MultiSearch {
   private readonly table: Int32Array;
 
   /** `patterns` in lower case. */
-  constructor(patterns: readonly string[], maxRows = 2048) {
+  constructor(patterns: readonly string[], maxRows = 64) {
     let total = 1;
     let ascii = true;
     let classes = 1;
