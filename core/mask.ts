@@ -39,7 +39,9 @@ import { foldedUnit, isInvisible, showsAsIs } from './unseen.ts';
  * of those base64 forms.
  *
  * Every pass is linear in the text (no backtracking pattern, none built from a key), for a secret of
- * any length. Keys are RFC 6750 b64token, ASCII: a percent-encoded byte decodes to the character of
+ * any length. The forms of every secret are found together, in one pass per view (core/multi-search.ts,
+ * an Aho–Corasick automaton over them), and a view is built by runs: a text that spells nothing is
+ * read once to find that out and once to search it. Keys are RFC 6750 b64token, ASCII: a percent-encoded byte decodes to the character of
  * that code, which is the key's character for every ASCII key.
  */
 export interface Secret {
@@ -329,39 +331,6 @@ function codePointAt(s: string, i: number, c: number): number {
 }
 
 /**
- * Whether `s` holds nothing viewOf decodes or skips: no backslash, percent sign, ampersand, NUL,
- * line break, quoted-printable `=XX`, character that does not show or that NFKC folds, nor two
- * quotes glued by blanks or `+`. Such a text is its own decoded view. Linear: a run of blanks after
- * a quote is read at most twice.
- */
-function isPlain(s: string): boolean {
-  const n = s.length;
-  countWork(n);
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 92 || c === 37 || c === 38 || c === 0 || c === 10 || c === 13) return false;
-    if (c === 61 && isUpperHex(s.charCodeAt(i + 1)) && isUpperHex(s.charCodeAt(i + 2))) return false;
-    if (c >= 0x80) {
-      const cp = codePointAt(s, i, c);
-      if (isInvisible(cp) || foldedUnit(cp) >= 0) return false;
-      if (cp > 0xffff) i++;
-      continue;
-    }
-    if (c === 34 || c === 39) {
-      let j = i + 1;
-      while (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9) j++;
-      if (s.charCodeAt(j) === 43) {
-        j++;
-        while (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9) j++;
-      }
-      countWork(j - i);
-      if (j > i + 1 && s.charCodeAt(j) === c) return false;
-    }
-  }
-  return true;
-}
-
-/**
  * A view of a text: its characters, and for each the span of the original it came from. The spans
  * are held by segment, not by character: a run of characters that are their own view (most of any
  * text) is one segment, each decoded character another, so a view costs its text and a few numbers
@@ -453,11 +422,39 @@ const isUpperHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70);
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isOctal = (c: number) => c >= 48 && c <= 55;
 
+/** Decoded characters gathered before they join a view's text (viewOf empties it before it returns). */
+const PENDING = new Uint16Array(1024);
+
 /** ASCII characters a pass of viewOf reads one by one (each other ASCII character is its own view). */
 const stopsAt = (codes: string) => Uint8Array.from({ length: 128 }, (_, c) => (codes.includes(String.fromCharCode(c)) ? 1 : 0));
 const STOPS_LITERAL = stopsAt('\0\n\r');
 const STOPS_DECODE = stopsAt('\0\n\r"\'\\%&');
 const STOPS_QUOTED_PRINTABLE = stopsAt('\0\n\r"\'\\%&=');
+
+/**
+ * The end of the run of characters from i that are their own view: what most of a pass reads, in a
+ * function of its own so that the engine optimises it alone, early, and keeps it optimised whatever
+ * rare branch of the pass around it runs.
+ */
+function ownRun(s: string, i: number, stops: Uint8Array, decode: boolean): number {
+  const n = s.length;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      if (stops[c] === 0) continue;
+      // A quote that glues nothing (not followed by a blank or `+`, as in JSON's `":"`) is itself.
+      if (decode && (c === 34 || c === 39)) {
+        const d = s.charCodeAt(i + 1);
+        if (d !== 32 && d !== 9 && d !== 10 && d !== 13 && d !== 43) continue;
+      }
+      return i;
+    }
+    const cp = codePointAt(s, i, c);
+    if (!showsAsIs(cp)) return i;
+    if (cp > 0xffff) i++;
+  }
+  return n;
+}
 
 /**
  * One linear pass over `s`: each spelled character (an escape, a percent-encoding, a character
@@ -480,7 +477,7 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
   let k = 0;
   let runFrom = -1;
   let runTo = -1;
-  const pending = new Uint16Array(1024);
+  const pending = PENDING;
   let held = 0;
   const flushPending = () => {
     if (held > 0) text += String.fromCharCode.apply(null, pending.subarray(0, held) as unknown as number[]);
@@ -560,24 +557,8 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
   let decodedAny = false;
   let i = 0;
   while (i < n) {
-    // A run of characters that are their own view, read without a call per character.
     const start = i;
-    for (; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c < 0x80) {
-        if (stops[c] === 0) continue;
-        // A quote that glues nothing (not followed by a blank or `+`, as in JSON's `":"`) is itself.
-        if (decode && (c === 34 || c === 39)) {
-          const d = s.charCodeAt(i + 1);
-          if (d !== 32 && d !== 9 && d !== 10 && d !== 13 && d !== 43) continue;
-        }
-        break;
-      } else {
-        const cp = codePointAt(s, i, c);
-        if (!showsAsIs(cp)) break;
-        if (cp > 0xffff) i++;
-      }
-    }
+    i = ownRun(s, i, stops, decode);
     if (i > start) itself(start, i);
     if (i >= n) break;
     const c = s.charCodeAt(i);

@@ -164,57 +164,72 @@ export class MultiSearch {
    * failure links followed and occurrences met (for the mask's count of its work).
    */
   search(text: string): { pattern: number[]; at: number[]; steps: number } {
+    const found: Found = { pattern: [], at: [], steps: text.length, free: undefined, kelvin: -1 };
     const n = text.length;
-    const { fail, reports, out, dict, lengths, onlyLabel, onlyChild, rowOf, table, asciiClass, asciiOnly } = this;
-    // Per pattern, where its next occurrence may start (the end of the one taken before).
-    let free: Int32Array | undefined;
-    const pattern: number[] = [];
-    const at: number[] = [];
-    let steps = n;
-    let kelvin = -1;
+    const { reports, rowOf, table, asciiClass } = this;
+    // The loop the pass spends its time in, kept small so that the engine optimises it early: a
+    // character's class, then a row of the table; what is rare (a character above ASCII, a deep
+    // node, a form found) is in methods of its own.
     let state = 0;
     for (let i = 0; i < n; i++) {
       const code = text.charCodeAt(i);
-      let c: number;
-      if (code < 128) c = asciiClass[code]!;
-      else if (code === 0x212a && asciiOnly) {
-        if (kelvin < 0) kelvin = text.includes('\u0130') ? 0 : 1;
-        c = kelvin === 1 ? asciiClass[107]! : 0;
-      } else c = asciiOnly ? 0 : this.classOf(code);
+      const c = code < 128 ? asciiClass[code]! : this.classAbove(text, code, found);
       if (c === 0) {
         state = 0;
         continue;
       }
-      for (;;) {
-        const row = rowOf[state]!;
-        if (row >= 0) {
-          state = table[row + c]!;
-          break;
-        }
-        const label = onlyLabel[state]!;
-        const next = label === c ? onlyChild[state]! : label === -2 ? (this.many.get(state)!.get(c) ?? -1) : -1;
-        if (next >= 0) {
-          state = next;
-          break;
-        }
-        state = fail[state]!;
-        steps++;
-      }
-      for (let node = reports[state]!; node >= 0; node = dict[node]!) {
-        steps++;
-        const p = out[node]!;
-        const start = i + 1 - lengths[p]!;
-        free ??= new Int32Array(lengths.length);
-        if (start < free[p]!) continue;
-        free[p] = i + 1;
-        pattern.push(p);
-        at.push(start);
-      }
+      const row = rowOf[state]!;
+      state = row >= 0 ? table[row + c]! : this.deep(state, c, found);
+      if (reports[state]! >= 0) this.report(state, i, found);
     }
+    const { pattern, at, steps } = found;
     if (pattern.length > 1) {
       const order = pattern.map((_, k) => k).sort((a, b) => pattern[a]! - pattern[b]! || at[a]! - at[b]!);
       return { pattern: order.map((k) => pattern[k]!), at: order.map((k) => at[k]!), steps };
     }
     return { pattern, at, steps };
   }
+
+  /** The class of a character above ASCII (the Kelvin sign as `k`, unless the text holds U+0130). */
+  private classAbove(text: string, code: number, found: Found): number {
+    if (!this.asciiOnly) return this.classOf(code);
+    if (code !== 0x212a) return 0;
+    if (found.kelvin < 0) found.kelvin = text.includes('\u0130') ? 0 : 1;
+    return found.kelvin === 1 ? this.asciiClass[107]! : 0;
+  }
+
+  /** From a node without a row: its child, else along failure links (each counted) to one that has it or has a row. */
+  private deep(state: number, c: number, found: Found): number {
+    for (;;) {
+      const row = this.rowOf[state]!;
+      if (row >= 0) return this.table[row + c]!;
+      const next = this.child(state, c);
+      if (next >= 0) return next;
+      state = this.fail[state]!;
+      found.steps++;
+    }
+  }
+
+  /** The patterns ending at i (at `state` and along its suffix chain), each kept if it starts after the last one kept of it. */
+  private report(state: number, i: number, found: Found): void {
+    for (let node = this.reports[state]!; node >= 0; node = this.dict[node]!) {
+      found.steps++;
+      const p = this.out[node]!;
+      const start = i + 1 - this.lengths[p]!;
+      found.free ??= new Int32Array(this.lengths.length);
+      if (start < found.free[p]!) continue;
+      found.free[p] = i + 1;
+      found.pattern.push(p);
+      found.at.push(start);
+    }
+  }
+}
+
+/** What a search has found so far, and where each pattern's next occurrence may start. */
+interface Found {
+  pattern: number[];
+  at: number[];
+  steps: number;
+  free: Int32Array | undefined;
+  kelvin: number;
 }
