@@ -77,10 +77,20 @@ interface Form {
   placeholder: string;
 }
 
+/**
+ * The forms and automaton of the secrets added so far, by the secrets (values and placeholders, in
+ * order): a run makes several masks of the same keys (the client's, the reports', the console's), and
+ * each is built once. A few sets at most are kept, the oldest giving way.
+ */
+const BUILT = new Map<string, { forms: readonly Form[]; search: MultiSearch }>();
+const MAX_BUILT = 8;
+
 /** Replaces every secret, in every encoding above, by its placeholder. */
 export class Mask {
   private readonly values = new Set<string>();
-  private forms: Form[] = [];
+  /** The secrets added, in order, as the key of what they build (BUILT). */
+  private added = '';
+  private forms: readonly Form[] = [];
   /** The forms' automaton (core/multi-search.ts): every form found in one pass over a view. */
   private search = new MultiSearch([]);
   /** A body received again is masked as it was the first time (core/text-memo.ts). */
@@ -92,17 +102,27 @@ export class Mask {
 
   /** More secrets, e.g. forms derived from a key (its base64 inside a Basic header). A known value is ignored. */
   add(secrets: readonly Secret[]): void {
-    const known = this.values.size;
-    for (const { value, placeholder } of secrets) {
-      if (value.length === 0 || this.values.has(value)) continue;
-      this.values.add(value);
-      for (const form of formsOf(value)) this.forms.push({ lower: asciiLower(viewOf(form, true, false).text), placeholder });
+    const fresh: Secret[] = [];
+    for (const secret of secrets) {
+      if (secret.value.length === 0 || this.values.has(secret.value)) continue;
+      this.values.add(secret.value);
+      this.added += `${secret.value}\u0000${secret.placeholder}\u0001`;
+      fresh.push(secret);
     }
     // Nothing new (the client adds each request's derived forms again): the forms and the memo stand.
-    if (this.values.size === known) return;
-    // Longest first, so a secret (or form) that contains another is replaced whole.
-    this.forms.sort((a, b) => b.lower.length - a.lower.length);
-    this.search = new MultiSearch(this.forms.map((f) => f.lower));
+    if (fresh.length === 0) return;
+    let built = BUILT.get(this.added);
+    if (!built) {
+      const forms = [...this.forms];
+      for (const { value, placeholder } of fresh) for (const form of formsOf(value)) forms.push({ lower: asciiLower(viewOf(form, true, false).text), placeholder });
+      // Longest first, so a secret (or form) that contains another is replaced whole.
+      forms.sort((a, b) => b.lower.length - a.lower.length);
+      built = { forms, search: new MultiSearch(forms.map((f) => f.lower)) };
+      if (BUILT.size >= MAX_BUILT) BUILT.delete(BUILT.keys().next().value!);
+      BUILT.set(this.added, built);
+    }
+    this.forms = built.forms;
+    this.search = built.search;
     this.memo.clear();
   }
 

@@ -44,7 +44,7 @@ export class MultiSearch {
   private readonly table: Int32Array;
 
   /** `patterns` in lower case. */
-  constructor(patterns: readonly string[], maxRows = 64) {
+  constructor(patterns: readonly string[], maxRows = 256) {
     let total = 1;
     let ascii = true;
     let classes = 1;
@@ -74,8 +74,9 @@ export class MultiSearch {
     this.onlyChild = new Int32Array(total);
     this.rowOf = new Int32Array(total).fill(-1);
     let nodes = 1;
-    patterns.forEach((p, index) => {
-      if (p.length === 0) return;
+    for (let index = 0; index < patterns.length; index++) {
+      const p = patterns[index]!;
+      if (p.length === 0) continue;
       let node = 0;
       for (let i = 0; i < p.length; i++) {
         const c = this.classOf(p.charCodeAt(i));
@@ -87,7 +88,7 @@ export class MultiSearch {
         node = next;
       }
       if (this.out[node]! < 0) this.out[node] = index;
-    });
+    }
     // Breadth first: a node's suffix is shallower, so it is linked before the node, and the first
     // `rows` nodes (every node of the levels they cover) get a row of the transition table.
     const rows = Math.min(nodes, maxRows);
@@ -99,12 +100,9 @@ export class MultiSearch {
       const u = queue[head++]!;
       if (head - 1 < rows) this.rowOf[u] = (head - 1) * classes;
       this.reports[u] = this.out[u]! >= 0 ? u : this.dict[u]!;
-      this.forChildren(u, (c, v) => {
-        const link = u === 0 ? 0 : this.step(this.fail[u]!, c);
-        this.fail[v] = link;
-        this.dict[v] = this.out[link]! >= 0 ? link : this.dict[link]!;
-        queue[tail++] = v;
-      });
+      const label = this.onlyLabel[u]!;
+      if (label >= 0) queue[tail++] = this.link(u, label, this.onlyChild[u]!);
+      else if (label === -2) for (const [c, v] of this.many.get(u)!) queue[tail++] = this.link(u, c, v);
       const row = this.rowOf[u]!;
       if (row >= 0) {
         // The complete transitions of a row node: its child, else its suffix's (a row node, shallower).
@@ -115,6 +113,14 @@ export class MultiSearch {
         }
       }
     }
+  }
+
+  /** Links v, the child of u on class c, to the node of its longest proper suffix; returns v. */
+  private link(u: number, c: number, v: number): number {
+    const to = u === 0 ? 0 : this.step(this.fail[u]!, c);
+    this.fail[v] = to;
+    this.dict[v] = this.out[to]! >= 0 ? to : this.dict[to]!;
+    return v;
   }
 
   private classOf(c: number): number {
@@ -150,12 +156,6 @@ export class MultiSearch {
       this.many.set(node, new Map([[label, this.onlyChild[node]!], [c, child]]));
       this.onlyLabel[node] = -2;
     }
-  }
-
-  private forChildren(node: number, visit: (c: number, child: number) => void): void {
-    const label = this.onlyLabel[node]!;
-    if (label >= 0) visit(label, this.onlyChild[node]!);
-    else if (label === -2) for (const [c, v] of this.many.get(node)!) visit(c, v);
   }
 
   /**
