@@ -450,30 +450,50 @@ const stopsAt = (codes: string) => Uint8Array.from({ length: 128 }, (_, c) => (c
 const STOPS_LITERAL = stopsAt('\0\n\r');
 const STOPS_DECODE = stopsAt('\0\n\r"\'\\%&');
 const STOPS_QUOTED_PRINTABLE = stopsAt('\0\n\r"\'\\%&=');
+/** Where a run may end, per pass: a stop, a quote before a blank or `+` (a join), a character above ASCII. */
+const ENDS_LITERAL = /[\0\n\r\u0080-\uffff]/g;
+const ENDS_DECODE = /[\0\n\r\\%&\u0080-\uffff]|["'][\t\n\r +]/g;
+const ENDS_QUOTED_PRINTABLE = /[\0\n\r\\%&=\u0080-\uffff]|["'][\t\n\r +]/g;
 
 /**
- * The end of the run of characters from i that are their own view: what most of a pass reads, in a
- * function of its own so that the engine optimises it alone, early, and keeps it optimised whatever
- * rare branch of the pass around it runs.
+ * The end of the run of characters from i that are their own view: what most of a pass reads. The
+ * next character that may not be (`ends`, a pattern of single characters and a quote before a blank,
+ * linear) is found by the engine's own scan; one above ASCII is looked at here, with those after it
+ * (a text in another script is mostly such characters, each its own view).
  */
-function ownRun(s: string, i: number, stops: Uint8Array, decode: boolean): number {
+function ownRun(s: string, i: number, stops: Uint8Array, decode: boolean, ends: RegExp): number {
   const n = s.length;
-  for (; i < n; i++) {
+  while (i < n) {
+    ends.lastIndex = i;
+    if (!ends.test(s)) return n;
+    let j = ends.lastIndex - 1;
+    // A match of two characters (a quote and a blank or `+` after it) ends one further.
+    if (decode && j - 1 >= i && isGlueAfterQuote(s.charCodeAt(j)) && (s.charCodeAt(j - 1) === 34 || s.charCodeAt(j - 1) === 39)) j--;
+    if (s.charCodeAt(j) < 0x80) return j;
+    const limit = Math.min(n, j + 64);
+    i = ownChars(s, j, limit, stops, decode);
+    if (i < limit) return i;
+  }
+  return n;
+}
+
+const isGlueAfterQuote = (d: number) => d === 32 || d === 9 || d === 10 || d === 13 || d === 43;
+
+/** ownRun's reading character by character, from i up to `limit` (or just past it, for a surrogate pair). */
+function ownChars(s: string, i: number, limit: number, stops: Uint8Array, decode: boolean): number {
+  for (; i < limit; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) {
       if (stops[c] === 0) continue;
       // A quote that glues nothing (not followed by a blank or `+`, as in JSON's `":"`) is itself.
-      if (decode && (c === 34 || c === 39)) {
-        const d = s.charCodeAt(i + 1);
-        if (d !== 32 && d !== 9 && d !== 10 && d !== 13 && d !== 43) continue;
-      }
+      if (decode && (c === 34 || c === 39) && !isGlueAfterQuote(s.charCodeAt(i + 1))) continue;
       return i;
     }
     const cp = codePointAt(s, i, c);
     if (!showsAsIs(cp)) return i;
     if (cp > 0xffff) i++;
   }
-  return n;
+  return i;
 }
 
 /**
@@ -488,6 +508,7 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
   const n = s.length;
   countWork(n);
   const stops = decode ? (quotedPrintable ? STOPS_QUOTED_PRINTABLE : STOPS_DECODE) : STOPS_LITERAL;
+  const ends = decode ? (quotedPrintable ? ENDS_QUOTED_PRINTABLE : ENDS_DECODE) : ENDS_LITERAL;
   // The view by segments (class View): runs of characters that are their own view, taken as slices
   // of `s`, and characters decoded one by one, gathered in `pending` until the next run.
   const at: number[] = [];
@@ -578,7 +599,7 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
   let i = 0;
   while (i < n) {
     const start = i;
-    i = ownRun(s, i, stops, decode);
+    i = ownRun(s, i, stops, decode, ends);
     if (i > start) itself(start, i);
     if (i >= n) break;
     const c = s.charCodeAt(i);
