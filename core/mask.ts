@@ -149,7 +149,7 @@ export class Mask {
     // Spans of the original text to replace, found longest form first; a span that overlaps one
     // already taken is left (the longer form covers it).
     const taken: Array<{ from: number; to: number; placeholder: string }> = [];
-    const covered = new Uint8Array(s.length);
+    let covered: Uint8Array | undefined;
     for (const view of views) {
       const text = view ? view.text : s;
       countWork(text.length);
@@ -164,6 +164,7 @@ export class Mask {
         const to = view ? view.end(at + form.lower.length - 1) : at + form.lower.length;
         // Each candidate is read once: the occurrences of one form do not overlap, so linear per form.
         countSearch(to - from);
+        covered ??= new Uint8Array(s.length);
         if (covered.subarray(from, to).includes(1)) continue;
         covered.fill(1, from, to);
         taken.push({ from, to, placeholder: form.placeholder });
@@ -334,12 +335,11 @@ function countSearch(chars: number): void {
 /** Whether quoted-printable (`=XX` in upper-case hex, or `=` ending a line) occurs in `s`. */
 function hasQuotedPrintable(s: string): boolean {
   countWork(s.length);
-  for (let i = s.indexOf('='); i >= 0; i = s.indexOf('=', i + 1)) {
-    const a = s.charCodeAt(i + 1);
-    if ((isUpperHex(a) && isUpperHex(s.charCodeAt(i + 2))) || a === 10 || a === 13) return true;
-  }
-  return false;
+  return QUOTED_PRINTABLE.test(s);
 }
+
+/** `=` before two upper-case hex digits or a line break (fixed width: linear, by the engine's scan). */
+const QUOTED_PRINTABLE = /=(?:[0-9A-F]{2}|[\n\r])/;
 
 /** The code point at i (a surrogate pair read whole) and how many code units it takes. */
 function codePointAt(s: string, i: number, c: number): number {
