@@ -367,12 +367,9 @@ class View {
     private readonly below?: View,
     /** A decoding pass that decoded nothing: what the literal pass makes of the same text. */
     readonly literalToo = false,
+    /** The view is the text it was made of, character for character (one run over all of it, or both empty). */
+    readonly whole = false,
   ) {}
-
-  /** Whether the view is the text below, character for character (one run over all of it). */
-  get whole(): boolean {
-    return this.at.length === 0 || (this.at.length === 1 && this.from[0] === 0 && this.to[0] === -1 && !this.below);
-  }
 
   /** Where the view's character k starts in the original text. */
   start(k: number): number {
@@ -743,7 +740,7 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
   }
   closeRun();
   flushPending();
-  return new View(text, at, from, to, undefined, decode && !decodedAny);
+  return new View(text, at, from, to, undefined, decode && !decodedAny, k === n && (at.length === 0 || (at.length === 1 && to[0] === -1)));
 }
 
 /**
