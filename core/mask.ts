@@ -82,17 +82,38 @@ interface Form {
  * order): a run makes several masks of the same keys (the client's, the reports', the console's), and
  * each is built once. A few sets at most are kept, the oldest giving way.
  */
-const BUILT = new Map<string, { forms: readonly Form[]; search: MultiSearch }>();
+const BUILT = new Map<string, Built>();
 const MAX_BUILT = 8;
+
+interface Built {
+  /** Every form of every secret, longest first (a secret, or form, that contains another is replaced whole). */
+  forms: readonly Form[];
+  /** Their automaton (core/multi-search.ts): every form found in one pass over a view. */
+  search: MultiSearch;
+}
+
+/** What `secrets` (added in this order, `key` naming them) build, from BUILT or built now. */
+function built(key: string, secrets: readonly Secret[]): Built {
+  const known = BUILT.get(key);
+  if (known) return known;
+  const forms: Form[] = [];
+  for (const { value, placeholder } of secrets) for (const form of formsOf(value)) forms.push({ lower: asciiLower(viewOf(form, true, false).text), placeholder });
+  // A stable sort: forms of one length stay in the order of their secrets.
+  forms.sort((a, b) => b.lower.length - a.lower.length);
+  const made = { forms, search: new MultiSearch(forms.map((f) => f.lower)) };
+  if (BUILT.size >= MAX_BUILT) BUILT.delete(BUILT.keys().next().value!);
+  BUILT.set(key, made);
+  return made;
+}
 
 /** Replaces every secret, in every encoding above, by its placeholder. */
 export class Mask {
   private readonly values = new Set<string>();
+  private readonly secrets: Secret[] = [];
   /** The secrets added, in order, as the key of what they build (BUILT). */
   private added = '';
-  private forms: readonly Form[] = [];
-  /** The forms' automaton (core/multi-search.ts): every form found in one pass over a view. */
-  private search = new MultiSearch([]);
+  /** Built when a text is first masked after secrets were added (a client adds several before it sends). */
+  private forms: Built | undefined;
   /** A body received again is masked as it was the first time (core/text-memo.ts). */
   private readonly memo = new TextMemo<string>();
 
@@ -102,36 +123,26 @@ export class Mask {
 
   /** More secrets, e.g. forms derived from a key (its base64 inside a Basic header). A known value is ignored. */
   add(secrets: readonly Secret[]): void {
-    const fresh: Secret[] = [];
+    const known = this.values.size;
     for (const secret of secrets) {
       if (secret.value.length === 0 || this.values.has(secret.value)) continue;
       this.values.add(secret.value);
+      this.secrets.push(secret);
       this.added += `${secret.value}\u0000${secret.placeholder}\u0001`;
-      fresh.push(secret);
     }
     // Nothing new (the client adds each request's derived forms again): the forms and the memo stand.
-    if (fresh.length === 0) return;
-    let built = BUILT.get(this.added);
-    if (!built) {
-      const forms = [...this.forms];
-      for (const { value, placeholder } of fresh) for (const form of formsOf(value)) forms.push({ lower: asciiLower(viewOf(form, true, false).text), placeholder });
-      // Longest first, so a secret (or form) that contains another is replaced whole.
-      forms.sort((a, b) => b.lower.length - a.lower.length);
-      built = { forms, search: new MultiSearch(forms.map((f) => f.lower)) };
-      if (BUILT.size >= MAX_BUILT) BUILT.delete(BUILT.keys().next().value!);
-      BUILT.set(this.added, built);
-    }
-    this.forms = built.forms;
-    this.search = built.search;
+    if (this.values.size === known) return;
+    this.forms = undefined;
     this.memo.clear();
   }
 
   text(s: string): string {
-    if (this.forms.length === 0 || s.length === 0) return s;
+    if (this.secrets.length === 0 || s.length === 0) return s;
     return this.memo.of(s, (t) => this.masked(t));
   }
 
   private masked(s: string): string {
+    const { forms, search } = (this.forms ??= built(this.added, this.secrets));
     // Most text a target sends spells nothing (no escape, percent sign, reference, NUL, line break,
     // split string, invisible or compatibility character): it is its own view, and the search needs
     // no map back. Otherwise the decoded view and the literal one are both searched; a pass that
@@ -155,10 +166,10 @@ export class Mask {
       countWork(text.length);
       // One pass finds every form; the occurrences come grouped by form, longest form first, each
       // form's from left to right and not overlapping (what an indexOf loop per form finds).
-      const found = this.search.search(this.search.asciiOnly ? text : lowerCase(text));
+      const found = search.search(search.asciiOnly ? text : lowerCase(text));
       countSearch(found.steps);
       for (let k = 0; k < found.pattern.length; k++) {
-        const form = this.forms[found.pattern[k]!]!;
+        const form = forms[found.pattern[k]!]!;
         const at = found.at[k]!;
         const from = view ? view.start(at) : at;
         const to = view ? view.end(at + form.lower.length - 1) : at + form.lower.length;
