@@ -40,9 +40,10 @@ import { foldedUnit, isInvisible, showsAsIs } from './unseen.ts';
  *
  * Every pass is linear in the text (no backtracking pattern, none built from a key), for a secret of
  * any length. The forms of every secret are found together, in one pass per view (core/multi-search.ts,
- * an Aho–Corasick automaton over them), and a view is built by runs: a text that spells nothing is
- * read once to find that out and once to search it. Keys are RFC 6750 b64token, ASCII: a percent-encoded byte decodes to the character of
- * that code, which is the key's character for every ASCII key.
+ * an Aho–Corasick automaton over them), and a view is held by runs, not by character: a text that
+ * spells nothing is read once to find that out and once to search it. Keys are RFC 6750 b64token,
+ * ASCII: a percent-encoded byte decodes to the character of that code, which is the key's character
+ * for every ASCII key.
  */
 export interface Secret {
   value: string;
