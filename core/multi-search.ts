@@ -17,6 +17,9 @@
  * shallowest nodes, where a pass over ordinary text spends its time, also get a row of a complete
  * transition table, bounded in size whatever the patterns' length.
  */
+/** Entries of the transition table at most (4 bytes each). */
+const MAX_TABLE = 1 << 18;
+
 export class MultiSearch {
   /** Whether every pattern is ASCII (the text then needs no lowering beyond its ASCII letters). */
   readonly asciiOnly: boolean;
@@ -26,7 +29,7 @@ export class MultiSearch {
    * class per distinct character of the patterns. ASCII by table (an upper-case letter in its
    * lower case's class), others by map.
    */
-  private readonly asciiClass = new Uint8Array(128);
+  private readonly asciiClass = new Int32Array(128);
   private readonly otherClass = new Map<number, number>();
   private readonly classes: number;
   /** Per node: the node reached on its longest proper suffix, and the first node of its suffix chain (itself included) where a pattern ends, or -1. */
@@ -91,7 +94,8 @@ export class MultiSearch {
     }
     // Breadth first: a node's suffix is shallower, so it is linked before the node, and the first
     // `rows` nodes (every node of the levels they cover) get a row of the transition table.
-    const rows = Math.min(nodes, maxRows);
+    // The table stays small whatever the alphabet (a key of a thousand distinct characters).
+    const rows = Math.max(1, Math.min(nodes, maxRows, Math.floor(MAX_TABLE / classes)));
     this.table = new Int32Array(rows * classes);
     const queue = new Int32Array(nodes);
     let head = 0;

@@ -49,6 +49,14 @@ test('the automaton without table rows below the root (every node deep) finds th
   );
 });
 
+test('an alphabet of thousands of characters (a key of any characters): every class found, the table bounded', () => {
+  const wide = Array.from({ length: 3000 }, (_, i) => String.fromCharCode(0x4e00 + i)).join('');
+  const patterns = [wide, `${wide.slice(0, 10)}z`, 'zz'];
+  // Each character of the alphabet after the start of the second pattern: only `z` completes it.
+  const text = `a${wide}b${Array.from(wide, (ch) => `${wide.slice(0, 10)}${ch}`).join(' ')} ${wide.slice(0, 10)}zzz`;
+  expect(found(new MultiSearch(patterns), text)).toEqual(indexOfLoops(text, patterns));
+});
+
 test('characters above ASCII: patterns of them match only themselves; the Kelvin sign reads as k unless the text holds U+0130', () => {
   expect(found(new MultiSearch(['kk']), 'a\u212Ak')).toEqual([[0, 1]]);
   expect(found(new MultiSearch(['kk']), '\u0130\u212Ak')).toEqual([]);
