@@ -1,6 +1,7 @@
 import type { Target } from './target.ts';
+import { MultiSearch } from './multi-search.ts';
 import { TextMemo } from './text-memo.ts';
-import { foldedUnit, isInvisible } from './unseen.ts';
+import { foldedUnit, isInvisible, showsAsIs } from './unseen.ts';
 
 /**
  * The one mask of the suite (principle 4): every string that leaves the process passes through it,
@@ -38,8 +39,11 @@ import { foldedUnit, isInvisible } from './unseen.ts';
  * of those base64 forms.
  *
  * Every pass is linear in the text (no backtracking pattern, none built from a key), for a secret of
- * any length. Keys are RFC 6750 b64token, ASCII: a percent-encoded byte decodes to the character of
- * that code, which is the key's character for every ASCII key.
+ * any length. The forms of every secret are found together, in one pass per view (core/multi-search.ts,
+ * an Aho–Corasick automaton over them), and a view is held by runs, not by character: a text that
+ * spells nothing is read once to find that out and once to search it. Keys are RFC 6750 b64token,
+ * ASCII: a percent-encoded byte decodes to the character of that code, which is the key's character
+ * for every ASCII key.
  */
 export interface Secret {
   value: string;
@@ -74,10 +78,43 @@ interface Form {
   placeholder: string;
 }
 
+/**
+ * The forms and automaton of the secrets added so far, by the secrets (values and placeholders, in
+ * order): a run makes several masks of the same keys (the client's, the reports', the console's), and
+ * each is built once. A few sets at most are kept, the oldest giving way.
+ */
+const BUILT = new Map<string, Built>();
+const MAX_BUILT = 8;
+
+interface Built {
+  /** Every form of every secret, longest first (a secret, or form, that contains another is replaced whole). */
+  forms: readonly Form[];
+  /** Their automaton (core/multi-search.ts): every form found in one pass over a view. */
+  search: MultiSearch;
+}
+
+/** What `secrets` (added in this order, `key` naming them) build, from BUILT or built now. */
+function built(key: string, secrets: readonly Secret[]): Built {
+  const known = BUILT.get(key);
+  if (known) return known;
+  const forms: Form[] = [];
+  for (const { value, placeholder } of secrets) for (const form of formsOf(value)) forms.push({ lower: asciiLower(viewOf(form, true, false).text), placeholder });
+  // A stable sort: forms of one length stay in the order of their secrets.
+  forms.sort((a, b) => b.lower.length - a.lower.length);
+  const made = { forms, search: new MultiSearch(forms.map((f) => f.lower)) };
+  if (BUILT.size >= MAX_BUILT) BUILT.delete(BUILT.keys().next().value!);
+  BUILT.set(key, made);
+  return made;
+}
+
 /** Replaces every secret, in every encoding above, by its placeholder. */
 export class Mask {
   private readonly values = new Set<string>();
-  private forms: Form[] = [];
+  private readonly secrets: Secret[] = [];
+  /** The secrets added, in order, as the key of what they build (BUILT). */
+  private added = '';
+  /** Built when a text is first masked after secrets were added (a client adds several before it sends). */
+  private forms: Built | undefined;
   /** A body received again is masked as it was the first time (core/text-memo.ts). */
   private readonly memo = new TextMemo<string>();
 
@@ -88,49 +125,61 @@ export class Mask {
   /** More secrets, e.g. forms derived from a key (its base64 inside a Basic header). A known value is ignored. */
   add(secrets: readonly Secret[]): void {
     const known = this.values.size;
-    for (const { value, placeholder } of secrets) {
-      if (value.length === 0 || this.values.has(value)) continue;
-      this.values.add(value);
-      for (const form of formsOf(value)) this.forms.push({ lower: asciiLower(viewOf(form, true, false).text), placeholder });
+    for (const secret of secrets) {
+      if (secret.value.length === 0 || this.values.has(secret.value)) continue;
+      this.values.add(secret.value);
+      this.secrets.push(secret);
+      this.added += `${secret.value}\u0000${secret.placeholder}\u0001`;
     }
     // Nothing new (the client adds each request's derived forms again): the forms and the memo stand.
     if (this.values.size === known) return;
-    // Longest first, so a secret (or form) that contains another is replaced whole.
-    this.forms.sort((a, b) => b.lower.length - a.lower.length);
+    this.forms = undefined;
     this.memo.clear();
   }
 
   text(s: string): string {
-    if (this.forms.length === 0 || s.length === 0) return s;
+    if (this.secrets.length === 0 || s.length === 0) return s;
     return this.memo.of(s, (t) => this.masked(t));
   }
 
   private masked(s: string): string {
+    const { forms, search } = (this.forms ??= built(this.added, this.secrets));
     // Most text a target sends spells nothing (no escape, percent sign, reference, NUL, line break,
     // split string, invisible or compatibility character): it is its own view, and the search needs
-    // no map back. Otherwise the decoded view and the literal one are both searched.
-    const views: Array<View | undefined> = isPlain(s) ? [undefined] : [decodedView(s, false), viewOf(s, false, false)];
+    // no map back. Otherwise the decoded view and the literal one are both searched; a pass that
+    // decoded nothing made the literal view already (what does not show skipped, compatibility
+    // forms folded), and a literal view the same as the decoded one is searched once.
+    const first = viewOf(s, true, false);
+    let views: Array<View | undefined> = [undefined];
+    if (!first.whole) {
+      const decoded = decodedView(s, false, first);
+      const literal = first.literalToo ? first : viewOf(s, false, false);
+      views = literal === decoded || literal.sameAs(decoded) ? [decoded] : [decoded, literal];
+    }
     // Quoted-printable in a view of its own: `=` before hex is everywhere in URLs (`after=73...`).
-    if (views[0] && (hasQuotedPrintable(s) || hasQuotedPrintable(views[0].text))) views.push(decodedView(s, true));
+    if (hasQuotedPrintable(s) || (views[0] && hasQuotedPrintable(views[0].text))) views.push(decodedView(s, true));
     // Spans of the original text to replace, found longest form first; a span that overlaps one
     // already taken is left (the longer form covers it).
     const taken: Array<{ from: number; to: number; placeholder: string }> = [];
-    const covered = new Uint8Array(s.length);
+    let covered: Uint8Array | undefined;
     for (const view of views) {
-      const lower = lowerCase(view ? view.text : s);
-      countWork(lower.length);
-      for (const form of this.forms) {
-        if (form.lower.length === 0) continue;
-        countSearch(lower.length);
-        for (let at = lower.indexOf(form.lower); at >= 0; at = lower.indexOf(form.lower, at + form.lower.length)) {
-          const from = view ? view.starts[at]! : at;
-          const to = view ? view.ends[at + form.lower.length - 1]! : at + form.lower.length;
-          // Each candidate is read once: at most one per form length of the text, so linear per form.
-          countSearch(to - from);
-          if (covered.subarray(from, to).includes(1)) continue;
-          covered.fill(1, from, to);
-          taken.push({ from, to, placeholder: form.placeholder });
-        }
+      const text = view ? view.text : s;
+      countWork(text.length);
+      // One pass finds every form; the occurrences come grouped by form, longest form first, each
+      // form's from left to right and not overlapping (what an indexOf loop per form finds).
+      const found = search.search(search.asciiOnly ? text : lowerCase(text));
+      countSearch(found.steps);
+      for (let k = 0; k < found.pattern.length; k++) {
+        const form = forms[found.pattern[k]!]!;
+        const at = found.at[k]!;
+        const from = view ? view.start(at) : at;
+        const to = view ? view.end(at + form.lower.length - 1) : at + form.lower.length;
+        // Each candidate is read once: the occurrences of one form do not overlap, so linear per form.
+        countSearch(to - from);
+        covered ??= new Uint8Array(s.length);
+        if (covered.subarray(from, to).includes(1)) continue;
+        covered.fill(1, from, to);
+        taken.push({ from, to, placeholder: form.placeholder });
       }
     }
     if (taken.length === 0) return s;
@@ -298,12 +347,11 @@ function countSearch(chars: number): void {
 /** Whether quoted-printable (`=XX` in upper-case hex, or `=` ending a line) occurs in `s`. */
 function hasQuotedPrintable(s: string): boolean {
   countWork(s.length);
-  for (let i = s.indexOf('='); i >= 0; i = s.indexOf('=', i + 1)) {
-    const a = s.charCodeAt(i + 1);
-    if ((isUpperHex(a) && isUpperHex(s.charCodeAt(i + 2))) || a === 10 || a === 13) return true;
-  }
-  return false;
+  return QUOTED_PRINTABLE.test(s);
 }
+
+/** `=` before two upper-case hex digits or a line break (fixed width: linear, by the engine's scan). */
+const QUOTED_PRINTABLE = /=(?:[0-9A-F]{2}|[\n\r])/;
 
 /** The code point at i (a surrogate pair read whole) and how many code units it takes. */
 function codePointAt(s: string, i: number, c: number): number {
@@ -315,43 +363,62 @@ function codePointAt(s: string, i: number, c: number): number {
 }
 
 /**
- * Whether `s` holds nothing viewOf decodes or skips: no backslash, percent sign, ampersand, NUL,
- * line break, quoted-printable `=XX`, character that does not show or that NFKC folds, nor two
- * quotes glued by blanks or `+`. Such a text is its own decoded view. Linear: a run of blanks after
- * a quote is read at most twice.
+ * A view of a text: its characters, and for each the span of the original it came from. The spans
+ * are held by segment, not by character: a run of characters that are their own view (most of any
+ * text) is one segment, each decoded character another, so a view costs its text and a few numbers
+ * per escape, and a span is looked up (by bisection) only where a form is found. A view decoded
+ * again maps through the view it was decoded from.
  */
-function isPlain(s: string): boolean {
-  const n = s.length;
-  countWork(n);
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 92 || c === 37 || c === 38 || c === 0 || c === 10 || c === 13) return false;
-    if (c === 61 && isUpperHex(s.charCodeAt(i + 1)) && isUpperHex(s.charCodeAt(i + 2))) return false;
-    if (c >= 0x80) {
-      const cp = codePointAt(s, i, c);
-      if (isInvisible(cp) || foldedUnit(cp) >= 0) return false;
-      if (cp > 0xffff) i++;
-      continue;
-    }
-    if (c === 34 || c === 39) {
-      let j = i + 1;
-      while (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9) j++;
-      if (s.charCodeAt(j) === 43) {
-        j++;
-        while (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9) j++;
-      }
-      countWork(j - i);
-      if (j > i + 1 && s.charCodeAt(j) === c) return false;
-    }
-  }
-  return true;
-}
+class View {
+  constructor(
+    readonly text: string,
+    /** Per segment: where it starts in the view, where in the text below, and where it ends there (-1: a run, one character for one). */
+    private readonly at: readonly number[],
+    private readonly from: readonly number[],
+    private readonly to: readonly number[],
+    private readonly below?: View,
+    /** A decoding pass that decoded nothing: what the literal pass makes of the same text. */
+    readonly literalToo = false,
+    /** The view is the text it was made of, character for character (one run over all of it, or both empty). */
+    readonly whole = false,
+  ) {}
 
-/** The decoded view of a text: its characters, and for each the span of the original it came from. */
-interface View {
-  text: string;
-  starts: Int32Array;
-  ends: Int32Array;
+  /** Where the view's character k starts in the original text. */
+  start(k: number): number {
+    const j = this.segment(k);
+    const start = this.to[j]! < 0 ? this.from[j]! + (k - this.at[j]!) : this.from[j]!;
+    return this.below ? this.below.start(start) : start;
+  }
+
+  /** Where the view's character k ends in the original text. */
+  end(k: number): number {
+    const j = this.segment(k);
+    const end = this.to[j]! < 0 ? this.from[j]! + (k - this.at[j]!) + 1 : this.to[j]!;
+    return this.below ? this.below.end(end - 1) : end;
+  }
+
+  /** Over `view`, a view of this one's text: the view of the original it gives. */
+  over(view: View): View {
+    return new View(view.text, view.at, view.from, view.to, this);
+  }
+
+  /** Whether both views are the same text mapped the same way (searching the second finds nothing new). */
+  sameAs(other: View): boolean {
+    if (this.below || other.below || this.at.length !== other.at.length) return false;
+    for (let j = 0; j < this.at.length; j++) if (this.at[j] !== other.at[j] || this.from[j] !== other.from[j] || this.to[j] !== other.to[j]) return false;
+    return this.text === other.text;
+  }
+
+  private segment(k: number): number {
+    let lo = 0;
+    let hi = this.at.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.at[mid]! <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
 }
 
 /** Encodings nest (a character reference percent-encoded, a quote escaped): decoded this many times at most. */
@@ -359,20 +426,16 @@ const ROUNDS = 4;
 
 /**
  * The view decoded until nothing changes (at most ROUNDS linear passes), each character mapped back
- * to the span of the original text it came from.
+ * to the span of the original text it came from. A pass that changed nothing ends it: the next one
+ * would read the same text again.
  */
-function decodedView(s: string, quotedPrintable: boolean): View {
-  let view = viewOf(s, true, quotedPrintable);
+function decodedView(s: string, quotedPrintable: boolean, first = viewOf(s, true, quotedPrintable)): View {
+  let view = first;
+  if (view.whole) return view;
   for (let round = 1; round < ROUNDS; round++) {
     const next = viewOf(view.text, true, quotedPrintable);
-    if (next.text === view.text) break;
-    const starts = new Int32Array(next.text.length + 1);
-    const ends = new Int32Array(next.text.length + 1);
-    for (let i = 0; i < next.text.length; i++) {
-      starts[i] = view.starts[next.starts[i]!]!;
-      ends[i] = view.ends[next.ends[i]! - 1]!;
-    }
-    view = { text: next.text, starts, ends };
+    if (next.whole || next.text === view.text) break;
+    view = view.over(next);
   }
   return view;
 }
@@ -388,6 +451,60 @@ const isUpperHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70);
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isOctal = (c: number) => c >= 48 && c <= 55;
 
+/** Decoded characters gathered before they join a view's text (viewOf empties it before it returns). */
+const PENDING = new Uint16Array(1024);
+
+/** ASCII characters a pass of viewOf reads one by one (each other ASCII character is its own view). */
+const stopsAt = (codes: string) => Uint8Array.from({ length: 128 }, (_, c) => (codes.includes(String.fromCharCode(c)) ? 1 : 0));
+const STOPS_LITERAL = stopsAt('\0\n\r');
+const STOPS_DECODE = stopsAt('\0\n\r"\'\\%&');
+const STOPS_QUOTED_PRINTABLE = stopsAt('\0\n\r"\'\\%&=');
+/** Where a run may end, per pass: a stop, a quote before a blank or `+` (a join), a character above ASCII. */
+const ENDS_LITERAL = /[\0\n\r\u0080-\uffff]/g;
+const ENDS_DECODE = /[\0\n\r\\%&\u0080-\uffff]|["'][\t\n\r +]/g;
+const ENDS_QUOTED_PRINTABLE = /[\0\n\r\\%&=\u0080-\uffff]|["'][\t\n\r +]/g;
+
+/**
+ * The end of the run of characters from i that are their own view: what most of a pass reads. The
+ * next character that may not be (`ends`, a pattern of single characters and a quote before a blank,
+ * linear) is found by the engine's own scan; one above ASCII is looked at here, with those after it
+ * (a text in another script is mostly such characters, each its own view).
+ */
+function ownRun(s: string, i: number, stops: Uint8Array, decode: boolean, ends: RegExp): number {
+  const n = s.length;
+  while (i < n) {
+    ends.lastIndex = i;
+    if (!ends.test(s)) return n;
+    let j = ends.lastIndex - 1;
+    // A match of two characters (a quote and a blank or `+` after it) ends one further.
+    if (decode && j - 1 >= i && isGlueAfterQuote(s.charCodeAt(j)) && (s.charCodeAt(j - 1) === 34 || s.charCodeAt(j - 1) === 39)) j--;
+    if (s.charCodeAt(j) < 0x80) return j;
+    const limit = Math.min(n, j + 64);
+    i = ownChars(s, j, limit, stops, decode);
+    if (i < limit) return i;
+  }
+  return n;
+}
+
+const isGlueAfterQuote = (d: number) => d === 32 || d === 9 || d === 10 || d === 13 || d === 43;
+
+/** ownRun's reading character by character, from i up to `limit` (or just past it, for a surrogate pair). */
+function ownChars(s: string, i: number, limit: number, stops: Uint8Array, decode: boolean): number {
+  for (; i < limit; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      if (stops[c] === 0) continue;
+      // A quote that glues nothing (not followed by a blank or `+`, as in JSON's `":"`) is itself.
+      if (decode && (c === 34 || c === 39) && !isGlueAfterQuote(s.charCodeAt(i + 1))) continue;
+      return i;
+    }
+    const cp = codePointAt(s, i, c);
+    if (!showsAsIs(cp)) return i;
+    if (cp > 0xffff) i++;
+  }
+  return i;
+}
+
 /**
  * One linear pass over `s`: each spelled character (an escape, a percent-encoding, a character
  * reference) becomes one character of the view; what a split or an interleaving adds, and what does
@@ -399,15 +516,51 @@ const isOctal = (c: number) => c >= 48 && c <= 55;
 function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
   const n = s.length;
   countWork(n);
-  const chars = new Uint16Array(n);
-  const starts = new Int32Array(n + 1);
-  const ends = new Int32Array(n + 1);
+  const stops = decode ? (quotedPrintable ? STOPS_QUOTED_PRINTABLE : STOPS_DECODE) : STOPS_LITERAL;
+  const ends = decode ? (quotedPrintable ? ENDS_QUOTED_PRINTABLE : ENDS_DECODE) : ENDS_LITERAL;
+  // The view by segments (class View): runs of characters that are their own view, taken as slices
+  // of `s`, and characters decoded one by one, gathered in `pending` until the next run.
+  const at: number[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  let text = '';
   let k = 0;
-  const emit = (code: number, from: number, to: number) => {
-    chars[k] = code;
-    starts[k] = from;
-    ends[k] = to;
+  let runFrom = -1;
+  let runTo = -1;
+  const pending = PENDING;
+  let held = 0;
+  const flushPending = () => {
+    if (held > 0) text += String.fromCharCode.apply(null, pending.subarray(0, held) as unknown as number[]);
+    held = 0;
+  };
+  const closeRun = () => {
+    if (runTo > runFrom) {
+      flushPending();
+      at.push(k);
+      from.push(runFrom);
+      to.push(-1);
+      text += runFrom === 0 && runTo === n ? s : s.slice(runFrom, runTo);
+      k += runTo - runFrom;
+    }
+    runFrom = runTo = -1;
+  };
+  /** Characters from..to of `s` as themselves. */
+  const itself = (start: number, end: number) => {
+    if (runTo !== start) {
+      closeRun();
+      runFrom = start;
+    }
+    runTo = end;
+  };
+  const emit = (code: number, start: number, end: number) => {
+    if (end === start + 1 && code === s.charCodeAt(start)) return itself(start, end);
+    closeRun();
+    at.push(k);
+    from.push(start);
+    to.push(end);
+    pending[held++] = code;
     k++;
+    if (held === pending.length) flushPending();
   };
   /** End of a percent-encoded byte at i (`%` `25`* two hex), with its value, or undefined. */
   const percent = (i: number): { end: number; code: number } | undefined => {
@@ -449,8 +602,15 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
     }
     return cp >= 0x80 && cp <= 0x10ffff ? { cp, end } : undefined;
   };
+  // Whether a decoding happened (an escape, a reference, a percent-encoding, a join): without one,
+  // the pass made of `s` what the literal pass makes of it.
+  let decodedAny = false;
   let i = 0;
   while (i < n) {
+    const start = i;
+    i = ownRun(s, i, stops, decode, ends);
+    if (i > start) itself(start, i);
+    if (i >= n) break;
     const c = s.charCodeAt(i);
     // Skipped: NUL (UTF-16 bytes read as text), line breaks, the glue of a split string.
     if (c === 0 || c === 10 || c === 13) {
@@ -488,6 +648,7 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
       }
       countWork(j - i);
       if (j > i + 1 && s.charCodeAt(j) === c) {
+        decodedAny = true;
         i = j + 1;
         continue;
       }
@@ -497,10 +658,12 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
       if (isUpperHex(s.charCodeAt(i + 1)) && isUpperHex(s.charCodeAt(i + 2))) {
         const code = parseInt(s.slice(i + 1, i + 3), 16);
         if (code !== 0) emit(code, i, i + 3);
+        decodedAny = true;
         i += 3;
         continue;
       }
       if (s.charCodeAt(i + 1) === 10 || (s.charCodeAt(i + 1) === 13 && s.charCodeAt(i + 2) === 10)) {
+        decodedAny = true;
         i += s.charCodeAt(i + 1) === 10 ? 2 : 3;
         continue;
       }
@@ -511,12 +674,14 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
       if (next === 117 /* u */ && isHex(s.charCodeAt(run + 1)) && isHex(s.charCodeAt(run + 2)) && isHex(s.charCodeAt(run + 3)) && isHex(s.charCodeAt(run + 4))) {
         const code = parseInt(s.slice(run + 1, run + 5), 16);
         if (code !== 0) emit(code, i, run + 5);
+        decodedAny = true;
         i = run + 5;
         continue;
       }
       if (next === 120 /* x */ && isHex(s.charCodeAt(run + 1)) && isHex(s.charCodeAt(run + 2))) {
         const code = parseInt(s.slice(run + 1, run + 3), 16);
         if (code !== 0) emit(code, i, run + 3);
+        decodedAny = true;
         i = run + 3;
         continue;
       }
@@ -524,22 +689,26 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
       if (next >= 48 && next <= 51 && isOctal(s.charCodeAt(run + 1)) && isOctal(s.charCodeAt(run + 2))) {
         const code = parseInt(s.slice(run, run + 3), 8);
         if (code !== 0) emit(code, i, run + 3);
+        decodedAny = true;
         i = run + 3;
         continue;
       }
       if (next === 47 /* / */ || next === 34 /* " */ || next === 39 /* ' */) {
         emit(next, i, run + 1);
+        decodedAny = true;
         i = run + 1;
         continue;
       }
       // An escaped line break (`\n`, `\r`): skipped like a raw one.
       if (next === 110 || next === 114) {
+        decodedAny = true;
         i = run + 1;
         continue;
       }
       // Plain backslashes: each one as itself, and the run is not read again.
       for (let j = i; j < run; ) {
         const p = s.charCodeAt(j) === 92 ? j + 1 : percent(j)!.end;
+        if (p !== j + 1) decodedAny = true;
         emit(92, j, p);
         j = p;
       }
@@ -560,10 +729,12 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
           emit(0xd800 + ((wide.cp - 0x10000) >> 10), i, wide.end);
           emit(0xdc00 + ((wide.cp - 0x10000) & 0x3ff), i, wide.end);
         } else emit(wide.cp, i, wide.end);
+        decodedAny = true;
         i = wide.end;
         continue;
       }
       if (p.code !== 0) emit(p.code, i, p.end);
+      decodedAny = true;
       i = p.end;
       continue;
     }
@@ -571,6 +742,7 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
       const ref = characterReference(s, i);
       if (ref) {
         emit(ref.code, i, ref.end);
+        decodedAny = true;
         i = ref.end;
         continue;
       }
@@ -578,7 +750,9 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
     emit(c, i, i + 1);
     i++;
   }
-  return { text: Buffer.from(chars.buffer, chars.byteOffset, k * 2).toString('utf16le'), starts, ends };
+  closeRun();
+  flushPending();
+  return new View(text, at, from, to, undefined, decode && !decodedAny, k === n && (at.length === 0 || (at.length === 1 && to[0] === -1)));
 }
 
 /**

@@ -50,3 +50,8 @@ export function foldedUnit(cp: number): number {
   const kind = classify(cp);
   return kind >= 2 ? kind - 2 : -1;
 }
+
+/** Whether the code point reads as itself: shown, and not folded (ASCII always). */
+export function showsAsIs(cp: number): boolean {
+  return cp < 0x80 || classify(cp) === 0;
+}

@@ -98,6 +98,18 @@ test('short secrets: the plain form always, encoded forms only from MIN_ENCODED_
   expect(three.text(`${Buffer.from('q7Z').toString('hex')} ${Buffer.from('q7Z').toString('base64')}`)).toBe('$K $K');
 });
 
+test('masks of the same secrets share what they build, each with its own placeholders, however the secrets were added', () => {
+  const text = `a ${KEY} b ${Buffer.from(RESTRICTED).toString('hex')} c`;
+  const both = new Mask([{ value: KEY, placeholder: '$ONE' }, { value: RESTRICTED, placeholder: '$TWO' }]);
+  const other = new Mask([{ value: KEY, placeholder: '$UNO' }, { value: RESTRICTED, placeholder: '$DOS' }]);
+  const added = new Mask([{ value: KEY, placeholder: '$ONE' }]);
+  expect(added.text(text)).toBe(`a $ONE b ${Buffer.from(RESTRICTED).toString('hex')} c`);
+  added.add([{ value: RESTRICTED, placeholder: '$TWO' }]);
+  expect(both.text(text)).toBe('a $ONE b $TWO c');
+  expect(other.text(text)).toBe('a $UNO b $DOS c');
+  expect(added.text(text)).toBe('a $ONE b $TWO c');
+});
+
 test('the client API: new Redactor(secrets), add() ignoring known and empty values, text(), headers()', () => {
   const r = new Redactor([{ value: KEY, placeholder: '$API_KEY' }]);
   const derived = Buffer.from(`${KEY}:`).toString('base64');
@@ -157,8 +169,8 @@ test('keys of 1 to 16,384 characters are masked in every encoding, in work linea
     expect(maskWork() - read, `length ${length}`).toBeLessThanOrEqual(12 * chars);
     perChar.set(length, (maskSearchWork() - search) / chars);
   }
-  // The search reads each echo once per form, and a key has as many forms at 16,384 characters as at
-  // 8,000: twice the key, twice the echo, twice the work (not four times).
+  // The search reads each echo once per view, all forms at once, and a key has as many forms at 16,384
+  // characters as at 8,000: twice the key, twice the echo, twice the work (not four times).
   expect(perChar.get(16_384)!, JSON.stringify([...perChar])).toBeLessThanOrEqual(1.1 * perChar.get(8_000)!);
 });
 
