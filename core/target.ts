@@ -308,6 +308,9 @@ function checkBaseUrl(url: string, field: string, file: string, options: LoadOpt
   }
 }
 
+/** The longest key the suite takes (checkKey). */
+export const MAX_KEY_CHARS = 16_384;
+
 /** RFC 6750 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
@@ -317,9 +320,12 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * stack, and the target blamed. The message names where the key came from, never the key.
  */
 function checkKey(field: (typeof SECRET_FIELDS)[number], value: string | undefined, written: unknown, file: string): void {
-  if (value === undefined || B64TOKEN.test(value)) return;
+  if (value === undefined || (B64TOKEN.test(value) && value.length <= MAX_KEY_CHARS)) return;
   const vars = typeof written === 'string' ? [...written.matchAll(VAR)].map((m) => `$${m[1]}`) : [];
   const source = vars.length === 0 ? 'written in the file' : typeof written === 'string' && written.trim() === `\${${vars[0]!.slice(1)}}` ? `from ${vars[0]}` : `from the file and ${vars.join(', ')}`;
+  // The mask searches every encoding of every key (core/mask.ts): its tables grow with the key, so a
+  // run's memory is bounded only if the key is. A bearer token, a JWT with many claims included, fits.
+  if (value.length > MAX_KEY_CHARS) throw new TargetFileError(`target file ${file}: ${field} (${source}) is ${value.length} characters long, over the ${MAX_KEY_CHARS} the suite takes (a file's whole content instead of the key?)`);
   throw new TargetFileError(
     `target file ${file}: ${field} (${source}) is not a valid bearer token: ${keyProblem(value)}; RFC 6750 2.1 allows letters, digits, - . _ ~ + / and = at the end`,
   );

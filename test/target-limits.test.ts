@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { loadTarget, MAX_TARGET_FILE_BYTES, MAX_YAML_ALIASES, MAX_YAML_DEPTH, parseTarget, TargetFileError } from '../core/target.ts';
+import { loadTarget, MAX_KEY_CHARS, MAX_TARGET_FILE_BYTES, MAX_YAML_ALIASES, MAX_YAML_DEPTH, parseTarget, TargetFileError } from '../core/target.ts';
 
 const KEY = 'limits-key-0123456789';
 const ENV = { LIMITS_KEY: KEY };
@@ -124,6 +124,13 @@ for (const [what, key, says] of [
     expect(message).not.toContain(KEY.slice(5));
   });
 }
+
+test(`a key up to ${MAX_KEY_CHARS} characters is taken; a longer one is refused at load, naming its variable and length, never the key`, () => {
+  const longest = 'k'.repeat(MAX_KEY_CHARS);
+  expect(parseTarget(yaml(), 'target.yaml', { env: { LIMITS_KEY: longest } }).apiKey).toBe(longest);
+  const message = refusal(() => parseTarget(yaml(), 'target.yaml', { env: { LIMITS_KEY: `${longest}k` } }));
+  expect(message).toBe(`target file target.yaml: apiKey (from $LIMITS_KEY) is ${MAX_KEY_CHARS + 1} characters long, over the ${MAX_KEY_CHARS} the suite takes (a file's whole content instead of the key?)`);
+});
 
 test('every b64token character is accepted, padding included; a literal key names the file as its source', () => {
   const token = 'AZaz09-._~+/abc==';
