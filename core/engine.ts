@@ -24,10 +24,11 @@ export interface EngineInput {
  * memory for the whole run. Whoever shows the outcomes (Playwright tests, the suite's own tests) asks
  * for them; nothing is kept in files.
  *
- * Checks start in the order they are asked for, except that whole-run checks (CheckDeclaration.wholeRun)
- * send their own requests (gather) beside the others, then wait until every other planned check has
- * finished to probe, one after another: what they judge is the whole run, whatever the order. What a check concludes depends on the answers it receives, never on
- * which check ran beside it, so the verdict is the same at any concurrency (test/concurrency.test.ts).
+ * Checks start in the order they are asked for (plan: longest first), except that whole-run checks
+ * (CheckDeclaration.wholeRun) send their own requests (gather) beside the others, then wait until every
+ * other planned check has finished to probe, one after another: what they judge is the whole run,
+ * whatever the order. What a check concludes depends on the answers it receives, never on which check
+ * ran beside it, so the verdict is the same at any concurrency (test/self-test.test.ts, test/concurrency.test.ts).
  */
 export class Engine {
   readonly state = new RunState();

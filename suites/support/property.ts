@@ -43,7 +43,7 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
   // from it and the verdict are those of runs judged one after another. A replay judges its path alone.
   const inFlight = ctx.settings.concurrency ?? DEFAULTS.concurrency;
   const ahead = o.runsInOrder || ctx.settings.replayPath ? [] : fc.sample(o.arbitrary, { seed: ctx.seed, numRuns });
-  const aheadJudged = ahead.length > 0 ? await settleInFlight(ahead, inFlight, o.predicate) : [];
+  const aheadJudged = ahead.length > 0 ? await settleInFlight(ahead, inFlight, (value) => o.predicate(value)) : [];
   let run = 0;
   let shrinking = false;
   const judge = async (value: T): Promise<void> => {
