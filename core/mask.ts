@@ -81,10 +81,12 @@ interface Form {
 /**
  * The forms and automaton of the secrets added so far, by the secrets (values and placeholders, in
  * order): a run makes several masks of the same keys (the client's, the reports', the console's), and
- * each is built once. A few sets at most are kept, the oldest giving way.
+ * each is built once. A few sets at most are kept, the oldest giving way: the tables of the longest
+ * key taken (core/target.ts MAX_KEY_CHARS) are tens of megabytes, so a process that runs many targets
+ * (runConformance in a program, the suite's own tests) holds a bounded few.
  */
 const BUILT = new Map<string, Built>();
-const MAX_BUILT = 8;
+const MAX_BUILT = 4;
 
 interface Built {
   /** Every form of every secret, longest first (a secret, or form, that contains another is replaced whole). */
