@@ -6,7 +6,7 @@ import { RequestLog } from './request-log.ts';
 import { decodeJsonBody, firstDuplicateKey, type JsonBodyFacts } from './json-body.ts';
 import { TextMemo } from './text-memo.ts';
 import type { SeenResponse } from './judge.ts';
-import type { RunSettings } from './run-settings.ts';
+import { DEFAULTS, type RunSettings } from './run-settings.ts';
 import type { Target } from './target.ts';
 import { TransportError, type Transport } from './transport.ts';
 
@@ -82,6 +82,23 @@ export class RunState {
    * the rate is held to across every check in flight.
    */
   readonly slots: number[] = [];
+  /** Requests of the run handed to the transport and not yet answered. */
+  private inFlight = 0;
+  /** Requests waiting for one of those to end, first come first served. */
+  private readonly waitingToSend: Array<() => void> = [];
+
+  /** Waits until fewer than `max` requests of the run are in flight, and counts this one. */
+  async takeConnection(max: number): Promise<void> {
+    if (this.inFlight < Math.max(1, max)) this.inFlight++;
+    else await new Promise<void>((taken) => this.waitingToSend.push(taken));
+  }
+
+  /** A request ended: its place goes to the first waiting. */
+  releaseConnection(): void {
+    const next = this.waitingToSend.shift();
+    if (next) next();
+    else this.inFlight--;
+  }
 }
 
 /** A response kept by the run to answer the same request again (RunMemory). */
@@ -269,15 +286,21 @@ export class Client {
     let retries = 0;
     for (;;) {
       this.refuseIfStopped();
-      this.spendBudget(url);
-      await this.pace();
-      // The run may have stopped while this request waited for its turn (deadline, retry budget).
-      this.refuseIfStopped();
-      const started = performance.now();
+      // At most --concurrency requests of the run in flight, whatever asks (checks, a property's runs):
+      // one waiting for its turn is not handed to the transport, so a stop that comes meanwhile sends it never.
+      await this.state.takeConnection(this.settings.concurrency ?? DEFAULTS.concurrency);
       let raw;
+      let started = performance.now();
       try {
+        this.refuseIfStopped();
+        this.spendBudget(url);
+        await this.pace();
+        // The run may have stopped while this request waited for its turn (deadline, retry budget).
+        this.refuseIfStopped();
+        started = performance.now();
         raw = await this.transport.get(url, headers);
       } catch (e) {
+        if (e instanceof CannotJudge) throw e;
         const ms = Math.round(performance.now() - started);
         // Redacted: a transport's message may quote the request (and so the key).
         const message = this.redactor.text(e instanceof TransportError ? e.message : String(e));
@@ -288,6 +311,8 @@ export class Client {
         const failure = `GET ${this.redactor.text(url.pathname)}: ${message}`;
         this.noteFailure(failure);
         throw new CannotJudge('transport', `GET ${this.redactor.text(url.toString())}: ${message}`, [exchange]);
+      } finally {
+        this.state.releaseConnection();
       }
       const ms = Math.round(performance.now() - started);
       const retryAfter = raw.headers['retry-after'];

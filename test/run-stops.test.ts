@@ -224,7 +224,8 @@ test('runConformance: the same deadline, the same INCOMPLETE verdict and reason,
 // in a row were not: a target answering each just within it held the command far past its deadline.
 test('a target answering the preflight slowly: at --deadline, one line, exit 2, nothing judged, no earlier report left', async () => {
   const { startHostile, writeTarget, HOSTILE_KEYS, OK_JSON, stderrLines } = await import('./support/hostile-server.ts');
-  // Each answer after 1.5 s, within --timeout 10000: the three preflight requests take 4.5 s, past --deadline 2.
+  // Each answer after 1.5 s, within --timeout 10000; the deadline passes first (--deadline 2 here, 1 below) when
+  // the preflight's answers come, or while it waits for them.
   const server = await startHostile({ kind: 'delay', ms: 1_500, then: OK_JSON });
   try {
     const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
@@ -236,14 +237,14 @@ test('a target answering the preflight slowly: at --deadline, one line, exit 2, 
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(stderrLines(run)).toEqual(['conformance: the suite\'s deadline of 2 s passed during the preflight (counted from the start of the run): nothing judged, no report written']);
     expect(existsSync(join(reportDir, 'report.json')), 'the earlier CONFORMANT report is gone').toBe(false);
-    // The third preflight request would have left at 3 s at the earliest: the command stopped before it.
-    expect(server.received.length).toBeLessThanOrEqual(2);
+    // The preflight's three requests, sent together, and no check's: the deadline passed first.
+    expect(server.received.length).toBeLessThanOrEqual(3);
     // runConformance: the same line, as its error.
     const sent = server.received.length;
     const error = await runConformance({ target: file, timeoutMs: 10_000, deadlineS: 1, env: { ...HOSTILE_KEYS } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConformanceRunError);
     expect((error as Error).message).toBe('the suite\'s deadline of 1 s passed during the preflight (counted from the start of the run): nothing judged, no report written');
-    expect(server.received.length - sent).toBeLessThanOrEqual(1);
+    expect(server.received.length - sent).toBeLessThanOrEqual(3);
   } finally {
     await server.close();
   }
