@@ -139,14 +139,18 @@ export class MultiSearch {
     return this.many.get(node)!.get(c) ?? -1;
   }
 
-  /** The node reached from `node` on class `c` (failure links followed as needed). */
-  private step(node: number, c: number): number {
+  /**
+   * The node reached from `node` on class `c`: its child, else along failure links to one that has it
+   * or has a row. Each link followed is counted in `counted` (the search's counted work), if given.
+   */
+  private step(node: number, c: number, counted?: { steps: number }): number {
     for (;;) {
       const row = this.rowOf[node]!;
       if (row >= 0) return this.table[row + c]!;
       const next = this.child(node, c);
       if (next >= 0) return next;
       node = this.fail[node]!;
+      if (counted) counted.steps++;
     }
   }
 
@@ -183,7 +187,7 @@ export class MultiSearch {
         continue;
       }
       const row = rowOf[state]!;
-      state = row >= 0 ? table[row + c]! : this.deep(state, c, found);
+      state = row >= 0 ? table[row + c]! : this.step(state, c, found);
       if (reports[state]! >= 0) this.report(state, i, found);
     }
     const { pattern, at, steps } = found;
@@ -200,18 +204,6 @@ export class MultiSearch {
     if (code !== 0x212a) return 0;
     if (found.kelvin < 0) found.kelvin = text.includes('\u0130') ? 0 : 1;
     return found.kelvin === 1 ? this.asciiClass[107]! : 0;
-  }
-
-  /** From a node without a row: its child, else along failure links (each counted) to one that has it or has a row. */
-  private deep(state: number, c: number, found: Found): number {
-    for (;;) {
-      const row = this.rowOf[state]!;
-      if (row >= 0) return this.table[row + c]!;
-      const next = this.child(state, c);
-      if (next >= 0) return next;
-      state = this.fail[state]!;
-      found.steps++;
-    }
   }
 
   /** The patterns ending at i (at `state` and along its suffix chain), each kept if it starts after the last one kept of it. */
