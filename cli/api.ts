@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../core/engine.ts';
 import { Mask, secretsOf } from '../core/mask.ts';
-import { deadlineLeftMs, deadlineReason } from '../core/run-settings.ts';
+import { concurrencyOf, deadlineLeftMs, deadlineReason } from '../core/run-settings.ts';
 import { grepText } from '../core/tags.ts';
 import { NodeTransport } from '../core/transport.ts';
 import type { ConformanceReport } from '../reports/model.ts';
@@ -84,7 +84,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const grep = opts.grep ? new RegExp(opts.grep) : undefined;
     const selected = ALL_CHECKS.filter((c) => !grep || grep.test(grepText(c))).map((c) => c.id);
     if (selected.length === 0) throw new ConformanceRunError('no check ran: the selection (grep) holds none of the declared checks');
-    const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes, connections: settings.concurrency });
+    const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes, connections: concurrencyOf(settings) });
     const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
     const startedAt = new Date();
     // What is left of the run's deadline after the preflight, in the command line's words (cli/playwright/run-host.ts).

@@ -6,7 +6,7 @@ import { RequestLog } from './request-log.ts';
 import { decodeJsonBody, firstDuplicateKey, type JsonBodyFacts } from './json-body.ts';
 import { TextMemo } from './text-memo.ts';
 import type { SeenResponse } from './judge.ts';
-import { DEFAULTS, type RunSettings } from './run-settings.ts';
+import { concurrencyOf, type RunSettings } from './run-settings.ts';
 import type { Target } from './target.ts';
 import { TransportError, type Transport } from './transport.ts';
 
@@ -87,9 +87,9 @@ export class RunState {
   /** Requests waiting for one of those to end, first come first served. */
   private readonly waitingToSend: Array<() => void> = [];
 
-  /** Waits until fewer than `max` requests of the run are in flight, and counts this one. */
+  /** Waits until fewer than `max` (concurrencyOf: 1 or more) requests of the run are in flight, and counts this one. */
   async takeConnection(max: number): Promise<void> {
-    if (this.inFlight < Math.max(1, max)) this.inFlight++;
+    if (this.inFlight < max) this.inFlight++;
     else await new Promise<void>((taken) => this.waitingToSend.push(taken));
   }
 
@@ -288,7 +288,7 @@ export class Client {
       this.refuseIfStopped();
       // At most --concurrency requests of the run in flight, whatever asks (checks, a property's runs):
       // one waiting for its turn is not handed to the transport, so a stop that comes meanwhile sends it never.
-      await this.state.takeConnection(this.settings.concurrency ?? DEFAULTS.concurrency);
+      await this.state.takeConnection(concurrencyOf(this.settings));
       let raw;
       let started = performance.now();
       try {

@@ -4,7 +4,7 @@ import { executeCheck, type JudgeContext } from './execute-check.ts';
 import { JudgeMemo } from './judge-memo.ts';
 import type { ResponseJudge } from './judge.ts';
 import { RunNotes } from './run-notes.ts';
-import { DEFAULTS, type RunSettings } from './run-settings.ts';
+import { concurrencyOf, type RunSettings } from './run-settings.ts';
 import { viewOf, type Target, type TargetView } from './target.ts';
 import type { Transport } from './transport.ts';
 
@@ -54,7 +54,7 @@ export class Engine {
     this.view = viewOf(input.target);
     this.byId = new Map(input.checks.map((c) => [c.id, c]));
     this.judging = { judges: input.judges, memo: new JudgeMemo(input.judges), notes: new RunNotes() };
-    this.concurrency = Math.max(1, Math.floor(input.settings.concurrency ?? DEFAULTS.concurrency));
+    this.concurrency = concurrencyOf(input.settings);
   }
 
   /**

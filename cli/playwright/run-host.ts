@@ -3,7 +3,7 @@ import type { Server } from 'node:net';
 import { join } from 'node:path';
 import type { CheckOutcome } from '../../core/check.ts';
 import { Engine } from '../../core/engine.ts';
-import { deadlineLeftMs, deadlineReason } from '../../core/run-settings.ts';
+import { concurrencyOf, deadlineLeftMs, deadlineReason } from '../../core/run-settings.ts';
 import { isGating } from '../../core/gating.ts';
 import { engineSocketPath, serveOutcomes, type OutcomeAnswer, type PlanMessage } from '../../core/engine-socket.ts';
 import { NodeTransport, PlaywrightTransport, type Transport } from '../../core/transport.ts';
@@ -53,7 +53,7 @@ export class RunHost {
 
   /** A host listening on its socket, its run not begun: the listing and the keys are served, nothing else yet. */
   static async open(run: PreparedRun, playwrightRequest?: () => Promise<import('@playwright/test').APIRequestContext>, socketPath?: string): Promise<RunHost> {
-    const limits = { timeoutMs: run.settings.requestTimeoutMs, bodyCapBytes: run.settings.bodyCapBytes, connections: run.settings.concurrency };
+    const limits = { timeoutMs: run.settings.requestTimeoutMs, bodyCapBytes: run.settings.bodyCapBytes, connections: concurrencyOf(run.settings) };
     const transport = run.settings.transport === 'playwright' && playwrightRequest ? new PlaywrightTransport(await playwrightRequest(), limits) : new NodeTransport(limits);
     const host = new RunHost(run, transport, socketPath);
     // Made now, not when the runner asks: the runner waits for it (loading the catalogue is most of it).

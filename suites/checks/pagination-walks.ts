@@ -7,7 +7,7 @@
  */
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { firstThrown, settleInFlight } from '../../core/in-flight.ts';
-import { DEFAULTS } from '../../core/run-settings.ts';
+import { concurrencyOf } from '../../core/run-settings.ts';
 import { ConformanceFailure } from '../../core/errors.ts';
 import type { Exchange } from '../../core/evidence.ts';
 import { pageName, passedOver, queryOf, type FilePageNote, type PassedOver } from '../support/cross-walks.ts';
@@ -78,7 +78,7 @@ async function ownWalks(ctx: ProbeContext): Promise<void> {
   const share = Math.floor(ctx.settings.maxRequests * WALK_BUDGET_SHARE);
   const perWalk = Math.min(WALK_MAX_PAGES, Math.floor(share / WALK_LIMITS.length));
   const limits = perWalk >= 1 ? WALK_LIMITS : WALK_LIMITS.slice(0, share);
-  const walked = await settleInFlight(limits, ctx.settings.concurrency ?? DEFAULTS.concurrency, async (limit) => {
+  const walked = await settleInFlight(limits, concurrencyOf(ctx.settings), async (limit) => {
     try {
       await walkPages(ctx, container, { limit, maxPages: Math.max(1, perWalk), enough: (pages) => pages.filter((p) => p.page.data.length > 0).length >= PAGES_WITH_FILES });
     } catch (e) {

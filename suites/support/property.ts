@@ -4,7 +4,7 @@ import { dataJson, toData } from '../../core/data-json.ts';
 import { CannotJudge, ConformanceFailure, SkipCheck } from '../../core/errors.ts';
 import { checkReplayCommand } from '../../core/replay.ts';
 import { settleInFlight } from '../../core/in-flight.ts';
-import { DEFAULTS } from '../../core/run-settings.ts';
+import { concurrencyOf } from '../../core/run-settings.ts';
 
 /** The counterexample in a failure message: enough to read it; the report holds it whole. */
 const MESSAGE_COUNTEREXAMPLE_CHARS = 600;
@@ -41,9 +41,8 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
   // row (issue 31). Read back in run order: fast-check's values are those fc.sample draws with the same
   // seed (each compared before its outcome is used), so the first run that does not pass, the shrinking
   // from it and the verdict are those of runs judged one after another. A replay judges its path alone.
-  const inFlight = ctx.settings.concurrency ?? DEFAULTS.concurrency;
   const ahead = o.runsInOrder || ctx.settings.replayPath ? [] : fc.sample(o.arbitrary, { seed: ctx.seed, numRuns });
-  const aheadJudged = ahead.length > 0 ? await settleInFlight(ahead, inFlight, (value) => o.predicate(value)) : [];
+  const aheadJudged = ahead.length > 0 ? await settleInFlight(ahead, concurrencyOf(ctx.settings), (value) => o.predicate(value)) : [];
   let run = 0;
   let shrinking = false;
   const judge = async (value: T): Promise<void> => {
