@@ -2,6 +2,7 @@ import { CannotJudge } from './errors.ts';
 import { excerpt, excerptHeaders, maskVolatileHeaders, truncateBody, type Exchange } from './evidence.ts';
 import { secretsOf } from './mask.ts';
 import { Redactor } from './redact.ts';
+import { Places } from './places.ts';
 import { RequestLog } from './request-log.ts';
 import { decodeJsonBody, firstDuplicateKey, type JsonBodyFacts } from './json-body.ts';
 import { TextMemo } from './text-memo.ts';
@@ -82,23 +83,8 @@ export class RunState {
    * the rate is held to across every check in flight.
    */
   readonly slots: number[] = [];
-  /** Requests of the run handed to the transport and not yet answered. */
-  private inFlight = 0;
-  /** Requests waiting for one of those to end, first come first served. */
-  private readonly waitingToSend: Array<() => void> = [];
-
-  /** Waits until fewer than `max` (concurrencyOf: 1 or more) requests of the run are in flight, and counts this one. */
-  async takeConnection(max: number): Promise<void> {
-    if (this.inFlight < max) this.inFlight++;
-    else await new Promise<void>((taken) => this.waitingToSend.push(taken));
-  }
-
-  /** A request ended: its place goes to the first waiting. */
-  releaseConnection(): void {
-    const next = this.waitingToSend.shift();
-    if (next) next();
-    else this.inFlight--;
-  }
+  /** Requests of the run handed to the transport and not yet answered: --concurrency at most. */
+  readonly requestsInFlight = new Places();
 }
 
 /** A response kept by the run to answer the same request again (RunMemory). */
@@ -288,7 +274,7 @@ export class Client {
       this.refuseIfStopped();
       // At most --concurrency requests of the run in flight, whatever asks (checks, a property's runs):
       // one waiting for its turn is not handed to the transport, so a stop that comes meanwhile sends it never.
-      await this.state.takeConnection(concurrencyOf(this.settings));
+      await this.state.requestsInFlight.take(concurrencyOf(this.settings));
       let raw;
       let started = performance.now();
       try {
@@ -312,7 +298,7 @@ export class Client {
         this.noteFailure(failure);
         throw new CannotJudge('transport', `GET ${this.redactor.text(url.toString())}: ${message}`, [exchange]);
       } finally {
-        this.state.releaseConnection();
+        this.state.requestsInFlight.leave();
       }
       const ms = Math.round(performance.now() - started);
       const retryAfter = raw.headers['retry-after'];

@@ -2,6 +2,7 @@ import { estimateOf, type CheckDeclaration, type CheckOutcome } from './check.ts
 import { Client, RunState } from './client.ts';
 import { executeCheck, type JudgeContext } from './execute-check.ts';
 import { JudgeMemo } from './judge-memo.ts';
+import { Places } from './places.ts';
 import type { ResponseJudge } from './judge.ts';
 import { RunNotes } from './run-notes.ts';
 import { concurrencyOf, type RunSettings } from './run-settings.ts';
@@ -40,9 +41,8 @@ export class Engine {
   private readonly judging: JudgeContext;
   /** Checks in flight together at most. */
   readonly concurrency: number;
-  private running = 0;
-  /** Checks waiting for a place, first asked first: a finishing check hands its place to the first. */
-  private readonly waiting: Array<() => void> = [];
+  /** Places of checks in flight, first asked first: a finishing check hands its place to the first waiting. */
+  private readonly places = new Places();
   /** Whole-run checks' probes run one after another, after the rest. */
   private wholeRunQueue: Promise<unknown> = Promise.resolve();
   /** Each whole-run check's gather, settled once it has sent what it sends beside the other checks. */
@@ -105,34 +105,22 @@ export class Engine {
 
   /** Runs `work` once fewer than `concurrency` checks are in flight. */
   private async inPlace<T>(work: () => Promise<T>): Promise<T> {
-    await this.takePlace();
+    await this.places.take(this.concurrency);
     try {
       return await work();
     } finally {
-      this.leavePlace();
+      this.places.leave();
     }
   }
 
   /** A check in place waits for `wait` without holding its place, then takes one again. */
   private async outOfPlace(wait: Promise<unknown>): Promise<void> {
-    this.leavePlace();
+    this.places.leave();
     try {
       await wait;
     } finally {
-      await this.takePlace();
+      await this.places.take(this.concurrency);
     }
-  }
-
-  private async takePlace(): Promise<void> {
-    if (this.running < this.concurrency) this.running++;
-    else await new Promise<void>((taken) => this.waiting.push(taken));
-  }
-
-  /** A finishing check hands its place to the first waiting, first asked first. */
-  private leavePlace(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
   }
 
   /** Outcomes of every check that ran, once all asked-for checks have finished. */
