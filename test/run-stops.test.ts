@@ -224,9 +224,9 @@ test('runConformance: the same deadline, the same INCOMPLETE verdict and reason,
 // in a row were not: a target answering each just within it held the command far past its deadline.
 test('a target answering the preflight slowly: at --deadline, one line, exit 2, nothing judged, no earlier report left', async () => {
   const { startHostile, writeTarget, HOSTILE_KEYS, OK_JSON, stderrLines } = await import('./support/hostile-server.ts');
-  // Each answer after 1.5 s, within --timeout 10000; the deadline passes first (--deadline 2 here, 1 below) when
-  // the preflight's answers come, or while it waits for them.
-  const server = await startHostile({ kind: 'delay', ms: 1_500, then: OK_JSON });
+  // Each answer after 2.5 s, within --timeout 10000: the preflight's requests go together, so its answers
+  // come after the deadline (--deadline 2 here, 1 below) however fast the command started.
+  const server = await startHostile({ kind: 'delay', ms: 2_500, then: OK_JSON });
   try {
     const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
     // An earlier run's report in the suite's directory (its marker lists it), CONFORMANT.
