@@ -113,6 +113,8 @@ interface CheckScope {
   exchanges: Exchange[];
   onResponse: ResponseListener | undefined;
   asked: number;
+  /** Its requests' rank for a place in flight (RunState.requestsInFlight): lower goes first. */
+  rank: number;
 }
 
 /**
@@ -148,7 +150,7 @@ export class Client {
     private readonly freshAnswers = false,
   ) {
     this.memory = memory ?? { redactor: new Redactor(secretsOf(target)), duplicateKeys: new TextMemo(), answers: new Map(), answerChars: 0 };
-    this.scope = scope ?? { check: '', exchanges: [], onResponse: undefined, asked: 0 };
+    this.scope = scope ?? { check: '', exchanges: [], onResponse: undefined, asked: 0, rank: 0 };
   }
 
   /**
@@ -156,8 +158,8 @@ export class Client {
    * over the run's state (budget, pace, pause, retry budget, stop, log) and memory. Checks in flight
    * together each have one.
    */
-  forCheck(check: string): Client {
-    return new Client(this.target, this.settings, this.transport, this.state, this.memory, { check, exchanges: [], onResponse: undefined, asked: 0 });
+  forCheck(check: string, rank = 0): Client {
+    return new Client(this.target, this.settings, this.transport, this.state, this.memory, { check, exchanges: [], onResponse: undefined, asked: 0, rank });
   }
 
   /**
@@ -274,7 +276,7 @@ export class Client {
       this.refuseIfStopped();
       // At most --concurrency requests of the run in flight, whatever asks (checks, a property's runs):
       // one waiting for its turn is not handed to the transport, so a stop that comes meanwhile sends it never.
-      await this.state.requestsInFlight.take(concurrencyOf(this.settings));
+      await this.state.requestsInFlight.take(concurrencyOf(this.settings), this.scope.rank);
       let raw;
       let started = performance.now();
       try {
