@@ -1,8 +1,14 @@
-import type { CheckDeclaration } from './check.ts';
+import { expectedFinishOrder, type CheckDeclaration } from './check.ts';
 import type { CheckListing } from './playwright-tests.ts';
+import { DEFAULTS } from './run-settings.ts';
 import { tagsOf } from './tags.ts';
 
-/** What a Playwright test of each check needs: its id, its tags (for --grep), whether it runs last. */
+/**
+ * What a Playwright test of each check needs: its id, its tags (for --grep), whether it runs last; in
+ * the order a run with the default settings is expected to finish them (expectedFinishOrder), which is
+ * the order the tests ask for their outcomes. The same whatever the run's settings, so every shard of
+ * a run splits the same list.
+ */
 export function listingOf(checks: readonly CheckDeclaration[]): CheckListing[] {
-  return checks.map((c) => ({ id: c.id, tags: tagsOf(c), wholeRun: c.wholeRun ?? false }));
+  return expectedFinishOrder(checks, DEFAULTS.numRuns, DEFAULTS.concurrency).map((c) => ({ id: c.id, tags: tagsOf(c), wholeRun: c.wholeRun ?? false }));
 }

@@ -75,6 +75,39 @@ export function estimateOf(check: CheckDeclaration, numRuns: number): number {
   return kind === 'property' ? n * numRuns : n;
 }
 
+/**
+ * The order a run starts its checks in: the ones expected to send most first (a property's runs, a
+ * walk's pages: requests that follow one another, the run's longest chains), so that short checks fill
+ * the places between; among equals, the order declared. What a check concludes does not depend on it.
+ */
+export function planOrder<C extends CheckDeclaration>(checks: readonly C[], numRuns: number): C[] {
+  return [...checks].sort((a, b) => estimateOf(b, numRuns) - estimateOf(a, numRuns));
+}
+
+/**
+ * The checks in the order they are expected to finish, checks started in planOrder with `places` in
+ * flight, each taking as long as its estimate: the order a run's Playwright tests ask for their
+ * outcomes in (core/playwright-tests.ts), so that the worker reports each while the rest still run
+ * instead of waiting on one that ends late with the others finished behind it. Whole-run checks finish
+ * after every other check, in plan order. Only a forecast: any order gives the same outcomes.
+ */
+export function expectedFinishOrder<C extends CheckDeclaration>(checks: readonly C[], numRuns: number, places: number): C[] {
+  const freeAt: number[] = Array.from({ length: Math.max(1, places) }, () => 0);
+  const finish = new Map<C, number>();
+  const planned = planOrder(checks, numRuns);
+  for (const c of planned) {
+    if (c.wholeRun) continue;
+    // A handful of places: the earliest free one is found by looking at each.
+    let at = 0;
+    for (let i = 1; i < freeAt.length; i++) if (freeAt[i]! < freeAt[at]!) at = i;
+    const end = freeAt[at]! + estimateOf(c, numRuns);
+    freeAt[at] = end;
+    finish.set(c, end);
+  }
+  const rank = new Map(planned.map((c, i) => [c, i]));
+  return [...checks].sort((a, b) => (finish.get(a) ?? Infinity) - (finish.get(b) ?? Infinity) || rank.get(a)! - rank.get(b)!);
+}
+
 /** What one check run produced; attached to its Playwright test result and read by the reporter. */
 export interface CheckOutcome {
   checkId: string;

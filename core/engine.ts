@@ -1,4 +1,4 @@
-import { estimateOf, type CheckDeclaration, type CheckOutcome } from './check.ts';
+import { planOrder, type CheckDeclaration, type CheckOutcome } from './check.ts';
 import { Client, RunState } from './client.ts';
 import { executeCheck, type JudgeContext } from './execute-check.ts';
 import { JudgeMemo } from './judge-memo.ts';
@@ -25,10 +25,10 @@ export interface EngineInput {
  * memory for the whole run. Whoever shows the outcomes (Playwright tests, the suite's own tests) asks
  * for them; nothing is kept in files.
  *
- * Checks start in the order they are asked for (plan: longest first), except that whole-run checks
- * (CheckDeclaration.wholeRun) send their own requests (gather) beside the others, then wait until every
- * other planned check has finished to probe, one after another: what they judge is the whole run,
- * whatever the order. What a check concludes depends on the answers it receives, never on which check
+ * Checks start in the order they are asked for (plan: longest first). Whole-run checks
+ * (CheckDeclaration.wholeRun) send their own requests (gather) in that order too, beside the others,
+ * then wait until every other planned check has finished to probe, one after another: what they judge
+ * is the whole run, whatever the order. What a check concludes depends on the answers it receives, never on which check
  * ran beside it, so the verdict is the same at any concurrency (test/self-test.test.ts, test/concurrency.test.ts).
  */
 export class Engine {
@@ -58,18 +58,14 @@ export class Engine {
   }
 
   /**
-   * The checks this run will run (a --grep or --shard selection), started at once, the ones expected
-   * to send most first (their requests follow one another: a property's walks, a long traversal), so
-   * the run's longest chains begin with it and the short checks fill the places between; whole-run
-   * checks last. What a check concludes does not depend on this order (test/order-independence.test.ts).
+   * The checks this run will run (a --grep or --shard selection), started at once in planOrder: the
+   * run's longest chains begin with it. What a check concludes does not depend on this order
+   * (test/order-independence.test.ts).
    */
   plan(ids: readonly string[]): void {
-    const selected = this.input.checks.filter((c) => ids.includes(c.id));
-    this.planned = selected.map((c) => c.id);
-    const numRuns = this.input.settings.numRuns;
-    const longestFirst = selected.filter((c) => !c.wholeRun).sort((a, b) => estimateOf(b, numRuns) - estimateOf(a, numRuns));
-    for (const c of longestFirst) void this.outcome(c.id);
-    for (const c of selected) if (c.wholeRun) void this.outcome(c.id);
+    const ordered = planOrder(this.input.checks.filter((c) => ids.includes(c.id)), this.input.settings.numRuns);
+    this.planned = ordered.map((c) => c.id);
+    for (const c of ordered) void this.outcome(c.id);
   }
 
   /** The outcome of one check: started as soon as a place is free unless it ran or is started. */
@@ -80,20 +76,21 @@ export class Engine {
     if (!check) return Promise.reject(new Error(`no declared check ${id}`));
     let run: Promise<CheckOutcome>;
     if (check.wholeRun) {
-      // A whole-run check asked for before the rest of the plan waits for the rest of the plan, and
-      // for every other check asked for so far. Its gather runs now, beside them; its probe waits,
-      // out of place, for them, for every whole-run check's gather and for the whole-run checks before it.
-      for (const other of this.planned) if (!this.byId.get(other)!.wholeRun) void this.outcome(other);
-      const others = [...this.outcomes].filter(([other]) => !this.byId.get(other)!.wholeRun).map(([, o]) => o);
+      // A whole-run check takes its place in the plan's order: its gather runs then, beside the other
+      // checks (its walks are among the run's longest chains). Its probe waits, out of place, for the
+      // rest of the plan and every other check asked for, for every whole-run check's gather and for
+      // the whole-run checks before it. Asked for before the plan, it starts the plan's other checks.
       const before = this.wholeRunQueue;
       let gathered!: () => void;
       this.gathers.push(new Promise<void>((resolve) => (gathered = resolve)));
       const turn = async () => {
         gathered();
+        const others = [...this.outcomes].filter(([other]) => !this.byId.get(other)!.wholeRun).map(([, o]) => o);
         await this.outOfPlace(Promise.allSettled([before, ...others, ...this.gathers]));
       };
       run = this.inPlace(() => executeCheck(check, this.client, this.view, this.input.settings, this.judging, turn)).finally(gathered);
       this.wholeRunQueue = run.catch(() => undefined);
+      for (const other of this.planned) if (!this.byId.get(other)!.wholeRun) void this.outcome(other);
     } else run = this.inPlace(() => executeCheck(check, this.client, this.view, this.input.settings, this.judging));
     const settled = run.then((o) => {
       this.settled.set(id, o);

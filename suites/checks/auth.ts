@@ -96,6 +96,7 @@ function authChecks(op: OperationProbe): CheckDeclaration[] {
       title: `${op.operation} with the valid key in another form than a bearer token gets 401`,
       operation: op.operation,
       requirements: ['auth.malformed-401'],
+      estimatedRequests: MALFORMED.length,
       async probe(ctx) {
         // 5 rule 1 names one credential form, `Bearer <API_KEY>` (the valid key itself is used so that
         // only the form is wrong). SHOULD: the key is neither missing nor invalid (rule 2), so accepting

@@ -14,6 +14,8 @@ import { fetchPage, pageEnd, pathBetween, readPage, usesPadding, walkAllowance, 
 
 /** Listed files whose cursors the unusual-paths check asks, at most. */
 const UNUSUAL_PICKS = 8;
+/** Spellings of an integer limit the document does not rule on (files.limit.spelling). */
+const LIMIT_SPELLINGS = ['1e2', '2.0', '+5', '05', '0x10', ''];
 
 /**
  * Indexes of listed paths a server is likeliest to change when it decodes them from an id, the first
@@ -174,10 +176,11 @@ export const containerFilesQueryChecks = defineChecks([
     operation: 'listContainerFiles',
     kind: 'observation',
     requirements: ['general.integer-spelling'],
+    estimatedRequests: LIMIT_SPELLINGS.length,
     async probe(ctx: ProbeContext) {
       // 4.1 gives the type "integer", not how a query string spells one (readings limit-number-spellings, limit-empty-default).
       const seen: Record<string, number> = {};
-      for (const v of ['1e2', '2.0', '+5', '05', '0x10', '']) seen[`limit=${v}`] = (await ctx.api.listContainerFiles(main(ctx), { limit: v })).status;
+      for (const v of LIMIT_SPELLINGS) seen[`limit=${v}`] = (await ctx.api.listContainerFiles(main(ctx), { limit: v })).status;
       ctx.observe('general.integer-spelling', { operation: 'listContainerFiles', statuses: seen });
     },
   },

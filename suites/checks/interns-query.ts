@@ -12,6 +12,9 @@ import { tally } from '../support/values.ts';
 import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import { expectEachInvalid, needsOtherWorkspace, sameUuid } from '../support/interns-checks.ts';
 
+/** Spellings of an integer limit the document does not rule on (interns.limit.spelling). */
+const INTERNS_LIMIT_SPELLINGS = ['1e2', '2.0', '+5', '05', ''];
+
 export const internsQueryChecks = defineChecks([
   {
     id: 'interns.limit.bounds-accepted',
@@ -93,10 +96,11 @@ export const internsQueryChecks = defineChecks([
     kind: 'observation',
     requirements: ['general.integer-spelling'],
     needs: needsInternsParams,
+    estimatedRequests: INTERNS_LIMIT_SPELLINGS.length,
     async probe(ctx: ProbeContext) {
       // 4.3 gives the type "integer", not how a query string spells one (readings limit-number-spellings, limit-empty-default).
       const seen: Record<string, number> = {};
-      for (const v of ['1e2', '2.0', '+5', '05', '']) seen[`${ctx.target.interns.params!.limit}=${v}`] = (await ctx.api.listInterns(internsQuery(ctx.target, { limit: v }))).status;
+      for (const v of INTERNS_LIMIT_SPELLINGS) seen[`${ctx.target.interns.params!.limit}=${v}`] = (await ctx.api.listInterns(internsQuery(ctx.target, { limit: v }))).status;
       ctx.observe('general.integer-spelling', { operation: 'listInterns', statuses: seen });
     },
   },
