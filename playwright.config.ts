@@ -13,15 +13,18 @@ import { MODULE_EXT } from './cli/suite-files.ts';
  * lives in the command's process (cli/run-engine.ts), or in the runner process when Playwright is
  * started directly (cli/playwright/global-setup.ts); tests only ask it for outcomes.
  */
-const run = process.env['CONFORMANCE_RUN'] ? (JSON.parse(process.env['CONFORMANCE_RUN']) as { settings: { deadlineMs: number; runDir: string } }) : undefined;
+const run = process.env['CONFORMANCE_RUN'] ? (JSON.parse(process.env['CONFORMANCE_RUN']) as { settings: { deadlineMs: number; runDir: string }; sharded: boolean }) : undefined;
 
 export default defineConfig({
   testDir: './suites',
   testMatch: `conformance.spec${MODULE_EXT}`,
   workers: 1,
-  // Each check its own test group, so --shard splits the checks themselves (one worker still reports
-  // them one after another, in declaration order).
-  fullyParallel: true,
+  // Under --shard, each check is a test group of its own, so a shard splits the checks themselves (one
+  // worker still reports them one after another, in declaration order). Otherwise the file is one
+  // group: the worker runs its tests as one job, not one job each (a round trip with the runner per
+  // test, about 1 ms of both processes' CPU each: issue 31). A direct `npx playwright test` may be
+  // given --shard the command does not see, so it keeps a group per check.
+  fullyParallel: run?.sharded ?? true,
   retries: 0,
   // A check's own time limit is its requests' time-outs. The suite's deadline is its own, counted from
   // the command's start (cli/playwright/run-host.ts); Playwright's globalTimeout, counted from the later

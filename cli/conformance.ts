@@ -104,7 +104,7 @@ function startPlaywright(settings: RunSettings, opts: CliOptions, socketPath: st
   const args = [cli, 'test', '-c', suiteModule('playwright.config'), `--reporter=${reporters.join(',')}`];
   if (opts.grep) args.push('--grep', opts.grep);
   if (opts.shard) args.push('--shard', opts.shard);
-  const env: RunnerEnv = { settings };
+  const env: RunnerEnv = { settings, sharded: opts.shard !== undefined };
   return spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],

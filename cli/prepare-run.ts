@@ -25,6 +25,8 @@ export const RUN_ENV = 'CONFORMANCE_RUN';
  */
 export interface RunnerEnv {
   settings: RunSettings;
+  /** The run is one shard of several (--shard): playwright.config.ts makes each check a test group of its own. */
+  sharded: boolean;
 }
 
 /** The run's settings from the options; the seed is --seed, else random (printed, so the run replays). */

@@ -44,15 +44,23 @@ export async function runEngine(host: RunHost, playwright: ChildProcess, selecti
     host.stop(`the run was interrupted (${why})`);
     playwright.kill('SIGTERM');
   });
+  // The report is the engine's, written once.
+  let written: Promise<ConformanceReport> | undefined;
+  const finish = () => (written ??= finishRun(host));
   try {
     host.begin();
-    if (selection) host.plan(selection);
+    if (selection) {
+      host.plan(selection);
+      // Every selected check has its outcome: the report is written while Playwright's runner reports
+      // the last tests and ends (a shard's selection is Playwright's own, known only from its runner).
+      host.engine.finished().then(finish).catch(() => undefined);
+    }
     const backstop = setTimeout(() => playwright.kill('SIGKILL'), deadlineLeftMs(run.settings) + BACKSTOP_MS);
     await exited;
     clearTimeout(backstop);
     // Playwright ended (or was stopped): whatever it did, the checks it never asked for are not run.
     if (host.engine.pending > 0 && !signal) await Promise.race([host.engine.finished(), graceOf(PLAYWRIGHT_GRACE_MS)]);
-    const report = await finishRun(host);
+    const report = await finish();
     return { report, ...(signal ? { signal } : {}) };
   } finally {
     offStop();
