@@ -47,7 +47,6 @@ export class Engine {
   private wholeRunQueue: Promise<unknown> = Promise.resolve();
   /** Each whole-run check's gather, settled once it has sent what it sends beside the other checks. */
   private readonly gathers: Array<Promise<void>> = [];
-  private planned: readonly string[] = [];
 
   constructor(readonly input: EngineInput) {
     this.client = new Client(input.target, input.settings, input.transport, this.state);
@@ -63,9 +62,7 @@ export class Engine {
    * (test/order-independence.test.ts).
    */
   plan(ids: readonly string[]): void {
-    const ordered = planOrder(this.input.checks.filter((c) => ids.includes(c.id)), this.input.settings.numRuns);
-    this.planned = ordered.map((c) => c.id);
-    for (const c of ordered) void this.outcome(c.id);
+    for (const c of planOrder(this.input.checks.filter((c) => ids.includes(c.id)), this.input.settings.numRuns)) void this.outcome(c.id);
   }
 
   /** The outcome of one check: started as soon as a place is free unless it ran or is started. */
@@ -77,9 +74,9 @@ export class Engine {
     let run: Promise<CheckOutcome>;
     if (check.wholeRun) {
       // A whole-run check takes its place in the plan's order: its gather runs then, beside the other
-      // checks (its walks are among the run's longest chains). Its probe waits, out of place, for the
-      // rest of the plan and every other check asked for, for every whole-run check's gather and for
-      // the whole-run checks before it. Asked for before the plan, it starts the plan's other checks.
+      // checks (its walks are among the run's longest chains). Its probe waits, out of place, for every
+      // other check asked for by then (plan() asks for all of its checks at once, before any probe), for
+      // every whole-run check's gather and for the whole-run checks before it.
       const before = this.wholeRunQueue;
       let gathered!: () => void;
       this.gathers.push(new Promise<void>((resolve) => (gathered = resolve)));
@@ -90,7 +87,6 @@ export class Engine {
       };
       run = this.inPlace(() => executeCheck(check, this.client, this.view, this.input.settings, this.judging, turn)).finally(gathered);
       this.wholeRunQueue = run.catch(() => undefined);
-      for (const other of this.planned) if (!this.byId.get(other)!.wholeRun) void this.outcome(other);
     } else run = this.inPlace(() => executeCheck(check, this.client, this.view, this.input.settings, this.judging));
     const settled = run.then((o) => {
       this.settled.set(id, o);
