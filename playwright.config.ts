@@ -8,10 +8,11 @@ import { MODULE_EXT } from './cli/suite-files.ts';
  * come over the engine's socket). Playwright's own options work as usual: --grep, --list, --reporter,
  * --shard.
  *
- * One worker, its tests in declaration order: a test only reports its check's outcome. The run's
- * engine computes them (checks in flight together, up to --concurrency, over one budget and pace) and
- * lives in the command's process (cli/run-engine.ts), or in the runner process when Playwright is
- * started directly (cli/playwright/global-setup.ts); tests only ask it for outcomes.
+ * One worker, its tests in the listing's order (core/check-listing.ts): a test only reports its
+ * check's outcome. The run's engine computes them (checks in flight together, up to --concurrency,
+ * over one budget and pace) and lives in the command's process (cli/run-engine.ts), or in the runner
+ * process when Playwright is started directly (cli/playwright/global-setup.ts); tests only ask it for
+ * outcomes.
  */
 const run = process.env['CONFORMANCE_RUN'] ? (JSON.parse(process.env['CONFORMANCE_RUN']) as { settings: { deadlineMs: number; runDir: string }; sharded: boolean }) : undefined;
 
@@ -20,7 +21,7 @@ export default defineConfig({
   testMatch: `conformance.spec${MODULE_EXT}`,
   workers: 1,
   // Under --shard, each check is a test group of its own, so a shard splits the checks themselves (one
-  // worker still reports them one after another, in declaration order). Otherwise the file is one
+  // worker still reports them one after another, in the listing's order). Otherwise the file is one
   // group: the worker runs its tests as one job, not one job each (a round trip with the runner per
   // test, about 1 ms of both processes' CPU each: issue 31). A direct `npx playwright test` may be
   // given --shard the command does not see, so it keeps a group per check.
