@@ -28,8 +28,9 @@ export interface EngineInput {
  * Checks start in the order they are asked for (plan: longest first). Whole-run checks
  * (CheckDeclaration.wholeRun) send their own requests (gather) in that order too, beside the others,
  * then wait until every other planned check has finished to probe, one after another: what they judge
- * is the whole run, whatever the order. What a check concludes depends on the answers it receives, never on which check
- * ran beside it, so the verdict is the same at any concurrency (test/self-test.test.ts, test/concurrency.test.ts).
+ * is the whole run, whatever the order. What a check concludes depends on the answers it receives,
+ * never on which check ran beside it, so the verdict is the same at any concurrency
+ * (test/self-test.test.ts, test/concurrency.test.ts).
  */
 export class Engine {
   readonly state = new RunState();

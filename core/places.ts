@@ -14,7 +14,7 @@ export class Places {
       return;
     }
     await new Promise<void>((taken) => {
-      // Few wait (a run's checks in flight and their property runs: --concurrency squared at most).
+      // Few wait: what the checks in flight ask at once (their property runs, a gather's walks).
       let at = this.waiting.length;
       while (at > 0 && this.waiting[at - 1]!.rank > rank) at--;
       this.waiting.splice(at, 0, { rank, taken });

@@ -69,9 +69,9 @@ export class RunHost {
   }
 
   /**
-   * Starts the selected checks (longest first, whole-run checks last: Engine.plan), with what is left
-   * of the run's deadline: it counts from the
-   * command's start (settings.startedAt), so the preflight and Playwright's start-up spent their part.
+   * Starts the selected checks (in planOrder, whole-run checks' probes after the rest: Engine.plan),
+   * with what is left of the run's deadline: it counts from the command's start (settings.startedAt),
+   * so the preflight and Playwright's start-up spent their part.
    */
   plan(ids: readonly string[]): void {
     this.selection ??= [...ids];
