@@ -57,9 +57,11 @@ export interface CheckDeclaration {
   /** The reason the check cannot run against this target (an optional target field is absent), or undefined. */
   needs?(target: TargetView): string | undefined;
   /**
-   * Requests the probe sends, for the --dry-run plan (cli/plan.ts): in all for a check or an
-   * observation, per fast-check run for a property (the plan multiplies by --num-runs). Defaults:
-   * check 2, observation 1, property 2 per run (ESTIMATED_REQUESTS).
+   * Requests the probe is expected to send to the target, for the --dry-run plan (cli/plan.ts) and
+   * the plan order: in all for a check or an observation, per fast-check run for a property (the plan
+   * multiplies by --num-runs). A request asked again is answered from the run's memory and not
+   * counted: the budget counts what is sent. Defaults: check 2, observation 1, property 2 per run
+   * (ESTIMATED_REQUESTS).
    */
   estimatedRequests?: number;
   probe(ctx: ProbeContext): Promise<void>;
@@ -88,8 +90,10 @@ export function planOrder<C extends CheckDeclaration>(checks: readonly C[], numR
  * The checks in the order they are expected to finish, checks started in planOrder with `places` in
  * flight, each taking as long as its estimate: the order a run's Playwright tests ask for their
  * outcomes in (core/playwright-tests.ts), so that the worker reports each while the rest still run
- * instead of waiting on one that ends late with the others finished behind it. Whole-run checks finish
- * after every other check, in plan order. Only a forecast: any order gives the same outcomes.
+ * instead of waiting on one that ends late with the others finished behind it. The engine serves the
+ * checks' requests in this order (core/engine.ts), which keeps the forecast close where places in
+ * flight or the pace hold the run back. Whole-run checks finish after every other check, in plan
+ * order. Only a forecast: any order gives the same outcomes.
  */
 export function expectedFinishOrder<C extends CheckDeclaration>(checks: readonly C[], numRuns: number, places: number): C[] {
   const freeAt: number[] = Array.from({ length: Math.max(1, places) }, () => 0);

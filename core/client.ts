@@ -2,7 +2,7 @@ import { CannotJudge } from './errors.ts';
 import { excerpt, excerptHeaders, maskVolatileHeaders, truncateBody, type Exchange } from './evidence.ts';
 import { secretsOf } from './mask.ts';
 import { Redactor } from './redact.ts';
-import { Places } from './places.ts';
+import { Places, type Ticket } from './places.ts';
 import { RequestLog } from './request-log.ts';
 import { decodeJsonBody, firstDuplicateKey, type JsonBodyFacts } from './json-body.ts';
 import { TextMemo } from './text-memo.ts';
@@ -85,6 +85,8 @@ export class RunState {
   readonly slots: number[] = [];
   /** Requests of the run handed to the transport and not yet answered: --concurrency at most. */
   readonly requestsInFlight = new Places();
+  /** The one request waiting for the next slot of --max-rps or the end of a pause: the others line up by rank. */
+  readonly pacer = new Places();
 }
 
 /** A response kept by the run to answer the same request again (RunMemory). */
@@ -103,7 +105,8 @@ interface Answer {
 interface RunMemory {
   redactor: Redactor;
   duplicateKeys: TextMemo<string | undefined>;
-  answers: Map<string, Promise<Answer | undefined>>;
+  /** With the ticket it waits for a place in flight on, which a check served before its sender raises. */
+  answers: Map<string, { answer: Promise<Answer | undefined>; ticket: Ticket }>;
   answerChars: number;
 }
 
@@ -229,7 +232,7 @@ export class Client {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'conformance-suite' };
     const authorization = this.authorization(auth);
     if (authorization !== undefined) headers['authorization'] = authorization;
-    if (this.freshAnswers) return (await this.send(op, url, headers, auth, baseUrl)).response;
+    if (this.freshAnswers) return (await this.send(op, url, headers, auth, baseUrl, { rank: this.scope.rank })).response;
 
     // A GET the run already made is answered from its memory (GET is safe and idempotent, RFC 9110
     // 9.2.1-9.2.2; a check that asks whether the target moved uses `fresh`): the same request, the
@@ -239,7 +242,8 @@ export class Client {
     for (;;) {
       const known = this.memory.answers.get(key);
       if (!known) break;
-      const answer = await known;
+      this.state.requestsInFlight.raise(known.ticket, this.scope.rank);
+      const answer = await known.answer;
       if (!answer) continue;
       this.refuseIfStopped();
       this.state.requestsSaved++;
@@ -247,10 +251,11 @@ export class Client {
     }
     let keep!: (a: Answer | undefined) => void;
     const pending = new Promise<Answer | undefined>((resolve) => (keep = resolve));
-    this.memory.answers.set(key, pending);
+    const ticket: Ticket = { rank: this.scope.rank };
+    this.memory.answers.set(key, { answer: pending, ticket });
     let kept: Answer | undefined;
     try {
-      const answer = await this.send(op, url, headers, auth, baseUrl);
+      const answer = await this.send(op, url, headers, auth, baseUrl, ticket);
       if (answer.chars > ANSWER_MAX_CHARS || this.memory.answerChars + answer.chars > ANSWERS_MAX_CHARS) return answer.response;
       kept = answer;
       this.memory.answerChars += answer.chars;
@@ -270,19 +275,19 @@ export class Client {
     return response;
   }
 
-  private async send(op: Pick<SeenResponse, 'operation' | 'pathParams'>, url: URL, headers: Record<string, string>, auth: Auth, baseUrl: string): Promise<Answer> {
+  private async send(op: Pick<SeenResponse, 'operation' | 'pathParams'>, url: URL, headers: Record<string, string>, auth: Auth, baseUrl: string, ticket: Ticket): Promise<Answer> {
     let retries = 0;
     for (;;) {
       this.refuseIfStopped();
       // At most --concurrency requests of the run in flight, whatever asks (checks, a property's runs):
       // one waiting for its turn is not handed to the transport, so a stop that comes meanwhile sends it never.
-      await this.state.requestsInFlight.take(concurrencyOf(this.settings), this.scope.rank);
+      await this.state.requestsInFlight.take(concurrencyOf(this.settings), ticket);
       let raw;
       let started = performance.now();
       try {
         this.refuseIfStopped();
         this.spendBudget(url);
-        await this.pace();
+        await this.pace(ticket);
         // The run may have stopped while this request waited for its turn (deadline, retry budget).
         this.refuseIfStopped();
         started = performance.now();
@@ -457,8 +462,20 @@ export class Client {
    * another check's work) cannot leave in a bunch with the next one. A pause that begins while a
    * request waits holds it too.
    */
-  private async pace(): Promise<void> {
+  private async pace(ticket: Ticket): Promise<void> {
     const interval = this.settings.maxRps > 0 ? 1000 / this.settings.maxRps : 0;
+    if (interval === 0 && this.state.pausedUntil <= Date.now()) return;
+    // One request waits for the slot at a time, the next chosen by rank like a place in flight: where
+    // the pace is what holds the run back, the checks expected to finish first still do.
+    await this.state.pacer.take(1, ticket);
+    try {
+      await this.nextSlot(interval);
+    } finally {
+      this.state.pacer.leave();
+    }
+  }
+
+  private async nextSlot(interval: number): Promise<void> {
     for (;;) {
       const now = Date.now();
       const at = Math.max(now, this.state.pausedUntil, this.state.lastSent + interval);

@@ -1,4 +1,4 @@
-import { planOrder, type CheckDeclaration, type CheckOutcome } from './check.ts';
+import { expectedFinishOrder, planOrder, type CheckDeclaration, type CheckOutcome } from './check.ts';
 import { Client, RunState } from './client.ts';
 import { executeCheck, type JudgeContext } from './execute-check.ts';
 import { JudgeMemo } from './judge-memo.ts';
@@ -25,7 +25,9 @@ export interface EngineInput {
  * memory for the whole run. Whoever shows the outcomes (Playwright tests, the suite's own tests) asks
  * for them; nothing is kept in files.
  *
- * Checks start in the order they are asked for (plan: longest first). Whole-run checks
+ * Checks start in the order they are asked for (plan: longest first); their requests take places in
+ * flight, and the pace's slots, in the order the checks are expected to finish (expectedFinishOrder, the
+ * order the Playwright tests ask for outcomes in), so that the worker reports as the run goes. Whole-run checks
  * (CheckDeclaration.wholeRun) send their own requests (gather) in that order too, beside the others,
  * then wait until every other planned check has finished to probe, one after another: what they judge
  * is the whole run, whatever the order. What a check concludes depends on the answers it receives,
@@ -44,6 +46,8 @@ export class Engine {
   readonly concurrency: number;
   /** Places of checks in flight, first asked first: a finishing check hands its place to the first waiting. */
   private readonly places = new Places();
+  /** Each planned check's place in the expected finish order: its requests' rank (Client.forCheck). */
+  private readonly ranks = new Map<string, number>();
   /** Whole-run checks' probes run one after another, after the rest. */
   private wholeRunQueue: Promise<unknown> = Promise.resolve();
   /** Each whole-run check's gather, settled once it has sent what it sends beside the other checks. */
@@ -59,11 +63,14 @@ export class Engine {
 
   /**
    * The checks this run will run (a --grep or --shard selection), started at once in planOrder: the
-   * run's longest chains begin with it. What a check concludes does not depend on this order
-   * (test/order-independence.test.ts).
+   * run's longest chains begin with it. Their requests are served in the order the checks are expected
+   * to finish: a check expected early is not held up by the long chains beside it, and does finish
+   * early. What a check concludes depends on neither order (test/order-independence.test.ts).
    */
   plan(ids: readonly string[]): void {
-    for (const c of planOrder(this.input.checks.filter((c) => ids.includes(c.id)), this.input.settings.numRuns)) void this.outcome(c.id);
+    const selected = this.input.checks.filter((c) => ids.includes(c.id));
+    expectedFinishOrder(selected, this.input.settings.numRuns, this.concurrency).forEach((c, i) => this.ranks.set(c.id, i));
+    for (const c of planOrder(selected, this.input.settings.numRuns)) void this.outcome(c.id);
   }
 
   /** The outcome of one check: started as soon as a place is free unless it ran or is started. */
@@ -86,9 +93,9 @@ export class Engine {
         const others = [...this.outcomes].filter(([other]) => !this.byId.get(other)!.wholeRun).map(([, o]) => o);
         await this.outOfPlace(Promise.allSettled([before, ...others, ...this.gathers]));
       };
-      run = this.inPlace(() => executeCheck(check, this.client, this.view, this.input.settings, this.judging, turn)).finally(gathered);
+      run = this.inPlace(() => executeCheck(check, this.client, this.view, this.input.settings, this.judging, turn, this.ranks.get(id))).finally(gathered);
       this.wholeRunQueue = run.catch(() => undefined);
-    } else run = this.inPlace(() => executeCheck(check, this.client, this.view, this.input.settings, this.judging));
+    } else run = this.inPlace(() => executeCheck(check, this.client, this.view, this.input.settings, this.judging, undefined, this.ranks.get(id)));
     const settled = run.then((o) => {
       this.settled.set(id, o);
       return o;

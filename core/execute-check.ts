@@ -1,4 +1,4 @@
-import { checkSeed, estimateOf, type CheckDeclaration, type CheckOutcome, type ProbeContext } from './check.ts';
+import { checkSeed, type CheckDeclaration, type CheckOutcome, type ProbeContext } from './check.ts';
 import type { Client } from './client.ts';
 import { curlCommand } from './curl.ts';
 import { CannotJudge, ConformanceFailure, SkipCheck } from './errors.ts';
@@ -36,14 +36,14 @@ export async function executeCheck(
   judging: JudgeContext = { judges: [] },
   /** Between a whole-run check's gather and its probe: waits for its turn (core/engine.ts). */
   beforeProbe?: () => Promise<void>,
+  /** Where its requests wait for a place in flight: a lower rank is served first (the engine's schedule). */
+  rank = 0,
 ): Promise<CheckOutcome> {
   const seed = checkSeed(settings.seed, check.id);
   // The check's own client over the run's state: checks in flight together keep their exchanges and
   // response listeners apart, and share the budget, the pace, the pause and the run's memory.
-  // Its requests wait for a place in flight behind those of checks expected to send more: their
-  // requests follow one another (a property's runs in order, a walk's pages), so they are the run's
-  // longest chains, and a short check's request cut in before each link would lengthen the run.
-  client = client.forCheck(check.id, -estimateOf(check, settings.numRuns));
+  // Its requests wait for a place in flight, and for the pace, by the rank the engine gives it.
+  client = client.forCheck(check.id, rank);
   const outcome: CheckOutcome = { checkId: check.id, status: 'pass', failures: [], observations: [], requests: 0, seed };
   // Each distinct violation once per check (Finding.dedupeKey); the report keeps it once per
   // requirement. Per check, not per run: what a check reports does not depend on what ran before it.

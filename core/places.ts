@@ -1,3 +1,8 @@
+/** A holder's place in line: its rank may be lowered while it waits (a request others wait on too). */
+export interface Ticket {
+  rank: number;
+}
+
 /**
  * Places taken and left: the engine's places for checks in flight, the run's for requests in flight.
  * A holder leaving hands its place to the waiting one of lowest rank, the first come among equals.
@@ -5,25 +10,38 @@
 export class Places {
   private held = 0;
   /** Waiting holders, by rank then by arrival. */
-  private readonly waiting: Array<{ rank: number; taken: () => void }> = [];
+  private readonly waiting: Array<{ ticket: Ticket; taken: () => void }> = [];
 
-  /** Waits until fewer than `size` places are held, and holds one; a lower `rank` is served first. */
-  async take(size: number, rank = 0): Promise<void> {
+  /** Waits until fewer than `size` places are held, and holds one; a lower rank is served first. */
+  async take(size: number, ticket: Ticket = { rank: 0 }): Promise<void> {
     if (this.held < size) {
       this.held++;
       return;
     }
-    await new Promise<void>((taken) => {
-      // Few wait: what the checks in flight ask at once (their property runs, a gather's walks).
-      let at = this.waiting.length;
-      while (at > 0 && this.waiting[at - 1]!.rank > rank) at--;
-      this.waiting.splice(at, 0, { rank, taken });
-    });
+    await new Promise<void>((taken) => this.line({ ticket, taken }));
+  }
+
+  /**
+   * Serves a waiting ticket no later than one of `rank`: a request sent for one check that a check
+   * served before it waits on too is not left behind the requests it should go before.
+   */
+  raise(ticket: Ticket, rank: number): void {
+    if (rank >= ticket.rank) return;
+    ticket.rank = rank;
+    const at = this.waiting.findIndex((w) => w.ticket === ticket);
+    if (at >= 0) this.line(this.waiting.splice(at, 1)[0]!);
   }
 
   leave(): void {
     const next = this.waiting.shift();
     if (next) next.taken();
     else this.held--;
+  }
+
+  private line(entry: { ticket: Ticket; taken: () => void }): void {
+    // Few wait: what the checks in flight ask at once (their property runs, a gather's walks).
+    let at = this.waiting.length;
+    while (at > 0 && this.waiting[at - 1]!.ticket.rank > entry.ticket.rank) at--;
+    this.waiting.splice(at, 0, entry);
   }
 }
