@@ -4,7 +4,7 @@ import { secretsOf } from './mask.ts';
 import { Redactor } from './redact.ts';
 import { Places, type Ticket } from './places.ts';
 import { RequestLog } from './request-log.ts';
-import { decodeJsonBody, firstDuplicateKey, type JsonBodyFacts } from './json-body.ts';
+import { decodeJsonBody, deepFreeze, firstDuplicateKey, type JsonBodyFacts } from './json-body.ts';
 import { TextMemo } from './text-memo.ts';
 import type { SeenResponse } from './judge.ts';
 import { concurrencyOf, type RunSettings } from './run-settings.ts';
@@ -259,18 +259,17 @@ export class Client {
       if (answer.chars > ANSWER_MAX_CHARS || this.memory.answerChars + answer.chars > ANSWERS_MAX_CHARS) return answer.response;
       kept = answer;
       this.memory.answerChars += answer.chars;
-      // The kept answer stays as received: this check gets its own copy of the body, like any other.
-      return { ...answer.response, headers: { ...answer.response.headers }, json: structuredClone(answer.response.json) };
+      return { ...answer.response, headers: { ...answer.response.headers } };
     } finally {
       if (!kept) this.memory.answers.delete(key);
       keep(kept);
     }
   }
 
-  /** A kept answer given to this check: its own copy of the parsed body, and seen by its judges as if received. */
+  /** A kept answer given to this check (its parsed body frozen, shared), and seen by its judges as if received. */
   private replay(answer: Answer): ApiResponse {
     this.keepExchange(answer.response.exchange);
-    const response: ApiResponse = { ...answer.response, headers: { ...answer.response.headers }, json: structuredClone(answer.response.json) };
+    const response: ApiResponse = { ...answer.response, headers: { ...answer.response.headers } };
     this.onResponse?.({ ...answer.seen, check: this.check });
     return response;
   }
@@ -332,7 +331,8 @@ export class Client {
         status: raw.status,
         headers: responseHeaders,
         text,
-        json: body.json,
+        // Frozen: the run's memory gives the same parsed body to every check that asks again.
+        json: deepFreeze(body.json),
         exchange,
         ...(body.jsonError !== undefined ? { jsonError: body.jsonError } : {}),
         ...(body.invalidUtf8Offset !== undefined ? { invalidUtf8Offset: body.invalidUtf8Offset } : {}),

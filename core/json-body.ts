@@ -39,6 +39,22 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
+/**
+ * Freezes a parsed body and every object and array in it, iteratively (a body nested as deep as the
+ * reading limits allow does not reach the call stack's): checks in flight share one parsed body, so
+ * none may change what another reads, and the run's memory hands out the same one again.
+ */
+export function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
+  }
+  return value;
+}
+
 /** What the strict reading adds to a response beyond its text and parsed body (carried on ApiResponse / SeenResponse). */
 export type JsonBodyFacts = Pick<DecodedJsonBody, 'invalidUtf8Offset' | 'duplicateKey'>;
 
