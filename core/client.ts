@@ -243,6 +243,7 @@ export class Client {
       const known = this.memory.answers.get(key);
       if (!known) break;
       this.state.requestsInFlight.raise(known.ticket, this.scope.rank);
+      this.state.pacer.raise(known.ticket, this.scope.rank);
       const answer = await known.answer;
       if (!answer) continue;
       this.refuseIfStopped();

@@ -22,12 +22,12 @@ export class Places {
   }
 
   /**
-   * Serves a waiting ticket no later than one of `rank`: a request sent for one check that a check
-   * served before it waits on too is not left behind the requests it should go before.
+   * Serves a ticket no later than one of `rank`, whether it waits here now or comes later (one ticket
+   * may wait in several Places in turn): a request sent for one check that a check served before it
+   * waits on too is not left behind the requests it should go before.
    */
   raise(ticket: Ticket, rank: number): void {
-    if (rank >= ticket.rank) return;
-    ticket.rank = rank;
+    ticket.rank = Math.min(ticket.rank, rank);
     const at = this.waiting.findIndex((w) => w.ticket === ticket);
     if (at >= 0) this.line(this.waiting.splice(at, 1)[0]!);
   }
