@@ -183,6 +183,25 @@ function writeMarker(dir: string, entries: readonly string[]): void {
 }
 
 const held = new Set<string>();
+let exitHooked = false;
+
+/**
+ * One exit listener for the process, releasing the locks it still holds: a program that runs the
+ * suite in process again and again (runConformance) adds no listener per run.
+ */
+function releaseHeldOnExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => {
+    for (const path of held) {
+      try {
+        if (lockPid(readFileSync(path, 'utf8')) === process.pid) unlinkSync(path);
+      } catch {
+        // Gone already.
+      }
+    }
+  });
+}
 
 /**
  * Takes the directory's lock for this process, released when the process exits. A lock of a live
@@ -198,13 +217,7 @@ function lock(dir: string): void {
       writeSync(fd, `${process.pid} ${startTimeOf(process.pid) ?? ''}`.trim() + '\n');
       closeSync(fd);
       held.add(path);
-      process.once('exit', () => {
-        try {
-          if (lockPid(readFileSync(path, 'utf8')) === process.pid) unlinkSync(path);
-        } catch {
-          // Gone already.
-        }
-      });
+      releaseHeldOnExit();
       return;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;

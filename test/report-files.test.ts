@@ -209,6 +209,18 @@ test('one run at a time: a directory locked by a live process is refused in one 
   expect(readFileSync(join(dir, LOCK), 'utf8').trim().split(' ')[0]).toBe(String(process.pid));
 });
 
+test('runs in one process, one after another, leave no lock behind and add at most one exit listener in all', () => {
+  prepareReportDir(tempDir());
+  const before = process.listenerCount('exit');
+  const dirs = Array.from({ length: 12 }, () => tempDir());
+  for (const dir of dirs) {
+    prepareReportDir(dir);
+    writeReportFiles(report(), dir, { mask });
+  }
+  expect(process.listenerCount('exit')).toBe(before);
+  expect(dirs.filter((dir) => existsSync(join(dir, LOCK)))).toEqual([]);
+});
+
 // Issue 29: a lock naming a live process that is not the run which wrote it (its id reused: the
 // start time differs) is stale, and a refusal names the lock file.
 test('a stale lock naming a live unrelated process is taken over; a live run\'s lock is refused naming the file', () => {
