@@ -478,6 +478,8 @@ export class Client {
 
   private async nextSlot(interval: number): Promise<void> {
     for (;;) {
+      // A run that stopped meanwhile sends nothing more: the requests lined up behind do not wait their slots out.
+      this.refuseIfStopped();
       const now = Date.now();
       const at = Math.max(now, this.state.pausedUntil, this.state.lastSent + interval);
       if (at <= now) {

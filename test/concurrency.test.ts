@@ -111,3 +111,28 @@ test(`a rate-limited target (429 with Retry-After) at concurrency ${DEFAULTS.con
     await server.close();
   }
 });
+
+test('a run that stops at --max-rps takes no slot after the stop: the requests lined up for the pace are refused, not sent or waited out', async () => {
+  const server = await startReference();
+  const transport = new MemoryTransport(server);
+  const engine = new Engine({ settings: testSettings(mkdtempSync(join(tmpdir(), 'engine-')), { seed: 3, maxRps: 5 }), target: referenceTarget(server), checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
+  let stoppedAt = Infinity;
+  const get = transport.get.bind(transport);
+  transport.get = async (url, headers) => {
+    // As the deadline or a signal stops a run (cli/api.ts): the run's state says why, and nothing more is sent.
+    if (engine.state.slots.length === 10 && stoppedAt === Infinity) {
+      engine.state.stopped = 'stopped by the test';
+      stoppedAt = Date.now();
+    }
+    return get(url, headers);
+  };
+  try {
+    engine.plan(ALL_CHECKS.map((c) => c.id));
+    await engine.finished();
+  } finally {
+    await server.close();
+  }
+  expect(stoppedAt).toBeLessThan(Infinity);
+  expect(engine.state.slots.filter((at) => at > stoppedAt)).toEqual([]);
+  expect(engine.state.log.entries.length).toBeLessThanOrEqual(10);
+});
