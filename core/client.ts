@@ -116,7 +116,7 @@ interface CheckScope {
   exchanges: Exchange[];
   onResponse: ResponseListener | undefined;
   asked: number;
-  /** Its requests' rank for a place in flight (RunState.requestsInFlight): lower goes first. */
+  /** Its requests' rank for a place in flight and for the pace (RunState.requestsInFlight, RunState.pacer): lower goes first. */
   rank: number;
 }
 
