@@ -36,7 +36,7 @@ export async function executeCheck(
   judging: JudgeContext = { judges: [] },
   /** Between a whole-run check's gather and its probe: waits for its turn (core/engine.ts). */
   beforeProbe?: () => Promise<void>,
-  /** Where its requests wait for a place in flight: a lower rank is served first (the engine's schedule). */
+  /** Where its requests wait for a place in flight and for the pace: a lower rank is served first (the engine's schedule). */
   rank = 0,
 ): Promise<CheckOutcome> {
   const seed = checkSeed(settings.seed, check.id);

@@ -14,7 +14,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { BUILD_INFO } from '../cli/suite-files.ts';
-import { standaloneValidators } from '../spec/schemas.ts';
+import { OWN_SCHEMA_FILES, standaloneValidators } from '../spec/schemas.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /**
@@ -57,7 +57,7 @@ for (const dir of DATA_DIRS) {
 // The validators a run uses, compiled now (spec/schemas.ts): the run then loads no Ajv and compiles
 // nothing. The suite's own schemas are found by their $id (core/target.ts, cli/diff.ts).
 const ownSchema = (file: string): object => JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as object;
-writeFileSync(join(DIST, 'spec', 'validators.cjs'), standaloneValidators([ownSchema('core/target.schema.json'), ownSchema('reports/report.schema.json')]));
+writeFileSync(join(DIST, 'spec', 'validators.cjs'), standaloneValidators(OWN_SCHEMA_FILES.map(ownSchema)));
 
 // Installed, the package has no git checkout: the commit it was built from is recorded here
 // (cli/suite-files.ts reads it). A tree with uncommitted changes says so.

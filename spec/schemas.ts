@@ -8,7 +8,7 @@
  * The compiled package carries these validators as code the build wrote (Ajv's standalone code,
  * validators.cjs beside this module: scripts/build-dist.ts), so a run neither loads Ajv nor compiles
  * a schema, which took about 150 ms of the command's start before its first request (issue 31). A
- * clone compiles them here on first use; test/spec-openapi.test.ts holds both to the same answers.
+ * clone compiles them here on first use; test/standalone-validators.test.ts holds both to the same answers.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -125,6 +125,12 @@ for (const name of schemaNames) {
 function componentRef(name: SchemaName): string {
   return `${DOCUMENT_ID}#/components/schemas/${name}`;
 }
+
+/**
+ * The suite's own schemas the build compiles beside the document's (compileOwnSchema's callers:
+ * core/target.ts, cli/diff.ts), by path from the repository's root.
+ */
+export const OWN_SCHEMA_FILES = ['core/target.schema.json', 'reports/report.schema.json'] as const;
 
 /** The build's validators (scripts/build-dist.ts), by component name and by own schema's `$id`; none in a clone. */
 const PRECOMPILED = new URL('./validators.cjs', import.meta.url);

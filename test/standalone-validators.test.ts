@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { startReference } from '../reference/server.ts';
 import { FAULTS } from '../reference/faults/index.ts';
-import { schemaNames, standaloneValidators, validatorFor, type SchemaName } from '../spec/schemas.ts';
+import { OWN_SCHEMA_FILES, schemaNames, standaloneValidators, validatorFor, type SchemaName } from '../spec/schemas.ts';
 import { ROOT } from './support/harness.ts';
 
 // The compiled package validates with the standalone code the build writes (spec/schemas.ts,
@@ -16,7 +16,7 @@ import { ROOT } from './support/harness.ts';
 // body the same answer, violations included, or the package would judge differently from the tests.
 
 const require = createRequire(import.meta.url);
-const OWN_SCHEMAS = ['core/target.schema.json', 'reports/report.schema.json'].map((f) => JSON.parse(readFileSync(join(ROOT, f), 'utf8')) as { $id: string });
+const OWN_SCHEMAS = OWN_SCHEMA_FILES.map((f) => JSON.parse(readFileSync(join(ROOT, f), 'utf8')) as { $id: string });
 
 let standalone: Record<string, ValidateFunction>;
 let dir: string;
