@@ -14,9 +14,34 @@ export type DecodedFileId =
   | { ok: false; reason: string };
 
 const URL_SAFE = /^[A-Za-z0-9_-]*={0,2}$/;
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Decodes strictly: prefix, URL-safe alphabet, canonical length, valid UTF-8. */
+/**
+ * Ids decoded lately: a run reads the same ids again and again (a page judged by every rule, asked
+ * by several checks, each id compared with a cursor), and a decode is three passes over the id.
+ * Bounded: ids up to MEMO_MAX_ID_CHARS, MEMO_MAX_ENTRIES of them, emptied when full.
+ */
+const MEMO = new Map<string, DecodedFileId>();
+const MEMO_MAX_ENTRIES = 4096;
+const MEMO_MAX_ID_CHARS = 1024;
+
+/** Decodes strictly: prefix, URL-safe alphabet, canonical length, valid UTF-8. The result is frozen (it may be shared). */
 export function decodeFileId(id: string): DecodedFileId {
+  if (id.length > MEMO_MAX_ID_CHARS) return decode(id);
+  let decoded = MEMO.get(id);
+  if (decoded === undefined) {
+    if (MEMO.size >= MEMO_MAX_ENTRIES) MEMO.clear();
+    decoded = decode(id);
+    MEMO.set(id, decoded);
+  }
+  return decoded;
+}
+
+function decode(id: string): DecodedFileId {
+  return Object.freeze(decodeUnfrozen(id));
+}
+
+function decodeUnfrozen(id: string): DecodedFileId {
   if (!id.startsWith(FILE_ID_PREFIX)) return { ok: false, reason: `does not start with ${FILE_ID_PREFIX}` };
   const body = id.slice(FILE_ID_PREFIX.length);
   if (/[+/]/.test(body)) return { ok: false, reason: 'uses the standard base64 alphabet (+ or /), not base64url' };
@@ -30,7 +55,7 @@ export function decodeFileId(id: string): DecodedFileId {
   if (bytes.toString('base64url') !== bare) return { ok: false, reason: 'is not canonical base64url' };
   let path: string;
   try {
-    path = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    path = STRICT_UTF8.decode(bytes);
   } catch {
     return { ok: false, reason: 'does not decode to UTF-8' };
   }
