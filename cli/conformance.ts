@@ -9,6 +9,7 @@ import { DEFAULTS, type RunSettings } from '../core/run-settings.ts';
 import { terminalSafe } from '../core/terminal-text.ts';
 import { MARKER as REPORT_MARKER } from '../reports/safe-files.ts';
 import { looseReportDir, parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
+import { cjsCompileCacheNodeOptions } from './cjs-compile-cache.ts';
 import { die, Fatal } from './fatal.ts';
 import { ROOT, RUN_ENV, settingsOf, type RunnerEnv } from './prepare-run.ts';
 import { MODULE_EXT, suiteModule } from './suite-files.ts';
@@ -118,8 +119,9 @@ function startPlaywright(settings: RunSettings, opts: CliOptions, socketPath: st
       // TypeScript test files through a hook thread, has nothing to do for them and cost about 1.3 s of
       // CPU across the runner and its worker (issue 31). PW_DISABLE_TS_ESM is Playwright's switch for it.
       ...(MODULE_EXT === '.js' ? { PW_DISABLE_TS_ESM: '1' } : {}),
-      // The runner and its workers end themselves if this process is killed (cli/stop-signals.ts).
-      NODE_OPTIONS: watchParentNodeOptions(process.env['NODE_OPTIONS']),
+      // The runner and its workers end themselves if this process is killed (cli/stop-signals.ts), and
+      // on Node 20 read their compiled Playwright from a cache (cli/cjs-compile-cache.ts).
+      NODE_OPTIONS: [watchParentNodeOptions(process.env['NODE_OPTIONS']), cjsCompileCacheNodeOptions()].filter(Boolean).join(' '),
     },
   });
 }

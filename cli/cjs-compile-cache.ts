@@ -1,0 +1,139 @@
+import module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * A compile cache for Playwright's runner and worker on Node 20, which has none of its own
+ * (module.enableCompileCache is Node 22.1's). Both processes load about 11 MB of Playwright's
+ * CommonJS bundles and compile them again at every run: about 0.45 s of CPU between them, on the
+ * critical path of a run (the runner loads, then starts its worker, which loads: issue 31). Each
+ * CommonJS module is compiled as a vm.Script with V8's code cache, written after the module first
+ * ran (so it holds the functions its loading compiled too) and read at the next run.
+ *
+ * Node 20's V8 keeps, in code read back from a cache, the host-defined options of the process that
+ * wrote it, so an `import()` in such code fails (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING). A module
+ * whose text holds `import(` anywhere (an eval'd string included) is therefore compiled by Node as
+ * usual, unless its exact text is one of AUDITED_BUNDLES: files read one by one, whose `import(` are
+ * in strings and comments or on paths that a run's runner and worker never take.
+ */
+
+/**
+ * Playwright 1.65.1's bundles that hold `import(` and are cached anyway, by the SHA-256 of their text
+ * (another version's text is another hash: compiled as usual until read again, and
+ * test/compile-cache.test.ts says so). Why each `import(` never runs in a run's runner or worker
+ * (which use no browser, no request context and no snapshot of Playwright's; the engine runs in the
+ * command's process, which does not load this hook):
+ */
+export const AUDITED_BUNDLES: readonly { file: string; sha256: string; why: string }[] = [
+  {
+    file: 'playwright-core/lib/coreBundle.js',
+    sha256: '874451b4e7acf90cda4330be42db2259c9e5036c22150f18016f04768434234c',
+    why: '`new Function(\'return import("vite")\')`: component testing only',
+  },
+  {
+    file: 'playwright-core/lib/utilsBundle.js',
+    sha256: '897440163be29ea4c73c6203ce2fc244aebb2916839d37b8591a94b72d929a0a',
+    why: '`import("kerberos")`: an HTTP proxy asking for Negotiate authentication of a request context; `import("node:crypto")`: only where globalThis.crypto is missing (Node 20 has it); one in a comment',
+  },
+  {
+    file: 'playwright/lib/transform/babelBundle.js',
+    sha256: '116fba88c95abd3c21cafbe67ef0e7b34e106d4a47eaa5ce7709bff82a125867',
+    why: 'every `import(` is in a parser message (a string); the transform runs on TypeScript files, which the compiled suite has none of',
+  },
+  {
+    file: 'playwright/lib/matchers/expect.js',
+    sha256: '295d682462a9abe96db1905ec5f5f84c0997eaee1beb143f0b650af2b08d9400',
+    why: "`import(` in jest's importModule: snapshot resolvers and transformers, which no check uses",
+  },
+];
+
+/** Where the cache is: NODE_COMPILE_CACHE's directory (Node's own variable) or Node's default under the temporary directory. */
+export function cjsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env['NODE_COMPILE_CACHE'] || join(tmpdir(), 'node-compile-cache'), `conformance-cjs-${process.version}-${process.arch}`);
+}
+
+/**
+ * Installs the cache in the process that runs it. Self-contained (no name from this module's scope):
+ * its source travels to Playwright's processes in NODE_OPTIONS (cjsCompileCacheNodeOptions), and what
+ * it needs comes as arguments.
+ */
+export function installCjsCompileCache(
+  deps: {
+    Module: { prototype: { _compile: (content: string, filename: string, ...rest: unknown[]) => unknown }; _resolveFilename: (...a: unknown[]) => string; _resolveLookupPaths: (...a: unknown[]) => unknown; _extensions: unknown; _cache: unknown };
+    vm: typeof import('node:vm');
+    fs: typeof import('node:fs');
+    path: typeof import('node:path');
+    crypto: typeof import('node:crypto');
+  },
+  dir: string,
+  audited: readonly string[],
+): boolean {
+  const { Module, vm, fs, path, crypto } = deps;
+  // Only a directory of this user's that no one else may write: what is read from it is run as code.
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stat = fs.lstatSync(dir);
+    const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+    if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o022) !== 0) return false;
+  } catch {
+    return false;
+  }
+  const trusted = new Set(audited);
+  const original = Module.prototype._compile;
+  Module.prototype._compile = function (this: { exports: unknown; require: (id: string) => unknown }, content: string, filename: string, ...rest: unknown[]): unknown {
+    const sha = crypto.createHash('sha256').update(content).digest('hex');
+    if (content.includes('import(') && !trusted.has(sha)) return original.call(this, content, filename, ...rest);
+    const entry = path.join(dir, crypto.createHash('sha256').update(filename).update('\0').update(sha).digest('hex'));
+    let cachedData: Buffer | undefined;
+    try {
+      cachedData = fs.readFileSync(entry);
+    } catch {
+      cachedData = undefined;
+    }
+    // The wrapper on a line of its own, and the line offset back by one: positions in stack traces are the file's.
+    const body = content.startsWith('#!') ? '//' + content.slice(2) : content;
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${body}\n})`, { filename, lineOffset: -1, ...(cachedData ? { cachedData } : {}) });
+    const mod = this;
+    const require = Object.assign((id: string) => mod.require(id), {
+      resolve: Object.assign((request: string, options?: unknown) => Module._resolveFilename(request, mod, false, options), { paths: (request: string) => Module._resolveLookupPaths(request, mod) }),
+      main: process.mainModule,
+      extensions: Module._extensions,
+      cache: Module._cache,
+    });
+    const result = (script.runInThisContext({ displayErrors: true }) as (...a: unknown[]) => unknown).call(mod.exports, mod.exports, require, mod, filename, path.dirname(filename));
+    if (!cachedData || script.cachedDataRejected) {
+      try {
+        const temp = `${entry}.${process.pid}.tmp`;
+        fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+        fs.renameSync(temp, entry);
+      } catch {
+        // A cache that cannot be written is a slower next run, nothing more.
+      }
+    }
+    return result;
+  };
+  return true;
+}
+
+/**
+ * NODE_OPTIONS that install the cache in Playwright's runner and (inherited) its worker: on Node 20
+ * only (Node 22.1 and later have their own, cli/compile-cache.ts), and not when
+ * NODE_DISABLE_COMPILE_CACHE=1 (Node's switch for its own). Undefined when there is nothing to add.
+ */
+export function cjsCompileCacheNodeOptions(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function') return undefined;
+  if (env['NODE_DISABLE_COMPILE_CACHE'] === '1') return undefined;
+  const audited = AUDITED_BUNDLES.map((b) => b.sha256);
+  const source = [
+    // The function's source is as its loader compiled it: esbuild (tsx, a clone's runs) names arrow
+    // functions through a helper of its module scope, which the data: URL must define too.
+    'const __name = (target) => target;',
+    "import Module from 'node:module';",
+    "import vm from 'node:vm';",
+    "import fs from 'node:fs';",
+    "import path from 'node:path';",
+    "import crypto from 'node:crypto';",
+    `(${installCjsCompileCache.toString()})({ Module, vm, fs, path, crypto }, ${JSON.stringify(cjsCacheDir(env))}, ${JSON.stringify(audited)});`,
+  ].join('\n');
+  return `--import=data:text/javascript,${encodeURIComponent(source).replaceAll("'", '%27')}`;
+}
