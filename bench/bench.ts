@@ -20,7 +20,7 @@ import { FAULTS } from '../reference/faults/index.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { runTarget } from './catalogue.ts';
-import { DIST_MAIN, distBuildCommit, distBuildTime, ensureDist, useDistMain, type SuiteCommand } from './commands.ts';
+import { DIST_MAIN, distBuildCommit, distBuildTime, ensureDist, useDistMain, useNode, type SuiteCommand } from './commands.ts';
 import { dredd } from './peers/dredd.ts';
 import type { PeerTool } from './peers/peer.ts';
 import { schemathesis } from './peers/schemathesis.ts';
@@ -42,6 +42,7 @@ const USAGE = `usage: npm run bench -- [options]
   --commands a,b          commands compared side by side: npm, tsx, dist (default all three)
   --build                 rebuild dist/ with \`npm run build\` first (built anyway when missing or older than a source)
   --dist-main FILE        the compiled command to measure instead of dist/cli/main.js (e.g. an installed package's)
+  --node FILE             the Node.js binary the suite's commands run on (default: the bench's own, ${process.version})
   --variant-runs N        verdict runs per conformant variant (default 3; --quick 1; faults always 1)
   --faults a,b            only these faults (names from reference/faults/; none for no fault)
   --variants a,b          only these conformant variants (names from reference/variants.ts; none for no variant)
@@ -63,6 +64,7 @@ interface BenchOptions {
   commands: SuiteCommand[];
   build: boolean;
   distMain?: string;
+  node?: string;
   variantRuns: number;
   faults?: string[];
   variants?: string[];
@@ -86,6 +88,7 @@ function parse(argv: string[]): BenchOptions | undefined {
       commands: { type: 'string' },
       build: { type: 'boolean' },
       'dist-main': { type: 'string' },
+      node: { type: 'string' },
       'variant-runs': { type: 'string' },
       faults: { type: 'string' },
       variants: { type: 'string' },
@@ -118,6 +121,7 @@ function parse(argv: string[]): BenchOptions | undefined {
     commands: list('commands', values.commands ?? 'npm,tsx,dist', ['npm', 'tsx', 'dist'] as const),
     build: values.build ?? false,
     ...(values['dist-main'] ? { distMain: resolve(values['dist-main']) } : {}),
+    ...(values.node ? { node: resolve(values.node) } : {}),
     variantRuns: int('variant-runs', values['variant-runs'], quick ? 1 : 3, 1, 20),
     ...(values.faults ? { faults: names(values.faults) } : {}),
     ...(values.variants ? { variants: names(values.variants) } : {}),
@@ -217,6 +221,18 @@ async function main(): Promise<number> {
   if (!faults || !variants) return 2;
   if (!opts.faults && opts.quick) faults = spreadPick(FAULTS, 5);
 
+  // Another Node.js for the suite's commands (a release with its own compile cache, say): the versions say which ran.
+  let suiteNodeVersion: string | undefined;
+  if (opts.node) {
+    suiteNodeVersion = commandOutput(opts.node, ['--version']);
+    if (!suiteNodeVersion?.startsWith('v')) {
+      process.stderr.write(`bench: --node ${opts.node}: not a Node.js binary that runs here (\`${opts.node} --version\` failed)\n`);
+      return 2;
+    }
+    useNode(opts.node);
+    problems.push(`the suite's commands ran on Node.js ${suiteNodeVersion} (--node ${opts.node}), the bench and its peers on ${process.version}`);
+  }
+
   const needsDist = rows.has('latency') || (rows.has('side-by-side') && opts.commands.includes('dist'));
   if (opts.distMain) {
     if (!existsSync(opts.distMain)) {
@@ -268,6 +284,7 @@ async function main(): Promise<number> {
   const write = (partial: boolean): BenchResults => {
     const versions: Record<string, string> = {
       node: process.version,
+      ...(suiteNodeVersion ? { 'node (the suite\'s commands)': suiteNodeVersion } : {}),
       '@playwright/test': versionOf('@playwright/test'),
       tsx: versionOf('tsx'),
       ajv: versionOf('ajv'),

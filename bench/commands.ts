@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { ROOT } from './root.ts';
 
 export type SuiteCommand = 'npm' | 'tsx' | 'dist';
@@ -18,6 +18,18 @@ let distMain = DIST_MAIN;
 
 export function useDistMain(path: string): void {
   distMain = path;
+}
+
+/** The Node.js that runs the suite's commands: the bench's own, or another one (--node, e.g. a newer release). */
+let suiteNode: string | undefined;
+
+export function useNode(path: string | undefined): void {
+  suiteNode = path;
+}
+
+/** The node binary a suite command runs on. */
+export function nodeOfSuite(): string {
+  return suiteNode ?? process.execPath;
 }
 
 /** The package's programmatic entry (`runConformance`) of the compiled build measured: dist/index.js beside dist/cli/. */
@@ -35,13 +47,16 @@ export function commandLabel(command: SuiteCommand): string {
 /** The program and its arguments that run the suite with `args` by `command`. */
 export function suiteArgv(command: SuiteCommand, args: readonly string[]): string[] {
   switch (command) {
-    case 'npm':
+    case 'npm': {
       // --prefix: the bench runs its contenders in a scratch folder (what they write stays there).
-      return ['npm', '--prefix', ROOT, 'run', '--silent', 'conformance', '--', ...args];
+      const npm = ['npm', '--prefix', ROOT, 'run', '--silent', 'conformance', '--', ...args];
+      // npm and its script run the `node` found first on PATH.
+      return suiteNode ? ['env', `PATH=${dirname(suiteNode)}${delimiter}${process.env['PATH'] ?? ''}`, ...npm] : npm;
+    }
     case 'tsx':
-      return [process.execPath, TSX_CLI, join(ROOT, 'cli', 'conformance.ts'), ...args];
+      return [nodeOfSuite(), TSX_CLI, join(ROOT, 'cli', 'conformance.ts'), ...args];
     case 'dist':
-      return [process.execPath, distMain, ...args];
+      return [nodeOfSuite(), distMain, ...args];
   }
 }
 

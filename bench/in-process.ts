@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { distIndex } from './commands.ts';
+import { distIndex, nodeOfSuite } from './commands.ts';
 import { tail, type Ran } from './run.ts';
 
 const SCRIPT = `
@@ -25,7 +25,7 @@ process.stdout.write(JSON.stringify({ importMs: t1 - t0, runMs: t2 - t1, verdict
 export function inProcessArgv(dir: string, targetFile: string, seed: number): string[] {
   const script = join(dir, 'in-process.mjs');
   writeFileSync(script, SCRIPT);
-  return [process.execPath, script, pathToFileURL(distIndex()).href, targetFile, String(seed)];
+  return [nodeOfSuite(), script, pathToFileURL(distIndex()).href, targetFile, String(seed)];
 }
 
 export interface InProcessOutcome {

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { DEFAULTS } from '../core/run-settings.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
-import { commandLabel, suiteArgv, type SuiteCommand } from './commands.ts';
+import { commandLabel, nodeOfSuite, suiteArgv, type SuiteCommand } from './commands.ts';
 import { startDelayProxy } from './delay-proxy.ts';
 import { rejectedKeyTarget, startHtmlTarget } from './failing-targets.ts';
 import { inProcessArgv, readInProcess } from './in-process.ts';
@@ -221,7 +221,7 @@ export async function latency(o: SideBySideOptions & { delayMs: number; distMain
     writeFileSync(targetFile, server.yaml.replace(server.baseUrl, baseUrl));
     const plans: Plan[] = [1, DEFAULTS.concurrency].map((n) => {
       const reportDir = join(o.dir, `latency-${n}`);
-      const argv = [process.execPath, o.distMain, '--target', targetFile, '--seed', String(SEED), '--concurrency', String(n), '--report-dir', reportDir];
+      const argv = [nodeOfSuite(), o.distMain, '--target', targetFile, '--seed', String(SEED), '--concurrency', String(n), '--report-dir', reportDir];
       return { id: `suite, --concurrency ${n}${n === DEFAULTS.concurrency ? ' (default)' : ''}`, contest: 'latency', label: '', argv, sent: () => proxy.count, read: suite(reportDir) };
     });
     if (o.schemathesis) {

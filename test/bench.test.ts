@@ -9,6 +9,7 @@ import { dredd } from '../bench/peers/dredd.ts';
 import { junitFailures } from '../bench/peers/schemathesis.ts';
 import { hyperfine, hyperfineVersion, type Ran } from '../bench/run.ts';
 import { suiteOutcome } from '../bench/suite-run.ts';
+import { nodeOfSuite, suiteArgv, useNode } from '../bench/commands.ts';
 
 // The bench's own parts that its figures rest on: the command lines hyperfine times are the ones the
 // bench ran, what each run said is read from its report or its output, and its failing targets fail
@@ -97,4 +98,19 @@ test('the rejected-key target is the reference with a key it answers 401 to', as
   } finally {
     await reference.close();
   }
+});
+
+test('--node: every suite command runs on the node given (npm through the PATH its script reads), the bench\'s own otherwise', () => {
+  try {
+    useNode('/opt/node-22/bin/node');
+    expect(nodeOfSuite()).toBe('/opt/node-22/bin/node');
+    expect(suiteArgv('dist', ['--seed', '1'])[0]).toBe('/opt/node-22/bin/node');
+    expect(suiteArgv('tsx', [])[0]).toBe('/opt/node-22/bin/node');
+    const npm = suiteArgv('npm', []);
+    expect(npm.slice(0, 3)).toEqual(['env', `PATH=/opt/node-22/bin:${process.env['PATH'] ?? ''}`, 'npm']);
+  } finally {
+    useNode(undefined);
+  }
+  expect(suiteArgv('dist', [])[0]).toBe(process.execPath);
+  expect(suiteArgv('npm', [])[0]).toBe('npm');
 });
