@@ -48,7 +48,7 @@ test.describe('on Node 20', () => {
   test.beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'conformance-compile-cache-'));
     mkdirSync(join(dir, 'app'));
-    // A CommonJS program: a module that requires another, reads require.resolve, and throws at a known line.
+    // A CommonJS program: a module that requires another, reads require.resolve, and reads its own position in a stack trace.
     writeFileSync(join(dir, 'app', 'main.cjs'), [
       "const { where } = require('./lib.cjs');",
       "const dynamic = require('./dynamic.cjs');",
