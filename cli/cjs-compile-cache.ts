@@ -1,6 +1,7 @@
 import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { importSourceOption } from './node-options.ts';
 
 /**
  * A compile cache for Playwright's runner and worker on Node 20, which has none of its own
@@ -47,6 +48,9 @@ export const AUDITED_BUNDLES: readonly { file: string; sha256: string; why: stri
   },
 ];
 
+/** Whether this Node has a compile cache of its own (module.enableCompileCache, Node 22.1 and later: cli/compile-cache.ts turns it on). */
+export const NODE_HAS_OWN_COMPILE_CACHE = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
 /** Where the cache is: NODE_COMPILE_CACHE's directory (Node's own variable) or Node's default under the temporary directory. */
 export function cjsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env['NODE_COMPILE_CACHE'] || join(tmpdir(), 'node-compile-cache'), `conformance-cjs-${process.version}-${process.arch}`);
@@ -67,16 +71,16 @@ export function installCjsCompileCache(
   },
   dir: string,
   audited: readonly string[],
-): boolean {
+): void {
   const { Module, vm, fs, path, crypto } = deps;
   // Only a directory of this user's that no one else may write: what is read from it is run as code.
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const stat = fs.lstatSync(dir);
     const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-    if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o022) !== 0) return false;
+    if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o022) !== 0) return;
   } catch {
-    return false;
+    return;
   }
   const trusted = new Set(audited);
   const original = Module.prototype._compile;
@@ -112,7 +116,6 @@ export function installCjsCompileCache(
     }
     return result;
   };
-  return true;
 }
 
 /**
@@ -121,7 +124,7 @@ export function installCjsCompileCache(
  * NODE_DISABLE_COMPILE_CACHE=1 (Node's switch for its own). Undefined when there is nothing to add.
  */
 export function cjsCompileCacheNodeOptions(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function') return undefined;
+  if (NODE_HAS_OWN_COMPILE_CACHE) return undefined;
   if (env['NODE_DISABLE_COMPILE_CACHE'] === '1') return undefined;
   const audited = AUDITED_BUNDLES.map((b) => b.sha256);
   const source = [
@@ -135,5 +138,5 @@ export function cjsCompileCacheNodeOptions(env: NodeJS.ProcessEnv = process.env)
     "import crypto from 'node:crypto';",
     `(${installCjsCompileCache.toString()})({ Module, vm, fs, path, crypto }, ${JSON.stringify(cjsCacheDir(env))}, ${JSON.stringify(audited)});`,
   ].join('\n');
-  return `--import=data:text/javascript,${encodeURIComponent(source).replaceAll("'", '%27')}`;
+  return importSourceOption(source);
 }

@@ -1,3 +1,5 @@
+import { importSourceOption } from './node-options.ts';
+
 /**
  * What stops the command: the signals a terminal, a CI runner or `timeout` sends (Ctrl-C, SIGTERM,
  * SIGHUP when the terminal closes, SIGQUIT from Ctrl-\), and the end of the process that started it.
@@ -45,5 +47,5 @@ export function onStop(stop: (signal: StopSignal, why: string) => void): () => v
  */
 export function watchParentNodeOptions(existing: string | undefined): string {
   const source = `const p=process.ppid;setInterval(()=>{if(process.ppid!==p)process.kill(process.pid,'SIGKILL')},${PARENT_POLL_MS}).unref();`;
-  return [existing, `--import=data:text/javascript,${encodeURIComponent(source).replaceAll("'", '%27')}`].filter(Boolean).join(' ');
+  return [existing, importSourceOption(source)].filter(Boolean).join(' ');
 }

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { AUDITED_BUNDLES, cjsCacheDir, cjsCompileCacheNodeOptions } from '../cli/cjs-compile-cache.ts';
+import { AUDITED_BUNDLES, cjsCacheDir, cjsCompileCacheNodeOptions, NODE_HAS_OWN_COMPILE_CACHE } from '../cli/cjs-compile-cache.ts';
 import { ROOT } from './support/harness.ts';
 
 /** An audited bundle's installed text: playwright/… beside @playwright/test, playwright-core/… beside playwright (none is exported). */
@@ -33,16 +33,14 @@ test('every audited bundle is the installed Playwright file it was read in, and 
   }
 });
 
-const hasOwnCache = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-
 test('off where Node has its own compile cache, and off with NODE_DISABLE_COMPILE_CACHE=1', () => {
   expect(cjsCompileCacheNodeOptions({ NODE_DISABLE_COMPILE_CACHE: '1' })).toBeUndefined();
-  if (hasOwnCache) expect(cjsCompileCacheNodeOptions({})).toBeUndefined();
+  if (NODE_HAS_OWN_COMPILE_CACHE) expect(cjsCompileCacheNodeOptions({})).toBeUndefined();
   else expect(cjsCompileCacheNodeOptions({})).toMatch(/^--import=data:text\/javascript,/);
 });
 
 test.describe('on Node 20', () => {
-  test.skip(hasOwnCache, `Node ${process.version} has module.enableCompileCache: the suite uses Node's own cache (cli/compile-cache.ts) and this one is never installed`);
+  test.skip(NODE_HAS_OWN_COMPILE_CACHE, `Node ${process.version} has module.enableCompileCache: the suite uses Node's own cache (cli/compile-cache.ts) and this one is never installed`);
 
   let dir: string;
   test.beforeEach(() => {
