@@ -113,8 +113,7 @@ export function beyondReadingLimits(text: string): string | undefined {
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      i++;
-      while (i < n && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c /* \ */ ? 2 : 1;
+      i = stringEnd(text, i);
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       if (++depth > MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels, not read (RFC 8259 section 9 lets a reader limit nesting; the service's bodies are a few levels deep)`;
       values++;
@@ -124,6 +123,22 @@ export function beyondReadingLimits(text: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Where the string whose opening quote is at `i` ends: the next quote not escaped (preceded by an even
+ * number of backslashes), or the text's length when none is. Most of a body is inside strings, which
+ * the engine's own scan (indexOf) skips; each backslash is read back once, by the quote after its
+ * run, so the whole is linear.
+ */
+function stringEnd(text: string, i: number): number {
+  for (let j = i; ; ) {
+    j = text.indexOf('"', j + 1);
+    if (j < 0) return text.length;
+    let k = j - 1;
+    while (k > i && text.charCodeAt(k) === 0x5c /* \ */) k--;
+    if ((j - 1 - k) % 2 === 0) return j;
+  }
 }
 
 /**
@@ -166,7 +181,6 @@ export function firstInvalidUtf8(buf: Uint8Array): number | undefined {
 
 interface ObjectFrame {
   kind: 'object';
-  pointer: string;
   names: Set<string>;
   /** True between `{` or `,` and the next member name. */
   expectName: boolean;
@@ -175,7 +189,6 @@ interface ObjectFrame {
 }
 interface ArrayFrame {
   kind: 'array';
-  pointer: string;
   index: number;
 }
 
@@ -188,21 +201,18 @@ function token(s: string): string {
  * JSON Pointer of the first member whose name (after unescaping, so "a" and "\u0061" are the same
  * name) already occurs in its object, or undefined. `text` must be valid JSON (JSON.parse accepted
  * it): the scanner trusts its structure and only tracks containers, names and string boundaries.
- * One pass with an explicit stack: linear in the text and safe for any nesting depth.
+ * One pass with an explicit stack: linear in the text and safe for any nesting depth. The pointer
+ * is spelled only for the duplicate found, from the open containers (each one's member name or
+ * index does not change while a value inside it is read).
  */
 export function firstDuplicateKey(text: string): string | undefined {
   const stack: Array<ObjectFrame | ArrayFrame> = [];
-  const childPointer = (): string => {
-    const top = stack[stack.length - 1];
-    if (!top) return '';
-    return top.kind === 'object' ? `${top.pointer}/${token(top.name)}` : `${top.pointer}/${top.index}`;
-  };
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x7b /* { */) {
-      stack.push({ kind: 'object', pointer: childPointer(), names: new Set(), expectName: true, name: '' });
+      stack.push({ kind: 'object', names: new Set(), expectName: true, name: '' });
     } else if (c === 0x5b /* [ */) {
-      stack.push({ kind: 'array', pointer: childPointer(), index: 0 });
+      stack.push({ kind: 'array', index: 0 });
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       stack.pop();
     } else if (c === 0x2c /* , */) {
@@ -210,13 +220,12 @@ export function firstDuplicateKey(text: string): string | undefined {
       if (top?.kind === 'object') top.expectName = true;
       else if (top?.kind === 'array') top.index++;
     } else if (c === 0x22 /* " */) {
-      let j = i + 1;
-      while (text.charCodeAt(j) !== 0x22) j += text.charCodeAt(j) === 0x5c /* \ */ ? 2 : 1;
+      const j = stringEnd(text, i);
       const top = stack[stack.length - 1];
       if (top?.kind === 'object' && top.expectName) {
         const raw = text.slice(i + 1, j);
         const name = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-        if (top.names.has(name)) return `${top.pointer}/${token(name)}`;
+        if (top.names.has(name)) return pointerTo(stack, name);
         top.names.add(name);
         top.name = name;
         top.expectName = false;
@@ -225,4 +234,14 @@ export function firstDuplicateKey(text: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The pointer of member `name` of the innermost open container, through the names and indexes of those around it. */
+function pointerTo(stack: ReadonlyArray<ObjectFrame | ArrayFrame>, name: string): string {
+  let pointer = '';
+  for (let k = 0; k < stack.length - 1; k++) {
+    const frame = stack[k]!;
+    pointer += frame.kind === 'object' ? `/${token(frame.name)}` : `/${frame.index}`;
+  }
+  return `${pointer}/${token(name)}`;
 }

@@ -64,6 +64,11 @@ test('a duplicate object name is reported by its JSON pointer, after unescaping,
   expect(firstDuplicateKey('"just a string"')).toBeUndefined();
   // Only the first one is named.
   expect(firstDuplicateKey('{"x":{"p":1,"p":2},"y":1,"y":2}')).toBe('/x/p');
+  // A string ends at the first quote after an even run of backslashes: `a\` is a name, `\"` is not an end.
+  expect(firstDuplicateKey('{"a\\\\":1,"a\\\\":2}')).toBe('/a\\');
+  expect(firstDuplicateKey('{"x":"\\\\","x":1}')).toBe('/x');
+  expect(firstDuplicateKey(JSON.stringify({ x: '\\","x":1,"\\\\', y: 1 }))).toBeUndefined();
+  expect(firstDuplicateKey('{"d":[0,{"q":{"r":[{"s":1,"s":2}]}}]}')).toBe('/d/1/q/r/0/s');
   // JSON.parse keeps the last value: what a lenient client would have judged.
   expect(decodeJsonBody(bytes('{"object":"list","object":"file"}')).json).toEqual({ object: 'file' });
 });
