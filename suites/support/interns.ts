@@ -93,15 +93,25 @@ export function ownedInIntern(v: SchemaViolation): boolean {
     || (v.keyword === 'enum' && v.path === '/status'); // interns.intern.status-value
 }
 
+const UTC_MILLIS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})(?:Z|\+00:00)$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const FOUR_CENTURIES_MS = 146_097 * 86_400_000;
+
 /**
  * 2.5 "ISO 8601 UTC timestamp with milliseconds": date, `T`, time with exactly three fraction digits,
  * and UTC written `Z` or `+00:00` (ISO 8601 allows both for UTC). Returns the instant in ms, or
- * undefined when the text is not such a timestamp (including calendar-impossible dates).
+ * undefined when the text is not such a timestamp (including calendar-impossible dates, hour 24 and
+ * leap seconds, which JavaScript's Date does not read as written). The fields are checked here and
+ * the instant is Date.UTC's: Date.parse and toISOString cost more than the rest of the judge of a
+ * record (issue 31).
  */
 export function parseUtcMillis(s: string): number | undefined {
-  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3})(Z|\+00:00)$/.exec(s);
+  const m = UTC_MILLIS.exec(s);
   if (!m) return undefined;
-  const ms = Date.parse(`${m[1]}Z`);
-  if (!Number.isFinite(ms) || new Date(ms).toISOString() !== `${m[1]}Z`) return undefined;
-  return ms;
+  const [y, mo, d, h, mi, sec, ms] = [m[1], m[2], m[3], m[4], m[5], m[6], m[7]].map(Number) as [number, number, number, number, number, number, number];
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (mo < 1 || mo > 12 || d < 1 || d > (mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1]!) || h > 23 || mi > 59 || sec > 59) return undefined;
+  // Date.UTC reads years 0 to 99 as 1900 to 1999: those are computed 400 (Gregorian) years on and brought back.
+  return y < 100 ? Date.UTC(y + 400, mo - 1, d, h, mi, sec, ms) - FOUR_CENTURIES_MS : Date.UTC(y, mo - 1, d, h, mi, sec, ms);
 }
+
