@@ -7,7 +7,10 @@ import { createHash } from 'node:crypto';
  * target's bodies cannot grow it (principle 4): each entry counts its text's length against
  * `maxChars` (the value, a masked text or a few findings, is no larger), the oldest entries give way
  * to a new one, and a text longer than `maxEntryChars` (a cursor of megabytes) is keyed by its
- * SHA-256 rather than held as a key. Short texts are computed every time, never kept.
+ * SHA-256 rather than held as a key. Texts shorter than `minChars` are computed every time, never
+ * kept; a memo that keeps short texts (the mask's: a run's few hundred distinct header names and
+ * values come thousands of times) is bounded in entries too (`maxEntries`), as each one costs a Map
+ * entry beside its characters.
  */
 export class TextMemo<V> {
   private readonly known = new Map<string, { value: V; chars: number }>();
@@ -17,6 +20,7 @@ export class TextMemo<V> {
     private readonly minChars = 512,
     private readonly maxChars = 8 * 1024 * 1024,
     private readonly maxEntryChars = 1024 * 1024,
+    private readonly maxEntries = 65_536,
   ) {}
 
   of(text: string, compute: (text: string) => V): V {
@@ -27,7 +31,7 @@ export class TextMemo<V> {
     const value = compute(text);
     // The oldest entries give way: a run's bodies come in waves (a page, its next pages, the next check's).
     for (const [oldKey, old] of this.known) {
-      if (this.chars + text.length <= this.maxChars) break;
+      if (this.chars + text.length <= this.maxChars && this.known.size < this.maxEntries) break;
       this.known.delete(oldKey);
       this.chars -= old.chars;
     }

@@ -56,3 +56,17 @@ test('the judges see a response once per request and body; each finding carries 
   memo.findings(seen({ limit: '6' }, 'u3'));
   expect(judged, 'another request is judged anew').toBe(2);
 });
+
+test('a memo that keeps short texts is bounded in entries too: past it the oldest give way', () => {
+  const memo = new TextMemo<number>(1, 1000, 100, 3);
+  let calls = 0;
+  const count = (t: string) => (calls++, t.length);
+  for (const t of ['a', 'b', 'c']) memo.of(t, count);
+  memo.of('a', count);
+  expect(calls, 'three entries kept').toBe(3);
+  memo.of('d', count); // a fourth: the oldest (a) gives way
+  memo.of('b', count);
+  expect(calls).toBe(4);
+  memo.of('a', count);
+  expect(calls, 'gave way: computed again').toBe(5);
+});
