@@ -50,11 +50,24 @@ const noAutoFixtures = Object.fromEntries(
 const test = base.extend(noAutoFixtures as {});
 
 /**
+ * Node's own stack formatting in a worker of the compiled package. Playwright formats stacks through
+ * source-map-support, for the source maps of the TypeScript it transforms; the compiled package's
+ * modules and Playwright's bundles have none, so it maps nothing there, and it is most of the cost of
+ * the two stack captures of each test's hook steps: about 110 ms of the worker's CPU over a default
+ * run, at the end of a run's longest chain (measured, issue 31). Under tsx (a clone's .ts modules)
+ * it stays: Playwright's maps give the positions in the source.
+ */
+export function nodeStackFormatInCompiledWorker(env: NodeJS.ProcessEnv = process.env, moduleUrl: string = import.meta.url): void {
+  if (env['TEST_WORKER_INDEX'] !== undefined && moduleUrl.endsWith('.js')) Reflect.deleteProperty(Error, 'prepareStackTrace');
+}
+
+/**
  * One Playwright test per declared check. The test holds no state: it asks the run's engine for its
  * check's outcome and reports it (attachment, skip, failure). Whole-run checks are registered last,
  * so a run without the engine's plan still asks for them after every other check.
  */
 export function registerChecks(checks: readonly CheckListing[]): void {
+  nodeStackFormatInCompiledWorker();
   const ordered = [...checks.filter((c) => !c.wholeRun), ...checks.filter((c) => c.wholeRun)];
   for (const check of ordered) {
     const declare = check.location ? declaredAt(check.location) : (t: typeof test, ...args: unknown[]) => (t as (...a: unknown[]) => void)(...args);
