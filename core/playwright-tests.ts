@@ -71,27 +71,32 @@ export function registerChecks(checks: readonly CheckListing[]): void {
   const ordered = [...checks.filter((c) => !c.wholeRun), ...checks.filter((c) => c.wholeRun)];
   for (const check of ordered) {
     const declare = check.location ? declaredAt(check.location) : (t: typeof test, ...args: unknown[]) => (t as (...a: unknown[]) => void)(...args);
-    declare(test, check.id, { tag: check.tags, annotation: [{ type: 'check', description: check.id }] }, async ({}, testInfo: TestInfo) => {
-      const socket = process.env[ENGINE_SOCKET_ENV];
-      if (!socket) throw new Error(`the conformance run was not set up (${ENGINE_SOCKET_ENV} is not set): start it with \`npm run conformance\` or the repository's playwright.config.ts`);
-      const { outcome, reportedByHost, gating } = await askOutcome(socket, check.id);
-      // Pushed, not testInfo.attach(): attach() records a step with a captured stack and makes the
-      // test's output directory (about 60 ms over a run's 110 checks, measured); a pushed attachment reaches the
-      // reporters the same way (Playwright intercepts the push).
-      testInfo.attachments.push({ name: OUTCOME_ATTACHMENT, body: Buffer.from(JSON.stringify(outcome)), contentType: 'application/json' });
-      if (outcome.status === 'skip') testInfo.skip(true, outcome.reason);
-      // A failure that does not gate (a SHOULD under fail-on must) is shown, as the verdict shows it, and passes.
-      if (outcome.status === 'fail' && !gating) {
-        testInfo.annotations.push({ type: 'warning', description: `not gating (fail-on must): FAIL ${outcome.reason ?? ''}` });
-        // Said in the run's own output too: Playwright's reporters (list, line) print a test's stderr,
-        // so `npx playwright test` shows the warning where it shows the test passed.
-        process.stderr.write(`WARN  ${check.id}: a SHOULD requirement failed (not gating without CONFORMANCE_FAIL_ON=should): ${terminalSafe(outcome.reason ?? '')}\n`);
-      }
-      if (outcome.status === 'pass' || !gating || reportedByHost) return;
-      // No host reporter to mark the failure (Playwright's --reporter replaced it): fail here, truthfully.
-      const err = new Error(`${outcome.status === 'fail' ? 'FAIL' : 'ERROR'} ${outcome.reason ?? ''}`);
-      err.stack = err.message;
-      throw err;
-    });
+    // The test's own function is one call: Playwright reads each test function's source for its
+    // fixtures' names, in the runner and in the worker (about 40 ms of CPU over 117 long ones).
+    declare(test, check.id, { tag: check.tags, annotation: [{ type: 'check', description: check.id }] }, async ({}, testInfo: TestInfo) => reportOutcome(check.id, testInfo));
   }
+}
+
+/** A check's test: its outcome asked of the run's engine and reported (attachment, skip, failure). */
+async function reportOutcome(checkId: string, testInfo: TestInfo): Promise<void> {
+  const socket = process.env[ENGINE_SOCKET_ENV];
+  if (!socket) throw new Error(`the conformance run was not set up (${ENGINE_SOCKET_ENV} is not set): start it with \`npm run conformance\` or the repository's playwright.config.ts`);
+  const { outcome, reportedByHost, gating } = await askOutcome(socket, checkId);
+  // Pushed, not testInfo.attach(): attach() records a step with a captured stack and makes the
+  // test's output directory (about 60 ms over a run's 110 checks, measured); a pushed attachment reaches the
+  // reporters the same way (Playwright intercepts the push).
+  testInfo.attachments.push({ name: OUTCOME_ATTACHMENT, body: Buffer.from(JSON.stringify(outcome)), contentType: 'application/json' });
+  if (outcome.status === 'skip') testInfo.skip(true, outcome.reason);
+  // A failure that does not gate (a SHOULD under fail-on must) is shown, as the verdict shows it, and passes.
+  if (outcome.status === 'fail' && !gating) {
+    testInfo.annotations.push({ type: 'warning', description: `not gating (fail-on must): FAIL ${outcome.reason ?? ''}` });
+    // Said in the run's own output too: Playwright's reporters (list, line) print a test's stderr,
+    // so `npx playwright test` shows the warning where it shows the test passed.
+    process.stderr.write(`WARN  ${checkId}: a SHOULD requirement failed (not gating without CONFORMANCE_FAIL_ON=should): ${terminalSafe(outcome.reason ?? '')}\n`);
+  }
+  if (outcome.status === 'pass' || !gating || reportedByHost) return;
+  // No host reporter to mark the failure (Playwright's --reporter replaced it): fail here, truthfully.
+  const err = new Error(`${outcome.status === 'fail' ? 'FAIL' : 'ERROR'} ${outcome.reason ?? ''}`);
+  err.stack = err.message;
+  throw err;
 }
