@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { runInThisContext } from 'node:vm';
 import { test as base, type TestInfo } from '@playwright/test';
 import { OUTCOME_ATTACHMENT } from './check.ts';
-import { askOutcome, ENGINE_SOCKET_ENV } from './engine-socket.ts';
+import { ENGINE_SOCKET_ENV, OutcomeFollower } from './engine-socket.ts';
 import { terminalSafe } from './terminal-text.ts';
 
 export { ENGINE_SOCKET_ENV } from './engine-socket.ts';
@@ -77,11 +77,15 @@ export function registerChecks(checks: readonly CheckListing[]): void {
   }
 }
 
+let follower: OutcomeFollower | undefined;
+
 /** A check's test: its outcome asked of the run's engine and reported (attachment, skip, failure). */
 async function reportOutcome(checkId: string, testInfo: TestInfo): Promise<void> {
   const socket = process.env[ENGINE_SOCKET_ENV];
   if (!socket) throw new Error(`the conformance run was not set up (${ENGINE_SOCKET_ENV} is not set): start it with \`npm run conformance\` or the repository's playwright.config.ts`);
-  const { outcome, reportedByHost, gating } = await askOutcome(socket, checkId);
+  // One connection per worker, its outcomes sent as the checks settle (core/engine-socket.ts).
+  follower ??= new OutcomeFollower(socket);
+  const { outcome, reportedByHost, gating } = await follower.outcome(checkId);
   // Pushed, not testInfo.attach(): attach() records a step with a captured stack and makes the
   // test's output directory (about 60 ms over a run's 110 checks, measured); a pushed attachment reaches the
   // reporters the same way (Playwright intercepts the push).

@@ -5,7 +5,7 @@ import type { CheckOutcome } from '../../core/check.ts';
 import { Engine } from '../../core/engine.ts';
 import { concurrencyOf, deadlineLeftMs, deadlineReason } from '../../core/run-settings.ts';
 import { isGating } from '../../core/gating.ts';
-import { engineSocketPath, serveOutcomes, type OutcomeAnswer, type PlanMessage } from '../../core/engine-socket.ts';
+import { closeEngineServer, engineSocketPath, serveOutcomes, type OutcomeAnswer, type PlanMessage } from '../../core/engine-socket.ts';
 import { NodeTransport, PlaywrightTransport, type Transport } from '../../core/transport.ts';
 import { listingOf } from '../../core/check-listing.ts';
 import { secretsOf } from '../../core/mask.ts';
@@ -58,7 +58,7 @@ export class RunHost {
     const host = new RunHost(run, transport, socketPath);
     // Made now, not when the runner asks: the runner waits for it (loading the catalogue is most of it).
     checkListingJson();
-    host.server = await serveOutcomes(host.socketPath, { outcome: (id) => host.answer(id), plan: (m) => void host.begun.then(() => host.fromRunner(m)).catch((e: unknown) => process.stderr.write(`conformance: the run's engine did not take Playwright's selection: ${terminalSafe(String((e as Error)?.message ?? e))}\n`)), listing: () => checkListingJson(), keys: () => secretsOf(run.target) });
+    host.server = await serveOutcomes(host.socketPath, { outcome: (id) => host.answer(id), planned: () => host.begun.then(() => host.selection ?? []), plan: (m) => void host.begun.then(() => host.fromRunner(m)).catch((e: unknown) => process.stderr.write(`conformance: the run's engine did not take Playwright's selection: ${terminalSafe(String((e as Error)?.message ?? e))}\n`)), listing: () => checkListingJson(), keys: () => secretsOf(run.target) });
     return host;
   }
 
@@ -110,7 +110,7 @@ export class RunHost {
 
   async close(): Promise<void> {
     clearTimeout(this.deadline);
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    if (this.server) await closeEngineServer(this.server);
     await this.engine.input.transport.close();
     rmSync(join(this.socketPath, '..'), { recursive: true, force: true });
   }
