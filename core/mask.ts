@@ -119,8 +119,8 @@ export class Mask {
   private forms: Built | undefined;
   /**
    * A text masked again is masked as it was the first time (core/text-memo.ts), short ones too: a
-   * run's header names and values, a few hundred distinct, come thousands of times (about 100 ms of
-   * a default run's engine, measured, issue 31).
+   * run's header names and values, a few hundred distinct, come thousands of times (a default run:
+   * 8,456 calls for 685 texts, counted; issue 31).
    */
   private readonly memo = new TextMemo<string>(1);
 
