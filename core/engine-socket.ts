@@ -60,29 +60,19 @@ export function serveOutcomes(path: string, handlers: EngineHandlers): Promise<S
   const server = createServer((socket) => {
     open.add(socket);
     socket.on('close', () => open.delete(socket));
-    let buffered = '';
     socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      let nl: number;
-      while ((nl = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        if (line.startsWith('{')) {
-          try {
-            const message = JSON.parse(line) as PlanMessage | { listing: true } | { follow: true };
-            if ('listing' in message) socket.write(`{"listing":${handlers.listing()},"keys":${JSON.stringify(handlers.keys())}}\n`);
-            else if ('follow' in message) follow(socket, handlers);
-            else {
-              handlers.plan(message);
-              socket.write('{"ok":true}\n');
-            }
-          } catch (e) {
-            socket.write(JSON.stringify({ error: (e as Error)?.message ?? String(e) }) + '\n');
-          }
-          continue;
+    onLines(socket, (line) => {
+      if (!line.startsWith('{')) return answerOn(socket, handlers, line);
+      try {
+        const message = JSON.parse(line) as PlanMessage | { listing: true } | { follow: true };
+        if ('listing' in message) socket.write(`{"listing":${handlers.listing()},"keys":${JSON.stringify(handlers.keys())}}\n`);
+        else if ('follow' in message) follow(socket, handlers);
+        else {
+          handlers.plan(message);
+          socket.write('{"ok":true}\n');
         }
-        answerOn(socket, handlers, line);
+      } catch (e) {
+        socket.write(JSON.stringify({ error: (e as Error)?.message ?? String(e) }) + '\n');
       }
     });
     socket.on('error', () => socket.destroy());
