@@ -8,7 +8,7 @@
  */
 import { defineChecks, type ProbeContext } from '../../core/check.ts';
 import { expectJson, expectStatus } from '../../core/expect.ts';
-import { PathOrderTracker } from '../support/path-order.ts';
+import { compareUtf16, PathOrderTracker } from '../support/path-order.ts';
 import {
   filesOf,
   readPage,
@@ -161,7 +161,7 @@ export const containerFilesChecks = defineChecks([
       ctx.observe('files.rate-limit.thresholds', {
         limited: limited.length > 0,
         // Sorted: the log's order is the order checks in flight together happened to send in.
-        retryAfter: [...new Set(limited.map((e) => e.retryAfter ?? null))].sort((a, b) => String(a).localeCompare(String(b))).slice(0, 10),
+        retryAfter: [...new Set(limited.map((e) => e.retryAfter ?? null))].sort((a, b) => compareUtf16(String(a), String(b))).slice(0, 10),
       });
     },
   },
