@@ -106,6 +106,22 @@ const FOUR_CENTURIES_MS = 146_097 * 86_400_000;
  * record (issue 31).
  */
 export function parseUtcMillis(s: string): number | undefined {
+  // A run judges the same interns' timestamps on page after page: read once each, kept while few.
+  if (s.length > UTC_MILLIS_MAX_CHARS) return undefined;
+  const known = READ.get(s);
+  if (known !== undefined || READ.has(s)) return known;
+  const ms = readUtcMillis(s);
+  if (READ.size >= READ_MAX) READ.clear();
+  READ.set(s, ms);
+  return ms;
+}
+
+/** `2024-01-01T00:00:00.000+00:00`: no timestamp of 2.5 is longer. */
+const UTC_MILLIS_MAX_CHARS = 29;
+const READ = new Map<string, number | undefined>();
+const READ_MAX = 16_384;
+
+function readUtcMillis(s: string): number | undefined {
   const m = UTC_MILLIS.exec(s);
   if (!m) return undefined;
   const [y, mo, d, h, mi, sec, ms] = [m[1], m[2], m[3], m[4], m[5], m[6], m[7]].map(Number) as [number, number, number, number, number, number, number];
