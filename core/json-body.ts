@@ -181,7 +181,8 @@ export function firstInvalidUtf8(buf: Uint8Array): number | undefined {
 
 interface ObjectFrame {
   kind: 'object';
-  names: Set<string>;
+  /** The names read so far: a list while short (most objects of a page have a dozen), a set beyond. */
+  names: string[] | Set<string>;
   /** True between `{` or `,` and the next member name. */
   expectName: boolean;
   /** The name of the member whose value is being read. */
@@ -210,7 +211,7 @@ export function firstDuplicateKey(text: string): string | undefined {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x7b /* { */) {
-      stack.push({ kind: 'object', names: new Set(), expectName: true, name: '' });
+      stack.push({ kind: 'object', names: [], expectName: true, name: '' });
     } else if (c === 0x5b /* [ */) {
       stack.push({ kind: 'array', index: 0 });
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
@@ -225,8 +226,7 @@ export function firstDuplicateKey(text: string): string | undefined {
       if (top?.kind === 'object' && top.expectName) {
         const raw = text.slice(i + 1, j);
         const name = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-        if (top.names.has(name)) return pointerTo(stack, name);
-        top.names.add(name);
+        if (hasName(top, name)) return pointerTo(stack, name);
         top.name = name;
         top.expectName = false;
       }
@@ -235,6 +235,22 @@ export function firstDuplicateKey(text: string): string | undefined {
   }
   return undefined;
 }
+
+/** Whether the object already has `name`; adds it if not. Linear in its names while they are few. */
+function hasName(frame: ObjectFrame, name: string): boolean {
+  const names = frame.names;
+  if (names instanceof Set) {
+    if (names.has(name)) return true;
+    names.add(name);
+    return false;
+  }
+  if (names.includes(name)) return true;
+  if (names.length < SHORT_NAME_LIST) names.push(name);
+  else frame.names = new Set([...names, name]);
+  return false;
+}
+
+const SHORT_NAME_LIST = 16;
 
 /** The pointer of member `name` of the innermost open container, through the names and indexes of those around it. */
 function pointerTo(stack: ReadonlyArray<ObjectFrame | ArrayFrame>, name: string): string {

@@ -69,6 +69,12 @@ test('a duplicate object name is reported by its JSON pointer, after unescaping,
   expect(firstDuplicateKey('{"x":"\\\\","x":1}')).toBe('/x');
   expect(firstDuplicateKey(JSON.stringify({ x: '\\","x":1,"\\\\', y: 1 }))).toBeUndefined();
   expect(firstDuplicateKey('{"d":[0,{"q":{"r":[{"s":1,"s":2}]}}]}')).toBe('/d/1/q/r/0/s');
+  // Objects of many names (kept in a set past the first sixteen): a repeat before and after the switch.
+  const many = Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`);
+  expect(firstDuplicateKey(`{${many.join(',')}}`)).toBeUndefined();
+  expect(firstDuplicateKey(`{${many.join(',')},"k3":0}`)).toBe('/k3');
+  expect(firstDuplicateKey(`{${many.slice(0, 16).join(',')},"k15":0}`)).toBe('/k15');
+  expect(firstDuplicateKey(`{${many.slice(0, 17).join(',')},"k16":0}`)).toBe('/k16');
   // JSON.parse keeps the last value: what a lenient client would have judged.
   expect(decodeJsonBody(bytes('{"object":"list","object":"file"}')).json).toEqual({ object: 'file' });
 });
