@@ -1,6 +1,8 @@
 // 2.1: a container file id is `cfile_` + base64url(path). The suite's own codec, written apart from the
 // reference's, so that one shared mistake cannot make the reference and the suite agree.
 
+import { shortKeyMemo } from './text-memo.ts';
+
 export const FILE_ID_PREFIX = 'cfile_';
 
 /** base64url (RFC 4648 section 5) of the UTF-8 path, without padding unless asked. */
@@ -17,29 +19,12 @@ const URL_SAFE = /^[A-Za-z0-9_-]*={0,2}$/;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Ids decoded lately: a run reads the same ids again and again (a page judged by every rule, asked
- * by several checks, each id compared with a cursor), and a decode is three passes over the id.
- * Bounded: ids up to MEMO_MAX_ID_CHARS, MEMO_MAX_ENTRIES of them, emptied when full.
+ * Decodes strictly: prefix, URL-safe alphabet, canonical length, valid UTF-8. The result is frozen
+ * and may be shared: a run reads the same ids again and again (a page judged by every rule, asked by
+ * several checks, each id compared with a cursor), and a decode is three passes over the id, so up to
+ * 4,096 ids of up to 1,024 characters are remembered.
  */
-const MEMO = new Map<string, DecodedFileId>();
-const MEMO_MAX_ENTRIES = 4096;
-const MEMO_MAX_ID_CHARS = 1024;
-
-/** Decodes strictly: prefix, URL-safe alphabet, canonical length, valid UTF-8. The result is frozen (it may be shared). */
-export function decodeFileId(id: string): DecodedFileId {
-  if (id.length > MEMO_MAX_ID_CHARS) return decode(id);
-  let decoded = MEMO.get(id);
-  if (decoded === undefined) {
-    if (MEMO.size >= MEMO_MAX_ENTRIES) MEMO.clear();
-    decoded = decode(id);
-    MEMO.set(id, decoded);
-  }
-  return decoded;
-}
-
-function decode(id: string): DecodedFileId {
-  return Object.freeze(decodeUnfrozen(id));
-}
+export const decodeFileId: (id: string) => DecodedFileId = shortKeyMemo((id) => Object.freeze(decodeUnfrozen(id)), 4096, 1024);
 
 function decodeUnfrozen(id: string): DecodedFileId {
   if (!id.startsWith(FILE_ID_PREFIX)) return { ok: false, reason: `does not start with ${FILE_ID_PREFIX}` };

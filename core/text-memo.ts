@@ -45,3 +45,21 @@ export class TextMemo<V> {
     this.chars = 0;
   }
 }
+
+/**
+ * `compute` remembered for short keys that come again and again (a run's file ids and timestamps,
+ * page after page): at most `maxEntries` keys of at most `maxKeyChars` characters, all forgotten when
+ * full, so a hostile target's long or countless ones cost no memory; a longer key is computed every
+ * time. What is returned is shared: a caller that returns objects freezes them.
+ */
+export function shortKeyMemo<V>(compute: (key: string) => V, maxEntries: number, maxKeyChars: number): (key: string) => V {
+  const known = new Map<string, V>();
+  return (key) => {
+    if (key.length > maxKeyChars) return compute(key);
+    if (known.has(key)) return known.get(key)!;
+    const value = compute(key);
+    if (known.size >= maxEntries) known.clear();
+    known.set(key, value);
+    return value;
+  };
+}

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { Exchange } from '../core/evidence.ts';
 import { JudgeMemo } from '../core/judge-memo.ts';
 import type { ResponseJudge, SeenResponse } from '../core/judge.ts';
-import { TextMemo } from '../core/text-memo.ts';
+import { shortKeyMemo, TextMemo } from '../core/text-memo.ts';
 
 test('a long text is computed once; a short one every time; past the bound the oldest entries give way', () => {
   const memo = new TextMemo<number>(4, 22);
@@ -69,4 +69,18 @@ test('a memo that keeps short texts is bounded in entries too: past it the oldes
   expect(calls).toBe(4);
   memo.of('a', count);
   expect(calls, 'gave way: computed again').toBe(5);
+});
+
+test('a short-key memo remembers each short key once (an undefined result too), computes a longer key every time, and forgets all when full', () => {
+  let calls = 0;
+  const memo = shortKeyMemo((k: string) => (calls++, k.startsWith('u') ? undefined : k.length), 3, 4);
+  expect([memo('ab'), memo('ab'), memo('u1'), memo('u1')]).toEqual([2, 2, undefined, undefined]);
+  expect(calls, 'each short key once').toBe(2);
+  memo('abcde');
+  memo('abcde');
+  expect(calls, 'longer than the bound: computed each time').toBe(4);
+  memo('c');
+  memo('d'); // a fourth key: the memo was full, everything is forgotten
+  memo('ab');
+  expect(calls).toBe(7);
 });

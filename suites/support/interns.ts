@@ -2,6 +2,7 @@ import type { ProbeContext } from '../../core/check.ts';
 import type { ApiResponse, Query } from '../../core/client.ts';
 import { conform } from '../../core/expect.ts';
 import type { TargetView } from '../../core/target.ts';
+import { shortKeyMemo } from '../../core/text-memo.ts';
 import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import type { SchemaViolation } from '../../spec/schemas.ts';
 import { internsQuery } from './interns-query.ts';
@@ -96,6 +97,8 @@ export function ownedInIntern(v: SchemaViolation): boolean {
 const UTC_MILLIS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})(?:Z|\+00:00)$/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const FOUR_CENTURIES_MS = 146_097 * 86_400_000;
+/** `2024-01-01T00:00:00.000+00:00`: no timestamp of 2.5 is longer (a longer string is read, and refused, each time). */
+const UTC_MILLIS_MAX_CHARS = 29;
 
 /**
  * 2.5 "ISO 8601 UTC timestamp with milliseconds": date, `T`, time with exactly three fraction digits,
@@ -103,23 +106,10 @@ const FOUR_CENTURIES_MS = 146_097 * 86_400_000;
  * undefined when the text is not such a timestamp (including calendar-impossible dates, hour 24 and
  * leap seconds, which JavaScript's Date does not read as written). The fields are checked here and
  * the instant is Date.UTC's: Date.parse and toISOString cost more than the rest of the judge of a
- * record (issue 31).
+ * record (issue 31), and a run judges the same interns' timestamps page after page: each is read once
+ * while they are few (core/text-memo.ts shortKeyMemo).
  */
-export function parseUtcMillis(s: string): number | undefined {
-  // A run judges the same interns' timestamps on page after page: read once each, kept while few.
-  if (s.length > UTC_MILLIS_MAX_CHARS) return undefined;
-  const known = READ.get(s);
-  if (known !== undefined || READ.has(s)) return known;
-  const ms = readUtcMillis(s);
-  if (READ.size >= READ_MAX) READ.clear();
-  READ.set(s, ms);
-  return ms;
-}
-
-/** `2024-01-01T00:00:00.000+00:00`: no timestamp of 2.5 is longer. */
-const UTC_MILLIS_MAX_CHARS = 29;
-const READ = new Map<string, number | undefined>();
-const READ_MAX = 16_384;
+export const parseUtcMillis: (s: string) => number | undefined = shortKeyMemo(readUtcMillis, 16_384, UTC_MILLIS_MAX_CHARS);
 
 function readUtcMillis(s: string): number | undefined {
   const m = UTC_MILLIS.exec(s);
