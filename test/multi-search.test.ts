@@ -49,6 +49,50 @@ test('the automaton without table rows below the root (every node deep) finds th
   );
 });
 
+test('the pass that skips (patterns of 8 characters and more) finds what an indexOf loop finds: texts made of the patterns\' pieces', () => {
+  // A small alphabet: blocks recur across patterns and windows, partial matches run deep and fail late.
+  const word = (min: number, max: number) => fc.stringMatching(new RegExp(`^[abcAB:]{${min},${max}}$`));
+  fc.assert(
+    fc.property(
+      fc.array(word(8, 24), { minLength: 1, maxLength: 10 }),
+      fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat(), word(0, 6)), { maxLength: 30 }),
+      (raw, pieces) => {
+        const patterns = raw.map((p) => p.toLowerCase()).sort((a, b) => b.length - a.length);
+        // Each piece: a slice of a pattern (a whole one, a prefix, a suffix), then a few characters.
+        const text = pieces
+          .map(([which, from, to, glue]) => {
+            const p = raw[which % raw.length]!;
+            const a = from % (p.length + 1);
+            return p.slice(a, a + (to % (p.length + 1))) + glue;
+          })
+          .join('');
+        expect(found(new MultiSearch(patterns), text)).toEqual(indexOfLoops(text, patterns));
+      },
+    ),
+    { numRuns: 600, seed: 17 },
+  );
+});
+
+test('the pass that skips: patterns longer than a skip can cover (a window of 257), and shorter ones beside them', () => {
+  const long = 'ab'.repeat(150) + 'c';
+  const other = 'abcab'.repeat(60);
+  const text = `x${long}y${long.slice(0, 280)}${long}${other}${other.slice(1)}ab${long.toUpperCase()}`;
+  for (const patterns of [[long, other], [other, long, 'cabab:ab']]) expect(found(new MultiSearch(patterns), text)).toEqual(indexOfLoops(text, patterns));
+});
+
+test('the pass that skips reads a small part of a text that holds no pattern (characters read, counted)', () => {
+  // The forms of a key of 32 hex digits are 41 characters at least: a listing's ids and names are
+  // read about one window in a block's chance, not character by character.
+  const key = 'ref_mgmt_e2b1d1ea19dfde6503592b19b22a8342';
+  const text = JSON.stringify({
+    data: Array.from({ length: 2000 }, (_, i) => ({ id: `cfile_${Buffer.from(`dir/file-${i}.txt`).toString('base64url')}`, path: `dir/file-${i}.txt`, bytes: i * 37 })),
+  });
+  const mask = new Mask([{ value: key, placeholder: '$K' }]);
+  const search = maskSearchWork();
+  expect(mask.text(`${text}${key}`).endsWith('$K')).toBe(true);
+  expect(maskSearchWork() - search).toBeLessThan(text.length / 4);
+});
+
 test('an alphabet of thousands of characters (a key of any characters): every class found, the table bounded', () => {
   const wide = Array.from({ length: 3000 }, (_, i) => String.fromCharCode(0x4e00 + i)).join('');
   const patterns = [wide, `${wide.slice(0, 10)}z`, 'zz'];
