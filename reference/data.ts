@@ -28,13 +28,17 @@ function pick<T>(rnd: () => number, xs: readonly T[]): T {
   if (x === undefined) throw new Error('pick from empty list');
   return x;
 }
-/** RFC 4122 version-4-shaped UUID from the PRNG. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, x) => x.toString(16).padStart(2, '0'));
+/** RFC 4122 version-4-shaped UUID from the PRNG (thousands are made as the reference starts: by table, not by array methods). */
 function uuid(rnd: () => number): string {
-  const b = Array.from({ length: 16 }, () => Math.floor(rnd() * 256));
-  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
-  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-  const h = b.map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  let h = '';
+  for (let i = 0; i < 16; i++) {
+    let x = Math.floor(rnd() * 256);
+    if (i === 6) x = (x & 0x0f) | 0x40;
+    else if (i === 8) x = (x & 0x3f) | 0x80;
+    h += (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + HEX_BYTE[x]!;
+  }
+  return h;
 }
 /** 32 hex characters that look secret but are fixed. */
 function secretHex(label: string): string {
@@ -144,8 +148,9 @@ function buildContainer(entries: ReadonlyArray<{ path: string; hidden: boolean }
       created_at: BASE_EPOCH_S + intIn(rnd, 0, 90 * 86_400),
     });
   }
-  objects.sort((x, y) => Buffer.compare(x.key, y.key));
-  return indexContainer(objects);
+  // Byte-wise: the keys' bytes as Latin-1 strings compare as the bytes do (one native call per key, not per comparison).
+  const byBytes = objects.map((o) => ({ o, bytes: o.key.toString('latin1') })).sort((x, y) => (x.bytes < y.bytes ? -1 : x.bytes > y.bytes ? 1 : 0));
+  return indexContainer(byBytes.map((x) => x.o));
 }
 
 /** A container over objects already in the order it lists them. */
@@ -412,6 +417,7 @@ const BASE_MS = 1_704_067_200_000;
 function buildInterns(): Intern[] {
   const rnd = mulberry32(0x1a7e);
   const out: Intern[] = [];
+  const models = [...MODELS.keys()];
   const make = (ws: string, count: number, word0: number): void => {
     const times: number[] = [];
     for (let i = 0; i < count; i++) times.push(BASE_MS + i * 3_600_000 + intIn(rnd, 0, 3_599_999));
@@ -427,7 +433,7 @@ function buildInterns(): Intern[] {
         name,
         description: `Intern ${name} working on ${pick(rnd, ['weekly reports', 'data cleanup', 'support triage', 'code review'])}`,
         hostname: `${name}.${INTERN_DOMAIN}`,
-        model: pick(rnd, [...MODELS.keys()]),
+        model: pick(rnd, models),
         status,
         workspaceId: ws,
         vault_id: uuid(rnd),
