@@ -12,6 +12,7 @@ import { filesError, internsError, methodNotAllowed, modelsError, routeNotFound,
 import { hasFault, unknownFaults } from './faults/index.ts';
 import { hasReading, unknownReadings } from './variants.ts';
 import { DEFAULT_REFERENCE_OPTIONS, type ReferenceOptions, type ReferenceRequest, type ReferenceServer } from './options.ts';
+import { jsonText } from './json-text.ts';
 import { listContainerFiles } from './routes/container-files.ts';
 import { listInterns } from './routes/interns.ts';
 import { listModelEndpoints } from './routes/model-endpoints.ts';
@@ -151,7 +152,7 @@ export interface Wire {
 }
 
 function wire(opts: ReferenceOptions, r: JsonResponse): Wire {
-  const body = Buffer.isBuffer(r.raw) ? r.raw : Buffer.from(r.raw ?? JSON.stringify(r.body), 'utf8');
+  const body = Buffer.isBuffer(r.raw) ? r.raw : Buffer.from(r.raw ?? jsonText(r.body), 'utf8');
   // Reading errors-problem-json: error bodies as RFC 9457 problem documents' media type (still section 7's body).
   const errorType = hasReading(opts, 'errors-problem-json') && r.status >= 400 ? 'application/problem+json' : opts.contentType;
   const contentType = hasFault(opts, 'errors-text-plain-content-type') && r.status === 401 ? 'text/plain' : errorType;

@@ -4,6 +4,8 @@ import { startReference } from '../reference/server.ts';
 import { compareUtf8, fileId, pathFromFileId } from '../reference/ids.ts';
 import { INTERN_STATUSES, visiblePaths } from '../reference/data.ts';
 import type { ReferenceServer } from '../reference/options.ts';
+import { jsonText } from '../reference/json-text.ts';
+import fc from 'fast-check';
 
 let ref: ReferenceServer;
 test.beforeAll(async () => {
@@ -90,6 +92,33 @@ test.describe('ids', () => {
     expect(all.some((p) => Buffer.from(p).toString('base64').includes('+'))).toBe(true);
     expect(all.some((p) => Buffer.from(p).toString('base64').includes('/'))).toBe(true);
     for (const p of std) expect(fileId(p, { padded: false })).toMatch(/^cfile_[A-Za-z0-9_-]+$/);
+  });
+});
+
+test.describe('JSON text', () => {
+  test('jsonText writes what JSON.stringify writes, frozen parts written once and kept', () => {
+    // Values of every JSON kind, with what JSON.stringify leaves out or turns to null, Dates (toJSON),
+    // Buffers and objects without a prototype; some parts frozen, some frozen and then seen again.
+    const leaf = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined), fc.constant(() => 1), fc.date({ noInvalidDate: true }), fc.constant(Buffer.from('ab')));
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, tie('array'), tie('object'), tie('bare')),
+      array: fc.array(tie('node'), { maxLength: 4 }),
+      object: fc.dictionary(fc.string({ maxLength: 4 }), tie('node'), { maxKeys: 4 }),
+      bare: tie('object').map((o) => Object.assign(Object.create(null) as object, o)),
+    })).node;
+    const frozenSome = (v: unknown, k: number): unknown => {
+      if (typeof v !== 'object' || v === null || Buffer.isBuffer(v) || v instanceof Date) return v;
+      for (const child of Object.values(v)) frozenSome(child, k + 1);
+      return k % 2 === 0 ? Object.freeze(v) : v;
+    };
+    fc.assert(
+      fc.property(tree, fc.nat(1), (value, k) => {
+        const v = frozenSome(value, k);
+        expect(jsonText(v)).toBe(JSON.stringify(v));
+        expect(jsonText([v, v])).toBe(JSON.stringify([v, v]));
+      }),
+      { numRuns: 500, seed: 11 },
+    );
   });
 });
 

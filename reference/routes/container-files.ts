@@ -149,8 +149,24 @@ function page(ctx: RouteContext, containerId: string, container: Container, afte
   return extra(opts, list);
 }
 
+/**
+ * Each file as one reference (its options) serves it in one container: made once and frozen, so that
+ * its JSON text is written once (reference/json-text.ts) however many pages list it.
+ */
+const servedFiles = new WeakMap<ReferenceOptions, Map<string, WeakMap<StoredObject, unknown>>>();
+
 function fileObject(ctx: RouteContext, containerId: string, o: StoredObject): unknown {
   const { opts } = ctx;
+  let byContainer = servedFiles.get(opts);
+  if (!byContainer) servedFiles.set(opts, (byContainer = new Map()));
+  let files = byContainer.get(containerId);
+  if (!files) byContainer.set(containerId, (files = new WeakMap()));
+  let file = files.get(o);
+  if (file === undefined) files.set(o, (file = Object.freeze(madeFileObject(opts, containerId, o))));
+  return file;
+}
+
+function madeFileObject(opts: ReferenceOptions, containerId: string, o: StoredObject): object {
   const file = {
     id: idOf(opts, o.path),
     object: 'container.file',
