@@ -3,6 +3,8 @@ import { TextMemo } from './text-memo.ts';
 
 type Found = Omit<Finding, 'exchange'>;
 
+const MAX_REQUESTS_PER_BODY = 64;
+
 /**
  * The whole-run judges' findings for a response like one judged before: a run receives the same
  * answer to the same request many times (a page several checks ask), and the judges are pure
@@ -10,7 +12,12 @@ type Found = Omit<Finding, 'exchange'>;
  * so the findings are those of the first time, with this response's exchange as their evidence.
  */
 export class JudgeMemo {
-  private readonly memo = new TextMemo<readonly Found[]>();
+  /**
+   * By body, then by request: a body is held once, not copied into a key per request (a default run
+   * judges some 15 million characters of bodies); a body asked by more than MAX_REQUESTS_PER_BODY
+   * requests is judged anew for the others.
+   */
+  private readonly memo = new TextMemo<Map<string, readonly Found[]>>();
 
   constructor(private readonly judges: readonly ResponseJudge[]) {}
 
@@ -29,6 +36,12 @@ export class JudgeMemo {
       seen.duplicateKey ?? null,
       seen.exchange.response?.headers['content-type'] ?? null,
     ]);
-    return this.memo.of(`${key}\u0000${seen.text}`, judgeAll).map((f) => ({ ...f, exchange: seen.exchange }));
+    const byRequest = this.memo.of(seen.text, () => new Map());
+    let found = byRequest.get(key);
+    if (found === undefined) {
+      found = judgeAll();
+      if (byRequest.size < MAX_REQUESTS_PER_BODY) byRequest.set(key, found);
+    }
+    return found.map((f) => ({ ...f, exchange: seen.exchange }));
   }
 }

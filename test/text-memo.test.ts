@@ -55,6 +55,15 @@ test('the judges see a response once per request and body; each finding carries 
   expect([first[0]!.exchange.request.url, again[0]!.exchange.request.url]).toEqual(['u1', 'u2']);
   memo.findings(seen({ limit: '6' }, 'u3'));
   expect(judged, 'another request is judged anew').toBe(2);
+  // One body, many requests: 64 are kept for it, the others judged each time.
+  for (let n = 7; n < 7 + 63; n++) memo.findings(seen({ limit: String(n) }, 'u'));
+  expect(judged).toBe(65);
+  memo.findings(seen({ limit: '69' }, 'u'));
+  memo.findings(seen({ limit: '5' }, 'u'));
+  expect(judged, 'the 64 kept; a 65th request judged again').toBe(66);
+  memo.findings(seen({ limit: '70' }, 'u'));
+  memo.findings(seen({ limit: '70' }, 'u'));
+  expect(judged).toBe(68);
 });
 
 test('a memo that keeps short texts is bounded in entries too: past it the oldest give way', () => {
