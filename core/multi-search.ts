@@ -298,7 +298,7 @@ export class MultiSearch {
       }
       state = this.read(text, read, end + 1 > read ? end + 1 : read, state, found);
       read = Math.max(read, end + 1);
-      while (read < n && depth[state]! > room) state = this.read(text, read, ++read, state, found);
+      for (; read < n && depth[state]! > room; read++) state = this.read(text, read, read + 1, state, found);
       if (read >= n) return;
       end = read - depth[state]! + window - 1;
     }

@@ -100,7 +100,7 @@ export function listInterns(ctx: RouteContext): JsonResponse {
       hasMore = true; // 2.6: more matching interns exist beyond this page
       break;
     }
-    data.push(extra(opts, internBody(opts, intern)));
+    data.push(servedIntern(opts, listed, intern));
   }
   if (!resumed) return internsError('not_found', opts);
   if (skipNewest && data.length === capacity) {
@@ -122,6 +122,20 @@ function parseIntPageSize(raw: string, dflt: number): { ok: true; value: number 
   const n = parseInt(raw, 10);
   const value = Number.isNaN(n) ? dflt : n;
   return value >= LIMIT_MIN && value <= LIMIT_MAX ? { ok: true, value } : { ok: false };
+}
+
+/**
+ * Each intern as one reference (its options) sends it: made once and frozen, so that its JSON text is
+ * written once (reference/json-text.ts) however many pages list it.
+ */
+const servedInterns = new WeakMap<ReferenceOptions, WeakMap<Intern, unknown>>();
+
+function servedIntern(opts: ReferenceOptions, listed: Intern, intern: Intern): unknown {
+  let interns = servedInterns.get(opts);
+  if (!interns) servedInterns.set(opts, (interns = new WeakMap()));
+  let sent = interns.get(listed);
+  if (sent === undefined) interns.set(listed, (sent = Object.freeze(extra(opts, internBody(opts, intern)))));
+  return sent;
 }
 
 /** One intern as sent (2.5), with the faults of the intern body applied. */
