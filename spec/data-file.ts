@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
 
 /**
  * One of spec/'s YAML files, parsed. The compiled package carries each as JSON beside it, written by
@@ -10,5 +10,9 @@ import { parse } from 'yaml';
 export function readSpecFile(url: URL): unknown {
   const json = new URL(url.href.replace(/\.ya?ml$/, '.json'));
   if (json.href !== url.href && existsSync(json)) return JSON.parse(readFileSync(json, 'utf8'));
+  // Loaded only here: the compiled package's processes read JSON, and Playwright's runner (its console
+  // reporter reads the catalogue) would otherwise load the YAML parser's 74 modules before it can start
+  // its worker (issue 31).
+  const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   return parse(readFileSync(url, 'utf8'));
 }
