@@ -8,6 +8,8 @@
  * enumerable keys in order, undefined and functions left out (in an array, written as null); any other
  * value (a string, a number, a Date, a Buffer) by JSON.stringify itself.
  */
+import type { ReferenceOptions } from './options.ts';
+
 const kept = new WeakMap<object, string>();
 
 export function jsonText(value: unknown): string {
@@ -27,3 +29,21 @@ export function jsonText(value: unknown): string {
 
 /** What JSON.stringify leaves out of an object (and writes as null in an array). */
 const omitted = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol';
+
+/**
+ * A route's records as one reference (its options) serves them, each made once and frozen, so that
+ * jsonText writes it once however many pages list it: a record per key object (a stored file, an
+ * intern) within a scope its text depends on too (the container id a file is listed under).
+ */
+export function servedOnce<K extends object>(): (opts: ReferenceOptions, scope: string, key: K, make: () => object) => unknown {
+  const served = new WeakMap<ReferenceOptions, Map<string, WeakMap<K, unknown>>>();
+  return (opts, scope, key, make) => {
+    let scopes = served.get(opts);
+    if (!scopes) served.set(opts, (scopes = new Map()));
+    let records = scopes.get(scope);
+    if (!records) scopes.set(scope, (records = new WeakMap()));
+    let record = records.get(key);
+    if (record === undefined) records.set(key, (record = Object.freeze(make())));
+    return record;
+  };
+}

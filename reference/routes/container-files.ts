@@ -11,6 +11,7 @@ import { opaqueScanCursor, padsIds, readCursor } from '../cursor.ts';
 import { readLimit } from '../limit.ts';
 import { componentKeyOrder, inconsistentKeyOrder, orderedView, utf16KeyOrder, type KeyOrder } from '../path-orders.ts';
 import { hasReading } from '../variants.ts';
+import { servedOnce } from '../json-text.ts';
 
 /** 4.1 / 8: limit 1..1000, default 100. */
 const LIMIT_MIN = 1;
@@ -149,21 +150,11 @@ function page(ctx: RouteContext, containerId: string, container: Container, afte
   return extra(opts, list);
 }
 
-/**
- * Each file as one reference (its options) serves it in one container: made once and frozen, so that
- * its JSON text is written once (reference/json-text.ts) however many pages list it.
- */
-const servedFiles = new WeakMap<ReferenceOptions, Map<string, WeakMap<StoredObject, unknown>>>();
+/** Each file as one reference serves it in one container, made once (reference/json-text.ts). */
+const servedFile = servedOnce<StoredObject>();
 
 function fileObject(ctx: RouteContext, containerId: string, o: StoredObject): unknown {
-  const { opts } = ctx;
-  let byContainer = servedFiles.get(opts);
-  if (!byContainer) servedFiles.set(opts, (byContainer = new Map()));
-  let files = byContainer.get(containerId);
-  if (!files) byContainer.set(containerId, (files = new WeakMap()));
-  let file = files.get(o);
-  if (file === undefined) files.set(o, (file = Object.freeze(madeFileObject(opts, containerId, o))));
-  return file;
+  return servedFile(ctx.opts, containerId, o, () => madeFileObject(ctx.opts, containerId, o));
 }
 
 function madeFileObject(opts: ReferenceOptions, containerId: string, o: StoredObject): object {

@@ -8,6 +8,7 @@ import type { FaultPosition, ReferenceOptions } from '../options.ts';
 import { single } from '../query.ts';
 import { readLimit } from '../limit.ts';
 import { hasReading } from '../variants.ts';
+import { servedOnce } from '../json-text.ts';
 
 /** 4.3 / 8: page size 1..500. */
 const LIMIT_MIN = 1;
@@ -100,7 +101,7 @@ export function listInterns(ctx: RouteContext): JsonResponse {
       hasMore = true; // 2.6: more matching interns exist beyond this page
       break;
     }
-    data.push(servedIntern(opts, listed, intern));
+    data.push(servedIntern(opts, '', listed, () => extra(opts, internBody(opts, intern))));
   }
   if (!resumed) return internsError('not_found', opts);
   if (skipNewest && data.length === capacity) {
@@ -124,19 +125,8 @@ function parseIntPageSize(raw: string, dflt: number): { ok: true; value: number 
   return value >= LIMIT_MIN && value <= LIMIT_MAX ? { ok: true, value } : { ok: false };
 }
 
-/**
- * Each intern as one reference (its options) sends it: made once and frozen, so that its JSON text is
- * written once (reference/json-text.ts) however many pages list it.
- */
-const servedInterns = new WeakMap<ReferenceOptions, WeakMap<Intern, unknown>>();
-
-function servedIntern(opts: ReferenceOptions, listed: Intern, intern: Intern): unknown {
-  let interns = servedInterns.get(opts);
-  if (!interns) servedInterns.set(opts, (interns = new WeakMap()));
-  let sent = interns.get(listed);
-  if (sent === undefined) interns.set(listed, (sent = Object.freeze(extra(opts, internBody(opts, intern)))));
-  return sent;
-}
+/** Each intern as one reference sends it, made once (reference/json-text.ts). */
+const servedIntern = servedOnce<Intern>();
 
 /** One intern as sent (2.5), with the faults of the intern body applied. */
 function internBody(opts: RouteContext['opts'], intern: (typeof INTERNS)[number]): Record<string, unknown> {
