@@ -296,8 +296,9 @@ export class MultiSearch {
         read = start;
         state = 0;
       }
-      state = this.read(text, read, end + 1 > read ? end + 1 : read, state, found);
-      read = Math.max(read, end + 1);
+      const through = Math.max(read, end + 1);
+      state = this.read(text, read, through, state, found);
+      read = through;
       for (; read < n && depth[state]! > room; read++) state = this.read(text, read, read + 1, state, found);
       if (read >= n) return;
       end = read - depth[state]! + window - 1;
