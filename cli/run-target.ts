@@ -1,19 +1,19 @@
 import type { RunSettings } from '../core/run-settings.ts';
-import { loadTarget, parseTarget, type Target } from '../core/target.ts';
+import { loadTarget, targetOfMapping, type Target } from '../core/target.ts';
 import { startReference } from '../reference/server.ts';
-import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import { referenceKeyEnv, referenceTargetMapping } from '../reference/target-file.ts';
 
 /**
  * The target of a run: the target file, parsed once (a TargetFileError names what is wrong), or,
  * without one, the embedded reference started here and described by a target file like any
- * deployment's; `stop` ends it. The command line, the programmatic API and a Playwright run started
- * directly all take their target from here.
+ * deployment's (its mapping, read without the YAML parser); `stop` ends it. The command line, the
+ * programmatic API and a Playwright run started directly all take their target from here.
  */
 export async function runTarget(settings: RunSettings, env: NodeJS.ProcessEnv = process.env): Promise<{ target: Target; stop?: () => Promise<void> }> {
   if (settings.targetFile) return { target: loadTarget(settings.targetFile, { ...settings, env }) };
   const server = await startReference();
   try {
-    return { target: parseTarget(referenceTargetYaml(server), 'embedded reference', { env: referenceKeyEnv(server) }), stop: () => server.close() };
+    return { target: targetOfMapping(referenceTargetMapping(server), 'embedded reference', { env: referenceKeyEnv(server) }), stop: () => server.close() };
   } catch (e) {
     await server.close();
     throw e;

@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
-import { CST, Lexer, parseDocument } from 'yaml';
 import { FileReadError, readRegularFile } from './regular-file.ts';
 import { terminalSafe } from './terminal-text.ts';
 import { compileOwnSchema } from '../spec/schemas.ts';
@@ -72,8 +72,15 @@ export function loadTarget(file: string, options: LoadOptions = {}): Target {
 }
 
 export function parseTarget(text: string, fileName: string, options: LoadOptions = {}): Target {
+  return targetOfMapping(readYaml(text, terminalSafe(fileName)), fileName, options);
+}
+
+/**
+ * A target file's mapping, as its YAML reads (`raw`), checked and resolved as parseTarget does: the
+ * embedded reference describes itself so (reference/target-file.ts), without the YAML parser.
+ */
+export function targetOfMapping(raw: unknown, fileName: string, options: LoadOptions = {}): Target {
   const file = terminalSafe(fileName);
-  const raw = readYaml(text, file);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new TargetFileError(`target file ${file}: must be a YAML mapping`);
 
   for (const field of SECRET_FIELDS) {
@@ -139,8 +146,11 @@ function checkPathParameters(target: Target, file: string): void {
  * make it cyclic).
  */
 function readYaml(text: string, file: string): unknown {
+  // Loaded only here: a run of the embedded reference reads no YAML, and the parser's 74 modules are
+  // about 0.1 s of CPU before its first request (issue 31).
+  const { parseDocument, Lexer, CST } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const tooDeep = `target file ${file}: not valid YAML: collections nested more than ${MAX_YAML_DEPTH} levels deep`;
-  if (flowDepthExceeds(text, MAX_YAML_DEPTH)) throw new TargetFileError(tooDeep);
+  if (flowDepthExceeds(text, MAX_YAML_DEPTH, new Lexer(), CST)) throw new TargetFileError(tooDeep);
   const doc = parseDocument(text, { prettyErrors: false });
   const yamlError = doc.errors[0];
   if (yamlError) {
@@ -161,9 +171,9 @@ function readYaml(text: string, file: string): unknown {
 }
 
 /** Nesting of flow collections (`[`, `{`) as YAML's own lexer sees them (quotes, comments, block scalars). */
-function flowDepthExceeds(text: string, max: number): boolean {
+function flowDepthExceeds(text: string, max: number, lexer: import('yaml').Lexer, CST: typeof import('yaml').CST): boolean {
   let depth = 0;
-  for (const token of new Lexer().lex(text)) {
+  for (const token of lexer.lex(text)) {
     const type = CST.tokenType(token);
     if (type === 'flow-seq-start' || type === 'flow-map-start') {
       if (++depth > max) return true;

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { parseTarget } from '../core/target.ts';
+import { parseTarget, targetOfMapping } from '../core/target.ts';
 import { parseReferenceCli, referenceOptions, startedText, TARGET_HEREDOC } from '../reference/cli.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { startReference } from '../reference/server.ts';
-import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import { referenceKeyEnv, referenceTargetMapping, referenceTargetYaml } from '../reference/target-file.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { ROOT, runScript } from './support/harness.ts';
 
@@ -113,6 +113,20 @@ test('a reference started with --fault and fixed ports prints keys and a target 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     clearTimeout(killer);
+  }
+});
+
+test('the embedded reference run reads the target its printed file reads: its mapping, without YAML, is the same target, for every conformant variant', async () => {
+  for (const options of [{}, ...CONFORMANT_VARIANTS.map((v) => v.options)]) {
+    const server = await startReference(options);
+    try {
+      const env = referenceKeyEnv(server);
+      const fromYaml = parseTarget(referenceTargetYaml(server), 'printed.yaml', { env });
+      expect(targetOfMapping(referenceTargetMapping(server), 'embedded reference', { env })).toEqual(fromYaml);
+      expect(fromYaml.apiKeyVariable).toBe('CONFORMANCE_REFERENCE_API_KEY');
+    } finally {
+      await server.close();
+    }
   }
 });
 
