@@ -4,7 +4,7 @@ import { secretsOf } from './mask.ts';
 import { Redactor } from './redact.ts';
 import { Places, type Ticket } from './places.ts';
 import { RequestLog } from './request-log.ts';
-import { decodeJsonBody, deepFreeze, firstDuplicateKey, type JsonBodyFacts } from './json-body.ts';
+import { decodeJsonBody, firstDuplicateKey, type JsonBodyFacts } from './json-body.ts';
 import { TextMemo } from './text-memo.ts';
 import type { SeenResponse } from './judge.ts';
 import { concurrencyOf, type RunSettings } from './run-settings.ts';
@@ -332,8 +332,8 @@ export class Client {
         status: raw.status,
         headers: responseHeaders,
         text,
-        // Frozen: the run's memory gives the same parsed body to every check that asks again.
-        json: deepFreeze(body.json),
+        // Frozen (decodeJsonBody): the run's memory gives the same parsed body to every check that asks again.
+        json: body.json,
         exchange,
         ...(body.jsonError !== undefined ? { jsonError: body.jsonError } : {}),
         ...(body.invalidUtf8Offset !== undefined ? { invalidUtf8Offset: body.invalidUtf8Offset } : {}),

@@ -45,14 +45,26 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
  * none may change what another reads, and the run's memory hands out the same one again.
  */
 export function deepFreeze<T>(value: T): T {
+  freezeCountingNames(value);
+  return value;
+}
+
+/**
+ * deepFreeze's walk, returning the number of member names of the objects it froze (each object's
+ * own keys): a body whose text holds as many members has no name twice in one object (decodeJsonBody).
+ */
+function freezeCountingNames(value: unknown): number {
+  let names = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v !== 'object' || v === null || Object.isFrozen(v)) continue;
     Object.freeze(v);
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
+    const children = Array.isArray(v) ? v : Object.values(v);
+    if (children !== v) names += children.length;
+    for (const child of children) if (typeof child === 'object' && child !== null) stack.push(child);
   }
-  return value;
+  return names;
 }
 
 /** What the strict reading adds to a response beyond its text and parsed body (carried on ApiResponse / SeenResponse). */
@@ -63,9 +75,12 @@ export type JsonBodyFacts = Pick<DecodedJsonBody, 'invalidUtf8Offset' | 'duplica
 const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Decodes `buf` as strict UTF-8, parses it as JSON and finds the first duplicate object name.
- * `redact` rewrites the text before it is parsed (the client's mask: what is parsed out of a body
- * that echoes a key never holds the key); `duplicateKeyOf` is firstDuplicateKey or a memo of it.
+ * Decodes `buf` as strict UTF-8, parses it as JSON (the parsed body frozen: deepFreeze) and finds the
+ * first duplicate object name. `redact` rewrites the text before it is parsed (the client's mask: what
+ * is parsed out of a body that echoes a key never holds the key); `duplicateKeyOf` is
+ * firstDuplicateKey or a memo of it, asked only of a body that has a duplicate: JSON.parse keeps one
+ * key per name, so the parsed objects hold fewer names than the text's members (its `:` outside
+ * strings, counted by the reading limits' pass) exactly when some object names one twice.
  */
 export function decodeJsonBody(buf: Uint8Array, redact: (text: string) => string = (t) => t, duplicateKeyOf: (text: string) => string | undefined = firstDuplicateKey): DecodedJsonBody {
   let text: string;
@@ -79,13 +94,14 @@ export function decodeJsonBody(buf: Uint8Array, redact: (text: string) => string
   text = redact(text);
   const out: DecodedJsonBody = { text, ...(invalidUtf8Offset !== undefined ? { invalidUtf8Offset } : {}) };
   if (text.length === 0) return { ...out, jsonError: 'empty body' };
-  const beyond = beyondReadingLimits(text);
-  if (beyond) return { ...out, jsonError: beyond };
+  const read = readingScan(text);
+  if (typeof read === 'string') return { ...out, jsonError: read };
   try {
     out.json = JSON.parse(text);
   } catch (e) {
     return { ...out, jsonError: (e as Error).message };
   }
+  if (freezeCountingNames(out.json) === read.members) return out;
   const duplicateKey = duplicateKeyOf(text);
   return duplicateKey === undefined ? out : { ...out, duplicateKey };
 }
@@ -107,13 +123,22 @@ export const MAX_JSON_VALUES = 50_000;
  * JSON at all is left to JSON.parse.
  */
 export function beyondReadingLimits(text: string): string | undefined {
+  const read = readingScan(text);
+  return typeof read === 'string' ? read : undefined;
+}
+
+/** beyondReadingLimits' pass: why `text` is past the limits, else how many `:` it holds outside strings (an object member each, in JSON). */
+function readingScan(text: string): string | { members: number } {
   let depth = 0;
   let values = 1;
+  let members = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
       i = stringEnd(text, i);
+    } else if (c === 0x3a /* : */) {
+      members++;
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       if (++depth > MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels, not read (RFC 8259 section 9 lets a reader limit nesting; the service's bodies are a few levels deep)`;
       values++;
@@ -122,7 +147,7 @@ export function beyondReadingLimits(text: string): string | undefined {
       return `more than ${MAX_JSON_VALUES} values, not read (RFC 8259 section 9 lets a reader limit the size of texts; a page of the service holds a few hundred)`;
     }
   }
-  return undefined;
+  return { members };
 }
 
 /**

@@ -1,5 +1,6 @@
 /** core/json-body.ts: strict UTF-8 (RFC 8259 section 8.1, RFC 3629), JSON parsing and duplicate object names. */
 import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
 import { beyondReadingLimits, decodeJsonBody, deepFreeze, firstDuplicateKey, firstInvalidUtf8, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../core/json-body.ts';
 
 const bytes = (...parts: Array<string | number[]>): Buffer => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
@@ -52,6 +53,33 @@ test('not JSON: empty body, syntax error, byte order mark', () => {
   const bom = decodeJsonBody(bytes([0xef, 0xbb, 0xbf], '{}'));
   expect(bom.jsonError).toBeDefined();
   expect(bom.invalidUtf8Offset).toBeUndefined();
+});
+
+/** JSON text written member by member, so that an object may name a member twice (escaped or not): what JSON.stringify never writes. */
+const jsonWithRepeats: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.oneof(fc.integer().map(String), fc.constantFrom('true', 'null', '1.5e3'), fc.string({ unit: fc.constantFrom('a', ':', '"', '\\', '{', ',', ' ') }).map((t) => JSON.stringify(t))),
+    fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
+    fc
+      .array(fc.tuple(fc.constantFrom('a', 'b', ':', 'a:b'), fc.boolean(), tie('value')), { maxLength: 5 })
+      .map((members) => `{${members.map(([name, escaped, v]) => `${escaped ? `"\\u${name.charCodeAt(0).toString(16).padStart(4, '0')}${name.slice(1)}"` : JSON.stringify(name)} : ${v}`).join(',')}}`),
+  ),
+})).value;
+
+test('decodeJsonBody finds the first duplicate name as firstDuplicateKey does, scanning for it only when the parsed body holds fewer names than the text', () => {
+  fc.assert(
+    fc.property(jsonWithRepeats, (text) => {
+      let scans = 0;
+      const d = decodeJsonBody(Buffer.from(text, 'utf8'), undefined, (t) => (scans++, firstDuplicateKey(t)));
+      expect(d.jsonError).toBeUndefined();
+      const expected = firstDuplicateKey(text);
+      expect(d.duplicateKey).toBe(expected);
+      expect(scans).toBe(expected === undefined ? 0 : 1);
+      expect(Object.isFrozen(d.json)).toBe(true);
+    }),
+    { numRuns: 400 },
+  );
 });
 
 test('a duplicate object name is reported by its JSON pointer, after unescaping, at any depth', () => {
