@@ -2,9 +2,10 @@
  * `npm run build` (and `prepack`): the compiled package in dist/, which the `conformance` command runs
  * without tsx. Empties dist/ first, so a module deleted from the sources never ships from an older
  * build; compiles with tsconfig.build.json (tsc rewrites the `.ts` import specifiers to `.js` and emits
- * the JSON files the code imports); copies the data files the code reads at run time; then checks that
- * every file a compiled module names with `new URL('<relative path>', import.meta.url)` exists in dist/,
- * so a new data file cannot be forgotten here and found missing only by a user. It also records the
+ * the JSON files the code imports); bundles the command's second stage (scripts/bundle-command.ts);
+ * copies the data files the code reads at run time; then checks that every file a compiled module
+ * names with `new URL('<relative path>', import.meta.url)` exists in dist/, so a new data file cannot
+ * be forgotten here and found missing only by a user. It also records the
  * commit the package is built from (dist/build-info.json).
  */
 import { execFileSync } from 'node:child_process';
@@ -14,6 +15,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { BUILD_INFO } from '../cli/suite-files.ts';
+import { bundleCommand } from './bundle-command.ts';
 import { OWN_SCHEMA_FILES, standaloneValidators } from '../spec/schemas.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -53,6 +55,10 @@ for (const dir of DATA_DIRS) {
     writeFileSync(join(DIST, relative(ROOT, file)).replace(DATA_FILES, '.json'), JSON.stringify(parse(readFileSync(file, 'utf8'))));
   }
 }
+
+// The command's second stage as one module (scripts/bundle-command.ts): Node 20 compiles ES modules
+// one by one at every run.
+await bundleCommand(DIST);
 
 // The validators a run uses, compiled now (spec/schemas.ts): the run then loads no Ajv and compiles
 // nothing. The suite's own schemas are found by their $id (core/target.ts, cli/diff.ts).
