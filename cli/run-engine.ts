@@ -53,7 +53,13 @@ export async function runEngine(host: RunHost, playwright: ChildProcess, selecti
       host.plan(selection);
       // Every selected check has its outcome: the report is written while Playwright's runner reports
       // the last tests and ends (a shard's selection is Playwright's own, known only from its runner).
-      host.engine.finished().then(finish).catch(() => undefined);
+      // After the outcomes' own writes to the worker's connection: writing the report holds this
+      // process for a while, and the worker's last tests wait for those outcomes.
+      host.engine
+        .finished()
+        .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+        .then(finish)
+        .catch(() => undefined);
     }
     const backstop = setTimeout(() => playwright.kill('SIGKILL'), deadlineLeftMs(run.settings) + BACKSTOP_MS);
     await exited;

@@ -61,6 +61,8 @@ export function nodeStackFormatInCompiledWorker(env: NodeJS.ProcessEnv = process
   if (env['TEST_WORKER_INDEX'] !== undefined && moduleUrl.endsWith('.js')) Reflect.deleteProperty(Error, 'prepareStackTrace');
 }
 
+let follower: OutcomeFollower | undefined;
+
 /**
  * One Playwright test per declared check. The test holds no state: it asks the run's engine for its
  * check's outcome and reports it (attachment, skip, failure). Whole-run checks are registered last,
@@ -75,9 +77,20 @@ export function registerChecks(checks: readonly CheckListing[]): void {
     // fixtures' names, in the runner and in the worker (about 40 ms of CPU over 117 long ones).
     declare(test, check.id, { tag: check.tags, annotation: [{ type: 'check', description: check.id }] }, async ({}, testInfo: TestInfo) => reportOutcome(check.id, testInfo));
   }
+  followTheRun();
 }
 
-let follower: OutcomeFollower | undefined;
+/**
+ * In a worker, the run is followed from the moment the tests are registered, not from the first test:
+ * the checks settled while the worker was starting arrive while Playwright prepares that test, and
+ * the engine's process, busy with the run's last checks and its report, need not answer a new
+ * connection then (issue 31). The runner, which registers the tests to list them, follows nothing.
+ */
+export function followTheRun(env: NodeJS.ProcessEnv = process.env): OutcomeFollower | undefined {
+  const socket = env[ENGINE_SOCKET_ENV];
+  if (socket && env['TEST_WORKER_INDEX'] !== undefined) follower ??= new OutcomeFollower(socket);
+  return follower;
+}
 
 /** A check's test: its outcome asked of the run's engine and reported (attachment, skip, failure). */
 async function reportOutcome(checkId: string, testInfo: TestInfo): Promise<void> {

@@ -94,3 +94,25 @@ test('a follower started before the engine listens connects once it does', async
     await closeEngineServer(server);
   }
 });
+
+test('a worker follows the run as soon as its tests are registered; the runner, which registers them to list them, does not', async () => {
+  const { followTheRun, ENGINE_SOCKET_ENV } = await import('../core/playwright-tests.ts');
+  const engine = fakeEngine(['a']);
+  const path = engineSocketPath();
+  const server = await serveOutcomes(path, engine.handlers);
+  let connections = 0;
+  server.on('connection', () => connections++);
+  try {
+    expect(followTheRun({ [ENGINE_SOCKET_ENV]: path })).toBeUndefined();
+    await tick();
+    expect(connections, 'the runner').toBe(0);
+    const follower = followTheRun({ [ENGINE_SOCKET_ENV]: path, TEST_WORKER_INDEX: '0' });
+    expect(follower).toBeInstanceOf(OutcomeFollower);
+    await tick();
+    expect(connections, 'the worker, before any test asks').toBe(1);
+    expect(engine.asked, 'the planned checks are followed').toEqual(['a']);
+    expect(followTheRun({ [ENGINE_SOCKET_ENV]: path, TEST_WORKER_INDEX: '0' }), 'one follower a worker').toBe(follower);
+  } finally {
+    await closeEngineServer(server);
+  }
+});
