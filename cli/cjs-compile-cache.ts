@@ -51,6 +51,14 @@ export const AUDITED_BUNDLES: readonly { file: string; sha256: string; why: stri
 /** Whether this Node has a compile cache of its own (module.enableCompileCache, Node 22.1 and later: cli/compile-cache.ts turns it on). */
 export const NODE_HAS_OWN_COMPILE_CACHE = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
+/**
+ * The cache's size bound. One Playwright install's entries take about 12 MB, and each new install
+ * path (a project, a test's temporary package) adds its own: beyond this, the entries written longest
+ * ago are removed (by the process that has just written one, so a run that reads the cache pays
+ * nothing), down to three quarters of it.
+ */
+export const CJS_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
 /** Where the cache is: NODE_COMPILE_CACHE's directory (Node's own variable) or Node's default under the temporary directory. */
 export function cjsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env['NODE_COMPILE_CACHE'] || join(tmpdir(), 'node-compile-cache'), `conformance-cjs-${process.version}-${process.arch}`);
@@ -71,6 +79,7 @@ export function installCjsCompileCache(
   },
   dir: string,
   audited: readonly string[],
+  maxBytes: number,
 ): void {
   const { Module, vm, fs, path, crypto } = deps;
   // Only a directory of this user's that no one else may write: what is read from it is run as code.
@@ -83,6 +92,35 @@ export function installCjsCompileCache(
     return;
   }
   const trusted = new Set(audited);
+  // The entries this process wrote: kept when the cache is pruned (they are what it runs now).
+  const written = new Set<string>();
+  let pruned = false;
+  const prune = () => {
+    if (pruned) return;
+    pruned = true;
+    try {
+      const entries = fs.readdirSync(dir).map((name) => {
+        const file = path.join(dir, name);
+        const stat = fs.lstatSync(file);
+        return { file, size: stat.size, mtimeMs: stat.mtimeMs };
+      });
+      let total = entries.reduce((sum, e) => sum + e.size, 0);
+      if (total <= maxBytes) return;
+      entries.sort((a, b) => a.mtimeMs - b.mtimeMs);
+      for (const e of entries) {
+        if (total <= maxBytes * 0.75) break;
+        if (written.has(e.file)) continue;
+        try {
+          fs.unlinkSync(e.file);
+          total -= e.size;
+        } catch {
+          // Removed by another process pruning at the same time.
+        }
+      }
+    } catch {
+      // A cache that cannot be pruned is a larger cache, nothing more.
+    }
+  };
   const original = Module.prototype._compile;
   Module.prototype._compile = function (this: { exports: unknown; require: (id: string) => unknown }, content: string, filename: string, ...rest: unknown[]): unknown {
     const sha = crypto.createHash('sha256').update(content).digest('hex');
@@ -110,6 +148,8 @@ export function installCjsCompileCache(
         const temp = `${entry}.${process.pid}.tmp`;
         fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
         fs.renameSync(temp, entry);
+        written.add(entry);
+        prune();
       } catch {
         // A cache that cannot be written is a slower next run, nothing more.
       }
@@ -123,7 +163,7 @@ export function installCjsCompileCache(
  * only (Node 22.1 and later have their own, cli/compile-cache.ts), and not when
  * NODE_DISABLE_COMPILE_CACHE=1 (Node's switch for its own). Undefined when there is nothing to add.
  */
-export function cjsCompileCacheNodeOptions(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function cjsCompileCacheNodeOptions(env: NodeJS.ProcessEnv = process.env, maxBytes: number = CJS_CACHE_MAX_BYTES): string | undefined {
   if (NODE_HAS_OWN_COMPILE_CACHE) return undefined;
   if (env['NODE_DISABLE_COMPILE_CACHE'] === '1') return undefined;
   const audited = AUDITED_BUNDLES.map((b) => b.sha256);
@@ -136,7 +176,7 @@ export function cjsCompileCacheNodeOptions(env: NodeJS.ProcessEnv = process.env)
     "import fs from 'node:fs';",
     "import path from 'node:path';",
     "import crypto from 'node:crypto';",
-    `(${installCjsCompileCache.toString()})({ Module, vm, fs, path, crypto }, ${JSON.stringify(cjsCacheDir(env))}, ${JSON.stringify(audited)});`,
+    `(${installCjsCompileCache.toString()})({ Module, vm, fs, path, crypto }, ${JSON.stringify(cjsCacheDir(env))}, ${JSON.stringify(audited)}, ${maxBytes});`,
   ].join('\n');
   return importSourceOption(source);
 }

@@ -4,7 +4,7 @@
  * whose `import(` could run is never read from it; a directory others may write is not used.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -101,6 +101,32 @@ test.describe('on Node 20', () => {
     const again = run();
     expect(again.out).toMatchObject({ where: 'lib.cjs:3:16', os: 'function' });
     for (const name of readdirSync(cache)) expect(readFileSync(join(cache, name), 'utf8')).not.toBe('not a code cache');
+  });
+
+  test('past its size bound, a process that writes an entry removes the entries written longest ago, never its own, down to three quarters of the bound', () => {
+    const cache = cjsCacheDir({ NODE_COMPILE_CACHE: join(dir, 'cache') });
+    mkdirSync(cache, { recursive: true, mode: 0o700 });
+    const entry = (name: string, mtimeS: number) => {
+      const file = join(cache, name);
+      writeFileSync(file, 'x'.repeat(3000));
+      utimesSync(file, mtimeS, mtimeS);
+      return name;
+    };
+    // Entries of other installs: four written long ago, one by a process still running (after this one's).
+    const old = ['a', 'b', 'c', 'd'].map((n, i) => entry(`old-${n}`, 1_000_000 + i));
+    const later = entry('later', Date.now() / 1000 + 3600);
+    const bound = 4_000;
+    const r = run({}, (env) => cjsCompileCacheNodeOptions(env, bound));
+    expect(r.out).toMatchObject({ where: 'lib.cjs:3:16', os: 'function' });
+    const left = readdirSync(cache);
+    const own = left.filter((n) => !old.includes(n) && n !== later);
+    expect(own, 'the entries this process wrote').toHaveLength(2);
+    for (const n of [...old, later]) expect(left, n).not.toContain(n);
+    // Under the bound nothing is removed (one entry removed first, so that the next run writes one).
+    writeFileSync(join(cache, 'small'), 'x');
+    rmSync(join(cache, own[0]!));
+    const again = run({}, (env) => cjsCompileCacheNodeOptions(env, 1_000_000));
+    expect([...again.entries.keys()].sort()).toEqual([...own, 'small'].sort());
   });
 
   test('a cache directory others may write is not used', () => {
