@@ -52,7 +52,7 @@ export const AUDITED_BUNDLES: readonly { file: string; sha256: string; why: stri
 export const NODE_HAS_OWN_COMPILE_CACHE = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 /**
- * The cache's size bound. One Playwright install's entries take about 12 MB, and each new install
+ * The cache's size bound. One Playwright install's entries take about 4.5 MB, and each new install
  * path (a project, a test's temporary package) adds its own: beyond this, the entries written longest
  * ago are removed (by the process that has just written one, so a run that reads the cache pays
  * nothing), down to three quarters of it.
