@@ -42,16 +42,8 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 /**
  * Freezes a parsed body and every object and array in it, iteratively (a body nested as deep as the
  * reading limits allow does not reach the call stack's): checks in flight share one parsed body, so
- * none may change what another reads, and the run's memory hands out the same one again.
- */
-export function deepFreeze<T>(value: T): T {
-  freezeCountingNames(value);
-  return value;
-}
-
-/**
- * deepFreeze's walk, returning the number of member names of the objects it froze (each object's
- * own keys): a body whose text holds as many members has no name twice in one object (decodeJsonBody).
+ * none may change what another reads, and the run's memory hands out the same one again. Returns how
+ * many member names its objects hold (each one's own keys), for decodeJsonBody's duplicate rule.
  */
 function freezeCountingNames(value: unknown): number {
   let names = 0;
@@ -75,7 +67,7 @@ export type JsonBodyFacts = Pick<DecodedJsonBody, 'invalidUtf8Offset' | 'duplica
 const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Decodes `buf` as strict UTF-8, parses it as JSON (the parsed body frozen: deepFreeze) and finds the
+ * Decodes `buf` as strict UTF-8, parses it as JSON (the parsed body frozen) and finds the
  * first duplicate object name. `redact` rewrites the text before it is parsed (the client's mask: what
  * is parsed out of a body that echoes a key never holds the key); `duplicateKeyOf` is
  * firstDuplicateKey or a memo of it, asked only of a body that has a duplicate: JSON.parse keeps one
