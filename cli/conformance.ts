@@ -106,11 +106,16 @@ function startPlaywright(settings: RunSettings, opts: CliOptions, socketPath: st
   if (opts.grep) args.push('--grep', opts.grep);
   if (opts.shard) args.push('--shard', opts.shard);
   const env: RunnerEnv = { settings, sharded: opts.shard !== undefined };
+  // Node reads the certificates NODE_EXTRA_CA_CERTS names at every start, whether or not the process
+  // makes a TLS connection: about 80 ms of CPU per process for a system bundle, measured on this
+  // project's machine. Playwright's runner and worker make none in a command run (the engine and its
+  // client are in this process; they talk to it over a local socket), so they start without it.
+  const { NODE_EXTRA_CA_CERTS: _extraCaCerts, ...inherited } = process.env;
   return spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
-      ...process.env,
+      ...inherited,
       [RUN_ENV]: JSON.stringify(env),
       [ENGINE_SOCKET_ENV]: socketPath,
       ...(opts.shard ? { PLAYWRIGHT_BLOB_OUTPUT_DIR: join(settings.reportDir, 'blob'), PLAYWRIGHT_BLOB_OUTPUT_NAME: `report-${opts.shard.replace('/', '-of-')}.zip` } : {}),
