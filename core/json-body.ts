@@ -111,15 +111,9 @@ export const MAX_JSON_VALUES = 50_000;
 
 /**
  * Why `text` is past the reading limits (nested deeper than MAX_JSON_DEPTH, or more than
- * MAX_JSON_VALUES values and members), or undefined. One linear pass that skips strings; what is not
- * JSON at all is left to JSON.parse.
+ * MAX_JSON_VALUES values and members), else how many `:` it holds outside strings (an object member
+ * each, in JSON). One linear pass that skips strings; what is not JSON at all is left to JSON.parse.
  */
-export function beyondReadingLimits(text: string): string | undefined {
-  const read = readingScan(text);
-  return typeof read === 'string' ? read : undefined;
-}
-
-/** beyondReadingLimits' pass: why `text` is past the limits, else how many `:` it holds outside strings (an object member each, in JSON). */
 function readingScan(text: string): string | { members: number } {
   let depth = 0;
   let values = 1;

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { FileReadError, readRegularFile } from './regular-file.ts';
 import { terminalSafe } from './terminal-text.ts';
+import { yamlParser } from '../spec/data-file.ts';
 import { compileOwnSchema } from '../spec/schemas.ts';
 import targetSchema from './target.schema.json' with { type: 'json' };
 
@@ -146,9 +146,7 @@ function checkPathParameters(target: Target, file: string): void {
  * make it cyclic).
  */
 function readYaml(text: string, file: string): unknown {
-  // Loaded only here: a run of the embedded reference reads no YAML, and the parser's 74 modules are
-  // about 0.1 s of CPU before its first request (issue 31).
-  const { parseDocument, Lexer, CST } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  const { parseDocument, Lexer, CST } = yamlParser();
   const tooDeep = `target file ${file}: not valid YAML: collections nested more than ${MAX_YAML_DEPTH} levels deep`;
   if (flowDepthExceeds(text, MAX_YAML_DEPTH, new Lexer(), CST)) throw new TargetFileError(tooDeep);
   const doc = parseDocument(text, { prettyErrors: false });
