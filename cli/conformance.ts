@@ -1,4 +1,5 @@
 import './compile-cache.ts';
+import './jit-tiering.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

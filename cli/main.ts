@@ -10,6 +10,7 @@
  */
 
 import './compile-cache.ts';
+import './jit-tiering.ts';
 
 const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<unknown> }> = {
   reference: { summary: 'start the reference implementation (conformance reference --help)', load: () => import('../reference/main.ts') },
