@@ -2,14 +2,14 @@
  * cli/jit-tiering.ts: the command's process gives a function to TurboFan later than Node does, and a
  * value the user gave node is kept.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { laterTiering, TIERING_SCALE, tieringFlag } from '../cli/jit-tiering.ts';
 import { scriptCommand } from './support/build.ts';
-import { ROOT, spawned } from './support/harness.ts';
+import { ROOT, spawned, type Spawned } from './support/harness.ts';
 
 /**
  * Run in a process as it ends (after the command's modules ran): how many calls of a small function
@@ -32,7 +32,12 @@ async function callsBeforeTurbofan(command: readonly string[]): Promise<number> 
   const probe = join(dir, 'probe.mjs');
   writeFileSync(probe, PROBE);
   const [node, ...rest] = command;
-  const run = await spawned(node!, ['--allow-natives-syntax', '--no-concurrent-recompilation', '--import', pathToFileURL(probe).href, ...rest], { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' }, timeoutMs: 60_000 });
+  let run: Spawned;
+  try {
+    run = await spawned(node!, ['--allow-natives-syntax', '--no-concurrent-recompilation', '--import', pathToFileURL(probe).href, ...rest], { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' }, timeoutMs: 60_000 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   const found = /calls before TurboFan: (\d+)/.exec(run.stderr);
   expect(found, run.stderr).not.toBeNull();
   // V8 names a flag it does not know on stderr: the command's flag is one it knows.
