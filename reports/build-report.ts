@@ -1,4 +1,5 @@
 import type { CheckDeclaration, CheckOutcome } from '../core/check.ts';
+import { listingOf } from '../core/check-listing.ts';
 import { catalogue, LEVELS, strongestLevel, type Requirement } from '../core/catalogue.ts';
 import type { RequestLogEntry } from '../core/request-log.ts';
 import type { TargetView } from '../core/target.ts';
@@ -21,6 +22,8 @@ export interface ReportInput {
 }
 
 export const NOT_SELECTED = 'not selected in this run';
+/** How a requirement's reason begins when a check failed first on another requirement and did not reach it. */
+export const NOT_REACHED = 'not reached:';
 
 /**
  * The verdict (principle 3: never green without evidence). A MUST requirement the run's limits left
@@ -51,7 +54,8 @@ function verdictOf(requirements: readonly RequirementResult[], failOn: 'must' | 
   // field, a skip for want of data, a check not selected) leaves the run incomplete. A shard's checks
   // of the other shards are not selected by design: its verdict is the merged report's.
   const unjudged = must.filter((r) => r.status === 'skip' || (r.status === 'disabled' && !shard));
-  if (requireAll && unjudged.length) return { verdict: 'incomplete', incomplete: requireAllText(unjudged, fields), mustNotJudged };
+  // Its cause names the absent fields itself: they are not said a second time beside it.
+  if (requireAll && unjudged.length) return { verdict: 'incomplete', incomplete: requireAllText(unjudged, fields), mustNotJudged: { count: 0, fields: [] } };
   return { verdict: 'conformant', mustNotJudged };
 }
 
@@ -72,7 +76,10 @@ export function buildReport(input: ReportInput): ConformanceReport {
     const outcome = input.outcomes.get(c.id) ?? { checkId: c.id, status: 'skip' as const, reason: NOT_SELECTED, failures: [], observations: [], requests: 0, seed: 0 };
     return { ...outcome, title: c.title, level: strongestLevel(c.requirements), operation: c.operation, kind: c.kind ?? 'check', requirements: [...c.requirements] };
   });
-  const ran = checks.filter((c) => input.outcomes.has(c.checkId));
+  // In the order of the run's tests, which is the order the console says findings in (core/check-listing.ts):
+  // a requirement's first failure here, in report.json, summary.md and report.html, is the one the console said.
+  const testRank = new Map(listingOf(input.checks).map((c, i) => [c.id, i]));
+  const ran = checks.filter((c) => input.outcomes.has(c.checkId)).sort((a, b) => testRank.get(a.checkId)! - testRank.get(b.checkId)!);
   const requirements = catalogue().requirements.map((r) => judge(r, checks, ran, input.outcomes));
   const counts = Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, 0]))])) as ConformanceReport['counts'];
   for (const r of requirements) counts[r.level][r.status]++;
@@ -125,8 +132,14 @@ function judge(r: Requirement, checks: readonly CheckResult[], allRan: readonly 
   if (covering.length === 0 && evidence.length === 0) {
     return { ...base, reason: r.observable === false ? 'not observable through the three read operations' : 'no check declared' };
   }
-  const ran = covering.filter((c) => outcomes.has(c.checkId));
+  const ran = allRan.filter((c) => c.requirements.includes(r.id));
   if (ran.length === 0 && evidence.length === 0) return { ...base, status: 'disabled', reason: 'its checks were not selected in this run' };
+  // Why a requirement no check judged was left: a check that failed first on another requirement did
+  // not reach it; else a reason of a check that did not fail (a failing check's reason is another
+  // requirement's finding, said under that one).
+  const notReached = ran.find((c) => c.status === 'fail' && c.probeCompleted !== true);
+  const unjudged = (otherwise: string) =>
+    notReached ? `${NOT_REACHED} ${notReached.checkId} failed first on ${notReached.failures[0]?.requirementId}` : (ran.filter((c) => c.status !== 'fail').map((c) => c.reason).find(Boolean) ?? otherwise);
 
   const failures = evidence.map((f) => `${f.checkId}: ${f.message}`);
   if (r.level !== 'UNSPECIFIED' && failures.length) return { ...base, status: 'fail', reason: failures[0], failures: evidence };
@@ -142,7 +155,7 @@ function judge(r: Requirement, checks: readonly CheckResult[], allRan: readonly 
   if (r.level === 'UNSPECIFIED') {
     if (observed.length) return { ...base, status: 'observed', ...withObserved };
     if (errors.length) return { ...base, status: 'error', reason: errors[0] };
-    return { ...base, status: 'skip', reason: ran.map((c) => c.reason).find(Boolean) ?? 'nothing observed' };
+    return { ...base, status: 'skip', reason: unjudged('nothing observed') };
   }
   if (failures.length) return { ...base, status: 'fail', reason: failures[0], ...withObserved, failures: evidence };
   // A limit that cut one of its checks short leaves the requirement unjudged, even if another passed.
@@ -150,13 +163,12 @@ function judge(r: Requirement, checks: readonly CheckResult[], allRan: readonly 
   if (cut) return { ...base, status: cut.status === 'error' ? 'error' : 'skip', reason: `${cut.checkId}: ${cut.reason}`, cause: 'run-limit', ...withObserved };
   if (errors.length) return { ...base, status: 'error', reason: errors[0], ...withObserved };
   if (passed.length) return { ...base, status: 'pass', ...withObserved };
-  const notReached = ran.find((c) => c.status === 'fail');
   const absent = !notReached && ran.every((c) => c.cause === 'target-field');
   return {
     ...base,
     status: 'skip',
     ...(absent ? { cause: 'target-field' as const } : {}),
-    reason: notReached ? `not reached: ${notReached.checkId} failed first on ${notReached.failures[0]?.requirementId}` : (ran.map((c) => c.reason).find(Boolean) ?? 'skipped'),
+    reason: unjudged('skipped'),
     ...withObserved,
   };
 }

@@ -94,8 +94,10 @@ function details(report: ConformanceReport, q: RequirementResult): string[] {
     `> ${mdText(q.statement)}`,
     '',
   ];
-  // A shrunk counterexample with its replay is the most useful evidence a reader can act on: first.
-  const shown = [...fails].sort((a, b) => Number(b.counterexample !== undefined) - Number(a.counterexample !== undefined));
+  // The failure the console and the list above said first, then a shrunk counterexample with its
+  // replay, the most useful evidence a reader can act on.
+  const [first, ...rest] = fails;
+  const shown = first ? [first, ...rest.sort((a, b) => Number(b.counterexample !== undefined) - Number(a.counterexample !== undefined))] : [];
   for (const f of shown.slice(0, MAX_FAILURES_SHOWN)) out.push(...failure(report, f));
   if (fails.length > MAX_FAILURES_SHOWN) out.push(`… and ${fails.length - MAX_FAILURES_SHOWN} more failures of this requirement (see report.html)`, '');
   if (fails.length === 0 && q.reason) out.push(`- Message: ${mdCode(oneLine(q.reason, LIMITS.message))}`, '');

@@ -10,6 +10,9 @@ import type { Exchange } from '../core/evidence.ts';
 import { compileOwnSchema } from '../spec/schemas.ts';
 import { badgeSvg } from '../reports/badge.ts';
 import { buildReport, type ReportInput } from '../reports/build-report.ts';
+import { consoleSummary } from '../reports/console-summary.ts';
+import { listingOf } from '../core/check-listing.ts';
+import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { esc, mdCode, mdText } from '../reports/escape.ts';
 import { HTML_SCRIPT_SHA256, reportHtml } from '../reports/html.ts';
 import { verdictLine } from '../reports/format.ts';
@@ -300,4 +303,48 @@ test('junit.xml gates as the exit code: conformant with a SHOULD failure, non-co
   // The incomplete run's unjudged MUST requirement is an error naming why.
   expectWellFormedXml(junitXml(cases[4]![1]));
   expect(junitXml(cases[4]![1])).toMatch(/<testcase name="\[MUST\] files\.list\.schema:[^"]*" classname="listContainerFiles">\s*<error message="not judged \(incomplete\): [^"]*deadline/);
+});
+
+test("a requirement's failures are in the order of the run's tests, the order the console says them: its reason, summary.md's first failure", () => {
+  const order = listingOf(ALL_CHECKS).map((c) => c.id);
+  // Two real checks of one requirement, whose order as tests differs from their order as declared.
+  const [first, second] = ['files.limit.page-size', 'files.property.strictly-after'].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  expect(ALL_CHECKS.findIndex((c) => c.id === second) < ALL_CHECKS.findIndex((c) => c.id === first), 'declared in the other order').toBe(true);
+  const failing = (checkId: string) =>
+    outcome(checkId, { status: 'fail', reason: `files.after.strictly-after: by ${checkId}`, failures: [{ requirementId: 'files.after.strictly-after', message: `by ${checkId}`, exchanges: [] }] });
+  const r = buildReport({ ...input([failing(second!), failing(first!)]), checks: ALL_CHECKS });
+  const q = r.requirements.find((x) => x.id === 'files.after.strictly-after')!;
+  expect(q.reason).toBe(`${first}: by ${first}`);
+  expect(q.failures!.map((f) => f.checkId)).toEqual([first, second]);
+  const md = summaryMarkdown(r);
+  expect(md.indexOf(`Check \`${first}\``)).toBeGreaterThan(-1);
+  expect(md.indexOf(`Check \`${first}\``)).toBeLessThan(md.indexOf(`Check \`${second}\``));
+});
+
+test('a requirement no check reached: its reason names the check that failed first, never that check\'s finding; the console names it', () => {
+  // x.fail stops short on files.file.schema: files.list.schema, which it also covers, was not reached.
+  const checks: CheckDeclaration[] = [{ id: 'x.fail', title: 'fails', operation: 'listContainerFiles', requirements: ['files.file.schema', 'files.list.schema', 'files.after.control-char-paths'], probe: noop }];
+  const failed = outcome('x.fail', { status: 'fail', reason: 'a finding quoting the target', failures: [{ requirementId: 'files.file.schema', message: 'a finding quoting the target', exchanges: [] }] });
+  const r = buildReport({ ...input([failed]), checks });
+  for (const id of ['files.list.schema', 'files.after.control-char-paths']) {
+    const q = r.requirements.find((x) => x.id === id)!;
+    expect(q.status, id).toBe('skip');
+    expect(q.reason, id).toBe('not reached: x.fail failed first on files.file.schema');
+  }
+  const printed = consoleSummary(r, '/tmp/r', 1000);
+  expect(printed).toContain('not judged: MUST files.list.schema (not reached: x.fail failed first on files.file.schema)');
+  expect(printed.indexOf('not judged:')).toBeLessThan(printed.indexOf('verdict:'));
+  // Nothing unreached: no such line.
+  expect(consoleSummary(report, '/tmp/r', 1000)).not.toContain('not judged:');
+});
+
+test('--require-all: the verdict names the absent fields once', () => {
+  const absent = outcome('x.skip', { status: 'skip', reason: 'interns.otherWorkspaceId is not set', cause: 'target-field' });
+  const r = buildReport({ ...input([outcome('x.pass', {}), absent]), requireAll: true });
+  const line = verdictLine(r);
+  expect(r.verdict).toBe('incomplete');
+  expect(line.split('interns.otherWorkspaceId').length - 1, line).toBe(1);
+  // Without --require-all the verdict names them, once too.
+  const plain = verdictLine(buildReport(input([outcome('x.pass', {}), absent])));
+  expect(plain.split('interns.otherWorkspaceId').length - 1, plain).toBe(1);
 });
