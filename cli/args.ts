@@ -36,6 +36,8 @@ export interface CliOptions {
   dryRun: boolean;
   replayPath?: string;
   help: boolean;
+  /** --version: the suite's and the service document's versions are printed; nothing else is done. */
+  version: boolean;
   /**
    * Every option given on the command line, by its name, as checked (numbers and --shard
    * normalised): the replay of the run is built from it (cli/prepare-run.ts), so an option added to
@@ -108,6 +110,7 @@ previous report with its error (junit.xml with one error, summary.md with the re
   --allow-insecure       accept plain http:// to a host other than loopback
   --replay-path PATH     fast-check path of a counterexample to replay, e.g. 3:1:0 (with --seed and --grep)
   --dry-run              print the plan and send nothing
+  --version              the suite's version and commit, and the service document's version
   --help                 this text`;
 
 /**
@@ -141,14 +144,15 @@ function shard(v: string | undefined): string | undefined {
 /** Compiled as Playwright compiles --grep (`/body/flags` or a pattern with flags gi), so what passes here runs there. */
 function grep(v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
-  const fail = () => new UsageError(`--grep takes a regular expression of 1 to ${MAX_TEXT} characters, got ${shown(v)}`);
-  if (v.length === 0 || v.length > MAX_TEXT) throw fail();
+  if (v.length === 0 || v.length > MAX_TEXT) throw new UsageError(`--grep takes a regular expression of 1 to ${MAX_TEXT} characters, got ${shown(v)}`);
   const slashed = /^\/(.*)\/([gi]*)$/.exec(v);
   try {
     if (slashed) new RegExp(slashed[1]!, slashed[2]);
     else new RegExp(v, 'gi');
-  } catch {
-    throw fail();
+  } catch (e) {
+    // JavaScript's own words for what is wrong ("Unterminated group"), after the pattern it read.
+    const why = /: ([^:]+)$/.exec((e as Error).message)?.[1] ?? 'not a valid pattern';
+    throw new UsageError(`--grep takes a regular expression, got ${shown(v)}, which is not one: ${terminalSafe(why)}`);
   }
   return v;
 }
@@ -196,20 +200,28 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   'replay-path': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
 
 /** Every option name, for tests that loop over all of them. */
 export const OPTION_NAMES = Object.keys(OPTIONS) as ReadonlyArray<keyof typeof OPTIONS>;
+
+/**
+ * node:util parseArgs's error as one line: it names the option ("Unknown option '--x'", "Option
+ * '--seed <value>' argument missing"); its hint about positionals is dropped (it ends in a quote it
+ * never closes), and what the user typed is escaped like any value. For every command of cli/.
+ */
+export function parseArgsLine(e: unknown): string {
+  const first = ((e as Error)?.message ?? String(e)).split('\n')[0]!.replace(/\. To specify.*$/, '');
+  return terminalSafe(first.length > 200 ? `${first.slice(0, 200)}…` : first);
+}
 
 export function parseCli(argv: readonly string[]): CliOptions {
   let values;
   try {
     ({ values } = parseArgs({ args: joinNegativeValues(argv), strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (e) {
-    // node:util names the option ("Unknown option '--x'", "Option '--seed <value>' argument missing");
-    // its hint about positionals is dropped, and what the user typed is escaped like any value.
-    const first = (e as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, '');
-    throw new UsageError(terminalSafe(first.length > 200 ? `${first.slice(0, 200)}…` : first));
+    throw new UsageError(parseArgsLine(e));
   }
   const opts: CliOptions = {
     failOn: choice('fail-on', values['fail-on'], ['must', 'should'], 'must'),
@@ -221,6 +233,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     dryRun: values['dry-run'] ?? false,
     retryBudgetS: int('retry-budget', values['retry-budget'], ' s') ?? CLI_DEFAULTS.retryBudgetS,
     help: values.help ?? false,
+    version: values.version ?? false,
     given: {},
   };
   const assign = <K extends keyof CliOptions>(k: K, v: CliOptions[K] | undefined) => {
@@ -259,7 +272,7 @@ function givenOf(values: Record<string, string | boolean | undefined>, opts: Cli
 /**
  * The report directory and --force as far as they can be read from options that did not parse (an
  * unknown option, a bad value elsewhere): an exit 2 replaces the report there with its error
- * (cli/conformance.ts). `noReport`: --help or --dry-run was asked for, which write no report.
+ * (cli/conformance.ts). `noReport`: --help, --version or --dry-run was asked for, which write no report.
  */
 export function looseReportDir(argv: readonly string[]): { reportDir?: string; force: boolean; noReport: boolean } {
   let reportDir: string | undefined;
@@ -270,7 +283,7 @@ export function looseReportDir(argv: readonly string[]): { reportDir?: string; f
     if (arg === '--report-dir' && i + 1 < argv.length) reportDir = argv[++i];
     else if (arg.startsWith('--report-dir=')) reportDir = arg.slice('--report-dir='.length);
     else if (arg === '--force') force = true;
-    else if (arg === '--help' || arg === '-h' || arg === '--dry-run') noReport = true;
+    else if (arg === '--help' || arg === '-h' || arg === '--dry-run' || arg === '--version') noReport = true;
   }
   const usable = reportDir !== undefined && reportDir.length > 0 && reportDir.length <= 4096 && !reportDir.includes('\0');
   return { ...(usable ? { reportDir } : {}), force, noReport: noReport || (reportDir !== undefined && !usable) };

@@ -12,7 +12,7 @@ import { MARKER as REPORT_MARKER } from '../reports/safe-files.ts';
 import { looseReportDir, parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
 import { cjsCompileCacheNodeOptions } from './cjs-compile-cache.ts';
 import { die, Fatal } from './fatal.ts';
-import { ROOT, RUN_ENV, settingsOf, type RunnerEnv } from './prepare-run.ts';
+import { ROOT, RUN_ENV, settingsOf, suiteInfo, type RunnerEnv } from './prepare-run.ts';
 import { MODULE_EXT, suiteModule } from './suite-files.ts';
 import { EXIT_OF_SIGNAL, onStop, watchParentNodeOptions } from './stop-signals.ts';
 
@@ -42,6 +42,12 @@ async function main(): Promise<number> {
   }
   if (opts.help) {
     process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  if (opts.version) {
+    const { name, version, commit } = suiteInfo();
+    const { specVersion } = (await import('../core/catalogue.ts')).catalogue();
+    process.stdout.write(`${name} ${version}${commit ? ` (${commit})` : ''}, service document ${specVersion}\n`);
     return 0;
   }
 

@@ -13,6 +13,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { terminalSafe } from '../core/terminal-text.ts';
+import { parseArgsLine } from './args.ts';
+import { commandLine } from './suite-files.ts';
 import { compileOwnSchema } from '../spec/schemas.ts';
 import { compareReports, incomparable } from '../reports/diff-compare.ts';
 import { diffHtml } from '../reports/diff-html.ts';
@@ -20,8 +22,7 @@ import { diffText } from '../reports/diff-text.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import reportSchema from '../reports/report.schema.json' with { type: 'json' };
 
-export const DIFF_USAGE = `usage: conformance diff A/report.json B/report.json [--html FILE]
-       (in a clone of the suite: npm run conformance:diff -- A/report.json B/report.json)
+export const DIFF_USAGE = `usage: ${commandLine('diff')} A/report.json B/report.json [--html FILE]
 
 Compares two reports of the conformance suite, e.g. your implementation's and the primary one's:
 the requirements whose status differs, and the observations of the implementation profile that differ
@@ -111,7 +112,7 @@ function main(argv: string[]): number {
   try {
     parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { html: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (e) {
-    throw new BadInput(`${terminalSafe((e as Error).message.split('\n')[0] ?? '')} (see --help)`);
+    throw new BadInput(`${parseArgsLine(e)} (see --help)`);
   }
   if (parsed.values.help) {
     process.stdout.write(DIFF_USAGE + '\n');

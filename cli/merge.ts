@@ -16,6 +16,7 @@ import { EXIT_CODE } from '../reports/format.ts';
 import { BLOB_SUBDIR, collectShards } from '../reports/shards.ts';
 import { prepareReportDir, ReportDirError, writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
+import { parseArgsLine } from './args.ts';
 import { commandLine } from './suite-files.ts';
 
 
@@ -50,7 +51,7 @@ function main(argv: string[]): number {
       },
     }));
   } catch (e) {
-    throw new Fatal(`${(e as Error).message.split('\n')[0]} (see --help)`);
+    throw new Fatal(`${parseArgsLine(e)} (see --help)`);
   }
   if (values.help) {
     process.stdout.write(MERGE_USAGE + '\n');

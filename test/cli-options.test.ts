@@ -33,6 +33,7 @@ const BAD: Record<(typeof OPTION_NAMES)[number], string[][]> = {
   'dry-run': [['--dry-run=0']],
   'replay-path': [['--replay-path', 'a:b'], ['--replay-path', '1::2'], ['--replay-path', ''], ['--replay-path', "1' ; rm -rf ~"]],
   help: [['--help=please']],
+  version: [['--version=1']],
 };
 
 function usageError(argv: string[]): UsageError {
@@ -195,4 +196,12 @@ test('--wait-for waits for a service that starts listening late, then runs; one 
   const capped = await runCli(['--target', join(dir, 't.yaml'), '--seed', '3', '--wait-for', '60', '--deadline', '3'], { env, timeoutMs: 60_000 });
   expect(capped.code).toBe(2);
   expect(capped.stderr).toMatch(/^conformance: the suite's deadline of 3 s passed while waiting for http:\/\/127\.0\.0\.1:\d+ to answer \(--wait-for 60;/);
+});
+
+test('--version prints the suite and the service document versions, exit 0, and writes no report', async () => {
+  const run = await runCli(['--version'], { timeoutMs: 60_000 });
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toMatch(/^conformance-suite \d+\.\d+\.\d+( \([0-9a-f]{7,}(-dirty)?\))?, service document \d+\.\d+\.\d+\n$/);
+  expect(run.stderr).toBe('');
+  expect(readdirSync(run.reportDir)).toEqual([]);
 });

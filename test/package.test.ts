@@ -85,7 +85,7 @@ test('npx conformance --help and npx conformance reference --help', async () => 
   expect(ref.stdout).toContain('--port');
   const diff = await conformance(['diff', '--help']);
   expect(diff.code, diff.stderr).toBe(0);
-  expect(diff.stdout).toMatch(/^usage: conformance diff/);
+  expect(diff.stdout).toMatch(/^usage: npx conformance diff /);
   // The installed command, not a clone's npm script (which has no script in a project).
   const merge = await conformance(['merge', '--help']);
   expect(merge.code, merge.stderr).toBe(0);
