@@ -22,7 +22,8 @@ export interface Preflight {
  * URL under which no documented path exists (9 rule 1: it must end with /v1), and target file fields
  * the server plainly does not know or that leave nothing to judge (principle 6: a careless target
  * file is named, not blamed on the server): a container or a model answered 404 while the key works
- * elsewhere, a main container that lists no file, a workspace that is not the key's. Any HTTP answer counts as reachable; the checks judge what the answers hold.
+ * elsewhere, a main container that lists no file, a workspace that is not the key's, all of them in
+ * one line. Any HTTP answer counts as reachable; the checks judge what the answers hold.
  */
 export async function preflight(target: Target, settings: RunSettings): Promise<Preflight> {
   const node = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
@@ -94,18 +95,27 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
     if (all((s) => s === 401 || s === 403)) return done(`${key} was rejected by every operation (${statuses.join(', ')}): check the key, not the server`);
     if (all((s) => s === 404)) return done(`no operation found under baseUrl ${target.baseUrl} (404 on every documented path): does it end with /v1? (section 9 rule 1)`);
     const [files, model, interns] = responses;
-    const fileProblem = containerProblem(target, files, [model, interns]);
-    if (fileProblem) return done(fileProblem);
-    const modelProblem = unservedModel(target, model, [files, interns]);
-    if (modelProblem) return done(modelProblem);
-    const emptyMain = emptyContainerProblem(target, files);
-    if (emptyMain) return done(emptyMain);
-    const workspace = await internsWorkspaceProblem(target, client, interns);
-    return deadlinePassed ? late() : done(workspace);
+    // Every field the deployment does not know, in one line: a target file mended one field a run
+    // would take a run per field.
+    const fields = [
+      containerProblem(target, files, [model, interns]) ?? emptyContainerProblem(target, files),
+      unservedModel(target, model, [files, interns]),
+      await internsWorkspaceProblem(target, client, interns),
+    ];
+    return deadlinePassed ? late() : done(oneLineOf(fields.filter((f): f is string => f !== undefined)));
   } finally {
     clearTimeout(deadlineTimer);
     await transport.close();
   }
+}
+
+const CHECK_FILE = ' Check the target file';
+
+/** The target file's problems as one line, its advice said once, at its end. */
+function oneLineOf(problems: readonly string[]): string | undefined {
+  if (problems.length === 0) return undefined;
+  const said = problems.map((p) => (p.endsWith(CHECK_FILE) ? p.slice(0, -CHECK_FILE.length) : p));
+  return `${said.join('; ')}${CHECK_FILE}`;
 }
 
 const isSuccess = (r: ApiResponse | undefined): boolean => r !== undefined && r.status >= 200 && r.status < 300;

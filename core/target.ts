@@ -127,6 +127,23 @@ function checkPathParameters(target: Target, file: string): void {
       throw new TargetFileError(`target file ${file}: ${field} ${JSON.stringify(terminalSafe(value))} cannot be ${what} (empty, "." or "..", or holding "/")`);
     }
   };
+  // The README's template writes its placeholders with "...": a field left so names nothing of the
+  // deployment, and an optional one would be judged against nothing (a forbidden model that does not exist).
+  const placeholders: Array<[string, string | undefined]> = [
+    ['containerFiles.containerId', target.containerFiles.containerId],
+    ['containerFiles.emptyContainerId', target.containerFiles.emptyContainerId],
+    ['containerFiles.restartedContainerId', target.containerFiles.restartedContainerId],
+    ['modelEndpoints.model', target.modelEndpoints.model],
+    ['modelEndpoints.missingModel', target.modelEndpoints.missingModel],
+    ['modelEndpoints.forbiddenModel', target.modelEndpoints.forbiddenModel],
+    ['interns.workspaceId', target.interns.workspaceId],
+    ['interns.otherWorkspaceId', target.interns.otherWorkspaceId],
+  ];
+  const left = placeholders.filter(([, v]) => v !== undefined && (v.includes('...') || v.includes('\u2026')));
+  if (left.length) {
+    const named = left.map(([f, v]) => `${f} ${JSON.stringify(terminalSafe(v!))}`).join(', ');
+    throw new TargetFileError(`target file ${file}: ${named} still ${left.length === 1 ? 'holds' : 'hold'} the template's "..." placeholder: write the deployment's own value, or leave an optional field out`);
+  }
   segment('containerFiles.containerId', target.containerFiles.containerId, 'a container id (a path segment, 4.1)');
   segment('containerFiles.emptyContainerId', target.containerFiles.emptyContainerId, 'a container id (a path segment, 4.1)');
   segment('containerFiles.restartedContainerId', target.containerFiles.restartedContainerId, 'a container id (a path segment, 4.1)');

@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { preflight } from '../cli/preflight.ts';
+import { parseTarget } from '../core/target.ts';
 import { FORBIDDEN_MODEL_FIXTURE, WORKSPACE_A } from '../reference/data.ts';
 import { ConformanceRunError, runConformance } from '../cli/api.ts';
 import { keyWorkspaceViolation } from '../suites/judges/intern-pages.ts';
@@ -39,6 +40,18 @@ test('path parameters that cannot name anything are refused when the file is rea
   } finally {
     await server.close();
   }
+});
+
+test("the README template's \"...\" placeholders left in a target file: refused when it is read, every such field named in one line", () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const template = /### The target file\n\n```yaml\n([\s\S]*?)```/.exec(readme)![1]!;
+  const env = { EXAMPLE_MANAGEMENT_KEY: 'k'.repeat(24), EXAMPLE_USER_KEY: 'u'.repeat(24) };
+  expect(() => parseTarget(template, 'target.yaml', { env })).toThrow(
+    /^target file target\.yaml: containerFiles\.containerId "cntr_\.\.\.", containerFiles\.emptyContainerId "sess_\.\.\.", containerFiles\.restartedContainerId "cntr_\.\.\.-r1a2b", interns\.workspaceId "00000000-\.\.\.", interns\.otherWorkspaceId "00000000-\.\.\." still hold the template's "\.\.\." placeholder/,
+  );
+  // The same file with the deployment's own values is read.
+  const filled = template.replaceAll('cntr_...', 'cntr_abc').replace('sess_...', 'sess_e').replaceAll('00000000-...', '6f1d2a9c-4e7b-41f8-a3d5-e6c7b8a9f012');
+  expect(parseTarget(filled, 'target.yaml', { env }).containerFiles.containerId).toBe('cntr_abc');
 });
 
 test('a model the deployment does not serve (a typo in modelEndpoints.model): one line naming the field, exit 2, no report, even with --grep', async () => {
@@ -172,6 +185,13 @@ test('interns.workspaceId not the key\'s, and the workspace filter set to it ref
     // One more request: the filtered list.
     expect(pre.requests).toBe(4);
   }
+});
+
+test('several fields the deployment does not know: the preflight names them all in one line, its advice once', async () => {
+  const modelTypo = (y: string) => y.replace(/^ {2}model: .*$/m, '  model: openai/gpt-4o-typo');
+  const pre = await preflightOf({}, (y) => workspaceTypo(modelTypo(y)));
+  expect(pre.fatal).toMatch(/^modelEndpoints\.model "openai\/gpt-4o-typo" was answered 404 .*\?; interns\.workspaceId "00000000-0000-4000-8000-00000000beef" is not the key's workspace: .* was refused \(403\)\. Check the target file$/);
+  expect(pre.fatal!.split('Check the target file')).toHaveLength(2);
 });
 
 test('interns of another single workspace while the filtered list holds the file\'s workspace: no fatal, the checks judge the server', async () => {
