@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,8 @@ let dir: string;
 
 test.beforeAll(() => {
   // Written inside the repository so that the module's require() calls resolve its node_modules.
+  // test-results/ is Playwright's, and another Playwright run may have just cleared it.
+  mkdirSync(join(ROOT, 'test-results'), { recursive: true });
   dir = mkdtempSync(join(ROOT, 'test-results', 'standalone-'));
   const file = join(dir, 'validators.cjs');
   writeFileSync(file, standaloneValidators(OWN_SCHEMAS));
