@@ -104,6 +104,7 @@ export function targetOfMapping(raw: unknown, fileName: string, options: LoadOpt
   for (const field of SECRET_FIELDS) checkKey(field, target[field], (raw as Record<string, unknown>)[field], file);
   checkBaseUrl(target.baseUrl, 'baseUrl', file, options);
   if (target.interns.regionalBaseUrl) checkBaseUrl(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
+  checkPlaceholders(target, file);
   checkPathParameters(target, file);
   target.baseUrl = target.baseUrl.replace(/\/+$/, '');
   const variableOf = (field: string) => WHOLE_VAR.exec(String((raw as Record<string, unknown>)[field] ?? '').trim())?.[1];
@@ -112,6 +113,29 @@ export function targetOfMapping(raw: unknown, fileName: string, options: LoadOpt
   const restrictedVariable = variableOf('restrictedApiKey');
   if (restrictedVariable && target.restrictedApiKey) target.restrictedApiKeyVariable = restrictedVariable;
   return target;
+}
+
+/**
+ * The README's template writes its placeholders with "..." (`cntr_...`, `00000000-...`): a field left
+ * so names nothing of the deployment, and an optional one would have its checks judged against
+ * nothing (an otherWorkspaceId that is no workspace passed the workspace-mismatch checks). Every such
+ * field is named, in one line (principle 6).
+ */
+function checkPlaceholders(target: Target, file: string): void {
+  const fields: Array<[string, string | undefined]> = [
+    ['containerFiles.containerId', target.containerFiles.containerId],
+    ['containerFiles.emptyContainerId', target.containerFiles.emptyContainerId],
+    ['containerFiles.restartedContainerId', target.containerFiles.restartedContainerId],
+    ['modelEndpoints.model', target.modelEndpoints.model],
+    ['modelEndpoints.missingModel', target.modelEndpoints.missingModel],
+    ['modelEndpoints.forbiddenModel', target.modelEndpoints.forbiddenModel],
+    ['interns.workspaceId', target.interns.workspaceId],
+    ['interns.otherWorkspaceId', target.interns.otherWorkspaceId],
+  ];
+  const left = fields.filter(([, v]) => v !== undefined && (v.includes('...') || v.includes('\u2026')));
+  if (left.length === 0) return;
+  const named = left.map(([f, v]) => `${f} ${JSON.stringify(terminalSafe(v!))}`).join(', ');
+  throw new TargetFileError(`target file ${file}: ${named} still ${left.length === 1 ? 'holds' : 'hold'} the template's "..." placeholder: write the deployment's own value, or leave an optional field out`);
 }
 
 /**
@@ -127,23 +151,6 @@ function checkPathParameters(target: Target, file: string): void {
       throw new TargetFileError(`target file ${file}: ${field} ${JSON.stringify(terminalSafe(value))} cannot be ${what} (empty, "." or "..", or holding "/")`);
     }
   };
-  // The README's template writes its placeholders with "...": a field left so names nothing of the
-  // deployment, and an optional one would be judged against nothing (a forbidden model that does not exist).
-  const placeholders: Array<[string, string | undefined]> = [
-    ['containerFiles.containerId', target.containerFiles.containerId],
-    ['containerFiles.emptyContainerId', target.containerFiles.emptyContainerId],
-    ['containerFiles.restartedContainerId', target.containerFiles.restartedContainerId],
-    ['modelEndpoints.model', target.modelEndpoints.model],
-    ['modelEndpoints.missingModel', target.modelEndpoints.missingModel],
-    ['modelEndpoints.forbiddenModel', target.modelEndpoints.forbiddenModel],
-    ['interns.workspaceId', target.interns.workspaceId],
-    ['interns.otherWorkspaceId', target.interns.otherWorkspaceId],
-  ];
-  const left = placeholders.filter(([, v]) => v !== undefined && (v.includes('...') || v.includes('\u2026')));
-  if (left.length) {
-    const named = left.map(([f, v]) => `${f} ${JSON.stringify(terminalSafe(v!))}`).join(', ');
-    throw new TargetFileError(`target file ${file}: ${named} still ${left.length === 1 ? 'holds' : 'hold'} the template's "..." placeholder: write the deployment's own value, or leave an optional field out`);
-  }
   segment('containerFiles.containerId', target.containerFiles.containerId, 'a container id (a path segment, 4.1)');
   segment('containerFiles.emptyContainerId', target.containerFiles.emptyContainerId, 'a container id (a path segment, 4.1)');
   segment('containerFiles.restartedContainerId', target.containerFiles.restartedContainerId, 'a container id (a path segment, 4.1)');
