@@ -35,12 +35,9 @@ export function tieringFlag(v8Version: string = process.versions.v8): string | u
 export function laterTiering(execArgv: readonly string[] = process.execArgv, v8Version: string = process.versions.v8): string | undefined {
   const flag = tieringFlag(v8Version);
   if (flag === undefined) return undefined;
-  const name = flag.slice(2, flag.indexOf('='));
-  const own = (a: string) => {
-    const given = a.split('=')[0]!.replaceAll('_', '-');
-    return given === `--${name}`;
-  };
-  if (execArgv.some(own)) return undefined;
+  const name = flag.slice(0, flag.indexOf('='));
+  // V8 reads `_` and `-` alike in a flag's name.
+  if (execArgv.some((a) => a.split('=')[0]!.replaceAll('_', '-') === name)) return undefined;
   setFlagsFromString(flag);
   return flag;
 }

@@ -94,11 +94,10 @@ export function followTheRun(env: NodeJS.ProcessEnv = process.env): OutcomeFollo
 
 /** A check's test: its outcome asked of the run's engine and reported (attachment, skip, failure). */
 async function reportOutcome(checkId: string, testInfo: TestInfo): Promise<void> {
-  const socket = process.env[ENGINE_SOCKET_ENV];
-  if (!socket) throw new Error(`the conformance run was not set up (${ENGINE_SOCKET_ENV} is not set): start it with \`npm run conformance\` or the repository's playwright.config.ts`);
   // One connection per worker, its outcomes sent as the checks settle (core/engine-socket.ts).
-  follower ??= new OutcomeFollower(socket);
-  const { outcome, reportedByHost, gating } = await follower.outcome(checkId);
+  const following = followTheRun();
+  if (!following) throw new Error(`the conformance run was not set up (${ENGINE_SOCKET_ENV} is not set): start it with \`npm run conformance\` or the repository's playwright.config.ts`);
+  const { outcome, reportedByHost, gating } = await following.outcome(checkId);
   // Pushed, not testInfo.attach(): attach() records a step with a captured stack and makes the
   // test's output directory (about 60 ms over a run's 110 checks, measured); a pushed attachment reaches the
   // reporters the same way (Playwright intercepts the push).
