@@ -8,7 +8,7 @@ import { MODULE_EXT } from './cli/suite-files.ts';
  * come over the engine's socket). Playwright's own options work as usual: --grep, --list, --reporter,
  * --shard.
  *
- * One worker, its tests in the listing's order (core/check-listing.ts): a test only reports its
+ * One worker, its tests in the listing's order (core/check/check-listing.ts): a test only reports its
  * check's outcome. The run's engine computes them (checks in flight together, up to --concurrency,
  * over one budget and pace) and lives in the command's process (cli/run-engine.ts), or in the runner
  * process when Playwright is started directly (cli/playwright/global-setup.ts); tests only ask it for

@@ -79,7 +79,7 @@ export function distBuildTime(): number | undefined {
 }
 
 /** The folders the build compiles (tsconfig.build.json `include`) and the root's own modules. */
-const SOURCE_DIRS = ['cli', 'core', 'generators', 'spec', 'reference', 'reports', 'suites'];
+const SOURCE_DIRS = ['cli', 'core', 'generators', 'os', 'playwright', 'spec', 'reference', 'reports', 'suites'];
 
 /** A source file changed after dist/ was built: the compiled command would run other code than the tree's. */
 function distStale(): boolean {

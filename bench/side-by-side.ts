@@ -13,7 +13,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULTS } from '../core/run-settings.ts';
+import { DEFAULTS } from '../core/run/run-settings.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { commandLabel, nodeOfSuite, suiteArgv, type SuiteCommand } from './commands.ts';

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../core/engine.ts';
-import { Mask, secretsOf } from '../core/mask.ts';
-import { concurrencyOf, deadlineLeftMs, deadlineReason } from '../core/run-settings.ts';
-import { grepText } from '../core/tags.ts';
-import { NodeTransport } from '../core/transport.ts';
+import { Engine } from '../core/run/engine.ts';
+import { Mask, secretsOf } from '../core/text/mask.ts';
+import { concurrencyOf, deadlineLeftMs, deadlineReason } from '../core/run/run-settings.ts';
+import { grepText } from '../core/check/tags.ts';
+import { NodeTransport } from '../core/http/transport.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { replaceWithErrorReport } from '../reports/error-report.ts';
 import { prepareReportDir, writeReportFiles } from '../reports/write-report.ts';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { DEFAULTS } from '../core/run-settings.ts';
-import { terminalSafe } from '../core/terminal-text.ts';
+import { DEFAULTS } from '../core/run/run-settings.ts';
+import { terminalSafe } from '../core/text/terminal-text.ts';
 import { commandLine } from './suite-files.ts';
 
 /**

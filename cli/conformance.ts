@@ -5,9 +5,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { engineSocketPath, ENGINE_SOCKET_ENV } from '../core/engine-socket.ts';
-import { DEFAULTS, type RunSettings } from '../core/run-settings.ts';
-import { terminalSafe } from '../core/terminal-text.ts';
+import { engineSocketPath, ENGINE_SOCKET_ENV } from '../playwright/engine-socket.ts';
+import { DEFAULTS, type RunSettings } from '../core/run/run-settings.ts';
+import { terminalSafe } from '../core/text/terminal-text.ts';
 import { MARKER as REPORT_MARKER } from '../reports/safe-files.ts';
 import { looseReportDir, parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
 import { cjsCompileCacheNodeOptions } from './cjs-compile-cache.ts';
@@ -46,7 +46,7 @@ async function main(): Promise<number> {
   }
   if (opts.version) {
     const { name, version, commit } = suiteInfo();
-    const { specVersion } = (await import('../core/catalogue.ts')).catalogue();
+    const { specVersion } = (await import('../core/document/catalogue.ts')).catalogue();
     process.stdout.write(`${name} ${version}${commit ? ` (${commit})` : ''}, service document ${specVersion}\n`);
     return 0;
   }

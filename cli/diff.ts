@@ -12,7 +12,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { terminalSafe } from '../core/terminal-text.ts';
+import { terminalSafe } from '../core/text/terminal-text.ts';
 import { parseArgsLine } from './args.ts';
 import { commandLine } from './suite-files.ts';
 import { compileOwnSchema } from '../spec/schemas.ts';

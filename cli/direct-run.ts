@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Mask, secretsOf } from '../core/mask.ts';
-import { TargetFileError } from '../core/target.ts';
-import { terminalSafe } from '../core/terminal-text.ts';
+import { Mask, secretsOf } from '../core/text/mask.ts';
+import { TargetFileError } from '../core/target/target.ts';
+import { terminalSafe } from '../core/text/terminal-text.ts';
 import { parseCli, UsageError } from './args.ts';
 import { preflight } from './preflight.ts';
 import { suiteInfo, settingsOf, type PreparedRun } from './prepare-run.ts';

@@ -6,10 +6,10 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { CheckOutcome } from '../core/check.ts';
-import { Mask } from '../core/mask.ts';
-import { DEFAULTS } from '../core/run-settings.ts';
-import { terminalSafe } from '../core/terminal-text.ts';
+import type { CheckOutcome } from '../core/check/check.ts';
+import { Mask } from '../core/text/mask.ts';
+import { DEFAULTS } from '../core/run/run-settings.ts';
+import { terminalSafe } from '../core/text/terminal-text.ts';
 import { buildReport } from '../reports/build-report.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
 import { EXIT_CODE } from '../reports/format.ts';

@@ -1,8 +1,8 @@
-import { strongestLevel } from '../core/catalogue.ts';
-import { estimateOf, type CheckDeclaration } from '../core/check.ts';
-import { grepText } from '../core/tags.ts';
-import type { RunSettings } from '../core/run-settings.ts';
-import { viewOf, type Target } from '../core/target.ts';
+import { strongestLevel } from '../core/document/catalogue.ts';
+import { estimateOf, type CheckDeclaration } from '../core/check/check.ts';
+import { grepText } from '../core/check/tags.ts';
+import type { RunSettings } from '../core/run/run-settings.ts';
+import { viewOf, type Target } from '../core/target/target.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 
 /** The preflight sends one request per operation (cli/preflight.ts). */

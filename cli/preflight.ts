@@ -1,8 +1,8 @@
-import { Client, type ApiResponse } from '../core/client.ts';
-import { CannotJudge } from '../core/errors.ts';
-import { deadlineLeftMs, type RunSettings } from '../core/run-settings.ts';
-import type { Target } from '../core/target.ts';
-import { NodeTransport, TransportError, type Transport } from '../core/transport.ts';
+import { Client, type ApiResponse } from '../core/http/client.ts';
+import { CannotJudge } from '../core/check/errors.ts';
+import { deadlineLeftMs, type RunSettings } from '../core/run/run-settings.ts';
+import type { Target } from '../core/target/target.ts';
+import { NodeTransport, TransportError, type Transport } from '../core/http/transport.ts';
 import { soleOtherWorkspace } from '../suites/judges/intern-pages.ts';
 import { internsQuery } from '../suites/support/interns-query.ts';
 import { isObject } from '../suites/support/values.ts';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { DEFAULTS, type RunSettings } from '../core/run-settings.ts';
-import type { Target } from '../core/target.ts';
+import { DEFAULTS, type RunSettings } from '../core/run/run-settings.ts';
+import type { Target } from '../core/target/target.ts';
 import { CODE_ROOT, commandLine, suiteCommit, suiteVersion } from './suite-files.ts';
 import { CLI_DEFAULTS, type CliOptions } from './args.ts';
 
@@ -68,13 +68,13 @@ export function settingsOf(opts: CliOptions, runDir: string, seed = opts.seed ??
  * is carried, whatever its name: the replay reads the parsed options (CliOptions.given), not a list.
  */
 const NOT_REPLAYED: ReadonlySet<string> = new Set(['report-dir', 'force', 'dry-run', 'help', 'seed', 'replay-path']);
-/** The selection, said last (--grep, then --shard): a check's replay replaces it with its own --grep (core/replay.ts). */
+/** The selection, said last (--grep, then --shard): a check's replay replaces it with its own --grep (core/run/replay.ts). */
 const SELECTION = ['grep', 'shard'] as const;
 
 /**
  * The command that replays this run exactly: the target file and every option that shapes what is
  * sent and how it is judged (keys stay in the environment), its report written to `<dir>-replay`.
- * The selection (--grep, --shard) comes last: a check's replay (core/replay.ts) drops it, since it
+ * The selection (--grep, --shard) comes last: a check's replay (core/run/replay.ts) drops it, since it
  * selects its one check by a --grep of its own.
  */
 export function replayCommand(opts: CliOptions, seed: number): string {

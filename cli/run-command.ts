@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Mask, secretsOf } from '../core/mask.ts';
-import type { RunSettings } from '../core/run-settings.ts';
-import { TargetFileError, type Target } from '../core/target.ts';
-import { terminalSafe } from '../core/terminal-text.ts';
+import { Mask, secretsOf } from '../core/text/mask.ts';
+import type { RunSettings } from '../core/run/run-settings.ts';
+import { TargetFileError, type Target } from '../core/target/target.ts';
+import { terminalSafe } from '../core/text/terminal-text.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
 import { EXIT_CODE } from '../reports/format.ts';
 import type { ConformanceReport } from '../reports/model.ts';

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { deadlineLeftMs } from '../core/run-settings.ts';
+import { deadlineLeftMs } from '../core/run/run-settings.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { finishRun } from './playwright/finish-run.ts';
 import { RunHost } from './playwright/run-host.ts';

@@ -1,6 +1,6 @@
-import type { CheckOutcome } from '../core/check.ts';
-import type { Engine } from '../core/engine.ts';
-import { viewOf } from '../core/target.ts';
+import type { CheckOutcome } from '../core/check/check.ts';
+import type { Engine } from '../core/run/engine.ts';
+import { viewOf } from '../core/target/target.ts';
 import { buildReport } from '../reports/build-report.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';

@@ -1,5 +1,5 @@
-import type { RunSettings } from '../core/run-settings.ts';
-import { loadTarget, targetOfMapping, type Target } from '../core/target.ts';
+import type { RunSettings } from '../core/run/run-settings.ts';
+import { loadTarget, targetOfMapping, type Target } from '../core/target/target.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetMapping } from '../reference/target-file.ts';
 

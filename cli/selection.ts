@@ -1,4 +1,4 @@
-import { tagsOf } from '../core/tags.ts';
+import { tagsOf } from '../core/check/tags.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { MODULE_EXT } from './suite-files.ts';
 

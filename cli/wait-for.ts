@@ -11,7 +11,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { deadlineLeftMs, type RunSettings } from '../core/run-settings.ts';
+import { deadlineLeftMs, type RunSettings } from '../core/run/run-settings.ts';
 
 /** First pause between two attempts; it doubles up to MAX_INTERVAL_MS. */
 const FIRST_INTERVAL_MS = 250;

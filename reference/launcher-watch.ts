@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { alive } from '../os/process.ts';
 
 /** How often the reference looks whether its launcher still runs. */
 const WATCH_MS = 250;
@@ -40,15 +41,6 @@ function parentOf(pid: number): number | undefined {
 
 function isNpm(pid: number): boolean {
   return /(^|[/\s])(npm|npx)(-cli\.js)?(\s|$)|npm-cli\.js|npx-cli\.js/.test(ps('args', pid));
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Calls `stop` once the process that launched this one (or any wrapper up to npm) has exited. */

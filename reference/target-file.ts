@@ -7,7 +7,7 @@ type Mapping = { [field: string]: string | Mapping };
 
 /**
  * The target file that describes a started reference, as its YAML reads: the mapping a user's file
- * holds (keys as ${VAR}). The embedded reference's run takes its target from it (core/target.ts
+ * holds (keys as ${VAR}). The embedded reference's run takes its target from it (core/target/target.ts
  * targetOfMapping) without the YAML parser; referenceTargetYaml writes the same mapping as the file.
  */
 export function referenceTargetMapping(server: ReferenceServer): Mapping {

@@ -1,8 +1,8 @@
-import type { CheckDeclaration, CheckOutcome } from '../core/check.ts';
-import { listingOf } from '../core/check-listing.ts';
-import { catalogue, LEVELS, strongestLevel, type Requirement } from '../core/catalogue.ts';
-import type { RequestLogEntry } from '../core/request-log.ts';
-import type { TargetView } from '../core/target.ts';
+import type { CheckDeclaration, CheckOutcome } from '../core/check/check.ts';
+import { listingOf } from '../core/check/check-listing.ts';
+import { catalogue, LEVELS, strongestLevel, type Requirement } from '../core/document/catalogue.ts';
+import type { RequestLogEntry } from '../core/http/request-log.ts';
+import type { TargetView } from '../core/target/target.ts';
 import { REQUIREMENT_STATUSES, type CheckResult, type ConformanceReport, type RequirementFailure, type RequirementResult, type Verdict } from './model.ts';
 
 export interface ReportInput {
@@ -76,7 +76,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     const outcome = input.outcomes.get(c.id) ?? { checkId: c.id, status: 'skip' as const, reason: NOT_SELECTED, failures: [], observations: [], requests: 0, seed: 0 };
     return { ...outcome, title: c.title, level: strongestLevel(c.requirements), operation: c.operation, kind: c.kind ?? 'check', requirements: [...c.requirements] };
   });
-  // In the order of the run's tests, which is the order the console says findings in (core/check-listing.ts):
+  // In the order of the run's tests, which is the order the console says findings in (core/check/check-listing.ts):
   // a requirement's first failure here, in report.json, summary.md and report.html, is the one the console said.
   const testRank = new Map(listingOf(input.checks).map((c, i) => [c.id, i]));
   const ran = checks.filter((c) => input.outcomes.has(c.checkId)).sort((a, b) => testRank.get(a.checkId)! - testRank.get(b.checkId)!);
@@ -121,7 +121,7 @@ function judge(r: Requirement, checks: readonly CheckResult[], allRan: readonly 
     checks: covering.map((c) => c.checkId),
   };
   // A failure seen by any check of the run counts, also one a whole-run judge attributed to this
-  // requirement from a response another check received (core/execute-check.ts).
+  // requirement from a response another check received (core/run/execute-check.ts).
   // One distinct violation is reported once, by the first check that saw it.
   const seen = new Set<string>();
   const evidence: RequirementFailure[] = allRan.flatMap((c) =>

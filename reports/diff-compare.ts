@@ -9,7 +9,7 @@
  *   what was observed differs, or when one side observed it and the other did not. These are the
  *   choices each implementation made where the document is silent; neither is a failure.
  */
-import type { Level } from '../core/catalogue.ts';
+import type { Level } from '../core/document/catalogue.ts';
 import type { ConformanceReport, RequirementResult, RequirementStatus, Verdict } from './model.ts';
 
 export interface DiffSide {

@@ -4,7 +4,7 @@
  * report, which holds what a target sent: it goes through terminalSafe (no control character reaches
  * the terminal) and is cut to a column's width.
  */
-import { terminalSafe } from '../core/terminal-text.ts';
+import { terminalSafe } from '../core/text/terminal-text.ts';
 import type { DiffSide, ObservationDifference, ReportComparison, SideStatus } from './diff-compare.ts';
 import { compactJson, oneLine } from './format.ts';
 

@@ -2,10 +2,10 @@
  * Escaping for the text formats of the report. Bodies, headers and messages come from an untrusted
  * target: every value that is not a literal of the writer goes through one of these. Control
  * characters (C0 but line feed, C1, bidirectional controls) are shown escaped (`\x1b`, `\r`,
- * `\u202e`) as on the console (core/terminal-text.ts): junit.xml is printed by CI consoles, and a
+ * `\u202e`) as on the console (core/text/terminal-text.ts): junit.xml is printed by CI consoles, and a
  * reader of report.html should see what the target sent rather than have it reorder the text.
  */
-import { terminalSafe } from '../core/terminal-text.ts';
+import { terminalSafe } from '../core/text/terminal-text.ts';
 
 // XML 1.0 allows only tab, LF, CR and the characters from U+0020 on (no lone surrogates, no U+FFFE/F);
 // what terminalSafe leaves of these (lone surrogates, U+FFFE/F) is replaced.

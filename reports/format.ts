@@ -1,9 +1,9 @@
 /** Helpers shared by the report writers: every format says the same thing the same way. */
-import type { Level } from '../core/catalogue.ts';
-import { LEVELS } from '../core/catalogue.ts';
-import { dataJson } from '../core/data-json.ts';
-import { OPERATIONS, type Operation } from '../core/operations.ts';
-import { checkReplayCommand } from '../core/replay.ts';
+import type { Level } from '../core/document/catalogue.ts';
+import { LEVELS } from '../core/document/catalogue.ts';
+import { dataJson } from '../core/text/data-json.ts';
+import { OPERATIONS, type Operation } from '../core/document/operations.ts';
+import { checkReplayCommand } from '../core/run/replay.ts';
 import { REQUIREMENT_STATUSES, type ConformanceReport, type RequirementResult, type RequirementStatus, type Verdict } from './model.ts';
 
 export const VERDICT_TEXT: Record<Verdict, string> = { conformant: 'conformant', 'non-conformant': 'non-conformant', error: 'error', incomplete: 'incomplete' };
@@ -47,7 +47,7 @@ export function bySection(reqs: readonly RequirementResult[]): Array<{ section: 
     .map(([section, requirements]) => ({ section, title: sectionTitle(section), requirements }));
 }
 
-/** Requirements grouped by operation, in the order of core/operations.ts; empty operations left out. */
+/** Requirements grouped by operation, in the order of core/document/operations.ts; empty operations left out. */
 export function byOperation(reqs: readonly RequirementResult[]): Array<{ operation: Operation; requirements: RequirementResult[] }> {
   return OPERATIONS.map((operation) => ({ operation, requirements: reqs.filter((r) => r.operation === operation) })).filter((g) => g.requirements.length > 0);
 }

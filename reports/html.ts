@@ -9,7 +9,7 @@
  * from an untrusted target.
  */
 import { createHash } from 'node:crypto';
-import type { Exchange } from '../core/evidence.ts';
+import type { Exchange } from '../core/check/evidence.ts';
 import { esc } from './escape.ts';
 import { htmlHead } from './html-head.ts';
 import {

@@ -1,9 +1,9 @@
-import type { CheckKind, CheckOutcome } from '../core/check.ts';
-import type { Level, Requirement } from '../core/catalogue.ts';
-import type { Counterexample } from '../core/errors.ts';
-import type { Exchange } from '../core/evidence.ts';
-import type { Operation } from '../core/operations.ts';
-import type { TargetView } from '../core/target.ts';
+import type { CheckKind, CheckOutcome } from '../core/check/check.ts';
+import type { Level, Requirement } from '../core/document/catalogue.ts';
+import type { Counterexample } from '../core/check/errors.ts';
+import type { Exchange } from '../core/check/evidence.ts';
+import type { Operation } from '../core/document/operations.ts';
+import type { TargetView } from '../core/target/target.ts';
 
 export type RequirementStatus = 'pass' | 'fail' | 'skip' | 'disabled' | 'observed' | 'error';
 /**

@@ -25,7 +25,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { makeDirs } from './make-dir.ts';
 import { join } from 'node:path';
-import { terminalSafe } from '../core/terminal-text.ts';
+import { terminalSafe } from '../core/text/terminal-text.ts';
+import { alive } from '../os/process.ts';
 
 export class ReportDirError extends Error {
   override readonly name = 'ReportDirError';
@@ -275,15 +276,6 @@ function startTimeOf(pid: number): string | undefined {
     return fields[19];
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

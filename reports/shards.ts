@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { maskOutput, type Mask } from '../core/mask.ts';
+import type { Mask } from '../core/text/mask.ts';
 import type { ConformanceReport } from './model.ts';
 import { writeFilesSafely } from './safe-files.ts';
 
@@ -22,7 +22,7 @@ export function writeShardReport(report: ConformanceReport, reportDir: string, s
   const dir = join(reportDir, BLOB_SUBDIR);
   mkdirSync(dir, { recursive: true });
   const name = shardFileName(shard);
-  writeFilesSafely(dir, new Map([[name, maskOutput(JSON.stringify(report) + '\n', mask)]]), { files: [name], dirs: [] }, { force: true });
+  writeFilesSafely(dir, new Map([[name, mask.text(JSON.stringify(report) + '\n')]]), { files: [name], dirs: [] }, { force: true });
 }
 
 export interface CollectedShards {

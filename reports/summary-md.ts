@@ -10,8 +10,8 @@
  * characters shown escaped: nothing it holds can autolink, render as Markdown or HTML, or move a
  * terminal's cursor when the file is printed (principle 4).
  */
-import { dataJson } from '../core/data-json.ts';
-import { terminalSafe } from '../core/terminal-text.ts';
+import { dataJson } from '../core/text/data-json.ts';
+import { terminalSafe } from '../core/text/terminal-text.ts';
 import { mdCode, mdText } from './escape.ts';
 import { byOperation, durationText, LEVEL_ORDER, oneLine, replayCheckCommand, RUN_TIME_LABEL, scopeText, tally, verdictLine } from './format.ts';
 import type { ConformanceReport, RequirementFailure, RequirementResult, RequirementStatus } from './model.ts';

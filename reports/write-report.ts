@@ -1,4 +1,4 @@
-import { maskOutput, type Mask } from '../core/mask.ts';
+import type { Mask } from '../core/text/mask.ts';
 import { badgeSvg } from './badge.ts';
 import { reportHtml } from './html.ts';
 import { junitXml } from './junit.ts';
@@ -44,7 +44,7 @@ export function prepareReportDir(dir: string, options: ReportDirOptions & { keep
  */
 export function writeReportFiles(report: ConformanceReport, dir: string, options: ReportDirOptions & { mask: Mask }): void {
   const files = new Map<string, string>();
-  for (const [name, render] of Object.entries(REPORT_FILES)) files.set(name, maskOutput(render(report), options.mask));
+  for (const [name, render] of Object.entries(REPORT_FILES)) files.set(name, options.mask.text(render(report)));
   // A shard run's blob/ (Playwright's blob reporter wrote it) is the suite's: listed with the files.
   writeFilesSafely(dir, files, REPORT_ENTRIES, { ...(options.force ? { force: true } : {}), ...(report.run.shard ? { alsoOwned: [BLOB_SUBDIR] } : {}) });
 }

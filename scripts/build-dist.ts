@@ -61,7 +61,7 @@ for (const dir of DATA_DIRS) {
 await bundleCommand(DIST);
 
 // The validators a run uses, compiled now (spec/schemas.ts): the run then loads no Ajv and compiles
-// nothing. The suite's own schemas are found by their $id (core/target.ts, cli/diff.ts).
+// nothing. The suite's own schemas are found by their $id (core/target/target.ts, cli/diff.ts).
 const ownSchema = (file: string): object => JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as object;
 writeFileSync(join(DIST, 'spec', 'validators.cjs'), standaloneValidators(OWN_SCHEMA_FILES.map(ownSchema)));
 

@@ -128,9 +128,9 @@ function componentRef(name: SchemaName): string {
 
 /**
  * The suite's own schemas the build compiles beside the document's (compileOwnSchema's callers:
- * core/target.ts, cli/diff.ts), by path from the repository's root.
+ * core/target/target.ts, cli/diff.ts), by path from the repository's root.
  */
-export const OWN_SCHEMA_FILES = ['core/target.schema.json', 'reports/report.schema.json'] as const;
+export const OWN_SCHEMA_FILES = ['core/target/target.schema.json', 'reports/report.schema.json'] as const;
 
 /** The build's validators (scripts/build-dist.ts), by component name and by own schema's `$id`; none in a clone. */
 const PRECOMPILED = new URL('./validators.cjs', import.meta.url);
@@ -205,7 +205,7 @@ function describe(error: ErrorObject): string {
 }
 
 /**
- * Compiles a schema the suite itself owns (e.g. core/target.schema.json for the target file),
+ * Compiles a schema the suite itself owns (e.g. core/target/target.schema.json for the target file),
  * not one from the service document. It goes through the same strict instance so the suite's
  * own schemas are held to the same rules (no undeclared keywords, formats available). Cached by
  * object and by `$id`, because Ajv refuses to register the same `$id` twice and modules may be

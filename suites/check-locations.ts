@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CheckListing } from '../core/playwright-tests.ts';
+import type { CheckListing } from '../playwright/playwright-tests.ts';
 
 /** Where a check is declared: the file and line of its `id:` in suites/checks/ (1-based, as editors count). */
 export interface CheckLocation {
@@ -49,7 +49,7 @@ export function checkLocations(ids: readonly string[]): Map<string, CheckLocatio
   return out;
 }
 
-/** The check listing with each check's declaration, for the Playwright tests (core/playwright-tests.ts). */
+/** The check listing with each check's declaration, for the Playwright tests (playwright/playwright-tests.ts). */
 export function locatedListing(listing: readonly CheckListing[]): CheckListing[] {
   const at = checkLocations(listing.map((c) => c.id));
   return listing.map((c) => {

@@ -1,4 +1,4 @@
-import { CHECK_LIST_ENV, registerChecks, type CheckListing } from '../core/playwright-tests.ts';
+import { CHECK_LIST_ENV, registerChecks, type CheckListing } from '../playwright/playwright-tests.ts';
 
 // Every declared check is one Playwright test of this file; --grep and --shard select among them.
 // In a run, the runner's global set-up has listed the checks (CONFORMANCE_CHECK_LIST), so a worker
@@ -7,5 +7,5 @@ const listed = process.env[CHECK_LIST_ENV];
 registerChecks(
   listed
     ? (JSON.parse(listed) as CheckListing[])
-    : (await import('./check-locations.ts')).locatedListing((await import('../core/check-listing.ts')).listingOf((await import('./checks/index.ts')).ALL_CHECKS)),
+    : (await import('./check-locations.ts')).locatedListing((await import('../core/check/check-listing.ts')).listingOf((await import('./checks/index.ts')).ALL_CHECKS)),
 );

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect, test } from '@playwright/test';
 import { filePath, invalidLimit, invalidStatusFilter, malformedAuthorization, malformedCursor, pathAround, statusSubset, validLimit, INTERN_STATES } from '../generators/arbitraries/index.ts';
-import { comparePaths, decodeFileId, encodeFileId } from '../core/file-id.ts';
+import { comparePaths, decodeFileId, encodeFileId } from '../core/document/file-id.ts';
 import { FILES_LIMIT, INTERNS_LIMIT } from '../spec/parameter-bounds.ts';
 
 test('bounds come from the OpenAPI document (4.1: 1..1000, 4.3: 1..500)', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { parseTarget } from '../core/target.ts';
+import { parseTarget } from '../core/target/target.ts';
 import { startReference } from '../reference/server.ts';
 import { rejectedKeyTarget, startHtmlTarget } from '../bench/failing-targets.ts';
 import { dredd } from '../bench/peers/dredd.ts';

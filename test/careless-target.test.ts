@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { preflight } from '../cli/preflight.ts';
-import { parseTarget } from '../core/target.ts';
+import { parseTarget } from '../core/target/target.ts';
 import { FORBIDDEN_MODEL_FIXTURE, WORKSPACE_A } from '../reference/data.ts';
 import { ConformanceRunError, runConformance } from '../cli/api.ts';
 import { keyWorkspaceViolation } from '../suites/judges/intern-pages.ts';

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { checkSeed } from '../core/check.ts';
+import { checkSeed } from '../core/check/check.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 
-// One seed per run, and from it one seed per check (core/check.ts): distinct run seeds must give a
+// One seed per run, and from it one seed per check (core/check/check.ts): distinct run seeds must give a
 // check distinct inputs (the earlier mix gave run seeds 0 to 9 the same seed), and two checks of one
 // run differ, whatever runs before them.
 

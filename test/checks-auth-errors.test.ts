@@ -1,6 +1,6 @@
 /** Tests of the cross-cutting checks: authentication (section 5), error bodies (7) and general rules (1, 9). */
 import { expect, test } from '@playwright/test';
-import type { CheckOutcome } from '../core/check.ts';
+import type { CheckOutcome } from '../core/check/check.ts';
 import { MANAGEMENT_KEY } from '../reference/data.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import type { ReferenceOptions } from '../reference/options.ts';

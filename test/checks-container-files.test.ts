@@ -1,6 +1,6 @@
 /** The listContainerFiles checks (suites/checks/container-files.ts) against the reference, its faults and its conformant variants. */
 import { test, expect } from '@playwright/test';
-import type { CheckOutcome } from '../core/check.ts';
+import type { CheckOutcome } from '../core/check/check.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { CONTAINER_FILES_FAULTS } from '../reference/faults/container-files.ts';
 import type { ReferenceOptions } from '../reference/options.ts';

@@ -1,6 +1,6 @@
 /** The empty-container checks (suites/checks/empty-container.ts) against the reference, its fault and its conformant variants. */
 import { expect, test } from '@playwright/test';
-import type { CheckOutcome } from '../core/check.ts';
+import type { CheckOutcome } from '../core/check/check.ts';
 import { EMPTY_CONTAINER_FAULTS } from '../reference/faults/empty-container.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { emptyContainerChecks } from '../suites/checks/empty-container.ts';

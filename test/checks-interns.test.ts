@@ -1,6 +1,6 @@
 /** Own tests of the interns checks (suites/checks/interns.ts) against the reference and its faults. */
 import { expect, test } from '@playwright/test';
-import type { CheckOutcome } from '../core/check.ts';
+import type { CheckOutcome } from '../core/check/check.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { internsChecks } from '../suites/checks/interns.ts';

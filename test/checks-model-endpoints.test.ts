@@ -1,6 +1,6 @@
 /** Own tests of the model-endpoints checks (suites/checks/model-endpoints.ts) against the reference and its faults. */
 import { expect, test } from '@playwright/test';
-import type { CheckOutcome } from '../core/check.ts';
+import type { CheckOutcome } from '../core/check/check.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { MODEL_ENDPOINTS_FAULTS } from '../reference/faults/model-endpoints.ts';

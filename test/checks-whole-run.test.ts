@@ -2,12 +2,12 @@
  * Own tests of the checks that judge a run whole (issue 30): walks of listContainerFiles compared with
  * each other (suites/checks/pagination-walks.ts), pages of list interns at several page sizes
  * (suites/checks/interns-prefixes.ts) and filters in combination (interns.property.filter-combinations),
- * with the bounded notes they read (core/run-notes.ts).
+ * with the bounded notes they read (core/run/run-notes.ts).
  */
 import { expect, test } from '@playwright/test';
-import type { CheckOutcome } from '../core/check.ts';
-import { requirement } from '../core/catalogue.ts';
-import { RunNotes } from '../core/run-notes.ts';
+import type { CheckOutcome } from '../core/check/check.ts';
+import { requirement } from '../core/document/catalogue.ts';
+import { RunNotes } from '../core/run/run-notes.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
@@ -18,8 +18,8 @@ import { MemoryTransport } from './support/memory-transport.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CheckDeclaration } from '../core/check.ts';
-import { Engine } from '../core/engine.ts';
+import type { CheckDeclaration } from '../core/check/check.ts';
+import { Engine } from '../core/run/engine.ts';
 import { startReference } from '../reference/server.ts';
 import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
 import { walkPages } from '../suites/support/file-pages.ts';
@@ -88,7 +88,7 @@ test('a whole-run check reads the notes of pages other checks received, kept onc
     expect([...outcomes.keys()].at(-1)).toBe('test.read');
     const notes = seen as FilePageNote[];
     // Three pages walked, the first asked twice: three notes, each with its query and paths, no body.
-    // In the order of their keys (core/run-notes.ts), whatever order the pages came in.
+    // In the order of their keys (core/run/run-notes.ts), whatever order the pages came in.
     expect(notes.map((n) => [n.limit, n.after === undefined]).sort()).toEqual([['7', false], ['7', false], ['7', true]]);
     expect(notes.find((n) => n.after === undefined)!.paths.length).toBeGreaterThan(0);
     expect(Object.keys(notes[0]!).sort()).toEqual(['after', 'container', 'hasMore', 'lastId', 'limit', 'paths']);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runConformance } from '../cli/api.ts';
-import { catalogue } from '../core/catalogue.ts';
+import { catalogue } from '../core/document/catalogue.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv } from '../reference/target-file.ts';
 import { ROOT, runCli } from './support/harness.ts';

@@ -4,10 +4,10 @@
  */
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import type { ProbeContext } from '../core/check.ts';
-import { dataJson, toData } from '../core/data-json.ts';
-import { ConformanceFailure } from '../core/errors.ts';
-import { checkGrep, checkReplayCommand } from '../core/replay.ts';
+import type { ProbeContext } from '../core/check/check.ts';
+import { dataJson, toData } from '../core/text/data-json.ts';
+import { ConformanceFailure } from '../core/check/errors.ts';
+import { checkGrep, checkReplayCommand } from '../core/run/replay.ts';
 import { checkProperty } from '../suites/support/property.ts';
 
 /** Just what checkProperty reads of its context: the settings and the check's seed. */

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import type { CheckOutcome } from '../core/check.ts';
-import { askOutcome, closeEngineServer, engineSocketPath, OutcomeFollower, serveOutcomes, type EngineHandlers, type OutcomeAnswer } from '../core/engine-socket.ts';
+import type { CheckOutcome } from '../core/check/check.ts';
+import { askOutcome, closeEngineServer, engineSocketPath, OutcomeFollower, serveOutcomes, type EngineHandlers, type OutcomeAnswer } from '../playwright/engine-socket.ts';
 
 /** Handlers over checks that settle when the test says so, counting what the engine was asked. */
 function fakeEngine(planned: readonly string[]) {
@@ -31,7 +31,7 @@ function fakeEngine(planned: readonly string[]) {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 50));
 
-// core/engine-socket.ts: a worker's tests must not wait on the engine's event loop to accept and read a
+// playwright/engine-socket.ts: a worker's tests must not wait on the engine's event loop to accept and read a
 // question (issue 31: each question took 20-50 ms while the engine ran, the worker's tests queued
 // behind them), so the planned checks' outcomes are sent as they settle, on one connection.
 test('a follower receives the planned outcomes as they settle, in any order, and asks for an unplanned one on the same connection', async () => {
@@ -96,7 +96,7 @@ test('a follower started before the engine listens connects once it does', async
 });
 
 test('a worker follows the run as soon as its tests are registered; the runner, which registers them to list them, does not', async () => {
-  const { followTheRun, ENGINE_SOCKET_ENV } = await import('../core/playwright-tests.ts');
+  const { followTheRun, ENGINE_SOCKET_ENV } = await import('../playwright/playwright-tests.ts');
   const engine = fakeEngine(['a']);
   const path = engineSocketPath();
   const server = await serveOutcomes(path, engine.handlers);

@@ -1,6 +1,6 @@
-/** core/file-id.ts: the decode memo gives what a fresh decode gives, shared frozen, within its bound. */
+/** core/document/file-id.ts: the decode memo gives what a fresh decode gives, shared frozen, within its bound. */
 import { expect, test } from '@playwright/test';
-import { decodeFileId, encodeFileId } from '../core/file-id.ts';
+import { decodeFileId, encodeFileId } from '../core/document/file-id.ts';
 
 test('an id decoded again, after more ids than the memo keeps, and one longer than it keeps, decodes as the first time', () => {
   const ids = Array.from({ length: 5000 }, (_, i) => encodeFileId(`dir/file-${i}.txt`));

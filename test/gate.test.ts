@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
-import type { Target } from '../core/target.ts';
+import type { Target } from '../core/target/target.ts';
 import { EXIT_CODE } from '../reports/format.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { ROOT, runCli, runEngineAgainst, type CliRun } from './support/harness.ts';

@@ -1,7 +1,7 @@
-/** core/json-body.ts: strict UTF-8 (RFC 8259 section 8.1, RFC 3629), JSON parsing and duplicate object names. */
+/** core/http/json-body.ts: strict UTF-8 (RFC 8259 section 8.1, RFC 3629), JSON parsing and duplicate object names. */
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { decodeJsonBody, firstDuplicateKey, firstInvalidUtf8, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../core/json-body.ts';
+import { decodeJsonBody, firstDuplicateKey, firstInvalidUtf8, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../core/http/json-body.ts';
 
 const bytes = (...parts: Array<string | number[]>): Buffer => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
 

@@ -4,10 +4,10 @@
  * what the reference sends with each record fault at the first, a middle and the last position.
  */
 import { expect, test } from '@playwright/test';
-import type { Exchange } from '../core/evidence.ts';
-import { encodeFileId } from '../core/file-id.ts';
-import { decodeJsonBody, type JsonBodyFacts } from '../core/json-body.ts';
-import type { Finding, SeenResponse } from '../core/judge.ts';
+import type { Exchange } from '../core/check/evidence.ts';
+import { encodeFileId } from '../core/document/file-id.ts';
+import { decodeJsonBody, type JsonBodyFacts } from '../core/http/json-body.ts';
+import type { Finding, SeenResponse } from '../core/check/judge.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { RECORD_FAULTS, recordIndex } from '../reference/faults/records.ts';
 import type { FaultPosition, ReferenceOptions, ReferenceServer } from '../reference/options.ts';
@@ -51,7 +51,7 @@ const list = (data: unknown[], over: Record<string, unknown> = {}) => ({ object:
 const filesPage = (bad: Record<string, unknown>, at = 2) => seen('listContainerFiles', 200, list([file(), file(), file(bad), file()].map((f, i) => (i === at ? f : file()))));
 
 test('every judge declares the requirements it can fail, all in the catalogue', async () => {
-  const { catalogue } = await import('../core/catalogue.ts');
+  const { catalogue } = await import('../core/document/catalogue.ts');
   for (const j of RESPONSE_JUDGES) for (const id of j.requirements) expect(catalogue().byId.has(id), `${j.id}: ${id}`).toBe(true);
 });
 
@@ -303,7 +303,7 @@ test('JSON: media type, parse and UTF-8 on documented statuses; duplicate names 
 // ------------------------------------------------------------------------------------------------
 // What the reference sends (loopback, in-process)
 
-/** GET on the reference as the suite's client would, read strictly (core/json-body.ts). */
+/** GET on the reference as the suite's client would, read strictly (core/http/json-body.ts). */
 async function fetchSeen(server: ReferenceServer, operation: Op, path: string, query: Record<string, string> = {}, pathParams: Record<string, string> = {}, auth: 'key' | 'none' = 'key'): Promise<SeenResponse & JsonBodyFacts> {
   const url = new URL(server.baseUrl + path);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
@@ -363,7 +363,7 @@ const findingsOf = (responses: readonly SeenResponse[]) => responses.flatMap((r)
 
 test('the plain reference and every conformant variant: no failure on anything the run receives', async () => {
   test.setTimeout(180_000);
-  const { requirement } = await import('../core/catalogue.ts');
+  const { requirement } = await import('../core/document/catalogue.ts');
   const bad: string[] = [];
   for (const variant of [{ name: 'plain', options: {} as Partial<ReferenceOptions> }, ...CONFORMANT_VARIANTS]) {
     const found = await withReference(variant.options, async (s) => findingsOf(await runResponses(s)));

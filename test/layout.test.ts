@@ -3,19 +3,23 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ROOT } from './support/harness.ts';
 
-// The layout shows the architecture: imports run one way, cli -> reports -> suites -> core -> spec
-// and generators, and reference/ stands apart from the suite (only the command line starts it).
+// The layout shows the architecture (ARCHITECTURE.md, "Layers"): imports run one way,
+// cli -> reports -> suites -> playwright -> core -> spec and generators; os/ (process and file
+// primitives) is below them all, and reference/ stands apart from the suite (only the command line
+// starts it), using os/ alone.
 // generators/ holds fast-check arbitraries only; no file of checks grows past 400 lines.
 
 /** What each folder may import, besides itself and node_modules. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
-  cli: ['reports', 'suites', 'core', 'spec', 'generators', 'reference'],
-  reports: ['core', 'spec'],
-  suites: ['core', 'spec', 'generators'],
-  core: ['spec'],
-  spec: [],
+  cli: ['reports', 'suites', 'playwright', 'core', 'spec', 'generators', 'reference', 'os'],
+  reports: ['core', 'spec', 'os'],
+  suites: ['playwright', 'core', 'spec', 'generators', 'os'],
+  playwright: ['core', 'spec', 'os'],
+  core: ['spec', 'os'],
+  spec: ['os'],
   generators: [],
-  reference: [],
+  reference: ['os'],
+  os: [],
 };
 
 function sources(dir: string): string[] {
@@ -31,7 +35,7 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => relative(ROOT, resolve(dirname(file), m[1]!)));
 }
 
-test('imports run one way: cli -> reports -> suites -> core -> spec and generators; reference/ imports none of them', () => {
+test('imports run one way: cli -> reports -> suites -> playwright -> core -> spec and generators, os/ below all; reference/ imports os/ alone', () => {
   const wrong: string[] = [];
   for (const folder of Object.keys(MAY_IMPORT)) {
     for (const file of sources(join(ROOT, folder))) {

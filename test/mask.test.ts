@@ -1,10 +1,9 @@
 /**
- * The one mask (core/mask.ts): every encoding a target can echo a key in is replaced, found by a
+ * The one mask (core/text/mask.ts): every encoding a target can echo a key in is replaced, found by a
  * scanner that decodes instead of encoding (test/support/key-scan.ts), so the two cannot share a gap.
  */
 import { expect, test } from '@playwright/test';
-import { Mask, maskOutput, maskSearchWork, maskWork, MIN_ENCODED_CHARS } from '../core/mask.ts';
-import { Redactor } from '../core/redact.ts';
+import { Mask, maskSearchWork, maskWork, MIN_ENCODED_CHARS } from '../core/text/mask.ts';
 import { keyEncodings } from './support/echo-server.ts';
 import { findKeys } from './support/key-scan.ts';
 
@@ -49,7 +48,7 @@ test('a value parsed out of a masked body and serialised again is masked by the 
   // What a report writer does: parse a body, show it again (JSON.parse turns \u0073 into s).
   const rendered = JSON.stringify(JSON.parse(body), null, 2);
   expect(rendered).toContain(KEY);
-  expect(findKeys(maskOutput(rendered, mask), [KEY])).toEqual([]);
+  expect(findKeys(mask.text(rendered), [KEY])).toEqual([]);
 });
 
 test('longest secret first: a secret that contains another is replaced whole, each by its own placeholder', () => {
@@ -110,8 +109,8 @@ test('masks of the same secrets share what they build, each with its own placeho
   expect(added.text(text)).toBe('a $ONE b $TWO c');
 });
 
-test('the client API: new Redactor(secrets), add() ignoring known and empty values, text(), headers()', () => {
-  const r = new Redactor([{ value: KEY, placeholder: '$API_KEY' }]);
+test('the client API: new Mask(secrets), add() ignoring known and empty values, text(), headers()', () => {
+  const r = new Mask([{ value: KEY, placeholder: '$API_KEY' }]);
   const derived = Buffer.from(`${KEY}:`).toString('base64');
   r.add([{ value: derived, placeholder: '$API_KEY_BASIC' }, { value: '', placeholder: '$EMPTY' }]);
   for (let i = 0; i < 1000; i++) r.add([{ value: derived, placeholder: '$API_KEY_BASIC' }]);
@@ -119,10 +118,10 @@ test('the client API: new Redactor(secrets), add() ignoring known and empty valu
   expect(r.text('')).toBe('');
   expect(r.headers({ authorization: `Bearer ${KEY}` })).toEqual({ authorization: 'Bearer $API_KEY' });
   // Adding a known value a thousand times costs nothing: the same forms searched, so the same work as once.
-  const once = new Redactor([{ value: KEY, placeholder: '$API_KEY' }]);
+  const once = new Mask([{ value: KEY, placeholder: '$API_KEY' }]);
   once.add([{ value: derived, placeholder: '$API_KEY_BASIC' }]);
   const text = 'x'.repeat(100_000);
-  const work = (red: Redactor) => {
+  const work = (red: Mask) => {
     const [read, search] = [maskWork(), maskSearchWork()];
     red.text(text);
     return { read: maskWork() - read, search: maskSearchWork() - search };

@@ -1,11 +1,11 @@
 /**
- * The mask's one-pass search (core/multi-search.ts): it finds what a loop of `indexOf` per pattern
+ * The mask's one-pass search (core/text/multi-search.ts): it finds what a loop of `indexOf` per pattern
  * finds, and reads a text in work linear in it, whatever the text and the patterns.
  */
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { Mask, maskSearchWork, maskWork } from '../core/mask.ts';
-import { MultiSearch } from '../core/multi-search.ts';
+import { Mask, maskSearchWork, maskWork } from '../core/text/mask.ts';
+import { MultiSearch } from '../core/text/multi-search.ts';
 
 /** What the mask did before: one indexOf loop per pattern, occurrences not overlapping, in the patterns' order. */
 function indexOfLoops(text: string, patterns: readonly string[]): Array<[number, number]> {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { listingOf } from '../core/check-listing.ts';
+import { listingOf } from '../core/check/check-listing.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
@@ -50,7 +50,7 @@ for (const fault of SAMPLE) {
       const alone = await runsAlone.get(selection)!;
       if (alone.get(req) !== status) differ.push(`--grep ${selection}: ${req} ${alone.get(req)} (full run ${status})`);
     }
-    // Playwright splits the tests in their listed order (core/check-listing.ts).
+    // Playwright splits the tests in their listed order (core/check/check-listing.ts).
     const ids = listingOf(ALL_CHECKS).map((c) => c.id);
     for (let s = 0; s < SHARDS; s++) {
       const inShard = (id: string) => shardOf(ids.indexOf(id), ids.length, SHARDS) === s;

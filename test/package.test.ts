@@ -58,7 +58,7 @@ test.beforeAll(async () => {
 });
 
 test('the tarball holds the compiled command, its data files and schemas, and nothing a user does not need', () => {
-  for (const f of ['package.json', 'README.md', 'dist/cli/main.js', 'dist/build-info.json', 'dist/spec/openapi.yaml', 'dist/spec/requirements.yaml', 'dist/core/target.schema.json', 'dist/reports/report.schema.json']) {
+  for (const f of ['package.json', 'README.md', 'dist/cli/main.js', 'dist/build-info.json', 'dist/spec/openapi.yaml', 'dist/spec/requirements.yaml', 'dist/core/target/target.schema.json', 'dist/reports/report.schema.json']) {
     expect(tarballFiles, f).toContain(f);
   }
   const unneeded = tarballFiles.filter((f) => /^(test|bench|scripts|examples|\.ci)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)) || /^tsconfig/.test(f) || /\.test\./.test(f));
@@ -69,7 +69,7 @@ test('installed: no TypeScript runtime comes with it, and the target file schema
   expect(existsSync(join(project, 'node_modules/.bin/conformance'))).toBe(true);
   expect(existsSync(join(project, 'node_modules/tsx')), 'tsx is a development dependency only').toBe(false);
   expect(existsSync(join(project, 'node_modules/typescript'))).toBe(false);
-  const schema = JSON.parse(readFileSync(join(project, 'node_modules/conformance-suite/dist/core/target.schema.json'), 'utf8')) as { $id: string };
+  const schema = JSON.parse(readFileSync(join(project, 'node_modules/conformance-suite/dist/core/target/target.schema.json'), 'utf8')) as { $id: string };
   expect(schema.$id).toBe('conformance-target.json');
 });
 

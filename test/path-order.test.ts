@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { comparePaths } from '../core/file-id.ts';
+import { comparePaths } from '../core/document/file-id.ts';
 import { compareIn, PATH_ORDERS } from '../suites/support/path-order.ts';
 
 // The path orders compare strings without encoding or splitting them; here each is held to its

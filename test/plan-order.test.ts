@@ -2,18 +2,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { expectedFinishOrder, planOrder, type CheckDeclaration } from '../core/check.ts';
-import { listingOf } from '../core/check-listing.ts';
-import { Engine } from '../core/engine.ts';
-import { Places, type Ticket } from '../core/places.ts';
-import { concurrencyOf } from '../core/run-settings.ts';
+import { expectedFinishOrder, planOrder, type CheckDeclaration } from '../core/check/check.ts';
+import { listingOf } from '../core/check/check-listing.ts';
+import { Engine } from '../core/run/engine.ts';
+import { Places, type Ticket } from '../core/run/places.ts';
+import { concurrencyOf } from '../core/run/run-settings.ts';
 import { startReference } from '../reference/server.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
 import { referenceTarget, testSettings } from './support/harness.ts';
 import { MemoryTransport } from './support/memory-transport.ts';
 
-// The run's order (core/check.ts): which check starts first, and which test asks first. Neither
+// The run's order (core/check/check.ts): which check starts first, and which test asks first. Neither
 // changes what a check concludes (test/order-independence.test.ts); these hold what the order is.
 
 function check(id: string, estimatedRequests: number, more: Partial<CheckDeclaration> = {}): CheckDeclaration {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { nodeStackFormatInCompiledWorker, REPLACED_AUTO_FIXTURES } from '../core/playwright-tests.ts';
+import { nodeStackFormatInCompiledWorker, REPLACED_AUTO_FIXTURES } from '../playwright/playwright-tests.ts';
 
 // core/playwright.ts replaces Playwright's automatic per-test fixtures by name. If an upgrade renames
 // them, the replacement would silently stop applying (traces possible again, the run slower): this
@@ -18,20 +18,20 @@ test('the automatic fixtures the checks replace are still automatic fixtures of 
   }
 });
 
-// In a worker of the compiled package, Node formats stacks (core/playwright-tests.ts): Playwright's
+// In a worker of the compiled package, Node formats stacks (playwright/playwright-tests.ts): Playwright's
 // source-map-support maps nothing there. Under tsx, and in the runner, Playwright's formatting stays.
 test("a compiled worker formats stacks as Node does; a tsx worker and the runner keep Playwright's", () => {
   const installed = Error.prepareStackTrace;
   const sourceMapped = (error: Error, frames: NodeJS.CallSite[]) => `mapped ${error.message} ${frames.length}`;
   try {
     const stackOf = () => new Error('x').stack!;
-    for (const [env, url] of [[{}, 'file:///p/dist/core/playwright-tests.js'], [{ TEST_WORKER_INDEX: '0' }, 'file:///p/core/playwright-tests.ts']] as const) {
+    for (const [env, url] of [[{}, 'file:///p/dist/playwright/playwright-tests.js'], [{ TEST_WORKER_INDEX: '0' }, 'file:///p/playwright/playwright-tests.ts']] as const) {
       Error.prepareStackTrace = sourceMapped;
       nodeStackFormatInCompiledWorker(env, url);
       expect(stackOf(), `${JSON.stringify(env)} ${url}`).toMatch(/^mapped x \d+$/);
     }
     Error.prepareStackTrace = sourceMapped;
-    nodeStackFormatInCompiledWorker({ TEST_WORKER_INDEX: '0' }, 'file:///p/dist/core/playwright-tests.js');
+    nodeStackFormatInCompiledWorker({ TEST_WORKER_INDEX: '0' }, 'file:///p/dist/playwright/playwright-tests.js');
     expect(stackOf()).toMatch(/^Error: x\n +at /);
   } finally {
     Error.prepareStackTrace = installed;

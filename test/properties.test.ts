@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { RequestLogEntry } from '../core/request-log.ts';
+import type { RequestLogEntry } from '../core/http/request-log.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { probeCheck } from './support/harness.ts';

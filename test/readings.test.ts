@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parse } from 'yaml';
-import { catalogue } from '../core/catalogue.ts';
+import { catalogue } from '../core/document/catalogue.ts';
 import { documentAbsentReason, findServiceDocument, quoteProblem } from '../spec/document.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { CONFORMANT_VARIANTS, READING_SWITCHES } from '../reference/variants.ts';

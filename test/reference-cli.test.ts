@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { parseTarget, targetOfMapping } from '../core/target.ts';
+import { parseTarget, targetOfMapping } from '../core/target/target.ts';
 import { parseReferenceCli, referenceOptions, startedText, TARGET_HEREDOC } from '../reference/cli.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { startReference } from '../reference/server.ts';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { Mask } from '../core/mask.ts';
+import { Mask } from '../core/text/mask.ts';
 import { buildReport } from '../reports/build-report.ts';
 import { replaceWithErrorReport } from '../reports/error-report.ts';
 import type { ConformanceReport } from '../reports/model.ts';

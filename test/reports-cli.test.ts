@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { inflateRawSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
-import { requirement } from '../core/catalogue.ts';
+import { requirement } from '../core/document/catalogue.ts';
 import { compileOwnSchema } from '../spec/schemas.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import type { ReferenceOptions, ReferenceServer } from '../reference/options.ts';

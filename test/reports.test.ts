@@ -4,14 +4,14 @@
  */
 import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import type { CheckDeclaration, CheckOutcome } from '../core/check.ts';
-import { catalogue } from '../core/catalogue.ts';
-import type { Exchange } from '../core/evidence.ts';
+import type { CheckDeclaration, CheckOutcome } from '../core/check/check.ts';
+import { catalogue } from '../core/document/catalogue.ts';
+import type { Exchange } from '../core/check/evidence.ts';
 import { compileOwnSchema } from '../spec/schemas.ts';
 import { badgeSvg } from '../reports/badge.ts';
 import { buildReport, type ReportInput } from '../reports/build-report.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
-import { listingOf } from '../core/check-listing.ts';
+import { listingOf } from '../core/check/check-listing.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { esc, mdCode, mdText } from '../reports/escape.ts';
 import { HTML_SCRIPT_SHA256, reportHtml } from '../reports/html.ts';

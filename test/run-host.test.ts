@@ -8,7 +8,7 @@ import { parseCli } from '../cli/args.ts';
 import { RunHost } from '../cli/playwright/run-host.ts';
 import { settingsOf } from '../cli/prepare-run.ts';
 import { runCommand } from '../cli/run-command.ts';
-import { askOutcome, askRunnerStart, engineSocketPath } from '../core/engine-socket.ts';
+import { askOutcome, askRunnerStart, engineSocketPath } from '../playwright/engine-socket.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { referenceTarget, testSettings } from './support/harness.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { catalogue, requirement } from '../core/catalogue.ts';
-import { DEFAULTS } from '../core/run-settings.ts';
+import { catalogue, requirement } from '../core/document/catalogue.ts';
+import { DEFAULTS } from '../core/run/run-settings.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import type { ConformanceReport } from '../reports/model.ts';

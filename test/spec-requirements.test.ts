@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { catalogue, LEVELS } from '../core/catalogue.ts';
-import { OPERATIONS } from '../core/operations.ts';
+import { catalogue, LEVELS } from '../core/document/catalogue.ts';
+import { OPERATIONS } from '../core/document/operations.ts';
 import { documentAbsentReason, findServiceDocument, quoteProblem } from '../spec/document.ts';
 
 // A published requirement id is a promise: reports, CI gates and certifications cite it. This file

@@ -3,8 +3,8 @@
  * acts on, and every string a hostile target controls kept inside code, where Markdown renders nothing.
  */
 import { expect, test } from '@playwright/test';
-import { LEVELS } from '../core/catalogue.ts';
-import type { Exchange } from '../core/evidence.ts';
+import { LEVELS } from '../core/document/catalogue.ts';
+import type { Exchange } from '../core/check/evidence.ts';
 import { REQUIREMENT_STATUSES, type ConformanceReport, type RequirementResult } from '../reports/model.ts';
 import { summaryMarkdown } from '../reports/summary-md.ts';
 

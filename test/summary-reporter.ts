@@ -1,4 +1,4 @@
-import { catalogue } from '../core/catalogue.ts';
+import { catalogue } from '../core/document/catalogue.ts';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 
 interface MutationResult {

@@ -1,5 +1,5 @@
 /**
- * Bounded target file input (core/target.ts): only a regular file of at most 1 MiB is read, YAML
+ * Bounded target file input (core/target/target.ts): only a regular file of at most 1 MiB is read, YAML
  * aliases and nesting are limited, base URLs with a query, fragment or credentials and keys that are
  * no bearer token are refused at load, each in one line naming the file (and the key's variable,
  * never the key), quickly.
@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { loadTarget, MAX_KEY_CHARS, MAX_TARGET_FILE_BYTES, MAX_YAML_ALIASES, MAX_YAML_DEPTH, parseTarget, TargetFileError } from '../core/target.ts';
+import { loadTarget, MAX_KEY_CHARS, MAX_TARGET_FILE_BYTES, MAX_YAML_ALIASES, MAX_YAML_DEPTH, parseTarget, TargetFileError } from '../core/target/target.ts';
 
 const KEY = 'limits-key-0123456789';
 const ENV = { LIMITS_KEY: KEY };

@@ -1,7 +1,7 @@
-/** Terminal-safe text (core/terminal-text.ts): what a target sends can never drive the terminal. */
+/** Terminal-safe text (core/text/terminal-text.ts): what a target sends can never drive the terminal. */
 import { expect, test } from '@playwright/test';
-import { terminalSafe } from '../core/terminal-text.ts';
-import { INVISIBLE_CLASS } from '../core/unseen.ts';
+import { terminalSafe } from '../core/text/terminal-text.ts';
+import { INVISIBLE_CLASS } from '../core/text/unseen.ts';
 import { TERMINAL_ATTACK } from './support/echo-server.ts';
 
 /** Every character a terminal (or a bidi-aware renderer) acts on. */

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import type { Exchange } from '../core/evidence.ts';
-import { JudgeMemo } from '../core/judge-memo.ts';
-import type { ResponseJudge, SeenResponse } from '../core/judge.ts';
-import { shortKeyMemo, TextMemo } from '../core/text-memo.ts';
+import type { Exchange } from '../core/check/evidence.ts';
+import { JudgeMemo } from '../core/check/judge-memo.ts';
+import type { ResponseJudge, SeenResponse } from '../core/check/judge.ts';
+import { shortKeyMemo, TextMemo } from '../core/text/text-memo.ts';
 
 test('a long text is computed once; a short one every time; past the bound the oldest entries give way', () => {
   const memo = new TextMemo<number>(4, 22);

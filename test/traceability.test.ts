@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { catalogue, strongestLevel } from '../core/catalogue.ts';
+import { catalogue, strongestLevel } from '../core/document/catalogue.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 
 // The traceability matrix is derived from the check declarations; these tests keep it whole.

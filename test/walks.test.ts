@@ -6,10 +6,10 @@
  * failure. So does a traversal (suites/support/traversal.ts) that outlasts its page cap.
  */
 import { expect, test } from '@playwright/test';
-import type { ProbeContext } from '../core/check.ts';
-import type { ApiResponse, Query } from '../core/client.ts';
-import { ConformanceFailure, SkipCheck } from '../core/errors.ts';
-import { DEFAULTS } from '../core/run-settings.ts';
+import type { ProbeContext } from '../core/check/check.ts';
+import type { ApiResponse, Query } from '../core/http/client.ts';
+import { ConformanceFailure, SkipCheck } from '../core/check/errors.ts';
+import { DEFAULTS } from '../core/run/run-settings.ts';
 import { walkAllowance, walkNotReached, walkPages, walkToFile } from '../suites/support/file-pages.ts';
 import { traverse } from '../suites/support/traversal.ts';
 

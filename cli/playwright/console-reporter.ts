@@ -1,8 +1,8 @@
 import type { FullConfig, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { requirement } from '../../core/catalogue.ts';
-import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../../core/check.ts';
-import { Mask, secretsOf } from '../../core/mask.ts';
-import { terminalSafe } from '../../core/terminal-text.ts';
+import { requirement } from '../../core/document/catalogue.ts';
+import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../../core/check/check.ts';
+import { Mask, secretsOf } from '../../core/text/mask.ts';
+import { terminalSafe } from '../../core/text/terminal-text.ts';
 import { RUN_ENV, type RunnerEnv } from '../prepare-run.ts';
 import { currentHost, runnerKeys } from './current-host.ts';
 
@@ -25,7 +25,7 @@ function levelOf(requirementId: string): string {
  *
  * - A failing requirement is one line, the first time a check sees it, under the requirement's own
  *   level (not the check's), naming the check that saw it: `FAIL` when it gates the run, `WARN` for a
- *   SHOULD failure under --fail-on must (the verdict's rule, core/gating.ts).
+ *   SHOULD failure under --fail-on must (the verdict's rule, core/check/gating.ts).
  * - A check whose responses carried a finding already said (a whole-run judge: one bad record seen
  *   by every check that lists it) says so without FAIL, `pass` when its own probe completed.
  * - Skips for one reason (a deadline: every check left `not sent`) fold into one line with their

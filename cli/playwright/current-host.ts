@@ -1,4 +1,4 @@
-import type { Secret } from '../../core/mask.ts';
+import type { Secret } from '../../core/text/mask.ts';
 import type { RunHost } from './run-host.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { CheckOutcome } from '../../core/check.ts';
-import { secretsOf } from '../../core/mask.ts';
-import { Mask } from '../../core/mask.ts';
+import type { CheckOutcome } from '../../core/check/check.ts';
+import { secretsOf } from '../../core/text/mask.ts';
+import { Mask } from '../../core/text/mask.ts';
 import type { ConformanceReport } from '../../reports/model.ts';
 import { writeReportFiles } from '../../reports/write-report.ts';
 import { reportOfRun } from '../run-report.ts';

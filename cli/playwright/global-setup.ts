@@ -1,6 +1,6 @@
 import type { FullConfig } from '@playwright/test';
-import { askRunnerStart } from '../../core/engine-socket.ts';
-import { CHECK_LIST_ENV, ENGINE_SOCKET_ENV } from '../../core/playwright-tests.ts';
+import { askRunnerStart } from '../../playwright/engine-socket.ts';
+import { CHECK_LIST_ENV, ENGINE_SOCKET_ENV } from '../../playwright/playwright-tests.ts';
 import { RUN_ENV } from '../prepare-run.ts';
 import { setCurrentHost, setRunnerKeys } from './current-host.ts';
 

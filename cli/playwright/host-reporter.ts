@@ -1,9 +1,9 @@
 import type { FullConfig, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../../core/check.ts';
-import { sendPlan } from '../../core/engine-socket.ts';
-import { ENGINE_SOCKET_ENV } from '../../core/playwright-tests.ts';
-import { terminalSafe } from '../../core/terminal-text.ts';
-import { isGating } from '../../core/gating.ts';
+import { OUTCOME_ATTACHMENT, type CheckOutcome } from '../../core/check/check.ts';
+import { sendPlan } from '../../playwright/engine-socket.ts';
+import { ENGINE_SOCKET_ENV } from '../../playwright/playwright-tests.ts';
+import { terminalSafe } from '../../core/text/terminal-text.ts';
+import { isGating } from '../../core/check/gating.ts';
 import { RUN_ENV, type RunnerEnv } from '../prepare-run.ts';
 import { currentHost } from './current-host.ts';
 

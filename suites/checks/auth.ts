@@ -1,7 +1,7 @@
-import type { ApiResponse } from '../../core/client.ts';
-import { defineChecks, type CheckDeclaration } from '../../core/check.ts';
-import { CannotJudge } from '../../core/errors.ts';
-import { conform, expectSchema, expectStatus } from '../../core/expect.ts';
+import type { ApiResponse } from '../../core/http/client.ts';
+import { defineChecks, type CheckDeclaration } from '../../core/check/check.ts';
+import { CannotJudge } from '../../core/check/errors.ts';
+import { conform, expectSchema, expectStatus } from '../../core/check/expect.ts';
 import { errorBody, OPERATION_PROBES, sendWithKeyHeader, type KeyHeader, type OperationProbe } from '../support/operations.ts';
 
 const needsRestrictedKey = (t: { hasRestrictedKey: boolean }) =>

@@ -3,10 +3,10 @@
  * container file id; listing resumes strictly after that path). Data-agnostic: paths are built
  * around the target's own listing.
  */
-import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import type { ApiResponse } from '../../core/client.ts';
-import { expectStatus } from '../../core/expect.ts';
-import { encodeFileId } from '../../core/file-id.ts';
+import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import type { ApiResponse } from '../../core/http/client.ts';
+import { expectStatus } from '../../core/check/expect.ts';
+import { encodeFileId } from '../../core/document/file-id.ts';
 import { afterInSomeOrder } from '../support/path-order.ts';
 import { fullListing } from '../support/traversal.ts';
 import { CONTROL, expectRejected, firstFilesAfter, LIMIT_DEFAULT, LIMIT_MAX, main, orderOf, prefixlessScanCursor, q } from '../support/container-files.ts';

@@ -6,8 +6,8 @@
  * target with itself (a page with the page fetched after it, a listed path with a path built between
  * two listed ones) and skips when the container has too little to probe.
  */
-import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { expectJson, expectStatus } from '../../core/expect.ts';
+import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import { expectJson, expectStatus } from '../../core/check/expect.ts';
 import { compareUtf16, PathOrderTracker } from '../support/path-order.ts';
 import {
   filesOf,

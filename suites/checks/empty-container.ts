@@ -4,9 +4,9 @@
  * empty" (2.2, rule 3), "last_id is null only when has_more is false and data is empty" (rule 4),
  * "last_id is non-null whenever has_more is true" (rule 1), and "first_id may be null" (rule 5).
  */
-import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { encodeFileId } from '../../core/file-id.ts';
-import { CannotJudge } from '../../core/errors.ts';
+import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import { encodeFileId } from '../../core/document/file-id.ts';
+import { CannotJudge } from '../../core/check/errors.ts';
 import { UnreadableListing, walkPages } from '../support/file-pages.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
 import { assertPageRules } from '../support/page-rules.ts';

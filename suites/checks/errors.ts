@@ -1,8 +1,8 @@
-import type { ApiResponse } from '../../core/client.ts';
-import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { firstThrown, settleInFlight } from '../../core/in-flight.ts';
-import type { RequestLogEntry } from '../../core/request-log.ts';
-import type { TargetView } from '../../core/target.ts';
+import type { ApiResponse } from '../../core/http/client.ts';
+import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import { firstThrown, settleInFlight } from '../../core/http/in-flight.ts';
+import type { RequestLogEntry } from '../../core/http/request-log.ts';
+import type { TargetView } from '../../core/target/target.ts';
 import { internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { errorObject, errorsAmong, isObject, probeOf } from '../support/operations.ts';
 import { errorCodeViolation } from '../judges/error-codes.ts';
@@ -135,7 +135,7 @@ export const errorsChecks = defineChecks([
       const first = undocumented[0];
       ctx.conform(
         first === undefined,
-        `${undocumented.length} listContainerFiles response(s) of this run have an undocumented status, first ${first?.status} to GET ${ctx.api.redactor.text(first?.url ?? '')} (check ${first?.check}); 4.1 documents ${FILES_DOCUMENTED.join(', ')}`,
+        `${undocumented.length} listContainerFiles response(s) of this run have an undocumented status, first ${first?.status} to GET ${ctx.api.mask.text(first?.url ?? '')} (check ${first?.check}); 4.1 documents ${FILES_DOCUMENTED.join(', ')}`,
       );
     },
   },

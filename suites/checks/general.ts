@@ -1,6 +1,6 @@
-import type { ApiResponse } from '../../core/client.ts';
-import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { expectJson, expectSchema } from '../../core/expect.ts';
+import type { ApiResponse } from '../../core/http/client.ts';
+import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import { expectJson, expectSchema } from '../../core/check/expect.ts';
 import { expectJsonBody } from '../support/json-media.ts';
 import { errorBody, errorsAmong, OPERATION_PROBES } from '../support/operations.ts';
 

@@ -1,4 +1,4 @@
-import type { CheckDeclaration } from '../../core/check.ts';
+import type { CheckDeclaration } from '../../core/check/check.ts';
 import { authChecksAll } from './auth.ts';
 import { containerFilesChecks } from './container-files.ts';
 import { containerFilesQueryChecks } from './container-files-query.ts';

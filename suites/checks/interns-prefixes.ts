@@ -5,10 +5,10 @@
  * page judge's; here a page sorted newest first that is not the newest interns of its query fails
  * (suites/support/intern-prefixes.ts).
  */
-import { firstThrown, settleInFlight } from '../../core/in-flight.ts';
-import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { ConformanceFailure } from '../../core/errors.ts';
-import type { Exchange } from '../../core/evidence.ts';
+import { firstThrown, settleInFlight } from '../../core/http/in-flight.ts';
+import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import { ConformanceFailure } from '../../core/check/errors.ts';
+import type { Exchange } from '../../core/check/evidence.ts';
 import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import { notNewest, type InternPageNote, type NotNewest } from '../support/intern-prefixes.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';

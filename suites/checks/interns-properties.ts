@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import type { ApiResponse } from '../../core/client.ts';
-import { conform, expectSchema } from '../../core/expect.ts';
+import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import type { ApiResponse } from '../../core/http/client.ts';
+import { conform, expectSchema } from '../../core/check/expect.ts';
 import { invalidLimit, invalidStatusFilter, statusSubset, validLimit } from '../../generators/arbitraries/index.ts';
 import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';

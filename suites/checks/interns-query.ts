@@ -3,8 +3,8 @@
  * (values of section 3) and the workspace filter (the key's workspace; no default-workspace fallback).
  * Their names are not shown: the target file names them (interns.params).
  */
-import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { expectSchema, expectStatus } from '../../core/expect.ts';
+import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import { expectSchema, expectStatus } from '../../core/check/expect.ts';
 import { INTERN_STATES, expectInvalidBody, internPage, plainInternPage, widestInternPage } from '../support/interns.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { errorBody } from '../support/operations.ts';

@@ -1,6 +1,6 @@
-import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { CannotJudge } from '../../core/errors.ts';
-import { expectStatus } from '../../core/expect.ts';
+import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import { CannotJudge } from '../../core/check/errors.ts';
+import { expectStatus } from '../../core/check/expect.ts';
 import { internPage, plainInternPage, someInterns, widestInternsQuery } from '../support/interns.ts';
 import { internsQuery } from '../support/interns-query.ts';
 import { expectJsonBody } from '../support/json-media.ts';

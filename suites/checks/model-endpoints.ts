@@ -1,6 +1,6 @@
-import { CannotJudge } from '../../core/errors.ts';
-import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { expectSchema, expectStatus } from '../../core/expect.ts';
+import { CannotJudge } from '../../core/check/errors.ts';
+import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import { expectSchema, expectStatus } from '../../core/check/expect.ts';
 import { validate } from '../../spec/schemas.ts';
 import { ENDPOINT_FIELDS, PERCENTILE_FIELDS, UPTIME_FIELDS, endpointsOf, fetchTargetModel, presentFields } from '../support/model-endpoints.ts';
 import { AUTHOR_SLUG, brief, isObject, jsonType, tally } from '../support/values.ts';

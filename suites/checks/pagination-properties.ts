@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { ConformanceFailure } from '../../core/errors.ts';
-import { conform } from '../../core/expect.ts';
+import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import { ConformanceFailure } from '../../core/check/errors.ts';
+import { conform } from '../../core/check/expect.ts';
 import { expectErrorShape } from '../judges/response-schema.ts';
 import { invalidLimit, malformedAuthorization, malformedCursor, pathAround, validLimit } from '../../generators/arbitraries/index.ts';
-import { encodeFileId, FILE_ID_PREFIX } from '../../core/file-id.ts';
+import { encodeFileId, FILE_ID_PREFIX } from '../../core/document/file-id.ts';
 import { FILES_LIMIT } from '../../spec/parameter-bounds.ts';
 import { prefixlessScanCursor } from '../support/container-files.ts';
 import { readPage, walkNotReached, walkToFile, type ListedFile } from '../support/file-pages.ts';

@@ -5,11 +5,11 @@
  * list (4.1 rule 2 "`last_id` is the id of the last listed file") passes every rule of one page: only
  * another walk that lists the file shows that this one passed over it.
  */
-import { defineChecks, type ProbeContext } from '../../core/check.ts';
-import { firstThrown, settleInFlight } from '../../core/in-flight.ts';
-import { concurrencyOf } from '../../core/run-settings.ts';
-import { ConformanceFailure } from '../../core/errors.ts';
-import type { Exchange } from '../../core/evidence.ts';
+import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import { firstThrown, settleInFlight } from '../../core/http/in-flight.ts';
+import { concurrencyOf } from '../../core/run/run-settings.ts';
+import { ConformanceFailure } from '../../core/check/errors.ts';
+import type { Exchange } from '../../core/check/evidence.ts';
 import { pageName, passedOver, queryOf, type FilePageNote, type PassedOver } from '../support/cross-walks.ts';
 import { readPage, UnreadableListing, walkPages, WALK_BUDGET_SHARE } from '../support/file-pages.ts';
 

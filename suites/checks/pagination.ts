@@ -2,7 +2,7 @@
  * listContainerFiles pagination (4.1 rules 1-5, 8 rule 1): the rules a walk over several pages shows.
  * The fast-check properties of pagination (any limit, any cursor) are in pagination-properties.ts.
  */
-import { defineChecks, type ProbeContext } from '../../core/check.ts';
+import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
 import { fetchPage, pageEnd, pathOf, readPage, UnreadableListing, walkOrSkip, walkPages, walkToFile, type FetchedPage } from '../support/file-pages.ts';
 import { PathOrderTracker } from '../support/path-order.ts';
 

@@ -5,7 +5,7 @@
  * A page with has_more and no last_id answered to a query check's limit=0 is as much a failure of 4.1
  * rule 1 as one met in a traversal (principle 2: the bad page is rarely the one a check asked for).
  */
-import type { Finding, ResponseJudge, RunNote, SeenResponse } from '../../core/judge.ts';
+import type { Finding, ResponseJudge, RunNote, SeenResponse } from '../../core/check/judge.ts';
 import type { FilePageNote } from '../support/cross-walks.ts';
 import { filePageProblem, type FilePage } from '../support/file-pages.ts';
 import { limitOfRequest, PAGE_RULE_REQUIREMENTS, pageViolation } from '../support/page-rules.ts';

@@ -8,8 +8,8 @@
  * path a string) are spec/openapi.yaml's ContainerFile, judged by the response-schema judge with the
  * same record position; ownedInFile names the schema rules these functions judge instead.
  */
-import type { Finding, ResponseJudge } from '../../core/judge.ts';
-import { decodeFileId, encodeFileId, FILE_ID_PREFIX } from '../../core/file-id.ts';
+import type { Finding, ResponseJudge } from '../../core/check/judge.ts';
+import { decodeFileId, encodeFileId, FILE_ID_PREFIX } from '../../core/document/file-id.ts';
 import type { SchemaViolation } from '../../spec/schemas.ts';
 import { arrayAt, recordFindings, type RecordRule, type RecordViolation } from './records.ts';
 

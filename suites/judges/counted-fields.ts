@@ -4,7 +4,7 @@
  * `prompt`, `completion`, `request`, `image`". Where a note lists fields without a count (the field
  * tables, architecture, the percentiles, section 7's error object), unknown fields stay open.
  */
-import { excerpt } from '../../core/evidence.ts';
+import { excerpt } from '../../core/check/evidence.ts';
 
 /** Field names listed in a message at most. */
 const NAMED = 5;

@@ -4,7 +4,7 @@
  * operation the run receives, and by the models.endpoint.* checks. 2.4 leaves presence open ("which
  * endpoint fields are required: not shown"), so an absent field is never judged.
  */
-import type { Finding, ResponseJudge } from '../../core/judge.ts';
+import type { Finding, ResponseJudge } from '../../core/check/judge.ts';
 import { validate, type SchemaName, type SchemaViolation } from '../../spec/schemas.ts';
 import { PERCENTILE_FIELDS, UPTIME_FIELDS } from '../support/model-endpoints.ts';
 import { isObject } from '../support/values.ts';

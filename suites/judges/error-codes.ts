@@ -9,7 +9,7 @@
  * 7.2 ties no code to a status, and section 7 allows "integer, or string on some operations": the
  * model-endpoints operation's codes are not judged here.
  */
-import type { Finding, ResponseJudge, SeenResponse } from '../../core/judge.ts';
+import type { Finding, ResponseJudge, SeenResponse } from '../../core/check/judge.ts';
 import { isObject } from '../support/values.ts';
 
 /** The code of a section 7 error body, or undefined when the body has none (the schema judge's). */

@@ -2,7 +2,7 @@
  * The whole-run judges: fed every response the run received once all checks have run, each returns
  * the findings (a failure of one requirement, with the exchange and the record position) it sees.
  */
-import type { ResponseJudge, SeenResponse } from '../../core/judge.ts';
+import type { ResponseJudge, SeenResponse } from '../../core/check/judge.ts';
 import { containerFilePagesJudge } from './container-file-pages.ts';
 import { containerFileRecordsJudge } from './container-file-records.ts';
 import { endpointRecordsJudge } from './endpoint-records.ts';

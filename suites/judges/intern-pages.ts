@@ -8,7 +8,7 @@
  * these three query parameters: not shown"), and a name the server does not know is the file's
  * mistake, which the interns checks name as such (interns.limit.respected is theirs).
  */
-import type { Finding, ResponseJudge, RunNote, SeenResponse } from '../../core/judge.ts';
+import type { Finding, ResponseJudge, RunNote, SeenResponse } from '../../core/check/judge.ts';
 import type { InternPageNote } from '../support/intern-prefixes.ts';
 import { arrayAt } from './records.ts';
 import { isObject } from '../support/values.ts';

@@ -6,7 +6,7 @@
  * requirement's interpretation in spec/requirements.yaml says; a field of the wrong type or absent
  * is interns.intern.schema's (the response-schema judge) and is not judged here.
  */
-import type { Finding, ResponseJudge } from '../../core/judge.ts';
+import type { Finding, ResponseJudge } from '../../core/check/judge.ts';
 import { HOST_LABEL, INTERN_STATES, UUID, parseUtcMillis } from '../support/interns.ts';
 import { AUTHOR_SLUG } from '../support/values.ts';
 import { arrayAt, recordFindings, type RecordRule } from './records.ts';

@@ -8,8 +8,8 @@
  * Duplicate object names are not a failure: RFC 8259 section 4 says names "SHOULD be unique" and the
  * service document is silent, so the first one is observed (principle 1).
  */
-import { isJsonMediaType, type JsonBodyFacts } from '../../core/json-body.ts';
-import type { Finding, ResponseJudge, SeenResponse } from '../../core/judge.ts';
+import { isJsonMediaType, type JsonBodyFacts } from '../../core/http/json-body.ts';
+import type { Finding, ResponseJudge, SeenResponse } from '../../core/check/judge.ts';
 import { isJsonFamily } from '../support/json-media.ts';
 import { documentedSchema } from './response-schema.ts';
 
@@ -18,7 +18,7 @@ const JSON_BODY = 'general.json-body';
 /** application/json itself on every response: the convention (SHOULD, reading errors-problem-json). */
 const REQUIREMENT = 'general.json-media-type';
 
-/** The strict-reading facts of a response, when the client recorded them (core/json-body.ts). */
+/** The strict-reading facts of a response, when the client recorded them (core/http/json-body.ts). */
 const factsOf = (response: SeenResponse): JsonBodyFacts => response;
 
 export const jsonBodyJudge: ResponseJudge = {

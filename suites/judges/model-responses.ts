@@ -5,7 +5,7 @@
  * stay open there (spec/openapi.yaml); here it says one, as 2.4 says four of pricing (spec/readings.yaml,
  * decision stated-counts; counted-fields.ts).
  */
-import type { Finding, ResponseJudge } from '../../core/judge.ts';
+import type { Finding, ResponseJudge } from '../../core/check/judge.ts';
 import { isObject } from '../support/values.ts';
 import { fieldsBeyondCount } from './counted-fields.ts';
 

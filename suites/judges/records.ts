@@ -6,9 +6,9 @@
  * that samples records with its own requests and the judge that sees every record of every response
  * of the run, so a rule is written once.
  */
-import type { ProbeContext } from '../../core/check.ts';
-import type { ApiResponse } from '../../core/client.ts';
-import type { Finding, SeenResponse } from '../../core/judge.ts';
+import type { ProbeContext } from '../../core/check/check.ts';
+import type { ApiResponse } from '../../core/http/client.ts';
+import type { Finding, SeenResponse } from '../../core/check/judge.ts';
 import { isObject } from '../support/values.ts';
 
 export interface RecordViolation {

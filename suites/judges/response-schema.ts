@@ -13,11 +13,11 @@
  * - A rule with a requirement of its own (a record rule: ids, timestamps, pricing...) is left to that
  *   rule (the owned* predicates), so one broken field is one failure, of the right requirement.
  */
-import type { ProbeContext } from '../../core/check.ts';
-import type { ApiResponse } from '../../core/client.ts';
-import { requirement } from '../../core/catalogue.ts';
-import { conform } from '../../core/expect.ts';
-import type { Finding, ResponseJudge, SeenResponse } from '../../core/judge.ts';
+import type { ProbeContext } from '../../core/check/check.ts';
+import type { ApiResponse } from '../../core/http/client.ts';
+import { requirement } from '../../core/document/catalogue.ts';
+import { conform } from '../../core/check/expect.ts';
+import type { Finding, ResponseJudge, SeenResponse } from '../../core/check/judge.ts';
 import { validate, type SchemaName, type SchemaViolation } from '../../spec/schemas.ts';
 import { ownedInIntern } from '../support/interns.ts';
 import { ownedInEndpoint, ownedInModel } from '../support/model-endpoints.ts';

@@ -2,9 +2,9 @@
  * What the listContainerFiles checks share (2.1, 2.2, 4.1, 8): the limits, the configured container,
  * a sample of its files, the path order of a page, the page after a cursor, a rejected parameter.
  */
-import { ConformanceFailure } from '../../core/errors.ts';
-import type { ProbeContext } from '../../core/check.ts';
-import { expectStatus } from '../../core/expect.ts';
+import { ConformanceFailure } from '../../core/check/errors.ts';
+import type { ProbeContext } from '../../core/check/check.ts';
+import { expectStatus } from '../../core/check/expect.ts';
 import { expectErrorShape } from '../judges/response-schema.ts';
 import { errorBody } from './operations.ts';
 import { PathOrderTracker } from './path-order.ts';

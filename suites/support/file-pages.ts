@@ -1,4 +1,4 @@
-import { CannotJudge } from '../../core/errors.ts';
+import { CannotJudge } from '../../core/check/errors.ts';
 /**
  * Helpers of the listContainerFiles checks (2.1, 2.2, 4.1): fetching pages, walking a bounded number
  * of them, and telling how a page ends (last listed file, scan bound, or neither).
@@ -6,9 +6,9 @@ import { CannotJudge } from '../../core/errors.ts';
  * Everything here compares the target with itself: no helper knows any data of the reference.
  * Nothing is cached: every check fetches what it judges.
  */
-import type { ApiResponse, Query } from '../../core/client.ts';
-import type { ProbeContext } from '../../core/check.ts';
-import { comparePaths, decodeFileId } from '../../core/file-id.ts';
+import type { ApiResponse, Query } from '../../core/http/client.ts';
+import type { ProbeContext } from '../../core/check/check.ts';
+import { comparePaths, decodeFileId } from '../../core/document/file-id.ts';
 import { afterInSomeOrder } from './path-order.ts';
 
 /** The fields of a container file (2.1) the checks read; the rest is left to the schema check. */

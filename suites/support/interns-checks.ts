@@ -2,8 +2,8 @@
  * What the list interns checks share (2.5, 4.3, 7.3): the observation cap, the other workspace a
  * target file may name, UUID comparison, and a parameter whose values are each refused.
  */
-import type { ProbeContext } from '../../core/check.ts';
-import type { TargetView } from '../../core/target.ts';
+import type { ProbeContext } from '../../core/check/check.ts';
+import type { TargetView } from '../../core/target/target.ts';
 import { expectInvalidBody } from './interns.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from './interns-query.ts';
 

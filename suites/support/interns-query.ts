@@ -1,7 +1,7 @@
-import type { ProbeContext } from '../../core/check.ts';
-import type { ApiResponse, Query } from '../../core/client.ts';
-import { CannotJudge } from '../../core/errors.ts';
-import type { TargetView } from '../../core/target.ts';
+import type { ProbeContext } from '../../core/check/check.ts';
+import type { ApiResponse, Query } from '../../core/http/client.ts';
+import { CannotJudge } from '../../core/check/errors.ts';
+import type { TargetView } from '../../core/target/target.ts';
 import { isObject } from './values.ts';
 
 /** 4.3: the query parameter names are not shown; the target file names them (interns.params). */
@@ -35,7 +35,7 @@ function internsOf(res: ApiResponse): Array<Record<string, unknown>> | undefined
  */
 export async function confirmInternsParams(ctx: ProbeContext): Promise<void> {
   // Asked by every check that needs it: its requests go once to the target per run and are answered
-  // from the run's memory after (core/client.ts), so each check sees the same answers whatever ran first.
+  // from the run's memory after (core/http/client.ts), so each check sees the same answers whatever ran first.
   const wrong = await detectWrongNames(ctx);
   if (wrong) throw wrong;
 }

@@ -1,8 +1,8 @@
-import type { ProbeContext } from '../../core/check.ts';
-import type { ApiResponse, Query } from '../../core/client.ts';
-import { conform } from '../../core/expect.ts';
-import type { TargetView } from '../../core/target.ts';
-import { shortKeyMemo } from '../../core/text-memo.ts';
+import type { ProbeContext } from '../../core/check/check.ts';
+import type { ApiResponse, Query } from '../../core/http/client.ts';
+import { conform } from '../../core/check/expect.ts';
+import type { TargetView } from '../../core/target/target.ts';
+import { shortKeyMemo } from '../../core/text/text-memo.ts';
 import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import type { SchemaViolation } from '../../spec/schemas.ts';
 import { internsQuery } from './interns-query.ts';
@@ -107,7 +107,7 @@ const UTC_MILLIS_MAX_CHARS = 29;
  * leap seconds, which JavaScript's Date does not read as written). The fields are checked here and
  * the instant is Date.UTC's: Date.parse and toISOString cost more than the rest of the judge of a
  * record (issue 31), and a run judges the same interns' timestamps page after page: each is read once
- * while they are few (core/text-memo.ts shortKeyMemo).
+ * while they are few (core/text/text-memo.ts shortKeyMemo).
  */
 export const parseUtcMillis: (s: string) => number | undefined = shortKeyMemo(readUtcMillis, 16_384, UTC_MILLIS_MAX_CHARS);
 

@@ -4,8 +4,8 @@
  * (RFC 6839) is JSON under every reading (general.json-body, MUST); application/json itself everywhere is
  * the convention (general.json-media-type, SHOULD; reading errors-problem-json).
  */
-import type { ApiResponse } from '../../core/client.ts';
-import { conform } from '../../core/expect.ts';
+import type { ApiResponse } from '../../core/http/client.ts';
+import { conform } from '../../core/check/expect.ts';
 
 /** application/json or a `+json` type, compared case-insensitively, parameters allowed (RFC 9110 section 8.3.1). */
 export function isJsonFamily(contentType: string | undefined): boolean {

@@ -1,5 +1,5 @@
-import type { ProbeContext } from '../../core/check.ts';
-import type { ApiResponse } from '../../core/client.ts';
+import type { ProbeContext } from '../../core/check/check.ts';
+import type { ApiResponse } from '../../core/http/client.ts';
 import type { SchemaViolation } from '../../spec/schemas.ts';
 import { isObject } from './values.ts';
 

@@ -1,7 +1,7 @@
-import type { ApiResponse, Auth, KeyHeader } from '../../core/client.ts';
-import type { ProbeContext } from '../../core/check.ts';
-import { conform } from '../../core/expect.ts';
-import type { Operation } from '../../core/operations.ts';
+import type { ApiResponse, Auth, KeyHeader } from '../../core/http/client.ts';
+import type { ProbeContext } from '../../core/check/check.ts';
+import { conform } from '../../core/check/expect.ts';
+import type { Operation } from '../../core/document/operations.ts';
 import type { SchemaName } from '../../spec/schemas.ts';
 import { internsQuery } from './interns-query.ts';
 

@@ -1,5 +1,5 @@
-import { ConformanceFailure } from '../../core/errors.ts';
-import type { Exchange } from '../../core/evidence.ts';
+import { ConformanceFailure } from '../../core/check/errors.ts';
+import type { Exchange } from '../../core/check/evidence.ts';
 import { pageEnd, pathOf, sameId, type FilePage } from './file-pages.ts';
 import { afterInSomeOrder, PathOrderTracker } from './path-order.ts';
 import { classifyPageSize } from './query-values.ts';

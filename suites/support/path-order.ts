@@ -6,7 +6,7 @@
  * listers: `a/b/c.txt` before `a b.txt`). A listing may be in any of the four, but in one: a tracker
  * starts with all of them and keeps those the paths seen so far are in.
  */
-import { codePointRank, compareUnits, comparePaths } from '../../core/file-id.ts';
+import { codePointRank, compareUnits, comparePaths } from '../../core/document/file-id.ts';
 
 export type PathOrder = 'UTF-8 byte order' | 'UTF-16 code-unit order' | 'UTF-8 component order' | 'UTF-16 component order';
 export const PATH_ORDERS: readonly PathOrder[] = ['UTF-8 byte order', 'UTF-16 code-unit order', 'UTF-8 component order', 'UTF-16 component order'];

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import type { ProbeContext } from '../../core/check.ts';
-import { dataJson, toData } from '../../core/data-json.ts';
-import { CannotJudge, ConformanceFailure, SkipCheck } from '../../core/errors.ts';
-import { checkReplayCommand } from '../../core/replay.ts';
-import { settleInFlight } from '../../core/in-flight.ts';
-import { concurrencyOf } from '../../core/run-settings.ts';
+import type { ProbeContext } from '../../core/check/check.ts';
+import { dataJson, toData } from '../../core/text/data-json.ts';
+import { CannotJudge, ConformanceFailure, SkipCheck } from '../../core/check/errors.ts';
+import { checkReplayCommand } from '../../core/run/replay.ts';
+import { settleInFlight } from '../../core/http/in-flight.ts';
+import { concurrencyOf } from '../../core/run/run-settings.ts';
 
 /** The counterexample in a failure message: enough to read it; the report holds it whole. */
 const MESSAGE_COUNTEREXAMPLE_CHARS = 600;

@@ -1,5 +1,5 @@
-import type { ProbeContext } from '../../core/check.ts';
-import { CannotJudge, ConformanceFailure } from '../../core/errors.ts';
+import type { ProbeContext } from '../../core/check/check.ts';
+import { CannotJudge, ConformanceFailure } from '../../core/check/errors.ts';
 import { fetchPage, pageEnd, pathOf, readPage, type FetchedPage, type ListedFile } from './file-pages.ts';
 import { pageViolation } from './page-rules.ts';
 import { PathOrderTracker } from './path-order.ts';
@@ -165,7 +165,7 @@ export const ABSOLUTE_PAGE_CAP = 400;
  * The full listing at limit 1000 (fewest requests), shared by the properties of one run. It is
  * the target compared with itself: other traversals must give the same sequence (limit-independent).
  * Fetched once per run: every page is answered from the run's memory to the checks that walk it
- * after the first (core/client.ts), and checks walking it together wait for the one request of each
+ * after the first (core/http/client.ts), and checks walking it together wait for the one request of each
  * page. Each check walks it itself, so each sees (and its judges judge) every page, whichever check
  * ran first: what a check concludes does not depend on the order the checks ran in.
  */

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { CONSECUTIVE_FAILURE_LIMIT } from '../../core/client.ts';
-import { DEFAULTS } from '../../core/run-settings.ts';
-import { NodeTransport, TransportError } from '../../core/transport.ts';
+import { CONSECUTIVE_FAILURE_LIMIT } from '../../core/http/client.ts';
+import { DEFAULTS } from '../../core/run/run-settings.ts';
+import { NodeTransport, TransportError } from '../../core/http/transport.ts';
 import { runCli } from '../support/harness.ts';
 import { HOSTILE_KEYS, stackLines, startHostile, writeTarget, type Action, type HostileServer } from '../support/hostile-server.ts';
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { CONSECUTIVE_FAILURE_LIMIT } from '../../core/client.ts';
+import { CONSECUTIVE_FAILURE_LIMIT } from '../../core/http/client.ts';
 import { runCli } from '../support/harness.ts';
 import { firstThen, HOSTILE_KEYS, OK_JSON, stackLines, startHostile, stderrLines, writeTarget, type HostileServer, type Responder } from '../support/hostile-server.ts';
 

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { INVISIBLE_CLASS } from '../../core/unseen.ts';
+import { INVISIBLE_CLASS } from '../../core/text/unseen.ts';
 import { startEcho, type EchoServer } from '../support/echo-server.ts';
 import { runCli } from '../support/harness.ts';
 import { HOSTILE_KEYS, stackLines, writeTarget } from '../support/hostile-server.ts';

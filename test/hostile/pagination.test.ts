@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { runConformance } from '../../cli/api.ts';
-import { decodeFileId } from '../../core/file-id.ts';
+import { decodeFileId } from '../../core/document/file-id.ts';
 import { startReference } from '../../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../../reference/target-file.ts';
 import type { ReferenceServer } from '../../reference/options.ts';

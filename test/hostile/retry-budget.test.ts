@@ -2,9 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { Client } from '../../core/client.ts';
-import { CannotJudge } from '../../core/errors.ts';
-import { NodeTransport } from '../../core/transport.ts';
+import { Client } from '../../core/http/client.ts';
+import { CannotJudge } from '../../core/check/errors.ts';
+import { NodeTransport } from '../../core/http/transport.ts';
 import { testSettings } from '../support/harness.ts';
 import { hostileTarget, OK_JSON, startHostile, type Action } from '../support/hostile-server.ts';
 

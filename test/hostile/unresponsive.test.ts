@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { CONSECUTIVE_FAILURE_LIMIT } from '../../core/client.ts';
-import { DEFAULTS } from '../../core/run-settings.ts';
+import { CONSECUTIVE_FAILURE_LIMIT } from '../../core/http/client.ts';
+import { DEFAULTS } from '../../core/run/run-settings.ts';
 import { runCli } from '../support/harness.ts';
 import { firstThen, HOSTILE_KEYS, OK_JSON, stackLines, startHostile, stderrLines, writeTarget, type Action, type HostileServer } from '../support/hostile-server.ts';
 

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseTarget, type Target } from '../../core/target.ts';
+import { parseTarget, type Target } from '../../core/target/target.ts';
 import type { CliRun } from './harness.ts';
 
 export interface Recorded {

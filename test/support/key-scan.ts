@@ -1,6 +1,6 @@
 /**
  * Finds a key in a text in any encoding a target can echo it, by decoding rather than by encoding:
- * written apart from the mask (core/mask.ts), so a form the mask misses is not missed here as well.
+ * written apart from the mask (core/text/mask.ts), so a form the mask misses is not missed here as well.
  *
  * - the key in any case;
  * - after undoing percent-encoding (`%25` repeated too), `\uXXXX`, `\xXX` and `\/` escapes, in any

@@ -1,5 +1,5 @@
 import type { ReferenceServer } from '../../reference/options.ts';
-import { TransportError, type RawResponse, type Transport } from '../../core/transport.ts';
+import { TransportError, type RawResponse, type Transport } from '../../core/http/transport.ts';
 
 /**
  * A transport that hands each request to a started reference in-process (ReferenceServer.serve), as

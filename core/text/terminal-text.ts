@@ -10,7 +10,7 @@
  * - zero-width and other invisible format characters (U+00AD soft hyphen, U+180E, U+200B..U+200D,
  *   U+2060..U+2064, U+206A..U+206F, U+FEFF, U+FFF9..U+FFFB), which hide text or split a word that
  *   looks whole, as `\u200b`...;
- * - every other character that does not show (core/unseen.ts: default-ignorable and format
+ * - every other character that does not show (core/text/unseen.ts: default-ignorable and format
  *   characters, variation selectors, U+034F, Hangul fillers, U+2800, the tag characters, which can
  *   carry a whole hidden text), as `\ufe0f`, `\u{e0041}`...
  *

@@ -1,7 +1,7 @@
 /**
  * What a person does not see, and what reads the same (principle 4: the mask sees what a person
- * sees). Shared by the mask (core/mask.ts), which looks through such characters, and the terminal
- * (core/terminal-text.ts), which shows them escaped.
+ * sees). Shared by the mask (core/text/mask.ts), which looks through such characters, and the terminal
+ * (core/text/terminal-text.ts), which shows them escaped.
  *
  * Invisible: the default-ignorable code points (variation selectors, U+034F combining grapheme
  * joiner, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, the tag characters U+E0000..E007F,

@@ -1,4 +1,4 @@
-import { requirement } from './catalogue.ts';
+import { requirement } from '../document/catalogue.ts';
 import type { CheckOutcome } from './check.ts';
 
 /**

@@ -1,7 +1,14 @@
 import { expectedFinishOrder, type CheckDeclaration } from './check.ts';
-import type { CheckListing } from './playwright-tests.ts';
-import { DEFAULTS } from './run-settings.ts';
+import { DEFAULTS } from '../run/run-settings.ts';
 import { tagsOf } from './tags.ts';
+
+export interface CheckListing {
+  id: string;
+  tags: string[];
+  wholeRun: boolean;
+  /** The check's declaration (suites/check-locations.ts): where Playwright locates its test. */
+  location?: { file: string; line: number; column: number };
+}
 
 /**
  * What a Playwright test of each check needs: its id, its tags (for --grep), whether it runs last; in

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
-import { FileReadError, readRegularFile } from './regular-file.ts';
-import { terminalSafe } from './terminal-text.ts';
-import { yamlParser } from '../spec/data-file.ts';
-import { compileOwnSchema } from '../spec/schemas.ts';
+import { FileReadError, readRegularFile } from '../../os/regular-file.ts';
+import { terminalSafe } from '../text/terminal-text.ts';
+import { yamlParser } from '../../spec/data-file.ts';
+import { compileOwnSchema } from '../../spec/schemas.ts';
 import targetSchema from './target.schema.json' with { type: 'json' };
 
 /** A target file as written: one deployment, described once and reused in CI. */
@@ -12,7 +12,7 @@ export interface Target {
   /** The environment variable apiKey was read from (`${VAR}`), to name it when the key is rejected. */
   apiKeyVariable?: string;
   restrictedApiKey?: string;
-  /** The environment variable restrictedApiKey was read from: printed commands name the key by it (core/mask.ts). */
+  /** The environment variable restrictedApiKey was read from: printed commands name the key by it (core/text/mask.ts). */
   restrictedApiKeyVariable?: string;
   containerFiles: { containerId: string; emptyContainerId?: string; restartedContainerId?: string };
   modelEndpoints: { model: string; missingModel?: string; forbiddenModel?: string };
@@ -87,7 +87,7 @@ export function targetOfMapping(raw: unknown, fileName: string, options: LoadOpt
     const value = (raw as Record<string, unknown>)[field];
     if (typeof value !== 'string' || WHOLE_VAR.test(value.trim())) continue;
     // A key is one variable or one literal, never a mix: every value read from the environment is
-    // then a whole key, and the mask (core/mask.ts secretsOf) hides it wherever it appears.
+    // then a whole key, and the mask (core/text/mask.ts secretsOf) hides it wherever it appears.
     if (value.includes('${')) throw new TargetFileError(`target file ${file}: ${field} mixes \${VAR} with other text; write \${ENV_VAR} alone`);
     if (!options.allowLiteralKeys) {
       throw new TargetFileError(
@@ -355,7 +355,7 @@ function checkKey(field: (typeof SECRET_FIELDS)[number], value: string | undefin
   if (value === undefined || (B64TOKEN.test(value) && value.length <= MAX_KEY_CHARS)) return;
   const vars = typeof written === 'string' ? [...written.matchAll(VAR)].map((m) => `$${m[1]}`) : [];
   const source = vars.length === 0 ? 'written in the file' : typeof written === 'string' && written.trim() === `\${${vars[0]!.slice(1)}}` ? `from ${vars[0]}` : `from the file and ${vars.join(', ')}`;
-  // The mask searches every encoding of every key (core/mask.ts): its tables grow with the key, so a
+  // The mask searches every encoding of every key (core/text/mask.ts): its tables grow with the key, so a
   // run's memory is bounded only if the key is. A bearer token, a JWT with many claims included, fits.
   if (value.length > MAX_KEY_CHARS) throw new TargetFileError(`target file ${file}: ${field} (${source}) is ${value.length} characters long, over the ${MAX_KEY_CHARS} the suite takes (a file's whole content instead of the key?)`);
   throw new TargetFileError(

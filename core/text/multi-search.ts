@@ -1,6 +1,6 @@
 /**
  * Every occurrence of many patterns in one pass over a text (Aho–Corasick), for the mask
- * (core/mask.ts): a secret has some sixty forms, and one `indexOf` pass per form read each text
+ * (core/text/mask.ts): a secret has some sixty forms, and one `indexOf` pass per form read each text
  * that many times. The automaton reads it once, whatever the number of forms.
  *
  * What it finds is what a loop of `indexOf` per pattern finds: for each pattern, its leftmost

@@ -1,6 +1,6 @@
 import type { Exchange } from './evidence.ts';
-import type { JsonBodyFacts } from './json-body.ts';
-import type { Operation } from './operations.ts';
+import type { JsonBodyFacts } from '../http/json-body.ts';
+import type { Operation } from '../document/operations.ts';
 
 /**
  * A response the run received, whichever check sent it: what whole-run judgements see. Record rules
@@ -15,7 +15,7 @@ export interface SeenResponse extends JsonBodyFacts {
   status: number;
   /** Parsed JSON body, or undefined when the body was not JSON. */
   json: unknown;
-  /** The body as received (masked): a response with the same body and request is judged once (core/judge-memo.ts). */
+  /** The body as received (masked): a response with the same body and request is judged once (core/check/judge-memo.ts). */
   text?: string;
   /** The query as sent (wire names). */
   query: Readonly<Record<string, string>>;
@@ -58,13 +58,13 @@ export interface ResponseJudge {
   observe?(response: SeenResponse): { requirementId: string; value: unknown } | undefined;
   /**
    * What whole-run checks compare across responses (a walk at one limit against a walk at another),
-   * kept for the run under this judge's id (core/run-notes.ts; ProbeContext.notes).
+   * kept for the run under this judge's id (core/run/run-notes.ts; ProbeContext.notes).
    */
   note?(response: SeenResponse): RunNote | undefined;
 }
 
 /**
- * What a whole-run check keeps of one response (core/run-notes.ts): a few ids, paths or cursors, never
+ * What a whole-run check keeps of one response (core/run/run-notes.ts): a few ids, paths or cursors, never
  * the body. `key` names the request it answers (a page asked again replaces nothing: the first answer
  * is kept); `chars` is its weight against the run's bound.
  */

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CheckOutcome } from './check.ts';
-import type { Secret } from './mask.ts';
+import type { CheckOutcome } from '../core/check/check.ts';
+import type { Secret } from '../core/text/mask.ts';
 
 /** Where the run's engine answers: set by the command line, else by the global set-up (cli/playwright/global-setup.ts). */
 export const ENGINE_SOCKET_ENV = 'CONFORMANCE_ENGINE_SOCKET';
@@ -25,7 +25,7 @@ export interface OutcomeAnswer {
    * so the test need not throw; a test that throws costs a new worker process (about 0.6 s each).
    */
   reportedByHost: boolean;
-  /** The outcome fails the gate by the verdict's rule (core/gating.ts): a SHOULD failure under fail-on must does not. */
+  /** The outcome fails the gate by the verdict's rule (core/check/gating.ts): a SHOULD failure under fail-on must does not. */
   gating: boolean;
 }
 
@@ -40,7 +40,7 @@ export interface EngineHandlers {
   /** The checks the run plans, once it has begun (none known yet: empty). */
   planned(): Promise<readonly string[]>;
   plan(message: PlanMessage): void;
-  /** The checks as the tests need them (core/playwright-tests.ts CheckListing), as JSON. */
+  /** The checks as the tests need them (playwright/playwright-tests.ts CheckListing), as JSON. */
   listing(): string;
   /** The target's keys, for the runner's console reporter to mask (they never travel in the environment). */
   keys(): Secret[];

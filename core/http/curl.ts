@@ -1,6 +1,6 @@
 /**
  * A curl command that replays one request, keys shown as shell variables never as values: the target
- * file's own (`$EXAMPLE_MANAGEMENT_KEY`), or $API_KEY for a key written literally (core/mask.ts).
+ * file's own (`$EXAMPLE_MANAGEMENT_KEY`), or $API_KEY for a key written literally (core/text/mask.ts).
  */
 export function curlCommand(url: string, redactedHeaders: Record<string, string>): string {
   const parts = ['curl', '-sS', '-i'];

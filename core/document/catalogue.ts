@@ -1,4 +1,4 @@
-import { readSpecFile } from '../spec/data-file.ts';
+import { readSpecFile } from '../../spec/data-file.ts';
 import type { Operation } from './operations.ts';
 
 export type Level = 'MUST' | 'SHOULD' | 'UNSPECIFIED';
@@ -29,7 +29,7 @@ let cached: Catalogue | undefined;
 /** The requirement catalogue of spec/requirements.yaml, read once per process. */
 export function catalogue(): Catalogue {
   if (cached) return cached;
-  const raw = readSpecFile(new URL('../spec/requirements.yaml', import.meta.url)) as {
+  const raw = readSpecFile(new URL('../../spec/requirements.yaml', import.meta.url)) as {
     specVersion: string;
     document: string;
     requirements: Requirement[];

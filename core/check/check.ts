@@ -1,11 +1,11 @@
-import type { ApiResponse, Client } from './client.ts';
+import type { ApiResponse, Client } from '../http/client.ts';
 import type { Counterexample } from './errors.ts';
 import type { Exchange } from './evidence.ts';
-import type { Operation } from './operations.ts';
-import type { RequestLogEntry } from './request-log.ts';
-import type { RunNotesView } from './run-notes.ts';
-import type { RunSettings } from './run-settings.ts';
-import type { TargetView } from './target.ts';
+import type { Operation } from '../document/operations.ts';
+import type { RequestLogEntry } from '../http/request-log.ts';
+import type { RunNotesView } from '../run/run-notes.ts';
+import type { RunSettings } from '../run/run-settings.ts';
+import type { TargetView } from '../target/target.ts';
 
 /** What a probe gets: the client (the only way to the target), the target without its keys, the run. */
 export interface ProbeContext {
@@ -20,7 +20,7 @@ export interface ProbeContext {
   log: readonly RequestLogEntry[];
   /**
    * What the run's judges noted of every response so far, whichever check received it (ids, paths,
-   * cursors of the pages: core/run-notes.ts): what whole-run checks compare one walk with another by.
+   * cursors of the pages: core/run/run-notes.ts): what whole-run checks compare one walk with another by.
    */
   notes: RunNotesView;
   /** Ends the check as skipped: it cannot be run against this target. */
@@ -89,9 +89,9 @@ export function planOrder<C extends CheckDeclaration>(checks: readonly C[], numR
 /**
  * The checks in the order they are expected to finish, checks started in planOrder with `places` in
  * flight, each taking as long as its estimate: the order a run's Playwright tests ask for their
- * outcomes in (core/playwright-tests.ts), so that the worker reports each while the rest still run
+ * outcomes in (playwright/playwright-tests.ts), so that the worker reports each while the rest still run
  * instead of waiting on one that ends late with the others finished behind it. The engine serves the
- * checks' requests in this order (core/engine.ts), which keeps the forecast close where places in
+ * checks' requests in this order (core/run/engine.ts), which keeps the forecast close where places in
  * flight or the pace hold the run back. Whole-run checks finish after every other check, in plan
  * order. Only a forecast: any order gives the same outcomes.
  */

@@ -1,4 +1,4 @@
-import type { Target } from './target.ts';
+import type { Target } from '../target/target.ts';
 import { MultiSearch } from './multi-search.ts';
 import { TextMemo } from './text-memo.ts';
 import { foldedUnit, isInvisible, showsAsIs } from './unseen.ts';
@@ -20,7 +20,7 @@ import { foldedUnit, isInvisible, showsAsIs } from './unseen.ts';
  *   is made of (`&lowbar;`, `&sol;`, `&plus;`, ...);
  * - NUL characters (UTF-16LE / BE bytes read as text), line breaks, and the glue of a string split in
  *   two (`"sk_li" + "ve"`, `'a' 'b'`), which the view skips;
- * - what does not show (core/unseen.ts: default-ignorable and format characters, variation
+ * - what does not show (core/text/unseen.ts: default-ignorable and format characters, variation
  *   selectors, tag characters, U+034F, Hangul fillers, U+2800), which the view skips, and
  *   compatibility forms (fullwidth `ｓｋ`), which it reads as NFKC reads them: the mask sees what a
  *   person sees;
@@ -39,7 +39,7 @@ import { foldedUnit, isInvisible, showsAsIs } from './unseen.ts';
  * of those base64 forms.
  *
  * Every pass is linear in the text (no backtracking pattern, none built from a key), for a secret of
- * any length. The forms of every secret are found together, in one pass per view (core/multi-search.ts,
+ * any length. The forms of every secret are found together, in one pass per view (core/text/multi-search.ts,
  * an Aho–Corasick automaton over them), and a view is held by runs, not by character: a text that
  * spells nothing is read once to find that out and once to search it. Keys are RFC 6750 b64token,
  * ASCII: a percent-encoded byte decodes to the character of that code, which is the key's character
@@ -52,7 +52,7 @@ export interface Secret {
 
 /**
  * The secret values of a target, for redaction, each with the placeholder printed instead. Here, not in
- * core/target.ts, so that Playwright's runner masks its console without loading the target's schema.
+ * core/target/target.ts, so that Playwright's runner masks its console without loading the target's schema.
  */
 export function secretsOf(target: Pick<Target, 'apiKey' | 'restrictedApiKey' | 'apiKeyVariable' | 'restrictedApiKeyVariable'>): Secret[] {
   // Named by the target file's own variable (`${EXAMPLE_MANAGEMENT_KEY}` -> $EXAMPLE_MANAGEMENT_KEY), so a
@@ -82,7 +82,7 @@ interface Form {
  * The forms and automaton of the secrets added so far, by the secrets (values and placeholders, in
  * order): a run makes several masks of the same keys (the client's, the reports', the console's), and
  * each is built once. A few sets at most are kept, the oldest giving way: the tables of the longest
- * key taken (core/target.ts MAX_KEY_CHARS) are tens of megabytes, so a process that runs many targets
+ * key taken (core/target/target.ts MAX_KEY_CHARS) are tens of megabytes, so a process that runs many targets
  * (runConformance in a program, the suite's own tests) holds a bounded few.
  */
 const BUILT = new Map<string, Built>();
@@ -91,7 +91,7 @@ const MAX_BUILT = 4;
 interface Built {
   /** Every form of every secret, longest first (a secret, or form, that contains another is replaced whole). */
   forms: readonly Form[];
-  /** Their automaton (core/multi-search.ts): every form found in one pass over a view. */
+  /** Their automaton (core/text/multi-search.ts): every form found in one pass over a view. */
   search: MultiSearch;
 }
 
@@ -118,7 +118,7 @@ export class Mask {
   /** Built when a text is first masked after secrets were added (a client adds several before it sends). */
   private forms: Built | undefined;
   /**
-   * A text masked again is masked as it was the first time (core/text-memo.ts), short ones too: a
+   * A text masked again is masked as it was the first time (core/text/text-memo.ts), short ones too: a
    * run's header names and values, a few hundred distinct, come thousands of times (a default run:
    * 8,456 calls for 685 texts, counted; issue 31).
    */
@@ -210,15 +210,6 @@ export class Mask {
     }
     return Object.fromEntries(out);
   }
-}
-
-/**
- * The last pass over a whole rendered output (a report file, the console text, a log line), after
- * rendering: values parsed out of a body and serialised again (JSON.parse turns `\u0073` into `s`)
- * are masked here even if nothing masked them before.
- */
-export function maskOutput(rendered: string, mask: Mask): string {
-  return mask.text(rendered);
 }
 
 /** The forms of a secret to look for: itself and its encodings (see the class comment). */

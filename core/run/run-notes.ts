@@ -1,4 +1,4 @@
-import type { RunNote } from './judge.ts';
+import type { RunNote } from '../check/judge.ts';
 
 /** Characters of notes a run keeps in all (ids, paths, cursors): beyond them what comes is not kept, and said. */
 export const RUN_NOTES_MAX_CHARS = 8 * 1024 * 1024;

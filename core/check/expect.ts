@@ -1,7 +1,7 @@
-import { validate, type SchemaName } from '../spec/schemas.ts';
-import type { ApiResponse } from './client.ts';
+import { validate, type SchemaName } from '../../spec/schemas.ts';
+import type { ApiResponse } from '../http/client.ts';
 import { ConformanceFailure } from './errors.ts';
-import { isJsonMediaType } from './json-body.ts';
+import { isJsonMediaType } from '../http/json-body.ts';
 
 /** Throws a conformance failure of requirementId unless cond holds; the response becomes the evidence. */
 export function conform(cond: unknown, requirementId: string, message: string, res?: ApiResponse): asserts cond {

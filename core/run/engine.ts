@@ -1,13 +1,13 @@
-import { expectedFinishOrder, planOrder, type CheckDeclaration, type CheckOutcome } from './check.ts';
-import { Client, RunState } from './client.ts';
+import { expectedFinishOrder, planOrder, type CheckDeclaration, type CheckOutcome } from '../check/check.ts';
+import { Client, RunState } from '../http/client.ts';
 import { executeCheck, type JudgeContext } from './execute-check.ts';
-import { JudgeMemo } from './judge-memo.ts';
+import { JudgeMemo } from '../check/judge-memo.ts';
 import { Places } from './places.ts';
-import type { ResponseJudge } from './judge.ts';
+import type { ResponseJudge } from '../check/judge.ts';
 import { RunNotes } from './run-notes.ts';
 import { concurrencyOf, type RunSettings } from './run-settings.ts';
-import { viewOf, type Target, type TargetView } from './target.ts';
-import type { Transport } from './transport.ts';
+import { viewOf, type Target, type TargetView } from '../target/target.ts';
+import type { Transport } from '../http/transport.ts';
 
 export interface EngineInput {
   settings: RunSettings;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { APIRequestContext } from '@playwright/test';
-import { DEFAULTS } from './run-settings.ts';
+import { DEFAULTS } from '../run/run-settings.ts';
 
 export interface RawResponse {
   status: number;

@@ -1,14 +1,14 @@
-import { checkSeed, type CheckDeclaration, type CheckOutcome, type ProbeContext } from './check.ts';
-import type { Client } from './client.ts';
-import { curlCommand } from './curl.ts';
-import { CannotJudge, ConformanceFailure, SkipCheck } from './errors.ts';
-import { detached, EVIDENCE_TEXT_CHARS, excerpt, type Exchange } from './evidence.ts';
-import { conform } from './expect.ts';
-import type { Finding, ResponseJudge } from './judge.ts';
-import type { JudgeMemo } from './judge-memo.ts';
+import { checkSeed, type CheckDeclaration, type CheckOutcome, type ProbeContext } from '../check/check.ts';
+import type { Client } from '../http/client.ts';
+import { curlCommand } from '../http/curl.ts';
+import { CannotJudge, ConformanceFailure, SkipCheck } from '../check/errors.ts';
+import { detached, EVIDENCE_TEXT_CHARS, excerpt, type Exchange } from '../check/evidence.ts';
+import { conform } from '../check/expect.ts';
+import type { Finding, ResponseJudge } from '../check/judge.ts';
+import type { JudgeMemo } from '../check/judge-memo.ts';
 import { RunNotes } from './run-notes.ts';
 import type { RunSettings } from './run-settings.ts';
-import type { TargetView } from './target.ts';
+import type { TargetView } from '../target/target.ts';
 
 /** Distinct violations of one requirement a check keeps (the rest are counted, principle 4). */
 export const FINDINGS_PER_REQUIREMENT = 20;
@@ -16,9 +16,9 @@ export const FINDINGS_PER_REQUIREMENT = 20;
 /** What the engine shares with every check it runs: the response judges. */
 export interface JudgeContext {
   judges: readonly ResponseJudge[];
-  /** The judges' findings for a response like one seen before, kept for the run (core/judge-memo.ts). */
+  /** The judges' findings for a response like one seen before, kept for the run (core/check/judge-memo.ts). */
   memo?: JudgeMemo;
-  /** What the judges noted of every response of the run (core/run-notes.ts); one check's own when absent. */
+  /** What the judges noted of every response of the run (core/run/run-notes.ts); one check's own when absent. */
   notes?: RunNotes;
 }
 
@@ -34,7 +34,7 @@ export async function executeCheck(
   target: TargetView,
   settings: Readonly<RunSettings>,
   judging: JudgeContext = { judges: [] },
-  /** Between a whole-run check's gather and its probe: waits for its turn (core/engine.ts). */
+  /** Between a whole-run check's gather and its probe: waits for its turn (core/run/engine.ts). */
   beforeProbe?: () => Promise<void>,
   /** Where its requests wait for a place in flight and for the pace: a lower rank is served first (the engine's schedule). */
   rank = 0,
@@ -161,7 +161,7 @@ function curlOf(exchange: Exchange | undefined): { curl?: string } {
 
 /**
  * An observed value as evidence: a copy of it (read back from its JSON: a string parsed out of a body
- * would keep the whole body alive for the run, core/evidence.ts detached), or past
+ * would keep the whole body alive for the run, core/check/evidence.ts detached), or past
  * EVIDENCE_TEXT_CHARS of JSON an excerpt of its JSON.
  */
 function boundedValue(value: unknown): unknown {

@@ -1,14 +1,13 @@
-import { CannotJudge } from './errors.ts';
-import { excerpt, excerptHeaders, maskVolatileHeaders, truncateBody, type Exchange } from './evidence.ts';
-import { secretsOf } from './mask.ts';
-import { Redactor } from './redact.ts';
-import { Places, type Ticket } from './places.ts';
+import { CannotJudge } from '../check/errors.ts';
+import { excerpt, excerptHeaders, maskVolatileHeaders, truncateBody, type Exchange } from '../check/evidence.ts';
+import { Mask, secretsOf } from '../text/mask.ts';
+import { Places, type Ticket } from '../run/places.ts';
 import { RequestLog } from './request-log.ts';
 import { decodeJsonBody, firstDuplicateKey, type JsonBodyFacts } from './json-body.ts';
-import { TextMemo } from './text-memo.ts';
-import type { SeenResponse } from './judge.ts';
-import { concurrencyOf, type RunSettings } from './run-settings.ts';
-import type { Target } from './target.ts';
+import { TextMemo } from '../text/text-memo.ts';
+import type { SeenResponse } from '../check/judge.ts';
+import { concurrencyOf, type RunSettings } from '../run/run-settings.ts';
+import type { Target } from '../target/target.ts';
 import { TransportError, type Transport } from './transport.ts';
 
 /** An Authorization value built from the target's key, with the forms derived from it to redact. */
@@ -49,11 +48,11 @@ export const CONSECUTIVE_FAILURE_LIMIT = 3;
  */
 export const MAX_URL_CHARS = 64 * 1024;
 
-function refuseLongUrl(url: URL, redactor: Redactor): void {
+function refuseLongUrl(url: URL, mask: Mask): void {
   const length = url.href.length;
   if (length <= MAX_URL_CHARS) return;
-  const names = [...new Set(url.searchParams.keys())].map((k) => excerpt(redactor.text(k), 100)).join(', ');
-  throw new CannotJudge('unreadable', `GET ${excerpt(redactor.text(url.pathname), 200)}: the URL would be ${length} characters long (query parameters ${names}: a value the target sent, such as a cursor?), over the ${MAX_URL_CHARS} the suite sends; not sent (RFC 9110 4.1 recommends 8000 octets)`);
+  const names = [...new Set(url.searchParams.keys())].map((k) => excerpt(mask.text(k), 100)).join(', ');
+  throw new CannotJudge('unreadable', `GET ${excerpt(mask.text(url.pathname), 200)}: the URL would be ${length} characters long (query parameters ${names}: a value the target sent, such as a cursor?), over the ${MAX_URL_CHARS} the suite sends; not sent (RFC 9110 4.1 recommends 8000 octets)`);
 }
 
 /**
@@ -97,13 +96,13 @@ interface Answer {
 }
 
 /**
- * What one run shares between the clients of its checks besides its state: the redactor (a secret
+ * What one run shares between the clients of its checks besides its state: the mask (a secret
  * derived by one check is masked in every check's evidence), the duplicate-name memo and the answers
  * already received, by request (method, URL, Authorization), each held as a promise so that checks
  * asking the same thing at once wait for one request.
  */
 interface RunMemory {
-  redactor: Redactor;
+  mask: Mask;
   duplicateKeys: TextMemo<string | undefined>;
   /** With the ticket it waits for a place in flight on, which a check served before its sender raises. */
   answers: Map<string, { answer: Promise<Answer | undefined>; ticket: Ticket }>;
@@ -127,7 +126,7 @@ interface CheckScope {
 const ANSWER_MAX_CHARS = 1024 * 1024;
 const ANSWERS_MAX_CHARS = 64 * 1024 * 1024;
 
-/** A response as the run's whole-run judgements see it (core/judge.ts), handed to the engine as it arrives. */
+/** A response as the run's whole-run judgements see it (core/check/judge.ts), handed to the engine as it arrives. */
 export type ResponseListener = (seen: SeenResponse) => void;
 
 /**
@@ -152,7 +151,7 @@ export class Client {
     scope?: CheckScope,
     private readonly freshAnswers = false,
   ) {
-    this.memory = memory ?? { redactor: new Redactor(secretsOf(target)), duplicateKeys: new TextMemo(), answers: new Map(), answerChars: 0 };
+    this.memory = memory ?? { mask: new Mask(secretsOf(target)), duplicateKeys: new TextMemo(), answers: new Map(), answerChars: 0 };
     this.scope = scope ?? { check: '', exchanges: [], onResponse: undefined, asked: 0, rank: 0 };
   }
 
@@ -174,8 +173,8 @@ export class Client {
     return new Client(this.target, this.settings, this.transport, this.state, this.memory, this.scope, true);
   }
 
-  get redactor(): Redactor {
-    return this.memory.redactor;
+  get mask(): Mask {
+    return this.memory.mask;
   }
 
   /** Exchanges of this check, newest last (the last 50). */
@@ -228,7 +227,7 @@ export class Client {
   private async get(op: Pick<SeenResponse, 'operation' | 'pathParams'>, path: string, query: Query, auth: Auth, baseUrl = this.target.baseUrl): Promise<ApiResponse> {
     const url = this.documentedUrl(path, baseUrl);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.append(k, String(v));
-    refuseLongUrl(url, this.redactor);
+    refuseLongUrl(url, this.mask);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'conformance-suite' };
     const authorization = this.authorization(auth);
     if (authorization !== undefined) headers['authorization'] = authorization;
@@ -296,14 +295,14 @@ export class Client {
         if (e instanceof CannotJudge) throw e;
         const ms = Math.round(performance.now() - started);
         // Redacted: a transport's message may quote the request (and so the key).
-        const message = this.redactor.text(e instanceof TransportError ? e.message : String(e));
+        const message = this.mask.text(e instanceof TransportError ? e.message : String(e));
         const exchange = this.record(url, headers, undefined, ms, retries, message);
-        this.log.append({ method: 'GET', url: excerpt(this.redactor.text(url.toString())), status: null, ms, retry: retries > 0 ? 1 : 0, check: this.check, error: message });
+        this.log.append({ method: 'GET', url: excerpt(this.mask.text(url.toString())), status: null, ms, retry: retries > 0 ? 1 : 0, check: this.check, error: message });
         // The run stopped while this request was in flight (its transport closed): cut short, not the target's failure.
         if (this.state.stopped) throw new CannotJudge('budget', `cut short: ${this.state.stopped}`, [exchange]);
-        const failure = `GET ${this.redactor.text(url.pathname)}: ${message}`;
+        const failure = `GET ${this.mask.text(url.pathname)}: ${message}`;
         this.noteFailure(failure);
-        throw new CannotJudge('transport', `GET ${this.redactor.text(url.toString())}: ${message}`, [exchange]);
+        throw new CannotJudge('transport', `GET ${this.mask.text(url.toString())}: ${message}`, [exchange]);
       } finally {
         this.state.requestsInFlight.leave();
       }
@@ -312,21 +311,21 @@ export class Client {
       this.log.append({
         method: 'GET',
         // Bounded like all evidence (principle 4): a cursor of megabytes is not kept once per request.
-        url: excerpt(this.redactor.text(url.toString())),
+        url: excerpt(this.mask.text(url.toString())),
         status: raw.status,
         ms,
         retry: retries > 0 ? 1 : 0,
         check: this.check,
         // Masked like every header the target sends (it may echo anything).
-        ...(retryAfter ? { retryAfter: excerpt(this.redactor.text(retryAfter), 200) } : {}),
+        ...(retryAfter ? { retryAfter: excerpt(this.mask.text(retryAfter), 200) } : {}),
       });
       const transient = isTransient(op.operation, raw.status);
       // Redacted before any check sees it: a target that echoes the key cannot put it in a message.
       // Strict UTF-8 (RFC 8259 8.1), redacted before it is parsed: a target that echoes the key
       // cannot put it in a message, a parsed value or an evidence body.
-      const body = decodeJsonBody(raw.body, (t) => this.redactor.text(t), (t) => this.memory.duplicateKeys.of(t, firstDuplicateKey));
+      const body = decodeJsonBody(raw.body, (t) => this.mask.text(t), (t) => this.memory.duplicateKeys.of(t, firstDuplicateKey));
       const text = body.text;
-      const responseHeaders = this.redactor.headers(raw.headers);
+      const responseHeaders = this.mask.headers(raw.headers);
       const exchange = this.record(url, headers, { status: raw.status, headers: responseHeaders, text }, ms, retries);
       const response: ApiResponse = {
         status: raw.status,
@@ -365,9 +364,9 @@ export class Client {
       // probed; it is never its failure. Persisting, it leaves the check unable to judge.
       if (transient) {
         this.onResponse?.(seen);
-        const after = retryAfter !== undefined ? ` (Retry-After: ${this.redactor.text(retryAfter).slice(0, 40)})` : '';
+        const after = retryAfter !== undefined ? ` (Retry-After: ${this.mask.text(retryAfter).slice(0, 40)})` : '';
         const message = `target still answered ${raw.status} after ${retries} retries${after}`;
-        this.noteFailure(`GET ${this.redactor.text(url.pathname)}: ${message}`);
+        this.noteFailure(`GET ${this.mask.text(url.pathname)}: ${message}`);
         throw new CannotJudge('rate-limited', message, [exchange]);
       }
       this.noteAnswer();
@@ -385,7 +384,7 @@ export class Client {
     }
     if ('header' in auth) return auth.header;
     const built = auth.fromKey(this.target.apiKey);
-    this.redactor.add(built.derived ?? []);
+    this.mask.add(built.derived ?? []);
     return built.header;
   }
 
@@ -397,10 +396,10 @@ export class Client {
   private documentedUrl(path: string, baseUrl: string): URL {
     const base = baseUrl.replace(/\/+$/, '');
     const allowed = [this.target.baseUrl, this.target.interns.regionalBaseUrl].filter((b): b is string => !!b).map((b) => b.replace(/\/+$/, ''));
-    if (!allowed.includes(base)) throw new Error(`the client refuses ${this.redactor.text(base)}: it is not a base URL of the target file`);
+    if (!allowed.includes(base)) throw new Error(`the client refuses ${this.mask.text(base)}: it is not a base URL of the target file`);
     const url = new URL(base + path);
     if (url.pathname !== new URL(base).pathname.replace(/\/$/, '') + path) {
-      throw new Error(`the client refuses GET ${this.redactor.text(base + path)}: a path parameter would leave the documented path (${url.pathname})`);
+      throw new Error(`the client refuses GET ${this.mask.text(base + path)}: a path parameter would leave the documented path (${url.pathname})`);
     }
     return url;
   }
@@ -436,7 +435,7 @@ export class Client {
     const until = Math.max(this.state.pausedUntil, now + ms);
     const added = until - Math.max(now, this.state.pausedUntil);
     if (this.state.rateLimitedWaitMs + added > this.settings.retryBudgetMs) {
-      this.state.stopped ??= `the target kept answering 429/503: the retry budget of ${this.settings.retryBudgetMs / 1000} s was spent waiting (last: GET ${this.redactor.text(url.pathname)}); nothing more is sent in this run`;
+      this.state.stopped ??= `the target kept answering 429/503: the retry budget of ${this.settings.retryBudgetMs / 1000} s was spent waiting (last: GET ${this.mask.text(url.pathname)}); nothing more is sent in this run`;
       throw new CannotJudge('rate-limited', this.state.stopped);
     }
     this.state.rateLimitedWaitMs += added;
@@ -510,7 +509,7 @@ export class Client {
     retries: number,
     error?: string,
   ): Exchange {
-    const r = this.redactor;
+    const r = this.mask;
     const exchange: Exchange = {
       request: { method: 'GET', url: excerpt(r.text(url.toString())), headers: excerptHeaders(r.headers(headers)) },
       durationMs,

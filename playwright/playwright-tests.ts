@@ -1,26 +1,20 @@
+import type { CheckListing } from '../core/check/check-listing.ts';
 import { pathToFileURL } from 'node:url';
 import { runInThisContext } from 'node:vm';
 import { test as base, type TestInfo } from '@playwright/test';
-import { OUTCOME_ATTACHMENT } from './check.ts';
+import { OUTCOME_ATTACHMENT } from '../core/check/check.ts';
 import { ENGINE_SOCKET_ENV, OutcomeFollower } from './engine-socket.ts';
-import { terminalSafe } from './terminal-text.ts';
+import { terminalSafe } from '../core/text/terminal-text.ts';
 
 export { ENGINE_SOCKET_ENV } from './engine-socket.ts';
 
 /**
  * The declared checks as their tests need them, listed by the run's global set-up in the runner
- * process (core/check-listing.ts): a worker then registers the tests without loading a single check
+ * process (core/check/check-listing.ts): a worker then registers the tests without loading a single check
  * module (their imports are most of a worker's start-up).
  */
 export const CHECK_LIST_ENV = 'CONFORMANCE_CHECK_LIST';
 
-export interface CheckListing {
-  id: string;
-  tags: string[];
-  wholeRun: boolean;
-  /** The check's declaration (suites/check-locations.ts): where Playwright locates its test. */
-  location?: { file: string; line: number; column: number };
-}
 
 /**
  * Playwright locates a test at the frame that called test(): its file, line and column (after its
@@ -68,6 +62,8 @@ let follower: OutcomeFollower | undefined;
  * check's outcome and reports it (attachment, skip, failure). Whole-run checks are registered last,
  * so a run without the engine's plan still asks for them after every other check.
  */
+export type { CheckListing };
+
 export function registerChecks(checks: readonly CheckListing[]): void {
   nodeStackFormatInCompiledWorker();
   const ordered = [...checks.filter((c) => !c.wholeRun), ...checks.filter((c) => c.wholeRun)];
@@ -94,7 +90,7 @@ export function followTheRun(env: NodeJS.ProcessEnv = process.env): OutcomeFollo
 
 /** A check's test: its outcome asked of the run's engine and reported (attachment, skip, failure). */
 async function reportOutcome(checkId: string, testInfo: TestInfo): Promise<void> {
-  // One connection per worker, its outcomes sent as the checks settle (core/engine-socket.ts).
+  // One connection per worker, its outcomes sent as the checks settle (playwright/engine-socket.ts).
   const following = followTheRun();
   if (!following) throw new Error(`the conformance run was not set up (${ENGINE_SOCKET_ENV} is not set): start it with \`npm run conformance\` or the repository's playwright.config.ts`);
   const { outcome, reportedByHost, gating } = await following.outcome(checkId);

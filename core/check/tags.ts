@@ -1,6 +1,6 @@
 import type { CheckDeclaration } from './check.ts';
-import { strongestLevel } from './catalogue.ts';
-import { OPERATION_TAG } from './operations.ts';
+import { strongestLevel } from '../document/catalogue.ts';
+import { OPERATION_TAG } from '../document/operations.ts';
 
 /** Tags that let `--grep @must`, `--grep @files` or `--grep @property` select checks. */
 export function tagsOf(check: CheckDeclaration): string[] {

@@ -1,7 +1,7 @@
 // 2.1: a container file id is `cfile_` + base64url(path). The suite's own codec, written apart from the
 // reference's, so that one shared mistake cannot make the reference and the suite agree.
 
-import { shortKeyMemo } from './text-memo.ts';
+import { shortKeyMemo } from '../text/text-memo.ts';
 
 export const FILE_ID_PREFIX = 'cfile_';
 

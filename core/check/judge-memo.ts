@@ -1,5 +1,5 @@
 import type { Finding, ResponseJudge, SeenResponse } from './judge.ts';
-import { TextMemo } from './text-memo.ts';
+import { TextMemo } from '../text/text-memo.ts';
 
 type Found = Omit<Finding, 'exchange'>;
 
