@@ -14,7 +14,12 @@ import { MODULE_EXT } from './cli/suite-files.ts';
  * process when Playwright is started directly (cli/playwright/global-setup.ts); tests only ask it for
  * outcomes.
  */
-const run = process.env['CONFORMANCE_RUN'] ? (JSON.parse(process.env['CONFORMANCE_RUN']) as { settings: { deadlineMs: number; runDir: string }; sharded: boolean }) : undefined;
+const run = process.env['CONFORMANCE_RUN']
+  ? (JSON.parse(process.env['CONFORMANCE_RUN']) as {
+      settings: { deadlineMs: number; runDir: string };
+      sharded: boolean;
+    })
+  : undefined;
 
 export default defineConfig({
   testDir: './suites',

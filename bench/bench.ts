@@ -20,7 +20,15 @@ import { FAULTS } from '../reference/faults/index.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { runTarget } from './catalogue.ts';
-import { DIST_MAIN, distBuildCommit, distBuildTime, ensureDist, useDistMain, useNode, type SuiteCommand } from './commands.ts';
+import {
+  DIST_MAIN,
+  distBuildCommit,
+  distBuildTime,
+  ensureDist,
+  useDistMain,
+  useNode,
+  type SuiteCommand,
+} from './commands.ts';
 import { dredd } from './peers/dredd.ts';
 import type { PeerTool } from './peers/peer.ts';
 import { schemathesis } from './peers/schemathesis.ts';
@@ -104,12 +112,14 @@ function parse(argv: string[]): BenchOptions | undefined {
   if (values.help) return undefined;
   const int = (name: string, v: string | undefined, fallback: number, min = 1, max = 1000) => {
     if (v === undefined) return fallback;
-    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new Error(`--${name} takes a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+      throw new Error(`--${name} takes a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
     return Number(v);
   };
   const list = <T extends string>(name: string, v: string, allowed: readonly T[]): T[] => {
     const xs = v.split(',').map((c) => c.trim());
-    if (xs.length === 0 || xs.some((x) => !allowed.includes(x as T))) throw new Error(`--${name} takes ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+    if (xs.length === 0 || xs.some((x) => !allowed.includes(x as T)))
+      throw new Error(`--${name} takes ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
     return [...new Set(xs)] as T[];
   };
   const quick = values.quick ?? false;
@@ -140,12 +150,19 @@ function log(msg: string): void {
 
 /** A comma-separated list of names; `none` is the empty list. */
 function names(list: string): string[] {
-  const out = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const out = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return out.length === 1 && out[0] === 'none' ? [] : out;
 }
 
 /** The entries of `all` named in `names`, or undefined after saying which names are unknown. */
-function pickNamed<T extends { name: string }>(all: readonly T[], names: readonly string[], what: string): T[] | undefined {
+function pickNamed<T extends { name: string }>(
+  all: readonly T[],
+  names: readonly string[],
+  what: string,
+): T[] | undefined {
   const unknown = names.filter((n) => !all.some((x) => x.name === n));
   if (unknown.length) {
     process.stderr.write(`bench: unknown ${what}(s): ${unknown.join(', ')}\n`);
@@ -162,7 +179,8 @@ function spreadPick<T>(xs: readonly T[], n: number): T[] {
 
 function versionOf(pkg: string): string {
   try {
-    return (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string })
+      .version;
   } catch {
     return 'unknown';
   }
@@ -179,9 +197,12 @@ function commandOutput(cmd: string, args: string[]): string | undefined {
 /** The bench measures the working tree: when its number of checks changed between runs, say so. */
 function suiteChanged(targets: readonly TargetResult[]): string[] {
   const counts = new Map<number, string[]>();
-  for (const t of targets) for (const s of t.suite) if (s.checks > 0) counts.set(s.checks, [...(counts.get(s.checks) ?? []), t.name]);
+  for (const t of targets)
+    for (const s of t.suite) if (s.checks > 0) counts.set(s.checks, [...(counts.get(s.checks) ?? []), t.name]);
   if (counts.size <= 1) return [];
-  return [`the suite changed during the bench (the working tree was edited): ${[...counts].map(([n, names]) => `${n} checks in ${[...new Set(names)].length} target(s), e.g. ${names[0]}`).join('; ')}`];
+  return [
+    `the suite changed during the bench (the working tree was edited): ${[...counts].map(([n, names]) => `${n} checks in ${[...new Set(names)].length} target(s), e.g. ${names[0]}`).join('; ')}`,
+  ];
 }
 
 interface Plan {
@@ -202,7 +223,7 @@ async function main(): Promise<number> {
     return 2;
   }
   if (!opts) {
-    process.stdout.write(USAGE + '\n');
+    process.stdout.write(`${USAGE}\n`);
     return 0;
   }
   const started = performance.now();
@@ -211,7 +232,9 @@ async function main(): Promise<number> {
   const rows = new Set(opts.rows);
   const hyperfine = hyperfineVersion();
   if (!hyperfine && (rows.has('side-by-side') || rows.has('latency'))) {
-    process.stderr.write('bench: hyperfine is not installed, and it times the rows side by side (Debian: apt-get install hyperfine; or --rows catalogue)\n');
+    process.stderr.write(
+      'bench: hyperfine is not installed, and it times the rows side by side (Debian: apt-get install hyperfine; or --rows catalogue)\n',
+    );
     return 2;
   }
 
@@ -226,11 +249,15 @@ async function main(): Promise<number> {
   if (opts.node) {
     suiteNodeVersion = commandOutput(opts.node, ['--version']);
     if (!suiteNodeVersion?.startsWith('v')) {
-      process.stderr.write(`bench: --node ${opts.node}: not a Node.js binary that runs here (\`${opts.node} --version\` failed)\n`);
+      process.stderr.write(
+        `bench: --node ${opts.node}: not a Node.js binary that runs here (\`${opts.node} --version\` failed)\n`,
+      );
       return 2;
     }
     useNode(opts.node);
-    problems.push(`the suite's commands ran on Node.js ${suiteNodeVersion} (--node ${opts.node}), the bench and its peers on ${process.version}`);
+    problems.push(
+      `the suite's commands ran on Node.js ${suiteNodeVersion} (--node ${opts.node}), the bench and its peers on ${process.version}`,
+    );
   }
 
   const needsDist = rows.has('latency') || (rows.has('side-by-side') && opts.commands.includes('dist'));
@@ -249,9 +276,28 @@ async function main(): Promise<number> {
   const plans: Plan[] = !rows.has('catalogue')
     ? []
     : [
-        { name: 'reference', kind: 'reference' as const, description: 'the reference implementation, default options, served by the bench (`--target`)', options: {}, runs: opts.variantRuns },
-        ...variants.map((v) => ({ name: v.name, kind: 'conformant' as const, description: v.description, options: v.options, runs: opts.variantRuns })),
-        ...faults.map((f) => ({ name: f.name, kind: 'fault' as const, description: f.description, options: { faults: [f.name] }, breaks: [...f.breaks], runs: 1 })),
+        {
+          name: 'reference',
+          kind: 'reference' as const,
+          description: 'the reference implementation, default options, served by the bench (`--target`)',
+          options: {},
+          runs: opts.variantRuns,
+        },
+        ...variants.map((v) => ({
+          name: v.name,
+          kind: 'conformant' as const,
+          description: v.description,
+          options: v.options,
+          runs: opts.variantRuns,
+        })),
+        ...faults.map((f) => ({
+          name: f.name,
+          kind: 'fault' as const,
+          description: f.description,
+          options: { faults: [f.name] },
+          breaks: [...f.breaks],
+          runs: 1,
+        })),
       ];
 
   // Peers: installed on demand into .cache/peers/, or said plainly why not.
@@ -260,7 +306,12 @@ async function main(): Promise<number> {
   const usable: PeerTool[] = [];
   for (const tool of tools) {
     if (!opts.peers) {
-      peerInfo.push({ name: tool.name, available: false, reason: 'skipped (--no-peers)', configuration: tool.configuration });
+      peerInfo.push({
+        name: tool.name,
+        available: false,
+        reason: 'skipped (--no-peers)',
+        configuration: tool.configuration,
+      });
       continue;
     }
     const ok = await tool.ensure(opts.install);
@@ -284,24 +335,28 @@ async function main(): Promise<number> {
   const write = (partial: boolean): BenchResults => {
     const versions: Record<string, string> = {
       node: process.version,
-      ...(suiteNodeVersion ? { 'node (the suite\'s commands)': suiteNodeVersion } : {}),
+      ...(suiteNodeVersion ? { "node (the suite's commands)": suiteNodeVersion } : {}),
       '@playwright/test': versionOf('@playwright/test'),
       tsx: versionOf('tsx'),
       ajv: versionOf('ajv'),
       'fast-check': versionOf('fast-check'),
-      'conformance-suite': (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+      'conformance-suite': (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+        .version,
       ...(hyperfine ? { hyperfine } : {}),
     };
     const commit = commandOutput('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']);
-    if (commit) versions['commit'] = `${commit}${commandOutput('git', ['-C', ROOT, 'status', '--porcelain', '--untracked-files=no']) ? ' (with uncommitted changes)' : ''}`;
-    if (distAtStart && needsDist && !opts.distMain) versions['dist/ built from'] = `${distAtStart} (at the start of the bench)`;
+    if (commit)
+      versions['commit'] =
+        `${commit}${commandOutput('git', ['-C', ROOT, 'status', '--porcelain', '--untracked-files=no']) ? ' (with uncommitted changes)' : ''}`;
+    if (distAtStart && needsDist && !opts.distMain)
+      versions['dist/ built from'] = `${distAtStart} (at the start of the bench)`;
     const python = commandOutput('python3', ['--version']);
     if (python && opts.peers) versions['python (peer only)'] = python.replace(/^Python /, '');
 
     const cpu = cpus()[0];
     const results: BenchResults = {
       date: new Date().toISOString(),
-      command: `npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,
+      command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
       mode: opts.quick ? 'quick' : 'full',
       runs: opts.variantRuns,
       seed: SEED,
@@ -318,12 +373,20 @@ async function main(): Promise<number> {
       ...(side ? { sideBySide: side } : {}),
       ...(late ? { latency: late } : {}),
       targets,
-      problems: [...problems, ...suiteChanged(targets), ...(distBuildTime() !== distBuiltAt && needsDist && !opts.distMain ? ['dist/ was rebuilt while the bench ran (by another process): the compiled runs after that ran another build'] : [])],
+      problems: [
+        ...problems,
+        ...suiteChanged(targets),
+        ...(distBuildTime() !== distBuiltAt && needsDist && !opts.distMain
+          ? [
+              'dist/ was rebuilt while the bench ran (by another process): the compiled runs after that ran another build',
+            ]
+          : []),
+      ],
       elapsedMs: performance.now() - started,
       partial,
     };
     mkdirSync(opts.out, { recursive: true });
-    writeFileSync(join(opts.out, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+    writeFileSync(join(opts.out, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(join(opts.out, 'results.md'), renderMarkdown(results));
     writeFileSync(join(opts.out, 'readme-section.md'), renderMarkdown(results, { compact: true }));
     return results;
@@ -331,7 +394,13 @@ async function main(): Promise<number> {
 
   const scratch = mkdtempSync(join(tmpdir(), 'bench-'));
   try {
-    const common = { runs: opts.runs, capMs: opts.suiteCapMs, out: opts.out, log, problem: (p: string) => problems.push(p) };
+    const common = {
+      runs: opts.runs,
+      capMs: opts.suiteCapMs,
+      out: opts.out,
+      log,
+      problem: (p: string) => problems.push(p),
+    };
     if (rows.has('side-by-side')) {
       mkdirSync(join(scratch, 'side-by-side'));
       side = await loopback({ ...common, dir: join(scratch, 'side-by-side'), commands: opts.commands, peers: usable });
@@ -340,7 +409,14 @@ async function main(): Promise<number> {
     if (rows.has('latency')) {
       mkdirSync(join(scratch, 'latency'));
       const st = peerInfo.find((p) => p.name === 'Schemathesis' && p.available);
-      late = await latency({ ...common, capMs: Math.max(opts.suiteCapMs, opts.peerCapMs), dir: join(scratch, 'latency'), delayMs: opts.delayMs, distMain: opts.distMain ?? DIST_MAIN, ...(st?.version ? { schemathesis: { version: st.version, maxExamples: opts.maxExamples } } : {}) });
+      late = await latency({
+        ...common,
+        capMs: Math.max(opts.suiteCapMs, opts.peerCapMs),
+        dir: join(scratch, 'latency'),
+        delayMs: opts.delayMs,
+        distMain: opts.distMain ?? DIST_MAIN,
+        ...(st?.version ? { schemathesis: { version: st.version, maxExamples: opts.maxExamples } } : {}),
+      });
       write(true);
     }
   } finally {
@@ -350,16 +426,30 @@ async function main(): Promise<number> {
   let i = 0;
   for (const plan of plans) {
     i++;
-    const t: TargetResult = { name: plan.name, kind: plan.kind, description: plan.description, suite: [], peers: {}, ...(plan.breaks ? { breaks: plan.breaks } : {}) };
+    const t: TargetResult = {
+      name: plan.name,
+      kind: plan.kind,
+      description: plan.description,
+      suite: [],
+      peers: {},
+      ...(plan.breaks ? { breaks: plan.breaks } : {}),
+    };
     targets.push(t);
-    const parts = await runTarget(t, plan.options, plan.runs, { suiteCapMs: opts.suiteCapMs, peerCapMs: opts.peerCapMs, peers: usable, problem: (p) => problems.push(p) });
+    const parts = await runTarget(t, plan.options, plan.runs, {
+      suiteCapMs: opts.suiteCapMs,
+      peerCapMs: opts.peerCapMs,
+      peers: usable,
+      problem: (p) => problems.push(p),
+    });
     log(`[${i}/${plans.length}] ${plan.kind} ${plan.name}: ${parts.join(', ')}`);
     write(true);
   }
 
   const results = write(false);
   process.stdout.write(renderMarkdown(results));
-  log(`wrote ${join(opts.out, 'results.md')}, results.json and readme-section.md (for the README's "How it compares") in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  log(
+    `wrote ${join(opts.out, 'results.md')}, results.json and readme-section.md (for the README's "How it compares") in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
   return 0;
 }
 

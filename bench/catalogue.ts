@@ -25,7 +25,10 @@ export interface CatalogueOptions {
 }
 
 /** `f` against a fresh reference with `options` (a fresh one per run: its state starts anew, as a run's would). */
-async function onReference<T>(options: Partial<ReferenceOptions>, f: (server: Awaited<ReturnType<typeof startReference>>) => Promise<T>): Promise<T> {
+async function onReference<T>(
+  options: Partial<ReferenceOptions>,
+  f: (server: Awaited<ReturnType<typeof startReference>>) => Promise<T>,
+): Promise<T> {
   const server = await startReference(options);
   try {
     return await f(server);
@@ -35,15 +38,30 @@ async function onReference<T>(options: Partial<ReferenceOptions>, f: (server: Aw
 }
 
 /** `runs` runs of the suite (by tsx: the working tree as it is) and of each peer against a reference with `options`. */
-export async function runTarget(t: TargetResult, options: Partial<ReferenceOptions>, runs: number, o: CatalogueOptions): Promise<string[]> {
+export async function runTarget(
+  t: TargetResult,
+  options: Partial<ReferenceOptions>,
+  runs: number,
+  o: CatalogueOptions,
+): Promise<string[]> {
   const parts: string[] = [];
   for (let run = 0; run < runs; run++) {
     const dir = mkdtempSync(join(tmpdir(), 'bench-target-'));
     try {
       const s = await onReference(options, async (server) => {
         writeFileSync(join(dir, 'target.yaml'), referenceTargetYaml(server));
-        const argv = suiteArgv('tsx', ['--target', join(dir, 'target.yaml'), '--seed', String(SEED), '--report-dir', join(dir, 'report')]);
-        return suiteOutcome(await runOnce(argv, { cwd: dir, env: { ...referenceKeyEnv(server), FORCE_COLOR: '0' }, capMs: o.suiteCapMs }), join(dir, 'report'));
+        const argv = suiteArgv('tsx', [
+          '--target',
+          join(dir, 'target.yaml'),
+          '--seed',
+          String(SEED),
+          '--report-dir',
+          join(dir, 'report'),
+        ]);
+        return suiteOutcome(
+          await runOnce(argv, { cwd: dir, env: { ...referenceKeyEnv(server), FORCE_COLOR: '0' }, capMs: o.suiteCapMs }),
+          join(dir, 'report'),
+        );
       });
       t.suite.push(s);
       if (s.problem) o.problem(`${t.kind} ${t.name}: the suite run did not complete: ${s.problem}`);
@@ -55,7 +73,10 @@ export async function runTarget(t: TargetResult, options: Partial<ReferenceOptio
     }
     for (const tool of o.peers) {
       try {
-        const p = await onReference(options, async (server) => ({ ...(await runPeer(tool, server.baseUrl, server.keys.management, o.peerCapMs)), requests: server.received.length }));
+        const p = await onReference(options, async (server) => ({
+          ...(await runPeer(tool, server.baseUrl, server.keys.management, o.peerCapMs)),
+          requests: server.received.length,
+        }));
         (t.peers[tool.name] ??= []).push(p);
         if (p.problem) o.problem(`${tool.name} on ${t.name}: ${p.problem}`);
         if (p.timedOut) o.problem(`${tool.name} on ${t.name}: killed at the ${o.peerCapMs / 1000} s cap`);

@@ -87,7 +87,11 @@ function distStale(): boolean {
   if (built === undefined) return true;
   const newer = (file: string) => /\.(ts|ya?ml|json)$/.test(file) && statSync(file).mtimeMs > built;
   if (readdirSync(ROOT).some((f) => f.endsWith('.ts') && newer(join(ROOT, f)))) return true;
-  return SOURCE_DIRS.some((dir) => readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true }).some((e) => e.isFile() && newer(join(e.parentPath, e.name))));
+  return SOURCE_DIRS.some((dir) =>
+    readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true }).some(
+      (e) => e.isFile() && newer(join(e.parentPath, e.name)),
+    ),
+  );
 }
 
 /**
@@ -95,15 +99,30 @@ function distStale(): boolean {
  * file, or when asked, so the compiled command runs the tree under test. Returns a problem to report.
  */
 export function ensureDist(rebuild: boolean, log: (s: string) => void): string | undefined {
-  const why = rebuild ? '--build' : !existsSync(DIST_MAIN) ? 'dist/cli/main.js is missing' : distStale() ? 'a source file is newer than dist/' : undefined;
+  const why = rebuild
+    ? '--build'
+    : !existsSync(DIST_MAIN)
+      ? 'dist/cli/main.js is missing'
+      : distStale()
+        ? 'a source file is newer than dist/'
+        : undefined;
   if (!why) return undefined;
   log(`building dist/ with \`npm run build\` (${why})`);
   try {
-    execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+    execFileSync('npm', ['run', '--silent', 'build'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 300_000,
+    });
     return undefined;
   } catch (e) {
     const err = e as { stderr?: Buffer; stdout?: Buffer; message: string };
-    const text = `${err.stderr?.toString() ?? ''}${err.stdout?.toString() ?? ''}`.trim().split('\n').filter((l) => !l.startsWith('npm warn')).slice(-2).join(' / ');
+    const text = `${err.stderr?.toString() ?? ''}${err.stdout?.toString() ?? ''}`
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('npm warn'))
+      .slice(-2)
+      .join(' / ');
     return `\`npm run build\` failed: ${text || err.message.split('\n')[0]}${existsSync(DIST_MAIN) ? ' (dist/ was written; the compiled command is measured as built)' : ''}`;
   }
 }

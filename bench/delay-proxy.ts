@@ -27,17 +27,27 @@ export async function startDelayProxy(to: string, delayMs: number): Promise<Dela
   const server: Server = createServer((req, res) => {
     count++;
     setTimeout(() => {
-      const up = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host }, timeout: UPSTREAM_TIMEOUT_MS }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        let bytes = 0;
-        answer.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-          if (bytes > BODY_CAP_BYTES) return void (answer.destroy(), res.destroy());
-          res.write(chunk);
-        });
-        answer.on('end', () => res.end());
-        answer.on('error', () => res.destroy());
-      });
+      const up = request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: upstream.host },
+          timeout: UPSTREAM_TIMEOUT_MS,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          let bytes = 0;
+          answer.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            if (bytes > BODY_CAP_BYTES) return void (answer.destroy(), res.destroy());
+            res.write(chunk);
+          });
+          answer.on('end', () => res.end());
+          answer.on('error', () => res.destroy());
+        },
+      );
       up.on('timeout', () => up.destroy(new Error('upstream time-out')));
       up.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
       req.pipe(up);

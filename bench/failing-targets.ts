@@ -17,7 +17,8 @@ export interface BenchTarget {
   close(): Promise<void>;
 }
 
-const PAGE = '<!doctype html>\n<html><head><title>Sign in</title></head><body><form method="post"><input name="user"></form></body></html>\n';
+const PAGE =
+  '<!doctype html>\n<html><head><title>Sign in</title></head><body><form method="post"><input name="user"></form></body></html>\n';
 
 /**
  * 200 text/html to everything, on 127.0.0.1, described by the reference's target file with its base
@@ -32,7 +33,9 @@ export async function startHtmlTarget(reference: ReferenceServer): Promise<Bench
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const baseUrl = `${origin}/v1`;
-  const yaml = referenceTargetYaml(reference).replace(/^baseUrl: .*$/m, `baseUrl: ${baseUrl}`).replace(/^(\s*regionalBaseUrl: ).*$/m, `$1${JSON.stringify(`${origin}/regional/v1`)}`);
+  const yaml = referenceTargetYaml(reference)
+    .replace(/^baseUrl: .*$/m, `baseUrl: ${baseUrl}`)
+    .replace(/^(\s*regionalBaseUrl: ).*$/m, `$1${JSON.stringify(`${origin}/regional/v1`)}`);
   return {
     baseUrl,
     yaml,
@@ -50,11 +53,16 @@ export async function startHtmlTarget(reference: ReferenceServer): Promise<Bench
  * have variables of their own, so one environment serves it and the reference side by side.
  */
 export function rejectedKeyTarget(reference: ReferenceServer): BenchTarget {
-  const yaml = referenceTargetYaml(reference).replace(`\${${REFERENCE_KEY_ENV.apiKey}}`, '${BENCH_REJECTED_API_KEY}').replace(`\${${REFERENCE_KEY_ENV.restrictedApiKey}}`, '${BENCH_REJECTED_RESTRICTED_KEY}');
+  const yaml = referenceTargetYaml(reference)
+    .replace(`\${${REFERENCE_KEY_ENV.apiKey}}`, '${BENCH_REJECTED_API_KEY}')
+    .replace(`\${${REFERENCE_KEY_ENV.restrictedApiKey}}`, '${BENCH_REJECTED_RESTRICTED_KEY}');
   return {
     baseUrl: reference.baseUrl,
     yaml,
-    env: { BENCH_REJECTED_API_KEY: 'sk-bench-rejected-management-key-0000', BENCH_REJECTED_RESTRICTED_KEY: 'sk-bench-rejected-restricted-key-0000' },
+    env: {
+      BENCH_REJECTED_API_KEY: 'sk-bench-rejected-management-key-0000',
+      BENCH_REJECTED_RESTRICTED_KEY: 'sk-bench-rejected-restricted-key-0000',
+    },
     close: async () => undefined,
   };
 }

@@ -37,7 +37,11 @@ export interface InProcessOutcome {
 }
 
 export function readInProcess(r: Ran): InProcessOutcome | { problem: string } {
-  const last = r.stdout.split('\n').filter((l) => l.startsWith('{')).pop();
-  if (!last) return { problem: `no result line (exit ${r.code}${r.timedOut ? ', killed at the cap' : ''}): ${tail(r)}` };
+  const last = r.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .pop();
+  if (!last)
+    return { problem: `no result line (exit ${r.code}${r.timedOut ? ', killed at the cap' : ''}): ${tail(r)}` };
   return JSON.parse(last) as InProcessOutcome;
 }

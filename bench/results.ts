@@ -51,7 +51,11 @@ export function suiteCaught(t: TargetResult): { caught: boolean; onTarget: boole
   const run = t.suite[0];
   if (!run) return { caught: false, onTarget: false, exitNonZero: false };
   const failed = run.failedRequirements;
-  return { caught: failed.length > 0, onTarget: failed.some((r) => t.breaks?.includes(r)), exitNonZero: run.exitCode !== 0 };
+  return {
+    caught: failed.length > 0,
+    onTarget: failed.some((r) => t.breaks?.includes(r)),
+    exitNonZero: run.exitCode !== 0,
+  };
 }
 
 /** False failures of the suite on a conformant target: failed requirements or errored checks. */
@@ -59,7 +63,8 @@ export function suiteFalse(t: TargetResult): string[] {
   const out = new Set<string>();
   for (const r of t.suite) {
     // Results written before failedMust was recorded name no level.
-    for (const f of r.failedRequirements) out.add(`fail ${f}${r.failedMust ? (r.failedMust.includes(f) ? ' (MUST)' : ' (SHOULD)') : ''}`);
+    for (const f of r.failedRequirements)
+      out.add(`fail ${f}${r.failedMust ? (r.failedMust.includes(f) ? ' (MUST)' : ' (SHOULD)') : ''}`);
     for (const e of r.erroredChecks) out.add(`error ${e}`);
     if (r.verdict !== 'conformant') out.add(`verdict ${r.verdict}`);
   }
@@ -67,9 +72,15 @@ export function suiteFalse(t: TargetResult): string[] {
 }
 
 /** A peer's failure signatures on the plain reference: its own false failures, the baseline. */
-export function peerBaseline(targets: readonly TargetResult[], peer: string, filter: (sig: string) => boolean = () => true): Set<string> {
+export function peerBaseline(
+  targets: readonly TargetResult[],
+  peer: string,
+  filter: (sig: string) => boolean = () => true,
+): Set<string> {
   const out = new Set<string>();
-  for (const t of targets) if (t.kind === 'reference') for (const r of t.peers[peer] ?? []) for (const f of r.failures) if (filter(f)) out.add(f);
+  for (const t of targets)
+    if (t.kind === 'reference')
+      for (const r of t.peers[peer] ?? []) for (const f of r.failures) if (filter(f)) out.add(f);
   return out;
 }
 
@@ -77,9 +88,20 @@ export function peerBaseline(targets: readonly TargetResult[], peer: string, fil
  * Did the peer catch the fault: it reported a failure the plain reference does not also give it (so a
  * peer that fails on the reference is not credited for failing the same way on a fault).
  */
-export function peerCaught(t: TargetResult, peer: string, baseline: Set<string>, filter: (sig: string) => boolean = () => true): { ran: boolean; caught: boolean; exitNonZero: boolean; newFailures: string[] } {
+export function peerCaught(
+  t: TargetResult,
+  peer: string,
+  baseline: Set<string>,
+  filter: (sig: string) => boolean = () => true,
+): { ran: boolean; caught: boolean; exitNonZero: boolean; newFailures: string[] } {
   const run = t.peers[peer]?.[0];
-  if (!run || run.problem) return { ran: !!run && !run.problem, caught: false, exitNonZero: run ? run.exitCode !== 0 : false, newFailures: [] };
+  if (!run || run.problem)
+    return {
+      ran: !!run && !run.problem,
+      caught: false,
+      exitNonZero: run ? run.exitCode !== 0 : false,
+      newFailures: [],
+    };
   const newFailures = run.failures.filter(filter).filter((f) => !baseline.has(f));
   return { ran: true, caught: newFailures.length > 0, exitNonZero: run.exitCode !== 0, newFailures };
 }

@@ -24,10 +24,18 @@ const OUTPUT_CAP = 4 * 1024 * 1024;
  * Runs `argv` to its end, asynchronously: the servers the bench starts live in this process and must
  * go on answering. At `capMs` the process group is killed. `show` passes the output to stderr.
  */
-export function runOnce(argv: readonly string[], opts: { cwd: string; env?: Record<string, string>; capMs: number; show?: boolean }): Promise<Ran> {
+export function runOnce(
+  argv: readonly string[],
+  opts: { cwd: string; env?: Record<string, string>; capMs: number; show?: boolean },
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', opts.show ? 2 : 'pipe', opts.show ? 2 : 'pipe'], detached: true });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', opts.show ? 2 : 'pipe', opts.show ? 2 : 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout?.setEncoding('utf8').on('data', (d: string) => void (stdout.length < OUTPUT_CAP && (stdout += d)));
@@ -54,7 +62,12 @@ export function runOnce(argv: readonly string[], opts: { cwd: string; env?: Reco
 
 /** The last lines of a run's output, for a problem said in one line. */
 export function tail(r: Ran, lines = 2): string {
-  return (r.stderr.trim() || r.stdout.trim()).split('\n').filter((l) => l.trim() && !l.startsWith('npm warn')).slice(-lines).join(' / ').slice(0, 300);
+  return (r.stderr.trim() || r.stdout.trim())
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('npm warn'))
+    .slice(-lines)
+    .join(' / ')
+    .slice(0, 300);
 }
 
 /** One contender's timing as hyperfine's JSON export gives it (seconds). */
@@ -86,8 +99,19 @@ function quote(a: string): string {
  * code recorded rather than fatal (a contender that finds failures exits 1). Hyperfine's progress goes
  * to stderr; its JSON export goes to `json` and is returned.
  */
-export async function hyperfine(contenders: ReadonlyArray<{ name: string; argv: readonly string[] }>, o: { runs: number; cwd: string; env: Record<string, string>; json: string; capMs: number }): Promise<Timing[]> {
-  const args = ['--runs', String(o.runs), '--shell=none', '--ignore-failure', '--export-json', o.json, ...contenders.flatMap((c) => ['--command-name', c.name, c.argv.map(quote).join(' ')])];
+export async function hyperfine(
+  contenders: ReadonlyArray<{ name: string; argv: readonly string[] }>,
+  o: { runs: number; cwd: string; env: Record<string, string>; json: string; capMs: number },
+): Promise<Timing[]> {
+  const args = [
+    '--runs',
+    String(o.runs),
+    '--shell=none',
+    '--ignore-failure',
+    '--export-json',
+    o.json,
+    ...contenders.flatMap((c) => ['--command-name', c.name, c.argv.map(quote).join(' ')]),
+  ];
   const r = await runOnce(['hyperfine', ...args], { cwd: o.cwd, env: o.env, capMs: o.capMs, show: true });
   if (r.code !== 0) throw new Error(`hyperfine ${r.timedOut ? 'was killed at its cap' : `ended with exit ${r.code}`}`);
   return (JSON.parse(readFileSync(o.json, 'utf8')) as { results: Timing[] }).results;

@@ -10,7 +10,9 @@ const verdict = (ok: boolean | undefined) => (ok === undefined ? 'not measured' 
 /** `2.31 s ± 0.05 (2.24–2.50)`: hyperfine's mean, standard deviation, min–max. */
 function wall(t: Timing | undefined): string {
   if (!t) return 'not timed';
-  return t.times.length > 1 ? `${sec(t.mean)} ± ${(t.stddev ?? 0).toFixed(2)} (${t.min.toFixed(2)}–${t.max.toFixed(2)})` : `${sec(t.mean)} (1 run)`;
+  return t.times.length > 1
+    ? `${sec(t.mean)} ± ${(t.stddev ?? 0).toFixed(2)} (${t.min.toFixed(2)}–${t.max.toFixed(2)})`
+    : `${sec(t.mean)} (1 run)`;
 }
 
 /** A Markdown table, its cells escaped. */
@@ -20,11 +22,18 @@ export function table(head: readonly string[], rows: ReadonlyArray<readonly stri
 }
 
 /** a/b of two means, ± as hyperfine propagates it (relative errors added in quadrature); of another figure when `of` says. */
-function ratio(a: Timing | undefined, b: Timing | undefined, of?: (t: Timing) => number): { r: number; text: string } | undefined {
+function ratio(
+  a: Timing | undefined,
+  b: Timing | undefined,
+  of?: (t: Timing) => number,
+): { r: number; text: string } | undefined {
   if (!a || !b) return undefined;
   const r = of ? of(a) / of(b) : a.mean / b.mean;
   if (!Number.isFinite(r)) return undefined;
-  const e = of || a.stddev === null || b.stddev === null ? '' : ` ± ${(r * Math.hypot(a.stddev / a.mean, b.stddev / b.mean)).toFixed(2)}`;
+  const e =
+    of || a.stddev === null || b.stddev === null
+      ? ''
+      : ` ± ${(r * Math.hypot(a.stddev / a.mean, b.stddev / b.mean)).toFixed(2)}`;
   return { r, text: `${r.toFixed(2)} ×${e}` };
 }
 const cpu = (t: Timing) => t.user + t.system;
@@ -40,7 +49,8 @@ function outcome(c: Contender): string {
   const parts = [`exit ${o.exitCode}`];
   if (o.verdict && o.verdict !== 'none') parts.push(o.verdict);
   if (o.line) parts.push(`“${o.line.slice(0, 140)}”`);
-  if (o.requests !== undefined) parts.push(`${o.requests} requests${o.saved ? `, ${o.saved} answered from the run's memory` : ''}`);
+  if (o.requests !== undefined)
+    parts.push(`${o.requests} requests${o.saved ? `, ${o.saved} answered from the run's memory` : ''}`);
   if (o.failures) parts.push(`${o.failures} ${c.peer ? 'failures reported' : 'checks failed'}`);
   if (o.split) parts.push(`import ${sec(o.split.importMs / 1000)}, run ${sec(o.split.runMs / 1000)}`);
   const exits = [...new Set(c.timing?.exit_codes ?? [])].filter((x) => x !== o.exitCode);
@@ -52,10 +62,19 @@ function outcome(c: Contender): string {
 export function contendersTable(s: SideBySide): string {
   // One contest (the latency row) needs no column of its own.
   const contests = new Set(s.contenders.map((c) => c.contest)).size > 1;
-  const rows = s.contenders.map((c) => [...(contests ? [c.contest] : []), c.label, wall(c.timing), c.timing ? `${cpu(c.timing).toFixed(1)} s` : 'n/a', outcome(c)]);
+  const rows = s.contenders.map((c) => [
+    ...(contests ? [c.contest] : []),
+    c.label,
+    wall(c.timing),
+    c.timing ? `${cpu(c.timing).toFixed(1)} s` : 'n/a',
+    outcome(c),
+  ]);
   return (
     `Each contender ran once for what it says (outcome), then ${s.runs === 1 ? 'once' : `${s.runs} times`} under hyperfine (\`--runs ${s.runs} --shell=none --ignore-failure\`), one contender's runs after the other's; a ratio below is of hyperfine's means, ± as hyperfine propagates it. hyperfine's JSON export is kept beside results.json.\n\n` +
-    table([...(contests ? ['contest'] : []), 'contender', 'wall (mean ± sd, min–max)', 'CPU user+sys (mean)', 'outcome'], rows)
+    table(
+      [...(contests ? ['contest'] : []), 'contender', 'wall (mean ± sd, min–max)', 'CPU user+sys (mean)', 'outcome'],
+      rows,
+    )
   );
 }
 
@@ -74,37 +93,63 @@ export function targetsSection(r: BenchResults): string {
     lines.push(`- Default run on the embedded reference, start-up included: ${defaults.join('; ')}.`);
     if (commands.includes('dist')) {
       const helps = commands.map((c) => `${commandLabel(c)} ${sec(timing(s, `help:${c}`)?.mean)}`).join(', ');
-      const saved = (a: string, b: string) => (timing(s, a) && timing(s, b) ? sec(timing(s, a)!.mean - timing(s, b)!.mean) : 'n/a');
-      const against = commands.filter((c) => c !== 'dist').map((c) => `against ${commandLabel(c)}: ${saved(`help:${c}`, 'help:dist')} at \`--help\`, ${saved(`default:${c}`, 'default:dist')} on the default run`);
-      lines.push(`- Start-up saved by running compiled JavaScript: \`--help\` takes ${helps}${against.length ? `; the compiled package saves, ${against.join('; ')}` : ''}.`);
+      const saved = (a: string, b: string) =>
+        timing(s, a) && timing(s, b) ? sec(timing(s, a)!.mean - timing(s, b)!.mean) : 'n/a';
+      const against = commands
+        .filter((c) => c !== 'dist')
+        .map(
+          (c) =>
+            `against ${commandLabel(c)}: ${saved(`help:${c}`, 'help:dist')} at \`--help\`, ${saved(`default:${c}`, 'default:dist')} on the default run`,
+        );
+      lines.push(
+        `- Start-up saved by running compiled JavaScript: \`--help\` takes ${helps}${against.length ? `; the compiled package saves, ${against.join('; ')}` : ''}.`,
+      );
     }
     const faults = r.targets.filter((t) => t.kind === 'fault');
     const ours = faults.filter((t) => suiteCaught(t).caught).length;
-    const theirs = (name: string) => faults.filter((t) => peerCaught(t, name, peerBaseline(r.targets, name)).caught).length;
-    const catches = (name: string) => (faults.length ? `; faults caught ${ours} against ${theirs(name)} of ${faults.length}${faults.length < 20 ? ' (a sample of the catalogue)' : ''} ${verdict(ours > theirs(name))}` : '');
+    const theirs = (name: string) =>
+      faults.filter((t) => peerCaught(t, name, peerBaseline(r.targets, name)).caught).length;
+    const catches = (name: string) =>
+      faults.length
+        ? `; faults caught ${ours} against ${theirs(name)} of ${faults.length}${faults.length < 20 ? ' (a sample of the catalogue)' : ''} ${verdict(ours > theirs(name))}`
+        : '';
     const st = timing(s, 'peer:Schemathesis');
     if (st) {
-      const q = (['tsx', 'dist'] as SuiteCommand[]).filter((c) => find(s, `reference:${c}`)).map((c) => {
-        const x = ratio(timing(s, `reference:${c}`), st);
-        return `${commandLabel(c)} ${x?.text ?? 'n/a'} ${verdict(x && x.r <= 1.5)}`;
-      });
-      lines.push(`- ≤ 1.5× Schemathesis's wall on the same reference (${sec(st.mean)}), catching strictly more: ${q.join('; ')}${catches('Schemathesis')}.`);
+      const q = (['tsx', 'dist'] as SuiteCommand[])
+        .filter((c) => find(s, `reference:${c}`))
+        .map((c) => {
+          const x = ratio(timing(s, `reference:${c}`), st);
+          return `${commandLabel(c)} ${x?.text ?? 'n/a'} ${verdict(x && x.r <= 1.5)}`;
+        });
+      lines.push(
+        `- ≤ 1.5× Schemathesis's wall on the same reference (${sec(st.mean)}), catching strictly more: ${q.join('; ')}${catches('Schemathesis')}.`,
+      );
     }
     const dredd = timing(s, 'peer:Dredd');
-    if (dredd) lines.push(`- For comparison, Dredd on the same reference: ${sec(dredd.mean)}; the suite's wall over it ${ratio(timing(s, 'reference:dist') ?? timing(s, 'reference:tsx'), dredd)?.text ?? 'n/a'}${faults.length ? `; faults caught ${ours} against ${theirs('Dredd')} of ${faults.length}` : ''}.`);
+    if (dredd)
+      lines.push(
+        `- For comparison, Dredd on the same reference: ${sec(dredd.mean)}; the suite's wall over it ${ratio(timing(s, 'reference:dist') ?? timing(s, 'reference:tsx'), dredd)?.text ?? 'n/a'}${faults.length ? `; faults caught ${ours} against ${theirs('Dredd')} of ${faults.length}` : ''}.`,
+      );
     const ist = timing(s, 'independent:Schemathesis');
     const idist = timing(s, 'independent:dist');
     const inproc = timing(s, 'independent:in-process');
     if (ist && idist) {
       const w = ratio(idist, ist);
       const c = ratio(idist, ist, cpu);
-      lines.push(`- The compiled command ≤ 1.3× Schemathesis's wall on the independent server (bench/independent/, written from the document apart from the reference; Schemathesis ${sec(ist.mean)}): ${sec(idist.mean)}, ${w?.text} ${verdict(w && w.r <= 1.3)}; its CPU ≤ 2× Schemathesis's: ${c?.text} ${verdict(c && c.r <= 2)}.`);
+      lines.push(
+        `- The compiled command ≤ 1.3× Schemathesis's wall on the independent server (bench/independent/, written from the document apart from the reference; Schemathesis ${sec(ist.mean)}): ${sec(idist.mean)}, ${w?.text} ${verdict(w && w.r <= 1.3)}; its CPU ≤ 2× Schemathesis's: ${c?.text} ${verdict(c && c.r <= 2)}.`,
+      );
     }
-    if (inproc && idist) lines.push(`- The same engine in one process (\`runConformance\`, no command line, no Playwright): ${sec(inproc.mean)}${ist ? `, ${ratio(inproc, ist)?.text} of Schemathesis's wall` : ''}; the command's wall over it ${ratio(idist, inproc)?.text} (the difference is the command's start and Playwright's runner and worker).`);
+    if (inproc && idist)
+      lines.push(
+        `- The same engine in one process (\`runConformance\`, no command line, no Playwright): ${sec(inproc.mean)}${ist ? `, ${ratio(inproc, ist)?.text} of Schemathesis's wall` : ''}; the command's wall over it ${ratio(idist, inproc)?.text} (the difference is the command's start and Playwright's runner and worker).`,
+      );
     const ref = find(s, 'reference:tsx') ?? s.contenders.find((c) => c.contest === 'reference' && !c.peer);
     for (const c of s.contenders.filter((x) => x.contest === 'failing target')) {
       const q = ratio(c.timing, ref?.timing);
-      lines.push(`- A target that fails every check ≤ 2× a conformant run (${ref?.label ?? 'n/a'}, ${sec(ref?.timing?.mean)}): ${c.label.replace(/^.*--target: /, '')}: ${sec(c.timing?.mean)}, ${q?.text ?? 'n/a'} ${verdict(q && q.r <= 2)}.`);
+      lines.push(
+        `- A target that fails every check ≤ 2× a conformant run (${ref?.label ?? 'n/a'}, ${sec(ref?.timing?.mean)}): ${c.label.replace(/^.*--target: /, '')}: ${sec(c.timing?.mean)}, ${q?.text ?? 'n/a'} ${verdict(q && q.r <= 2)}.`,
+      );
     }
   }
   const l = r.latency;
@@ -112,7 +157,9 @@ export function targetsSection(r: BenchResults): string {
     const def = l.contenders.find((c) => c.id.endsWith('(default)'))?.timing;
     const st4 = l.contenders.find((c) => c.peer && /4 workers/.test(c.id))?.timing;
     const q = ratio(def, st4);
-    lines.push(`- At ${l.delayMs} ms per request (the latency row), the default run within 8 s: ${sec(def?.mean)} ${verdict(def && def.mean <= 8)}; within 1.0× the wall of Schemathesis with 4 workers: ${q?.text ?? 'n/a'} ${verdict(q && q.r <= 1)} (goal after that: 0.6×).`);
+    lines.push(
+      `- At ${l.delayMs} ms per request (the latency row), the default run within 8 s: ${sec(def?.mean)} ${verdict(def && def.mean <= 8)}; within 1.0× the wall of Schemathesis with 4 workers: ${q?.text ?? 'n/a'} ${verdict(q && q.r <= 1)} (goal after that: 0.6×).`,
+    );
   }
   return lines.length ? lines.join('\n') : '- the side by side was not run.';
 }

@@ -104,12 +104,22 @@ function suite(reportDir: string, expectReport = true) {
 function peer(tool: PeerTool, dir: string) {
   return (r: Ran, sent: number | undefined): Outcome => {
     const p = tool.read(r, dir);
-    return { exitCode: r.code, failures: p.failures.length, ...(sent !== undefined ? { requests: sent } : {}), ...(p.problem ? { problem: p.problem } : {}) };
+    return {
+      exitCode: r.code,
+      failures: p.failures.length,
+      ...(sent !== undefined ? { requests: sent } : {}),
+      ...(p.problem ? { problem: p.problem } : {}),
+    };
   };
 }
 
 /** Each plan once for its outcome, then those that completed side by side under hyperfine. */
-async function race(name: string, plans: readonly Plan[], env: Record<string, string>, o: SideBySideOptions): Promise<Contender[]> {
+async function race(
+  name: string,
+  plans: readonly Plan[],
+  env: Record<string, string>,
+  o: SideBySideOptions,
+): Promise<Contender[]> {
   const contenders: Contender[] = [];
   const timed: Array<{ plan: Plan; contender: Contender }> = [];
   for (const p of plans) {
@@ -117,15 +127,25 @@ async function race(name: string, plans: readonly Plan[], env: Record<string, st
     let outcome: Outcome;
     try {
       const r = await runOnce(p.argv, { cwd: o.dir, env, capMs: o.capMs });
-      outcome = r.timedOut ? { exitCode: null, problem: `killed at the ${o.capMs / 1000} s cap` } : p.read(r, before === undefined ? undefined : p.sent!() - before);
+      outcome = r.timedOut
+        ? { exitCode: null, problem: `killed at the ${o.capMs / 1000} s cap` }
+        : p.read(r, before === undefined ? undefined : p.sent!() - before);
     } catch (e) {
       outcome = { exitCode: null, problem: `could not be run: ${(e as Error).message.split('\n')[0]}` };
     }
-    const contender: Contender = { id: p.id, contest: p.contest, label: p.label, ...(p.peer ? { peer: true } : {}), outcome };
+    const contender: Contender = {
+      id: p.id,
+      contest: p.contest,
+      label: p.label,
+      ...(p.peer ? { peer: true } : {}),
+      outcome,
+    };
     contenders.push(contender);
     if (outcome.problem) o.problem(`${p.id}: ${outcome.problem} (not timed)`);
     else timed.push({ plan: p, contender });
-    o.log(`${name}: ${p.id}: exit ${outcome.exitCode}${outcome.verdict ? ` ${outcome.verdict}` : ''}${outcome.requests !== undefined ? `, ${outcome.requests} requests` : ''}`);
+    o.log(
+      `${name}: ${p.id}: exit ${outcome.exitCode}${outcome.verdict ? ` ${outcome.verdict}` : ''}${outcome.requests !== undefined ? `, ${outcome.requests} requests` : ''}`,
+    );
   }
   if (timed.length) {
     mkdirSync(o.out, { recursive: true });
@@ -142,7 +162,9 @@ async function race(name: string, plans: readonly Plan[], env: Record<string, st
 }
 
 /** The loopback row: every server on 127.0.0.1, no delay. */
-export async function loopback(o: SideBySideOptions & { commands: readonly SuiteCommand[]; peers: readonly PeerTool[] }): Promise<SideBySide> {
+export async function loopback(
+  o: SideBySideOptions & { commands: readonly SuiteCommand[]; peers: readonly PeerTool[] },
+): Promise<SideBySide> {
   const reference = await startReference();
   const html = await startHtmlTarget(reference);
   const independent = await startIndependent();
@@ -152,8 +174,20 @@ export async function loopback(o: SideBySideOptions & { commands: readonly Suite
       writeFileSync(join(o.dir, name), yaml);
       return join(o.dir, name);
     };
-    const targets = { reference: file('reference.yaml', referenceTargetYaml(reference)), html: file('html.yaml', html.yaml), rejected: file('rejected.yaml', rejected.yaml), independent: file('independent.yaml', independent.yaml) };
-    const env = { FORCE_COLOR: '0', PYTHONDONTWRITEBYTECODE: '1', ...referenceKeyEnv(reference), ...html.env, ...rejected.env, ...independent.env };
+    const targets = {
+      reference: file('reference.yaml', referenceTargetYaml(reference)),
+      html: file('html.yaml', html.yaml),
+      rejected: file('rejected.yaml', rejected.yaml),
+      independent: file('independent.yaml', independent.yaml),
+    };
+    const env = {
+      FORCE_COLOR: '0',
+      PYTHONDONTWRITEBYTECODE: '1',
+      ...referenceKeyEnv(reference),
+      ...html.env,
+      ...rejected.env,
+      ...independent.env,
+    };
     const received = () => reference.received.length;
     const by = (c: SuiteCommand) => commandLabel(c);
     const run = (id: string, c: SuiteCommand, args: string[] = []) => {
@@ -162,26 +196,61 @@ export async function loopback(o: SideBySideOptions & { commands: readonly Suite
     };
     const plans: Plan[] = [];
     for (const c of o.commands) {
-      plans.push({ id: `help:${c}`, contest: 'start-up', label: `${by(c)} --help`, argv: suiteArgv(c, ['--help']), read: (r) => ({ exitCode: r.code, ...(r.code !== 0 ? { problem: `exit ${r.code}: ${r.stderr.trim().split('\n').pop() ?? ''}` } : {}) }) });
+      plans.push({
+        id: `help:${c}`,
+        contest: 'start-up',
+        label: `${by(c)} --help`,
+        argv: suiteArgv(c, ['--help']),
+        read: (r) => ({
+          exitCode: r.code,
+          ...(r.code !== 0 ? { problem: `exit ${r.code}: ${r.stderr.trim().split('\n').pop() ?? ''}` } : {}),
+        }),
+      });
     }
     for (const c of o.commands) {
       const { argv, reportDir } = run(`default:${c}`, c);
-      plans.push({ id: `default:${c}`, contest: 'default run', label: `${by(c)} (no target: the embedded reference)`, argv, read: suite(reportDir) });
+      plans.push({
+        id: `default:${c}`,
+        contest: 'default run',
+        label: `${by(c)} (no target: the embedded reference)`,
+        argv,
+        read: suite(reportDir),
+      });
     }
     for (const c of o.commands.filter((x) => x !== 'npm')) {
       const { argv, reportDir } = run(`reference:${c}`, c, ['--target', targets.reference]);
-      plans.push({ id: `reference:${c}`, contest: 'reference', label: `${by(c)} --target (the reference served by the bench)`, argv, read: suite(reportDir) });
+      plans.push({
+        id: `reference:${c}`,
+        contest: 'reference',
+        label: `${by(c)} --target (the reference served by the bench)`,
+        argv,
+        read: suite(reportDir),
+      });
     }
     for (const tool of o.peers) {
       const dir = join(o.dir, `peer-${tool.name}`);
       mkdirSync(dir);
-      plans.push({ id: `peer:${tool.name}`, contest: 'reference', peer: true, label: `${tool.name} (the reference served by the bench)`, argv: tool.argv(reference.baseUrl, reference.keys.management, dir), sent: received, read: peer(tool, dir) });
+      plans.push({
+        id: `peer:${tool.name}`,
+        contest: 'reference',
+        peer: true,
+        label: `${tool.name} (the reference served by the bench)`,
+        argv: tool.argv(reference.baseUrl, reference.keys.management, dir),
+        sent: received,
+        read: peer(tool, dir),
+      });
     }
     // The independent server, written from the document apart from the reference: the compiled
     // command, the same engine in one process (runConformance), and Schemathesis against it.
     if (o.commands.includes('dist')) {
       const { argv, reportDir } = run('independent:dist', 'dist', ['--target', targets.independent]);
-      plans.push({ id: 'independent:dist', contest: 'independent', label: `${by('dist')} --target (the independent server)`, argv, read: suite(reportDir) });
+      plans.push({
+        id: 'independent:dist',
+        contest: 'independent',
+        label: `${by('dist')} --target (the independent server)`,
+        argv,
+        read: suite(reportDir),
+      });
       plans.push({
         id: 'independent:in-process',
         contest: 'independent',
@@ -189,20 +258,48 @@ export async function loopback(o: SideBySideOptions & { commands: readonly Suite
         argv: inProcessArgv(o.dir, targets.independent, SEED),
         read: (r) => {
           const x = readInProcess(r);
-          return 'problem' in x ? { exitCode: r.code, problem: x.problem } : { exitCode: r.code, verdict: x.verdict, requests: x.requests, failures: x.failedChecks, split: { importMs: x.importMs, runMs: x.runMs } };
+          return 'problem' in x
+            ? { exitCode: r.code, problem: x.problem }
+            : {
+                exitCode: r.code,
+                verdict: x.verdict,
+                requests: x.requests,
+                failures: x.failedChecks,
+                split: { importMs: x.importMs, runMs: x.runMs },
+              };
         },
       });
     }
     for (const tool of o.peers.filter((p) => p.name === 'Schemathesis')) {
       const dir = join(o.dir, 'independent-schemathesis');
       mkdirSync(dir);
-      plans.push({ id: `independent:${tool.name}`, contest: 'independent', peer: true, label: `${tool.name} (the independent server)`, argv: tool.argv(independent.baseUrl, independent.apiKey, dir), read: peer(tool, dir) });
+      plans.push({
+        id: `independent:${tool.name}`,
+        contest: 'independent',
+        peer: true,
+        label: `${tool.name} (the independent server)`,
+        argv: tool.argv(independent.baseUrl, independent.apiKey, dir),
+        read: peer(tool, dir),
+      });
     }
     const failing: SuiteCommand = o.commands.includes('tsx') ? 'tsx' : o.commands[0]!;
     const h = run(`html:${failing}`, failing, ['--target', targets.html]);
-    plans.push({ id: `html:${failing}`, contest: 'failing target', label: `${by(failing)} --target: every request answered 200 with an HTML page`, argv: h.argv, read: suite(h.reportDir) });
+    plans.push({
+      id: `html:${failing}`,
+      contest: 'failing target',
+      label: `${by(failing)} --target: every request answered 200 with an HTML page`,
+      argv: h.argv,
+      read: suite(h.reportDir),
+    });
     const k = run(`rejected-key:${failing}`, failing, ['--target', targets.rejected]);
-    plans.push({ id: `rejected-key:${failing}`, contest: 'failing target', label: `${by(failing)} --target: the reference with a key it rejects`, argv: k.argv, sent: received, read: suite(k.reportDir, false) });
+    plans.push({
+      id: `rejected-key:${failing}`,
+      contest: 'failing target',
+      label: `${by(failing)} --target: the reference with a key it rejects`,
+      argv: k.argv,
+      sent: received,
+      read: suite(k.reportDir, false),
+    });
     return { runs: o.runs, contenders: await race('side-by-side', plans, env, o) };
   } finally {
     await independent.close();
@@ -212,7 +309,9 @@ export async function loopback(o: SideBySideOptions & { commands: readonly Suite
 }
 
 /** The latency row: the independent server behind the delaying proxy. */
-export async function latency(o: SideBySideOptions & { delayMs: number; distMain: string; schemathesis?: { version: string; maxExamples: number } }): Promise<SideBySide> {
+export async function latency(
+  o: SideBySideOptions & { delayMs: number; distMain: string; schemathesis?: { version: string; maxExamples: number } },
+): Promise<SideBySide> {
   const server = await startIndependent();
   const proxy = await startDelayProxy(new URL(server.baseUrl).origin, o.delayMs);
   try {
@@ -221,8 +320,26 @@ export async function latency(o: SideBySideOptions & { delayMs: number; distMain
     writeFileSync(targetFile, server.yaml.replace(server.baseUrl, baseUrl));
     const plans: Plan[] = [1, DEFAULTS.concurrency].map((n) => {
       const reportDir = join(o.dir, `latency-${n}`);
-      const argv = [nodeOfSuite(), o.distMain, '--target', targetFile, '--seed', String(SEED), '--concurrency', String(n), '--report-dir', reportDir];
-      return { id: `suite, --concurrency ${n}${n === DEFAULTS.concurrency ? ' (default)' : ''}`, contest: 'latency', label: '', argv, sent: () => proxy.count, read: suite(reportDir) };
+      const argv = [
+        nodeOfSuite(),
+        o.distMain,
+        '--target',
+        targetFile,
+        '--seed',
+        String(SEED),
+        '--concurrency',
+        String(n),
+        '--report-dir',
+        reportDir,
+      ];
+      return {
+        id: `suite, --concurrency ${n}${n === DEFAULTS.concurrency ? ' (default)' : ''}`,
+        contest: 'latency',
+        label: '',
+        argv,
+        sent: () => proxy.count,
+        read: suite(reportDir),
+      };
     });
     if (o.schemathesis) {
       for (const workers of [1, 4]) {
@@ -230,11 +347,23 @@ export async function latency(o: SideBySideOptions & { delayMs: number; distMain
         const dir = join(o.dir, `latency-st-${workers}`);
         mkdirSync(dir);
         const id = `Schemathesis ${o.schemathesis.version}, ${workers} worker${workers > 1 ? 's' : ''}`;
-        plans.push({ id, contest: 'latency', peer: true, label: '', argv: tool.argv(baseUrl, server.apiKey, dir), sent: () => proxy.count, read: peer(tool, dir) });
+        plans.push({
+          id,
+          contest: 'latency',
+          peer: true,
+          label: '',
+          argv: tool.argv(baseUrl, server.apiKey, dir),
+          sent: () => proxy.count,
+          read: peer(tool, dir),
+        });
       }
     }
     for (const p of plans) p.label = p.id;
-    return { runs: o.runs, delayMs: o.delayMs, contenders: await race('latency', plans, { FORCE_COLOR: '0', PYTHONDONTWRITEBYTECODE: '1', ...server.env }, o) };
+    return {
+      runs: o.runs,
+      delayMs: o.delayMs,
+      contenders: await race('latency', plans, { FORCE_COLOR: '0', PYTHONDONTWRITEBYTECODE: '1', ...server.env }, o),
+    };
   } finally {
     await proxy.close();
     await server.close();

@@ -35,9 +35,14 @@ export function suiteOutcome(r: Ran, reportDir: string, expectReport = true): Su
   try {
     report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as ConformanceReport;
   } catch {
-    if (expectReport || r.timedOut) problem = `no report.json (exit ${r.code}${r.timedOut ? ', killed at the cap' : ''}): ${tail(r, 3)}`;
+    if (expectReport || r.timedOut)
+      problem = `no report.json (exit ${r.code}${r.timedOut ? ', killed at the cap' : ''}): ${tail(r, 3)}`;
   }
-  const stderrLine = r.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn')).pop()?.slice(0, 300);
+  const stderrLine = r.stderr
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('npm warn'))
+    .pop()
+    ?.slice(0, 300);
   const checks = report?.checks ?? [];
   const requirements = report?.requirements ?? [];
   return {

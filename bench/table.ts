@@ -85,14 +85,23 @@ function summary(r: BenchResults): string {
       `${c.filter((x) => x.caught).length} of ${faults.length}${ran < faults.length ? ` (${faults.length - ran} runs failed to complete)` : ''}`,
       v.label === v.peer ? `${exitNZ} of ${faults.length}` : '—',
       baseline.size ? `${baseline.size}: ${abbreviate([...baseline], 4)}` : '0',
-      `${varF.length} of ${conformant.length}${varF.length ? ': ' + varF.map((t) => t.name).join(', ') : ''}`,
+      `${varF.length} of ${conformant.length}${varF.length ? `: ${varF.map((t) => t.name).join(', ')}` : ''}`,
       v.label === v.peer ? walls(refRuns.map((p) => p.wallMs)) : '(same runs)',
       v.label === v.peer ? values(refRuns.map((p) => p.requests)) : '(same runs)',
       v.label === v.peer ? sec(total, 0) : '(same runs)',
     ]);
   }
   return table(
-    ['tool', 'faults caught (a failure the plain reference does not give)', 'exit ≠ 0 on a fault', 'false failures on the plain reference', 'conformant variants with a false failure', 'wall of each run on the reference', 'requests per run on the reference', 'wall over the fault catalogue (1 run each)'],
+    [
+      'tool',
+      'faults caught (a failure the plain reference does not give)',
+      'exit ≠ 0 on a fault',
+      'false failures on the plain reference',
+      'conformant variants with a false failure',
+      'wall of each run on the reference',
+      'requests per run on the reference',
+      'wall over the fault catalogue (1 run each)',
+    ],
     rows,
   );
 }
@@ -101,16 +110,34 @@ function conformantTable(r: BenchResults): string {
   const views = peerViews(r).filter((v) => v.label === v.peer);
   const rows = targetsOf(r, 'reference', 'conformant').map((t) => {
     const falseF = suiteFalse(t);
-    const row = [t.name, `${[...new Set(t.suite.map((s) => s.verdict))].join('/')}${falseF.length ? ` — ${falseF.join('; ')}` : ''}`, walls(t.suite.map((s) => s.wallMs)), values(t.suite.map((s) => s.requests))];
+    const row = [
+      t.name,
+      `${[...new Set(t.suite.map((s) => s.verdict))].join('/')}${falseF.length ? ` — ${falseF.join('; ')}` : ''}`,
+      walls(t.suite.map((s) => s.wallMs)),
+      values(t.suite.map((s) => s.requests)),
+    ];
     for (const v of views) {
       const runs = t.peers[v.peer] ?? [];
       const fails = [...new Set(runs.flatMap((p) => p.failures))];
       const problem = runs.find((p) => p.problem)?.problem;
-      row.push(runs.length === 0 ? '—' : `${problem ? `did not complete: ${problem}; ` : ''}${fails.length} failure${fails.length === 1 ? '' : 's'}; ${walls(runs.map((p) => p.wallMs))}; ${values(runs.map((p) => p.requests))} req`);
+      row.push(
+        runs.length === 0
+          ? '—'
+          : `${problem ? `did not complete: ${problem}; ` : ''}${fails.length} failure${fails.length === 1 ? '' : 's'}; ${walls(runs.map((p) => p.wallMs))}; ${values(runs.map((p) => p.requests))} req`,
+      );
     }
     return row;
   });
-  return table(['target', 'suite verdict', 'suite wall of each run', 'requests', ...views.map((v) => `${v.label}: failures; wall; requests`)], rows);
+  return table(
+    [
+      'target',
+      'suite verdict',
+      'suite wall of each run',
+      'requests',
+      ...views.map((v) => `${v.label}: failures; wall; requests`),
+    ],
+    rows,
+  );
 }
 
 function faultTable(r: BenchResults): string {
@@ -122,7 +149,15 @@ function faultTable(r: BenchResults): string {
     const row = [
       t.name,
       (t.breaks ?? []).join(', '),
-      !s ? 'n/a' : s.problem ? `did not complete: ${s.problem}` : c.onTarget ? '✔' : c.caught ? `✔ (other: ${s.failedRequirements.join(', ')})` : '✘',
+      !s
+        ? 'n/a'
+        : s.problem
+          ? `did not complete: ${s.problem}`
+          : c.onTarget
+            ? '✔'
+            : c.caught
+              ? `✔ (other: ${s.failedRequirements.join(', ')})`
+              : '✘',
       s ? `${sec(s.wallMs)}, ${s.requests} req` : 'n/a',
     ];
     for (const v of views) {
@@ -132,7 +167,11 @@ function faultTable(r: BenchResults): string {
         continue;
       }
       const pc = peerCaught(t, v.peer, baselines.get(v.label) ?? new Set(), v.filter);
-      const mark = run.problem ? `did not complete: ${run.problem}` : pc.caught ? `✔ ${pc.newFailures.slice(0, 2).join('; ')}${pc.newFailures.length > 2 ? ` (+${pc.newFailures.length - 2})` : ''}` : '✘';
+      const mark = run.problem
+        ? `did not complete: ${run.problem}`
+        : pc.caught
+          ? `✔ ${pc.newFailures.slice(0, 2).join('; ')}${pc.newFailures.length > 2 ? ` (+${pc.newFailures.length - 2})` : ''}`
+          : '✘';
       row.push(v.label === v.peer ? `${mark} (${sec(run.wallMs, 1)}, ${run.requests} req)` : mark);
     }
     return row;
@@ -144,7 +183,9 @@ function falseFailures(r: BenchResults): string {
   const lines: string[] = [];
   for (const p of r.peers.filter((x) => x.available)) {
     const base = peerBaseline(r.targets, p.name);
-    lines.push(`- *${p.name}* on the plain reference (${base.size}): ${base.size ? [...base].map((f) => `\`${f}\``).join(', ') : 'none'}.`);
+    lines.push(
+      `- *${p.name}* on the plain reference (${base.size}): ${base.size ? [...base].map((f) => `\`${f}\``).join(', ') : 'none'}.`,
+    );
     for (const t of targetsOf(r, 'conformant')) {
       const extra = [...new Set((t.peers[p.name] ?? []).flatMap((x) => x.failures))].filter((f) => !base.has(f));
       if (extra.length) lines.push(`  - on \`${t.name}\`, beyond those: ${extra.map((f) => `\`${f}\``).join(', ')}.`);
@@ -159,48 +200,75 @@ function faultDigest(r: BenchResults): string {
   const ours = new Set(faults.filter((t) => suiteCaught(t).caught).map((t) => t.name));
   const lines: string[] = [];
   const missed = faults.filter((t) => !ours.has(t.name)).map((t) => t.name);
-  lines.push(`- this suite: ${ours.size} of ${faults.length}${missed.length ? `; missed: ${missed.map((n) => `\`${n}\``).join(', ')}` : ''}.`);
+  lines.push(
+    `- this suite: ${ours.size} of ${faults.length}${missed.length ? `; missed: ${missed.map((n) => `\`${n}\``).join(', ')}` : ''}.`,
+  );
   for (const v of peerViews(r)) {
     const baseline = peerBaseline(r.targets, v.peer, v.filter);
     const caught = faults.filter((t) => peerCaught(t, v.peer, baseline, v.filter).caught).map((t) => t.name);
     const beyond = caught.filter((n) => !ours.has(n));
-    lines.push(`- ${v.label}: ${caught.length} of ${faults.length}${caught.length ? `: ${caught.map((n) => `\`${n}\``).join(', ')}` : ''}${beyond.length ? ` (not caught by this suite: ${beyond.join(', ')})` : ''}.`);
+    lines.push(
+      `- ${v.label}: ${caught.length} of ${faults.length}${caught.length ? `: ${caught.map((n) => `\`${n}\``).join(', ')}` : ''}${beyond.length ? ` (not caught by this suite: ${beyond.join(', ')})` : ''}.`,
+    );
   }
   return lines.join('\n');
 }
 
 export function renderMarkdown(r: BenchResults, opts: { compact?: boolean } = {}): string {
   const m = r.machine;
-  const peers = r.peers.map((p) => (p.available ? `${p.name} ${p.version}` : `${p.name}: not run — ${p.reason}`)).join('; ');
+  const peers = r.peers
+    .map((p) => (p.available ? `${p.name} ${p.version}` : `${p.name}: not run — ${p.reason}`))
+    .join('; ');
   const parts: string[] = [];
-  if (r.partial) parts.push('**Partial results: the bench was still running or was interrupted when this was written.**');
-  parts.push(`Generated ${r.date} by \`${r.command}\` (${r.mode}; ${r.sideBySide ?? r.latency ? `${(r.sideBySide ?? r.latency)!.runs} timed run(s) per contender side by side, ` : ''}${r.targets.length ? `${r.runs} verdict run${r.runs === 1 ? '' : 's'} per conformant variant, 1 per fault; ` : ''}seed ${r.seed}; bench took ${sec(r.elapsedMs, 0)}).`);
-  parts.push(`Machine: ${m.nproc} CPUs (${m.cpu}), ${m.memoryGb.toFixed(0)} GB, ${m.os}; load average ${m.loadavgStart.map((x) => x.toFixed(1)).join('/')} at the start, ${m.loadavgEnd.map((x) => x.toFixed(1)).join('/')} at the end (other work on the machine inflates wall times; CPU times are less affected).`);
-  parts.push(`Versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')}. Peers: ${peers}.`);
-  parts.push('### Targets\n\n' + targetsSection(r));
-  if (r.sideBySide) parts.push('### Side by side\n\n' + contendersTable(r.sideBySide));
-  if (r.latency) parts.push(`### At ${r.latency.delayMs} ms per request\n\nThe independent server behind a loopback proxy that holds every request ${r.latency.delayMs} ms (bench/delay-proxy.ts: a deployment in another region). ` + contendersTable(r.latency));
+  if (r.partial)
+    parts.push('**Partial results: the bench was still running or was interrupted when this was written.**');
+  parts.push(
+    `Generated ${r.date} by \`${r.command}\` (${r.mode}; ${(r.sideBySide ?? r.latency) ? `${(r.sideBySide ?? r.latency)!.runs} timed run(s) per contender side by side, ` : ''}${r.targets.length ? `${r.runs} verdict run${r.runs === 1 ? '' : 's'} per conformant variant, 1 per fault; ` : ''}seed ${r.seed}; bench took ${sec(r.elapsedMs, 0)}).`,
+  );
+  parts.push(
+    `Machine: ${m.nproc} CPUs (${m.cpu}), ${m.memoryGb.toFixed(0)} GB, ${m.os}; load average ${m.loadavgStart.map((x) => x.toFixed(1)).join('/')} at the start, ${m.loadavgEnd.map((x) => x.toFixed(1)).join('/')} at the end (other work on the machine inflates wall times; CPU times are less affected).`,
+  );
+  parts.push(
+    `Versions: ${Object.entries(r.versions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}. Peers: ${peers}.`,
+  );
+  parts.push(`### Targets\n\n${targetsSection(r)}`);
+  if (r.sideBySide) parts.push(`### Side by side\n\n${contendersTable(r.sideBySide)}`);
+  if (r.latency)
+    parts.push(
+      `### At ${r.latency.delayMs} ms per request\n\nThe independent server behind a loopback proxy that holds every request ${r.latency.delayMs} ms (bench/delay-proxy.ts: a deployment in another region). ` +
+        contendersTable(r.latency),
+    );
   if (r.targets.length) {
-    parts.push('### Faults caught and false failures\n\n' + summary(r));
-    const notes = peerViews(r).filter((v) => v.note).map((v) => `- *${v.label}*: ${v.note}.`);
+    parts.push(`### Faults caught and false failures\n\n${summary(r)}`);
+    const notes = peerViews(r)
+      .filter((v) => v.note)
+      .map((v) => `- *${v.label}*: ${v.note}.`);
     const cfg = r.peers.filter((p) => p.available).map((p) => `- *${p.name}*: ${p.configuration}.`);
     parts.push(
       [
         'How to read it:',
         '- *caught*, for this suite: the report fails a requirement (✔ when it is one the fault `breaks`); for a peer: it reports a failure it does not also report on the plain reference (its false failures there are not credited as catches).',
         "- *false failures*: failures on the plain reference or on a conformant variant (reference/variants.ts), which the document allows; a peer's are listed by its own names.",
-        '- *wall* in these tables: spawn to exit of each verdict run, one run each (the timing side by side is hyperfine\'s, above).',
+        "- *wall* in these tables: spawn to exit of each verdict run, one run each (the timing side by side is hyperfine's, above).",
         ...cfg,
         ...notes,
       ].join('\n'),
     );
-    parts.push('### Reference and conformant variants\n\n' + conformantTable(r));
+    parts.push(`### Reference and conformant variants\n\n${conformantTable(r)}`);
     const ff = falseFailures(r);
-    if (ff) parts.push("### The peers' false failures\n\n" + ff);
+    if (ff) parts.push(`### The peers' false failures\n\n${ff}`);
     if (targetsOf(r, 'fault').length) {
-      parts.push(opts.compact ? '### Faults caught\n\n' + faultDigest(r) + '\n\nThe row per fault (requests, each tool\'s findings) is in `bench/out/results.md` after `npm run bench`.' : '### Faults\n\n' + faultTable(r));
+      parts.push(
+        opts.compact
+          ? '### Faults caught\n\n' +
+              faultDigest(r) +
+              "\n\nThe row per fault (requests, each tool's findings) is in `bench/out/results.md` after `npm run bench`."
+          : `### Faults\n\n${faultTable(r)}`,
+      );
     }
   }
-  if (r.problems.length) parts.push('### What could not be measured\n\n' + r.problems.map((p) => `- ${p}`).join('\n'));
-  return parts.join('\n\n') + '\n';
+  if (r.problems.length) parts.push(`### What could not be measured\n\n${r.problems.map((p) => `- ${p}`).join('\n')}`);
+  return `${parts.join('\n\n')}\n`;
 }

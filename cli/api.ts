@@ -83,26 +83,43 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     settings.requestsBefore = pre.requests;
     const grep = opts.grep ? new RegExp(opts.grep) : undefined;
     const selected = ALL_CHECKS.filter((c) => !grep || grep.test(grepText(c))).map((c) => c.id);
-    if (selected.length === 0) throw new ConformanceRunError('no check ran: the selection (grep) holds none of the declared checks');
-    const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes, connections: concurrencyOf(settings) });
+    if (selected.length === 0)
+      throw new ConformanceRunError('no check ran: the selection (grep) holds none of the declared checks');
+    const transport = new NodeTransport({
+      timeoutMs: settings.requestTimeoutMs,
+      bodyCapBytes: settings.bodyCapBytes,
+      connections: concurrencyOf(settings),
+    });
     const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
     const startedAt = new Date();
     // What is left of the run's deadline after the preflight, in the command line's words (cli/playwright/run-host.ts).
     const deadline = setTimeout(() => (engine.state.stopped ??= deadlineReason(settings)), deadlineLeftMs(settings));
     try {
       engine.plan(selected);
-      const report = reportOfRun({ settings, target, suite: suiteInfo(), embedded: !opts.target }, engine, await engine.finished(), { startedAt });
-      if (options.reportDir) writeReportFiles(report, settings.reportDir, { mask: new Mask(secretsOf(target)), force: settings.force });
+      const report = reportOfRun(
+        { settings, target, suite: suiteInfo(), embedded: !opts.target },
+        engine,
+        await engine.finished(),
+        { startedAt },
+      );
+      if (options.reportDir)
+        writeReportFiles(report, settings.reportDir, { mask: new Mask(secretsOf(target)), force: settings.force });
       return report;
     } finally {
       clearTimeout(deadline);
       await transport.close();
     }
   } catch (e) {
-    const runError = e instanceof ConformanceRunError ? e : e instanceof Error && /^(TargetFileError|ReportDirError)$/.test(e.name) ? new ConformanceRunError(e.message) : undefined;
+    const runError =
+      e instanceof ConformanceRunError
+        ? e
+        : e instanceof Error && /^(TargetFileError|ReportDirError)$/.test(e.name)
+          ? new ConformanceRunError(e.message)
+          : undefined;
     // As on the command line: a run that could not be made replaces the previous report with its error
     // (a report directory that refused the run is left as it is).
-    if (runError && options.reportDir && !(e instanceof Error && e.name === 'ReportDirError')) replaceWithErrorReport(settings.reportDir, runError.message, 2, { force: settings.force });
+    if (runError && options.reportDir && !(e instanceof Error && e.name === 'ReportDirError'))
+      replaceWithErrorReport(settings.reportDir, runError.message, 2, { force: settings.force });
     throw runError ?? e;
   } finally {
     await stop?.();

@@ -144,7 +144,8 @@ function shard(v: string | undefined): string | undefined {
 /** Compiled as Playwright compiles --grep (`/body/flags` or a pattern with flags gi), so what passes here runs there. */
 function grep(v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
-  if (v.length === 0 || v.length > MAX_TEXT) throw new UsageError(`--grep takes a regular expression of 1 to ${MAX_TEXT} characters, got ${shown(v)}`);
+  if (v.length === 0 || v.length > MAX_TEXT)
+    throw new UsageError(`--grep takes a regular expression of 1 to ${MAX_TEXT} characters, got ${shown(v)}`);
   const slashed = /^\/(.*)\/([gi]*)$/.exec(v);
   try {
     if (slashed) new RegExp(slashed[1]!, slashed[2]);
@@ -160,20 +161,23 @@ function grep(v: string | undefined): string | undefined {
 /** A file or directory name: not empty, no NUL (the file system refuses it with a stack trace of its own). */
 function path(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
-  if (v.length === 0 || v.length > 4096 || v.includes('\0')) throw new UsageError(`--${name} takes a path of 1 to 4096 characters without NUL, got ${shown(v)}`);
+  if (v.length === 0 || v.length > 4096 || v.includes('\0'))
+    throw new UsageError(`--${name} takes a path of 1 to 4096 characters without NUL, got ${shown(v)}`);
   return v;
 }
 
 /** fast-check's counterexample path: run indices separated by colons (what a failure prints). */
 function replayPath(v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
-  if (v.length > MAX_TEXT || !/^\d{1,9}(:\d{1,9})*$/.test(v)) throw new UsageError(`--replay-path takes a fast-check path such as 3:1:0, got ${shown(v)}`);
+  if (v.length > MAX_TEXT || !/^\d{1,9}(:\d{1,9})*$/.test(v))
+    throw new UsageError(`--replay-path takes a fast-check path such as 3:1:0, got ${shown(v)}`);
   return v;
 }
 
 function choice<T extends string>(name: string, v: string | undefined, allowed: readonly T[], fallback: T): T {
   if (v === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`--${name} takes ${allowed.join(' or ')}, got ${shown(v)}`);
+  if (!(allowed as readonly string[]).includes(v))
+    throw new UsageError(`--${name} takes ${allowed.join(' or ')}, got ${shown(v)}`);
   return v as T;
 }
 
@@ -219,7 +223,12 @@ export function parseArgsLine(e: unknown): string {
 export function parseCli(argv: readonly string[]): CliOptions {
   let values;
   try {
-    ({ values } = parseArgs({ args: joinNegativeValues(argv), strict: true, allowPositionals: false, options: OPTIONS }));
+    ({ values } = parseArgs({
+      args: joinNegativeValues(argv),
+      strict: true,
+      allowPositionals: false,
+      options: OPTIONS,
+    }));
   } catch (e) {
     throw new UsageError(parseArgsLine(e));
   }
@@ -257,7 +266,10 @@ export function parseCli(argv: readonly string[]): CliOptions {
 }
 
 /** The options given, as checked: a whole number as its value (`007` is 7), --shard normalised, a flag as true. */
-function givenOf(values: Record<string, string | boolean | undefined>, opts: CliOptions): Record<string, string | true> {
+function givenOf(
+  values: Record<string, string | boolean | undefined>,
+  opts: CliOptions,
+): Record<string, string | true> {
   const out: Record<string, string | true> = {};
   for (const name of OPTION_NAMES) {
     const v = values[name];
@@ -285,7 +297,8 @@ export function looseReportDir(argv: readonly string[]): { reportDir?: string; f
     else if (arg === '--force') force = true;
     else if (arg === '--help' || arg === '-h' || arg === '--dry-run' || arg === '--version') noReport = true;
   }
-  const usable = reportDir !== undefined && reportDir.length > 0 && reportDir.length <= 4096 && !reportDir.includes('\0');
+  const usable =
+    reportDir !== undefined && reportDir.length > 0 && reportDir.length <= 4096 && !reportDir.includes('\0');
   return { ...(usable ? { reportDir } : {}), force, noReport: noReport || (reportDir !== undefined && !usable) };
 }
 
@@ -300,7 +313,12 @@ function joinNegativeValues(argv: readonly string[]): string[] {
     const arg = argv[i]!;
     const name = /^--([a-z-]+)$/.exec(arg)?.[1];
     const next = argv[i + 1];
-    if (name && (OPTIONS as Record<string, { type: string }>)[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+    if (
+      name &&
+      (OPTIONS as Record<string, { type: string }>)[name]?.type === 'string' &&
+      next !== undefined &&
+      /^-\d/.test(next)
+    ) {
       out.push(`${arg}=${next}`);
       i++;
     } else out.push(arg);

@@ -49,7 +49,8 @@ export const AUDITED_BUNDLES: readonly { file: string; sha256: string; why: stri
 ];
 
 /** Whether this Node has a compile cache of its own (module.enableCompileCache, Node 22.1 and later: cli/compile-cache.ts turns it on). */
-export const NODE_HAS_OWN_COMPILE_CACHE = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+export const NODE_HAS_OWN_COMPILE_CACHE =
+  typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 /**
  * The cache's size bound. One Playwright install's entries take about 4.5 MB, and each new install
@@ -61,7 +62,10 @@ export const CJS_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Where the cache is: NODE_COMPILE_CACHE's directory (Node's own variable) or Node's default under the temporary directory. */
 export function cjsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env['NODE_COMPILE_CACHE'] || join(tmpdir(), 'node-compile-cache'), `conformance-cjs-${process.version}-${process.arch}`);
+  return join(
+    env['NODE_COMPILE_CACHE'] || join(tmpdir(), 'node-compile-cache'),
+    `conformance-cjs-${process.version}-${process.arch}`,
+  );
 }
 
 /**
@@ -71,7 +75,13 @@ export function cjsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
  */
 export function installCjsCompileCache(
   deps: {
-    Module: { prototype: { _compile: (content: string, filename: string, ...rest: unknown[]) => unknown }; _resolveFilename: (...a: unknown[]) => string; _resolveLookupPaths: (...a: unknown[]) => unknown; _extensions: unknown; _cache: unknown };
+    Module: {
+      prototype: { _compile: (content: string, filename: string, ...rest: unknown[]) => unknown };
+      _resolveFilename: (...a: unknown[]) => string;
+      _resolveLookupPaths: (...a: unknown[]) => unknown;
+      _extensions: unknown;
+      _cache: unknown;
+    };
     vm: typeof import('node:vm');
     fs: typeof import('node:fs');
     path: typeof import('node:path');
@@ -122,7 +132,12 @@ export function installCjsCompileCache(
     }
   };
   const original = Module.prototype._compile;
-  Module.prototype._compile = function (this: { exports: unknown; require: (id: string) => unknown }, content: string, filename: string, ...rest: unknown[]): unknown {
+  Module.prototype._compile = function (
+    this: { exports: unknown; require: (id: string) => unknown },
+    content: string,
+    filename: string,
+    ...rest: unknown[]
+  ): unknown {
     const sha = crypto.createHash('sha256').update(content).digest('hex');
     if (content.includes('import(') && !trusted.has(sha)) return original.call(this, content, filename, ...rest);
     const entry = path.join(dir, crypto.createHash('sha256').update(filename).update('\0').update(sha).digest('hex'));
@@ -133,16 +148,29 @@ export function installCjsCompileCache(
       cachedData = undefined;
     }
     // The wrapper on a line of its own, and the line offset back by one: positions in stack traces are the file's.
-    const body = content.startsWith('#!') ? '//' + content.slice(2) : content;
-    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${body}\n})`, { filename, lineOffset: -1, ...(cachedData ? { cachedData } : {}) });
-    const mod = this;
-    const require = Object.assign((id: string) => mod.require(id), {
-      resolve: Object.assign((request: string, options?: unknown) => Module._resolveFilename(request, mod, false, options), { paths: (request: string) => Module._resolveLookupPaths(request, mod) }),
+    const body = content.startsWith('#!') ? `//${content.slice(2)}` : content;
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${body}\n})`, {
+      filename,
+      lineOffset: -1,
+      ...(cachedData ? { cachedData } : {}),
+    });
+    const require = Object.assign((id: string) => this.require(id), {
+      resolve: Object.assign(
+        (request: string, options?: unknown) => Module._resolveFilename(request, this, false, options),
+        { paths: (request: string) => Module._resolveLookupPaths(request, this) },
+      ),
       main: process.mainModule,
       extensions: Module._extensions,
       cache: Module._cache,
     });
-    const result = (script.runInThisContext({ displayErrors: true }) as (...a: unknown[]) => unknown).call(mod.exports, mod.exports, require, mod, filename, path.dirname(filename));
+    const result = (script.runInThisContext({ displayErrors: true }) as (...a: unknown[]) => unknown).call(
+      this.exports,
+      this.exports,
+      require,
+      this,
+      filename,
+      path.dirname(filename),
+    );
     if (!cachedData || script.cachedDataRejected) {
       try {
         const temp = `${entry}.${process.pid}.tmp`;
@@ -163,7 +191,10 @@ export function installCjsCompileCache(
  * only (Node 22.1 and later have their own, cli/compile-cache.ts), and not when
  * NODE_DISABLE_COMPILE_CACHE=1 (Node's switch for its own). Undefined when there is nothing to add.
  */
-export function cjsCompileCacheNodeOptions(env: NodeJS.ProcessEnv = process.env, maxBytes: number = CJS_CACHE_MAX_BYTES): string | undefined {
+export function cjsCompileCacheNodeOptions(
+  env: NodeJS.ProcessEnv = process.env,
+  maxBytes: number = CJS_CACHE_MAX_BYTES,
+): string | undefined {
   if (NODE_HAS_OWN_COMPILE_CACHE) return undefined;
   if (env['NODE_DISABLE_COMPILE_CACHE'] === '1') return undefined;
   const audited = AUDITED_BUNDLES.map((b) => b.sha256);

@@ -35,13 +35,14 @@ async function main(): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) {
       const loose = looseReportDir(process.argv.slice(2));
-      if (!loose.noReport) errorReportDir = { dir: resolve(loose.reportDir ?? DEFAULTS.reportDir), force: loose.force, ifExists: true };
+      if (!loose.noReport)
+        errorReportDir = { dir: resolve(loose.reportDir ?? DEFAULTS.reportDir), force: loose.force, ifExists: true };
       die(`${e.message} (see --help)`);
     }
     throw e;
   }
   if (opts.help) {
-    process.stdout.write(USAGE + '\n');
+    process.stdout.write(`${USAGE}\n`);
     return 0;
   }
   if (opts.version) {
@@ -68,7 +69,9 @@ async function main(): Promise<number> {
       stopping = true;
       playwright.kill('SIGKILL');
       const reason = `${why} before the first check: nothing judged`;
-      process.stderr.write(`conformance: ${reason} (the previous report in ${terminalSafe(settings.reportDir)} was replaced by this error)\n`);
+      process.stderr.write(
+        `conformance: ${reason} (the previous report in ${terminalSafe(settings.reportDir)} was replaced by this error)\n`,
+      );
       const code = EXIT_OF_SIGNAL[signal];
       const exit = () => {
         rmSync(dirname(socketPath), { recursive: true, force: true });
@@ -78,7 +81,11 @@ async function main(): Promise<number> {
       // No earlier run's report may stay to read better than the truth: it is replaced by the error
       // (a directory the suite may not write into is left alone).
       errorReportDir = undefined;
-      import('../reports/error-report.ts').then(({ replaceWithErrorReport }) => replaceWithErrorReport(settings.reportDir, reason, code, { force: settings.force })).then(exit, exit);
+      import('../reports/error-report.ts')
+        .then(({ replaceWithErrorReport }) =>
+          replaceWithErrorReport(settings.reportDir, reason, code, { force: settings.force }),
+        )
+        .then(exit, exit);
     });
     // False when a signal came first: its handler is clearing the report and will exit; the engine must not begin.
     const engineStarts = (): boolean => {
@@ -126,7 +133,12 @@ function startPlaywright(settings: RunSettings, opts: CliOptions, socketPath: st
       ...inherited,
       [RUN_ENV]: JSON.stringify(env),
       [ENGINE_SOCKET_ENV]: socketPath,
-      ...(opts.shard ? { PLAYWRIGHT_BLOB_OUTPUT_DIR: join(settings.reportDir, 'blob'), PLAYWRIGHT_BLOB_OUTPUT_NAME: `report-${opts.shard.replace('/', '-of-')}.zip` } : {}),
+      ...(opts.shard
+        ? {
+            PLAYWRIGHT_BLOB_OUTPUT_DIR: join(settings.reportDir, 'blob'),
+            PLAYWRIGHT_BLOB_OUTPUT_NAME: `report-${opts.shard.replace('/', '-of-')}.zip`,
+          }
+        : {}),
       FORCE_COLOR: '0',
       // The compiled package's modules are JavaScript: Playwright's module loader, which transforms
       // TypeScript test files through a hook thread, has nothing to do for them and cost about 1.3 s of
@@ -134,7 +146,9 @@ function startPlaywright(settings: RunSettings, opts: CliOptions, socketPath: st
       ...(MODULE_EXT === '.js' ? { PW_DISABLE_TS_ESM: '1' } : {}),
       // The runner and its workers end themselves if this process is killed (cli/stop-signals.ts), and
       // on Node 20 read their compiled Playwright from a cache (cli/cjs-compile-cache.ts).
-      NODE_OPTIONS: [watchParentNodeOptions(process.env['NODE_OPTIONS']), cjsCompileCacheNodeOptions()].filter(Boolean).join(' '),
+      NODE_OPTIONS: [watchParentNodeOptions(process.env['NODE_OPTIONS']), cjsCompileCacheNodeOptions()]
+        .filter(Boolean)
+        .join(' '),
     },
   });
 }
@@ -147,7 +161,9 @@ main().then(
     const at = errorReportDir;
     if (at && (!at.ifExists || existsSync(join(at.dir, REPORT_MARKER)))) {
       try {
-        (await import('../reports/error-report.ts')).replaceWithErrorReport(at.dir, terminalSafe(message), 2, { force: at.force });
+        (await import('../reports/error-report.ts')).replaceWithErrorReport(at.dir, terminalSafe(message), 2, {
+          force: at.force,
+        });
       } catch {
         // The error's line above is what the run says; a report directory that cannot take it stays as it is.
       }

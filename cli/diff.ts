@@ -55,12 +55,15 @@ function readBounded(file: string): string {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new BadInput(`${shown(file)}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot open (${code ?? 'error'})`}`);
+    throw new BadInput(
+      `${shown(file)}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot open (${code ?? 'error'})`}`,
+    );
   }
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new BadInput(`${shown(file)} is not a regular file`);
-    if (st.size > MAX_REPORT_BYTES) throw new BadInput(`${shown(file)} is ${st.size} bytes, more than any report (${MAX_REPORT_BYTES})`);
+    if (st.size > MAX_REPORT_BYTES)
+      throw new BadInput(`${shown(file)} is ${st.size} bytes, more than any report (${MAX_REPORT_BYTES})`);
     const buf = Buffer.alloc(st.size);
     let at = 0;
     for (let n = 1; n > 0 && at < buf.length; at += n) n = readSync(fd, buf, at, buf.length - at, at);
@@ -85,7 +88,9 @@ function loadReport(file: string): ConformanceReport {
     // Ajv names the offending property only in its params: a reader needs it to see what is wrong.
     const extra = (first?.params as { additionalProperty?: unknown } | undefined)?.additionalProperty;
     const named = typeof extra === 'string' ? ` (${JSON.stringify(extra)})` : '';
-    throw new BadInput(`${shown(file)} is not a conformance report (reports/report.schema.json: ${terminalSafe(`${first?.message ?? 'invalid'}${named}${where}`).slice(0, 300)})`);
+    throw new BadInput(
+      `${shown(file)} is not a conformance report (reports/report.schema.json: ${terminalSafe(`${first?.message ?? 'invalid'}${named}${where}`).slice(0, 300)})`,
+    );
   }
   return value;
 }
@@ -97,7 +102,9 @@ function writeHtml(file: string, html: string): void {
     fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new BadInput(`--html ${shown(file)}: ${code === 'ELOOP' ? 'is a symbolic link; refusing to write through it' : `cannot write (${code ?? 'error'})`}`);
+    throw new BadInput(
+      `--html ${shown(file)}: ${code === 'ELOOP' ? 'is a symbolic link; refusing to write through it' : `cannot write (${code ?? 'error'})`}`,
+    );
   }
   try {
     const bytes = Buffer.from(html, 'utf8');
@@ -110,16 +117,22 @@ function writeHtml(file: string, html: string): void {
 function main(argv: string[]): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { html: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: { html: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
   } catch (e) {
     throw new BadInput(`${parseArgsLine(e)} (see --help)`);
   }
   if (parsed.values.help) {
-    process.stdout.write(DIFF_USAGE + '\n');
+    process.stdout.write(`${DIFF_USAGE}\n`);
     return 0;
   }
   const [fileA, fileB, ...extra] = parsed.positionals;
-  if (fileA === undefined || fileB === undefined || extra.length) throw new BadInput(`takes two reports, got ${parsed.positionals.length} (see --help)`);
+  if (fileA === undefined || fileB === undefined || extra.length)
+    throw new BadInput(`takes two reports, got ${parsed.positionals.length} (see --help)`);
   const a = loadReport(fileA);
   const b = loadReport(fileB);
   const refused = incomparable(a, b);
@@ -136,7 +149,8 @@ function main(argv: string[]): number {
 try {
   process.exitCode = main(process.argv.slice(2));
 } catch (e) {
-  const message = e instanceof BadInput ? e.message : `internal error: ${terminalSafe((e as Error)?.message ?? String(e))}`;
+  const message =
+    e instanceof BadInput ? e.message : `internal error: ${terminalSafe((e as Error)?.message ?? String(e))}`;
   process.stderr.write(`conformance diff: ${message}\n`);
   process.exitCode = DIFF_EXIT.badInput;
 }

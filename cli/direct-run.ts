@@ -29,13 +29,22 @@ export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () 
   const reportDir = process.env['CONFORMANCE_REPORT_DIR'];
   let opts;
   try {
-    opts = parseCli([...(file ? ['--target', file] : []), ...(failOn ? ['--fail-on', failOn] : []), ...(reportDir ? ['--report-dir', reportDir] : [])]);
+    opts = parseCli([
+      ...(file ? ['--target', file] : []),
+      ...(failOn ? ['--fail-on', failOn] : []),
+      ...(reportDir ? ['--report-dir', reportDir] : []),
+    ]);
   } catch (e) {
-    if (e instanceof UsageError) throw new DirectRunError(`${e.message} (CONFORMANCE_TARGET, CONFORMANCE_FAIL_ON, CONFORMANCE_REPORT_DIR)`);
+    if (e instanceof UsageError)
+      throw new DirectRunError(`${e.message} (CONFORMANCE_TARGET, CONFORMANCE_FAIL_ON, CONFORMANCE_REPORT_DIR)`);
     throw e;
   }
   const seedText = process.env['CONFORMANCE_SEED'];
-  const settings = settingsOf(opts, mkdtempSync(join(tmpdir(), 'conformance-run-')), seedText && /^\d+$/.test(seedText) ? Number(seedText) >>> 0 : undefined);
+  const settings = settingsOf(
+    opts,
+    mkdtempSync(join(tmpdir(), 'conformance-run-')),
+    seedText && /^\d+$/.test(seedText) ? Number(seedText) >>> 0 : undefined,
+  );
   // An exit 2 before the first test replaces the previous report with its error, as on the command line.
   const failed = (message: string): DirectRunError => {
     replaceWithErrorReport(settings.reportDir, message, 2, { force: settings.force });

@@ -32,7 +32,10 @@ export function tieringFlag(v8Version: string = process.versions.v8): string | u
 }
 
 /** Sets the flag, unless the process was started with it (`node --interrupt-budget=…`): that value is the user's. */
-export function laterTiering(execArgv: readonly string[] = process.execArgv, v8Version: string = process.versions.v8): string | undefined {
+export function laterTiering(
+  execArgv: readonly string[] = process.execArgv,
+  v8Version: string = process.versions.v8,
+): string | undefined {
   const flag = tieringFlag(v8Version);
   if (flag === undefined) return undefined;
   const name = flag.slice(0, flag.indexOf('='));

@@ -13,9 +13,18 @@ import './compile-cache.ts';
 import './jit-tiering.ts';
 
 const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<unknown> }> = {
-  reference: { summary: 'start the reference implementation (conformance reference --help)', load: () => import('../reference/main.ts') },
-  diff: { summary: 'compare two reports: conformance diff A/report.json B/report.json (--help)', load: () => import('./diff.ts') },
-  merge: { summary: 'merge the reports of a run split with --shard (conformance merge --help)', load: () => import('./merge.ts') },
+  reference: {
+    summary: 'start the reference implementation (conformance reference --help)',
+    load: () => import('../reference/main.ts'),
+  },
+  diff: {
+    summary: 'compare two reports: conformance diff A/report.json B/report.json (--help)',
+    load: () => import('./diff.ts'),
+  },
+  merge: {
+    summary: 'merge the reports of a run split with --shard (conformance merge --help)',
+    load: () => import('./merge.ts'),
+  },
 };
 
 const first = process.argv[2];

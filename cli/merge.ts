@@ -19,7 +19,6 @@ import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { parseArgsLine } from './args.ts';
 import { commandLine } from './suite-files.ts';
 
-
 const MERGE_USAGE = `usage: ${commandLine('merge')} [options]
 
 Merges the reports of a run split with --shard I/N into one conformance report (report.json,
@@ -54,11 +53,12 @@ function main(argv: string[]): number {
     throw new Fatal(`${parseArgsLine(e)} (see --help)`);
   }
   if (values.help) {
-    process.stdout.write(MERGE_USAGE + '\n');
+    process.stdout.write(`${MERGE_USAGE}\n`);
     return 0;
   }
   const failOnArg = values['fail-on'];
-  if (failOnArg !== undefined && failOnArg !== 'must' && failOnArg !== 'should') throw new Fatal(`--fail-on takes must or should, got ${JSON.stringify(failOnArg)}`);
+  if (failOnArg !== undefined && failOnArg !== 'must' && failOnArg !== 'should')
+    throw new Fatal(`--fail-on takes must or should, got ${JSON.stringify(failOnArg)}`);
   const reportDir = resolve(values['report-dir'] ?? DEFAULTS.reportDir);
   const blobDir = resolve(values['blob-dir'] ?? join(reportDir, BLOB_SUBDIR));
   const { reports, problems } = collectShards(blobDir);
@@ -104,7 +104,13 @@ function main(argv: string[]): number {
     if (e instanceof ReportDirError) throw new Fatal(e.message);
     throw e;
   }
-  process.stdout.write(`merged ${reports.length} shards (seed ${first.run.seed})\n` + consoleSummary(report, reportDir, report.run.durationMs).split('\n').map((l) => terminalSafe(l)).join('\n'));
+  process.stdout.write(
+    `merged ${reports.length} shards (seed ${first.run.seed})\n` +
+      consoleSummary(report, reportDir, report.run.durationMs)
+        .split('\n')
+        .map((l) => terminalSafe(l))
+        .join('\n'),
+  );
   return EXIT_CODE[report.verdict];
 }
 

@@ -49,14 +49,19 @@ export function printPlan(target: Target, settings: RunSettings, grep: string | 
   }
   lines.push(`estimated requests: ~${plan.estimate} (preflight included), request budget ${settings.maxRequests}`);
   if (plan.estimate > settings.maxRequests) {
-    lines.push(`the estimate is over the budget: checks after the first ~${settings.maxRequests} requests would be cut short (raise --max-requests)`);
+    lines.push(
+      `the estimate is over the budget: checks after the first ~${settings.maxRequests} requests would be cut short (raise --max-requests)`,
+    );
   }
   if (settings.maxRps > 0) {
     const seconds = Math.ceil(plan.estimate / settings.maxRps);
     lines.push(`rate limit ${settings.maxRps} requests/s: at least ~${seconds} s`);
     // The run would end INCOMPLETE at its deadline: said before, not discovered after.
-    if (seconds * 1000 > settings.deadlineMs) lines.push(`the estimate is over the deadline of ${settings.deadlineMs / 1000} s: checks after the first ~${settings.deadlineMs / 1000} s would be cut short and the run would end INCOMPLETE (raise --deadline or --max-rps)`);
+    if (seconds * 1000 > settings.deadlineMs)
+      lines.push(
+        `the estimate is over the deadline of ${settings.deadlineMs / 1000} s: checks after the first ~${settings.deadlineMs / 1000} s would be cut short and the run would end INCOMPLETE (raise --deadline or --max-rps)`,
+      );
   }
   lines.push('dry run: no request sent');
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
 }

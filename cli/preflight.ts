@@ -35,7 +35,7 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
   const deadline = new Promise<never>((_, reject) => {
     deadlineTimer = setTimeout(() => {
       deadlinePassed = true;
-      reject(new TransportError('the run\'s deadline passed'));
+      reject(new TransportError("the run's deadline passed"));
     }, deadlineLeftMs(settings));
   });
   // The deadline may pass between requests, with no race listening: that rejection is read from deadlinePassed.
@@ -62,7 +62,10 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
   const done = (fatal?: string): Preflight => ({ ...(fatal ? { fatal } : {}), requests: client.log.count });
   // Nothing was judged and the report directory was cleared before the preflight (cli/conformance.ts,
   // cli/api.ts, cli/direct-run.ts): no earlier report is left to read better than the truth.
-  const late = () => done(`the suite's deadline of ${settings.deadlineMs / 1000} s passed during the preflight (counted from the start of the run): nothing judged, no report written`);
+  const late = () =>
+    done(
+      `the suite's deadline of ${settings.deadlineMs / 1000} s passed during the preflight (counted from the start of the run): nothing judged, no report written`,
+    );
   const responses: Array<ApiResponse | undefined> = [];
   let unreadable: string | undefined;
   try {
@@ -83,17 +86,23 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
           return done(`target ${target.baseUrl} is unreachable: ${e.message.replace(/^GET \S+: /, '')}`);
         }
         // An answer that is no HTTP the suite reads (llhttp's HPE_*): the run could judge nothing of it.
-        if (e instanceof CannotJudge && e.reason === 'transport' && /\(HPE_[A-Z_]+\)$/.test(e.message)) unreadable = e.message.replace(/^GET \S+: /, '');
+        if (e instanceof CannotJudge && e.reason === 'transport' && /\(HPE_[A-Z_]+\)$/.test(e.message))
+          unreadable = e.message.replace(/^GET \S+: /, '');
         responses.push(undefined);
       }
     }
     // Reached, but no answer could be read (headers past what Node reads, not HTTP): the cause, not "unreachable".
-    if (unreadable && responses.every((r) => r === undefined)) return done(`target ${target.baseUrl} answers, but no answer of the preflight could be read: ${unreadable}`);
+    if (unreadable && responses.every((r) => r === undefined))
+      return done(`target ${target.baseUrl} answers, but no answer of the preflight could be read: ${unreadable}`);
     const statuses = responses.map((r) => r?.status);
     const all = (pred: (s: number) => boolean) => statuses.every((s) => s !== undefined && pred(s));
     const key = target.apiKeyVariable ? `apiKey (from $${target.apiKeyVariable})` : 'apiKey';
-    if (all((s) => s === 401 || s === 403)) return done(`${key} was rejected by every operation (${statuses.join(', ')}): check the key, not the server`);
-    if (all((s) => s === 404)) return done(`no operation found under baseUrl ${target.baseUrl} (404 on every documented path): does it end with /v1? (section 9 rule 1)`);
+    if (all((s) => s === 401 || s === 403))
+      return done(`${key} was rejected by every operation (${statuses.join(', ')}): check the key, not the server`);
+    if (all((s) => s === 404))
+      return done(
+        `no operation found under baseUrl ${target.baseUrl} (404 on every documented path): does it end with /v1? (section 9 rule 1)`,
+      );
     const [files, model, interns] = responses;
     // Every field the deployment does not know, in one line: a target file mended one field a run
     // would take a run per field.
@@ -126,7 +135,11 @@ const isSuccess = (r: ApiResponse | undefined): boolean => r !== undefined && r.
  * another operation answered the same key 2xx (the key works, the base URL is right) is the file's
  * containerId, or a container this key may not read, before it is the server's fault.
  */
-function containerProblem(target: Target, files: ApiResponse | undefined, others: ReadonlyArray<ApiResponse | undefined>): string | undefined {
+function containerProblem(
+  target: Target,
+  files: ApiResponse | undefined,
+  others: ReadonlyArray<ApiResponse | undefined>,
+): string | undefined {
   const ok = others.find(isSuccess);
   if (!files || (files.status !== 404 && files.status !== 403) || !ok) return undefined;
   const which = others.every(isSuccess) ? 'the other operations' : 'another operation';
@@ -140,7 +153,11 @@ function containerProblem(target: Target, files: ApiResponse | undefined, others
  * answered 404 so that its existence is not revealed (reading forbidden-model-404). Every check of the
  * operation (and auth.bearer-accepted on it) would be judged against a model the deployment does not serve.
  */
-function unservedModel(target: Target, model: ApiResponse | undefined, others: ReadonlyArray<ApiResponse | undefined>): string | undefined {
+function unservedModel(
+  target: Target,
+  model: ApiResponse | undefined,
+  others: ReadonlyArray<ApiResponse | undefined>,
+): string | undefined {
   const ok = others.find(isSuccess);
   if (model?.status !== 404 || !ok) return undefined;
   const which = others.every(isSuccess) ? 'the other operations' : 'another operation';
@@ -168,7 +185,11 @@ function emptyContainerProblem(target: Target, files: ApiResponse | undefined): 
  * refuses it (4xx) or lists nothing when that is not the key's workspace, which is the file's mistake;
  * when it lists that workspace's interns, the server contradicts itself and the checks judge it.
  */
-async function internsWorkspaceProblem(target: Target, client: Client, interns: ApiResponse | undefined): Promise<string | undefined> {
+async function internsWorkspaceProblem(
+  target: Target,
+  client: Client,
+  interns: ApiResponse | undefined,
+): Promise<string | undefined> {
   const own = target.interns.workspaceId;
   if (!target.interns.params || interns?.status !== 200) return undefined;
   const other = soleOtherWorkspace(interns.json, own);
@@ -182,7 +203,11 @@ async function internsWorkspaceProblem(target: Target, client: Client, interns: 
     throw e;
   }
   const refused = filtered.status >= 400 && filtered.status < 500;
-  const empty = filtered.status === 200 && isObject(filtered.json) && Array.isArray(filtered.json.data) && filtered.json.data.length === 0;
+  const empty =
+    filtered.status === 200 &&
+    isObject(filtered.json) &&
+    Array.isArray(filtered.json.data) &&
+    filtered.json.data.length === 0;
   if (!refused && !empty) return undefined;
   const answer = refused ? `was refused (${filtered.status})` : 'listed no intern';
   return `interns.workspaceId ${shown(own)} is not the key's workspace: every intern the key lists is of workspace ${shown(other)}, and the workspace filter set to ${shown(own)} ${answer}. Check the target file`;

@@ -30,7 +30,11 @@ export interface RunnerEnv {
 }
 
 /** The run's settings from the options; the seed is --seed, else random (printed, so the run replays). */
-export function settingsOf(opts: CliOptions, runDir: string, seed = opts.seed ?? (Math.random() * 0x100000000) >>> 0): RunSettings {
+export function settingsOf(
+  opts: CliOptions,
+  runDir: string,
+  seed = opts.seed ?? (Math.random() * 0x100000000) >>> 0,
+): RunSettings {
   return {
     targetFile: opts.target ? resolve(opts.target) : '',
     runDir,

@@ -111,7 +111,10 @@ export async function dryRun(opts: CliOptions, settings: RunSettings): Promise<n
     sayStart(target, settings.seed, new Mask(secretsOf(target)), !!opts.target);
     // Loaded only here: the plan needs every check declaration (a real run loads them while Playwright boots).
     const { printPlan } = await import('./plan.ts');
-    if (opts.waitForS !== undefined) process.stdout.write(`--wait-for ${opts.waitForS}: the run first waits up to ${opts.waitForS} s for the target to answer (counted in the deadline)\n`);
+    if (opts.waitForS !== undefined)
+      process.stdout.write(
+        `--wait-for ${opts.waitForS}: the run first waits up to ${opts.waitForS} s for the target to answer (counted in the deadline)\n`,
+      );
     printPlan(target, settings, opts.grep);
     return 0;
   } finally {
@@ -126,7 +129,10 @@ async function waitFor(target: Target, waitS: number, settings: RunSettings, mas
   const { waitForTarget } = await import('./wait-for.ts');
   const waited = await waitForTarget(target.baseUrl, waitS, settings);
   if (waited.fatal) die(maskedLine(waited.fatal, mask));
-  say(`target answered (HTTP ${waited.status}) after ${(waited.waitedMs / 1000).toFixed(1)} s, ${waited.attempts} attempt(s)`, mask);
+  say(
+    `target answered (HTTP ${waited.status}) after ${(waited.waitedMs / 1000).toFixed(1)} s, ${waited.attempts} attempt(s)`,
+    mask,
+  );
 }
 
 /** The previous report's files, cleared before anything is judged (a refused directory is one line, exit 2). */
@@ -155,7 +161,7 @@ function maskedLine(line: string, mask: Mask): string {
 }
 
 function say(line: string, mask: Mask): void {
-  process.stdout.write(maskedLine(line, mask) + '\n');
+  process.stdout.write(`${maskedLine(line, mask)}\n`);
 }
 
 function sayStart(target: Target, seed: number, mask: Mask, fromFile: boolean): void {
@@ -164,13 +170,25 @@ function sayStart(target: Target, seed: number, mask: Mask, fromFile: boolean): 
   for (const warning of runWarnings()) say(`warning: ${warning}`, mask);
 }
 
-function finish(run: PreparedRun, report: ConformanceReport, mask: Mask, elapsedMs: number, signal: StopSignal | undefined): number {
+function finish(
+  run: PreparedRun,
+  report: ConformanceReport,
+  mask: Mask,
+  elapsedMs: number,
+  signal: StopSignal | undefined,
+): number {
   // Nothing judged is no verdict: a shard with no check must not read as CONFORMANT.
-  if (!signal && report.checks.every((c) => c.reason === 'not selected in this run')) die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
+  if (!signal && report.checks.every((c) => c.reason === 'not selected in this run'))
+    die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
   // A shard keeps its report beside Playwright's blob (written after Playwright ended: the blob
   // reporter empties blob/ when it writes), for `conformance merge` (cli/merge.ts).
   if (report.run.shard) writeShardReport(report, run.settings.reportDir, report.run.shard, mask);
-  process.stdout.write(consoleSummary(report, run.settings.reportDir, elapsedMs).split('\n').map((l) => maskedLine(l, mask)).join('\n'));
+  process.stdout.write(
+    consoleSummary(report, run.settings.reportDir, elapsedMs)
+      .split('\n')
+      .map((l) => maskedLine(l, mask))
+      .join('\n'),
+  );
   // A signal that cut checks short leaves an INCOMPLETE report and the signal's exit code. One that came
   // after every check had finished cut nothing: the report is the whole run's, and so is the exit code.
   if (signal && report.verdict === 'incomplete') return EXIT_OF_SIGNAL[signal];

@@ -19,7 +19,13 @@ export interface EngineRunEnd {
 
 /** The run's host, its socket open, its run not begun (the command's preflight comes after: RunHost.open). */
 export function openHost(run: PreparedRun, socketPath: string): Promise<RunHost> {
-  return RunHost.open(run, run.settings.transport === 'playwright' ? async () => (await import('@playwright/test')).request.newContext({ maxRedirects: 0 }) : undefined, socketPath);
+  return RunHost.open(
+    run,
+    run.settings.transport === 'playwright'
+      ? async () => (await import('@playwright/test')).request.newContext({ maxRedirects: 0 })
+      : undefined,
+    socketPath,
+  );
 }
 
 /**
@@ -31,7 +37,11 @@ export function openHost(run: PreparedRun, socketPath: string): Promise<RunHost>
  * the run sends nothing more, the checks that ran keep their outcomes, the rest are cut short, and the
  * five report files are written.
  */
-export async function runEngine(host: RunHost, playwright: ChildProcess, selection: string[] | undefined): Promise<EngineRunEnd> {
+export async function runEngine(
+  host: RunHost,
+  playwright: ChildProcess,
+  selection: string[] | undefined,
+): Promise<EngineRunEnd> {
   const { run } = host;
   let signal: EngineRunEnd['signal'];
   const exited = new Promise<void>((resolve) => {

@@ -8,7 +8,12 @@ import type { PreparedRun } from './prepare-run.ts';
 import { runWarnings } from './run-warnings.ts';
 
 /** The report of a run from its engine's outcomes: the same for a Playwright run and an in-process one. */
-export function reportOfRun(run: PreparedRun, engine: Engine, outcomes: ReadonlyMap<string, CheckOutcome>, meta: { startedAt: Date; shard?: string }): ConformanceReport {
+export function reportOfRun(
+  run: PreparedRun,
+  engine: Engine,
+  outcomes: ReadonlyMap<string, CheckOutcome>,
+  meta: { startedAt: Date; shard?: string },
+): ConformanceReport {
   return buildReport({
     checks: ALL_CHECKS,
     outcomes,

@@ -9,11 +9,17 @@ import { referenceKeyEnv, referenceTargetMapping } from '../reference/target-fil
  * deployment's (its mapping, read without the YAML parser); `stop` ends it. The command line, the
  * programmatic API and a Playwright run started directly all take their target from here.
  */
-export async function runTarget(settings: RunSettings, env: NodeJS.ProcessEnv = process.env): Promise<{ target: Target; stop?: () => Promise<void> }> {
+export async function runTarget(
+  settings: RunSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ target: Target; stop?: () => Promise<void> }> {
   if (settings.targetFile) return { target: loadTarget(settings.targetFile, { ...settings, env }) };
   const server = await startReference();
   try {
-    return { target: targetOfMapping(referenceTargetMapping(server), 'embedded reference', { env: referenceKeyEnv(server) }), stop: () => server.close() };
+    return {
+      target: targetOfMapping(referenceTargetMapping(server), 'embedded reference', { env: referenceKeyEnv(server) }),
+      stop: () => server.close(),
+    };
   } catch (e) {
     await server.close();
     throw e;

@@ -4,5 +4,9 @@
  * come from the target the base URL names.
  */
 export function runWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
-  return env['NODE_TLS_REJECT_UNAUTHORIZED'] === '0' ? ['TLS certificates were not verified (NODE_TLS_REJECT_UNAUTHORIZED=0): the answers judged may come from another server than the base URL names'] : [];
+  return env['NODE_TLS_REJECT_UNAUTHORIZED'] === '0'
+    ? [
+        'TLS certificates were not verified (NODE_TLS_REJECT_UNAUTHORIZED=0): the answers judged may come from another server than the base URL names',
+      ]
+    : [];
 }

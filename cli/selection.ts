@@ -26,10 +26,18 @@ export function selectionOf(grep: string | undefined): string[] {
  * weaken the property it names (issue 21: no quietly weaker green). The replay printed with a failure
  * carries both --grep and --replay-path.
  */
-export function replayPathProblem(replayPath: string | undefined, selection: readonly string[] | undefined): string | undefined {
+export function replayPathProblem(
+  replayPath: string | undefined,
+  selection: readonly string[] | undefined,
+): string | undefined {
   if (replayPath === undefined) return undefined;
   const only = selection?.length === 1 ? ALL_CHECKS.find((c) => c.id === selection[0]) : undefined;
   if (only?.kind === 'property') return undefined;
-  const why = selection === undefined ? 'with --shard' : selection.length === 1 ? `with ${only?.id ?? selection[0]}, which is no property` : `with ${selection.length} checks selected`;
+  const why =
+    selection === undefined
+      ? 'with --shard'
+      : selection.length === 1
+        ? `with ${only?.id ?? selection[0]}, which is no property`
+        : `with ${selection.length} checks selected`;
   return `--replay-path replays one counterexample of one property: give a --grep that selects exactly that property check (the replay printed with a failure has both), not ${why}`;
 }

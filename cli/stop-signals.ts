@@ -11,7 +11,12 @@ export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
 
 /** The shell's code of a process ended by the signal (128 + its number). */
-export const EXIT_OF_SIGNAL: Readonly<Record<StopSignal, number>> = { SIGHUP: 129, SIGINT: 130, SIGQUIT: 131, SIGTERM: 143 };
+export const EXIT_OF_SIGNAL: Readonly<Record<StopSignal, number>> = {
+  SIGHUP: 129,
+  SIGINT: 130,
+  SIGQUIT: 131,
+  SIGTERM: 143,
+};
 
 /** How often the parent is looked for: a stop within a second of its end. */
 const PARENT_POLL_MS = 250;

@@ -29,7 +29,8 @@ export const PACKAGE_ROOT = MODULE_EXT === '.js' ? dirname(CODE_ROOT) : CODE_ROO
  * the Action, which may build the suite from its own checkout, runs in the user's repository, where
  * a clone's `npm run conformance` has no script).
  */
-export const INSTALLED = PACKAGE_ROOT.split(/[\\/]/).includes('node_modules') || process.env['CONFORMANCE_INSTALLED_COMMANDS'] === '1';
+export const INSTALLED =
+  PACKAGE_ROOT.split(/[\\/]/).includes('node_modules') || process.env['CONFORMANCE_INSTALLED_COMMANDS'] === '1';
 
 /**
  * A command of the suite as the user can type it where they are (issue 21: every printed command runs
@@ -38,7 +39,12 @@ export const INSTALLED = PACKAGE_ROOT.split(/[\\/]/).includes('node_modules') ||
  */
 export function commandLine(sub: 'run' | 'reference' | 'diff' | 'merge' = 'run'): string {
   if (INSTALLED) return sub === 'run' ? 'npx conformance' : `npx conformance ${sub}`;
-  return { run: 'npm run conformance --', reference: 'npm run reference --', diff: 'npm run conformance:diff --', merge: 'npm run conformance:merge --' }[sub];
+  return {
+    run: 'npm run conformance --',
+    reference: 'npm run reference --',
+    diff: 'npm run conformance:diff --',
+    merge: 'npm run conformance:merge --',
+  }[sub];
 }
 
 /** Name of the file the build writes into dist/ (see scripts/build-dist.ts). */
@@ -66,7 +72,11 @@ export function suiteCommit(): string {
     }
   }
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || 'unknown';
+    return (
+      execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim() || 'unknown'
+    );
   } catch {
     return 'unknown';
   }

@@ -33,7 +33,11 @@ export function maxAttempts(waitMs: number): number {
   return Math.ceil(waitMs / FIRST_INTERVAL_MS) + 1;
 }
 
-export async function waitForTarget(baseUrl: string, waitS: number, settings: Pick<RunSettings, 'startedAt' | 'deadlineMs' | 'requestTimeoutMs'>): Promise<WaitResult> {
+export async function waitForTarget(
+  baseUrl: string,
+  waitS: number,
+  settings: Pick<RunSettings, 'startedAt' | 'deadlineMs' | 'requestTimeoutMs'>,
+): Promise<WaitResult> {
   const started = Date.now();
   const waitMs = waitS * 1000;
   const until = Math.min(started + waitMs, started + deadlineLeftMs(settings, started));
@@ -76,7 +80,9 @@ function attempt(url: URL, timeoutMs: number): Promise<number | string> {
       req.destroy();
       resolve(v);
     };
-    const req = send(url, { method: 'GET', headers: { accept: 'application/json' }, agent: false }, (res) => done(res.statusCode ?? 0));
+    const req = send(url, { method: 'GET', headers: { accept: 'application/json' }, agent: false }, (res) =>
+      done(res.statusCode ?? 0),
+    );
     req.on('error', (e: NodeJS.ErrnoException) => done(e.code ?? e.message));
     const timer = setTimeout(() => done(`no answer within ${timeoutMs} ms`), timeoutMs);
     req.end();

@@ -65,14 +65,15 @@ export function serveOutcomes(path: string, handlers: EngineHandlers): Promise<S
       if (!line.startsWith('{')) return answerOn(socket, handlers, line);
       try {
         const message = JSON.parse(line) as PlanMessage | { listing: true } | { follow: true };
-        if ('listing' in message) socket.write(`{"listing":${handlers.listing()},"keys":${JSON.stringify(handlers.keys())}}\n`);
+        if ('listing' in message)
+          socket.write(`{"listing":${handlers.listing()},"keys":${JSON.stringify(handlers.keys())}}\n`);
         else if ('follow' in message) follow(socket, handlers);
         else {
           handlers.plan(message);
           socket.write('{"ok":true}\n');
         }
       } catch (e) {
-        socket.write(JSON.stringify({ error: (e as Error)?.message ?? String(e) }) + '\n');
+        socket.write(`${JSON.stringify({ error: (e as Error)?.message ?? String(e) })}\n`);
       }
     });
     socket.on('error', () => socket.destroy());
@@ -93,8 +94,8 @@ export function closeEngineServer(server: Server): Promise<void> {
 /** A check's outcome written on `socket` when it has settled; an error names its check (a follower's answers come in any order). */
 function answerOn(socket: Socket, handlers: EngineHandlers, checkId: string): void {
   handlers.outcome(checkId).then(
-    (a) => socket.write(JSON.stringify(a) + '\n'),
-    (e: unknown) => socket.write(JSON.stringify({ error: (e as Error)?.message ?? String(e), checkId }) + '\n'),
+    (a) => socket.write(`${JSON.stringify(a)}\n`),
+    (e: unknown) => socket.write(`${JSON.stringify({ error: (e as Error)?.message ?? String(e), checkId })}\n`),
   );
 }
 
@@ -102,10 +103,10 @@ function answerOn(socket: Socket, handlers: EngineHandlers, checkId: string): vo
 function follow(socket: Socket, handlers: EngineHandlers): void {
   handlers.planned().then(
     (ids) => {
-      socket.write(JSON.stringify({ planned: ids }) + '\n');
+      socket.write(`${JSON.stringify({ planned: ids })}\n`);
       for (const id of ids) answerOn(socket, handlers, id);
     },
-    (e: unknown) => socket.write(JSON.stringify({ error: (e as Error)?.message ?? String(e) }) + '\n'),
+    (e: unknown) => socket.write(`${JSON.stringify({ error: (e as Error)?.message ?? String(e) })}\n`),
   );
 }
 
@@ -123,7 +124,8 @@ function connectToEngine(path: string): Promise<Socket> {
     const attempt = () => {
       const socket = createConnection(path);
       const refused = (e: NodeJS.ErrnoException) => {
-        if ((e.code === 'ENOENT' || e.code === 'ECONNREFUSED') && Date.now() < deadline) setTimeout(attempt, CONNECT_RETRY_MS);
+        if ((e.code === 'ENOENT' || e.code === 'ECONNREFUSED') && Date.now() < deadline)
+          setTimeout(attempt, CONNECT_RETRY_MS);
         else reject(e);
       };
       socket.once('error', refused);
@@ -165,8 +167,8 @@ async function ask<T>(path: string, line: string): Promise<T> {
       else resolve(answer as T);
     });
     socket.on('error', reject);
-    socket.on('close', () => answered || reject(new Error('the run\'s engine closed the connection without an answer')));
-    socket.write(line + '\n');
+    socket.on('close', () => answered || reject(new Error("the run's engine closed the connection without an answer")));
+    socket.write(`${line}\n`);
   });
 }
 
@@ -203,7 +205,7 @@ export class OutcomeFollower {
     if (this.failure) throw this.failure;
     return new Promise((resolve, reject) => {
       const waiters = this.waiting.get(checkId) ?? [];
-      if (waiters.length === 0 && !this.planned.has(checkId)) this.socket!.write(checkId + '\n');
+      if (waiters.length === 0 && !this.planned.has(checkId)) this.socket!.write(`${checkId}\n`);
       waiters.push({ resolve, reject });
       this.waiting.set(checkId, waiters);
     });
@@ -213,7 +215,9 @@ export class OutcomeFollower {
     this.socket = socket;
     // The worker ends when its tests are done, whatever the connection.
     socket.unref();
-    onLines(socket, (line) => this.receive(JSON.parse(line) as OutcomeAnswer | { planned: string[] } | { error: string; checkId?: string }));
+    onLines(socket, (line) =>
+      this.receive(JSON.parse(line) as OutcomeAnswer | { planned: string[] } | { error: string; checkId?: string }),
+    );
     socket.on('error', (e) => this.fail(e));
     socket.on('close', () => this.fail(new Error("the run's engine closed the connection")));
     socket.write('{"follow":true}\n');
@@ -254,7 +258,10 @@ export function askOutcome(path: string, checkId: string): Promise<OutcomeAnswer
  * the target's keys: the runner starts before the command has read the target, so it learns them here.
  */
 export function askRunnerStart(path: string): Promise<RunnerStart> {
-  return ask<{ listing: unknown; keys: Secret[] }>(path, '{"listing":true}').then((a) => ({ listing: JSON.stringify(a.listing), keys: a.keys }));
+  return ask<{ listing: unknown; keys: Secret[] }>(path, '{"listing":true}').then((a) => ({
+    listing: JSON.stringify(a.listing),
+    keys: a.keys,
+  }));
 }
 
 export function sendPlan(path: string, message: PlanMessage): Promise<void> {

@@ -15,7 +15,6 @@ export { ENGINE_SOCKET_ENV } from './engine-socket.ts';
  */
 export const CHECK_LIST_ENV = 'CONFORMANCE_CHECK_LIST';
 
-
 /**
  * Playwright locates a test at the frame that called test(): its file, line and column (after its
  * source maps, looked up by file path). So each test is declared through a one-line function compiled
@@ -25,9 +24,14 @@ export const CHECK_LIST_ENV = 'CONFORMANCE_CHECK_LIST';
  * it transformed is found: Playwright keys those by path or by file:/// URL, and the position given is
  * the file's own, not a generated one (test/direct-gate.test.ts checks every test's location).
  */
-function declaredAt(location: NonNullable<CheckListing['location']>): (declare: typeof test, ...args: unknown[]) => void {
+function declaredAt(
+  location: NonNullable<CheckListing['location']>,
+): (declare: typeof test, ...args: unknown[]) => void {
   const code = `(declare, ...args) =>\n${' '.repeat(Math.max(0, location.column - 1))}declare(...args)`;
-  return runInThisContext(code, { filename: pathToFileURL(location.file).href.replace(/^file:\/\/\//, 'file://localhost/'), lineOffset: location.line - 2 }) as (declare: typeof test, ...args: unknown[]) => void;
+  return runInThisContext(code, {
+    filename: pathToFileURL(location.file).href.replace(/^file:\/\/\//, 'file://localhost/'),
+    lineOffset: location.line - 2,
+  }) as (declare: typeof test, ...args: unknown[]) => void;
 }
 
 /**
@@ -39,8 +43,12 @@ function declaredAt(location: NonNullable<CheckListing['location']>): (declare: 
  */
 export const REPLACED_AUTO_FIXTURES = ['_setupArtifacts', '_setupContextOptions'] as const;
 const noAutoFixtures = Object.fromEntries(
-  REPLACED_AUTO_FIXTURES.map((name) => [name, [async ({}, use: () => Promise<void>) => use(), { auto: 'all-hooks-included', box: 'self' }]]),
+  REPLACED_AUTO_FIXTURES.map((name) => [
+    name,
+    [async ({}, use: () => Promise<void>) => use(), { auto: 'all-hooks-included', box: 'self' }],
+  ]),
 );
+// biome-ignore lint/complexity/noBannedTypes: base.extend types its fixtures as `{}` when it adds none of its own.
 const test = base.extend(noAutoFixtures as {});
 
 /**
@@ -51,8 +59,12 @@ const test = base.extend(noAutoFixtures as {});
  * run, at the end of a run's longest chain (measured, issue 31). Under tsx (a clone's .ts modules)
  * it stays: Playwright's maps give the positions in the source.
  */
-export function nodeStackFormatInCompiledWorker(env: NodeJS.ProcessEnv = process.env, moduleUrl: string = import.meta.url): void {
-  if (env['TEST_WORKER_INDEX'] !== undefined && moduleUrl.endsWith('.js')) Reflect.deleteProperty(Error, 'prepareStackTrace');
+export function nodeStackFormatInCompiledWorker(
+  env: NodeJS.ProcessEnv = process.env,
+  moduleUrl: string = import.meta.url,
+): void {
+  if (env['TEST_WORKER_INDEX'] !== undefined && moduleUrl.endsWith('.js'))
+    Reflect.deleteProperty(Error, 'prepareStackTrace');
 }
 
 let follower: OutcomeFollower | undefined;
@@ -68,10 +80,17 @@ export function registerChecks(checks: readonly CheckListing[]): void {
   nodeStackFormatInCompiledWorker();
   const ordered = [...checks.filter((c) => !c.wholeRun), ...checks.filter((c) => c.wholeRun)];
   for (const check of ordered) {
-    const declare = check.location ? declaredAt(check.location) : (t: typeof test, ...args: unknown[]) => (t as (...a: unknown[]) => void)(...args);
+    const declare = check.location
+      ? declaredAt(check.location)
+      : (t: typeof test, ...args: unknown[]) => (t as (...a: unknown[]) => void)(...args);
     // The test's own function is one call: Playwright reads each test function's source for its
     // fixtures' names, in the runner and in the worker (about 40 ms of CPU over 117 long ones).
-    declare(test, check.id, { tag: check.tags, annotation: [{ type: 'check', description: check.id }] }, async ({}, testInfo: TestInfo) => reportOutcome(check.id, testInfo));
+    declare(
+      test,
+      check.id,
+      { tag: check.tags, annotation: [{ type: 'check', description: check.id }] },
+      async ({}, testInfo: TestInfo) => reportOutcome(check.id, testInfo),
+    );
   }
   followTheRun();
 }
@@ -92,19 +111,31 @@ export function followTheRun(env: NodeJS.ProcessEnv = process.env): OutcomeFollo
 async function reportOutcome(checkId: string, testInfo: TestInfo): Promise<void> {
   // One connection per worker, its outcomes sent as the checks settle (playwright/engine-socket.ts).
   const following = followTheRun();
-  if (!following) throw new Error(`the conformance run was not set up (${ENGINE_SOCKET_ENV} is not set): start it with \`npm run conformance\` or the repository's playwright.config.ts`);
+  if (!following)
+    throw new Error(
+      `the conformance run was not set up (${ENGINE_SOCKET_ENV} is not set): start it with \`npm run conformance\` or the repository's playwright.config.ts`,
+    );
   const { outcome, reportedByHost, gating } = await following.outcome(checkId);
   // Pushed, not testInfo.attach(): attach() records a step with a captured stack and makes the
   // test's output directory (about 60 ms over a run's 110 checks, measured); a pushed attachment reaches the
   // reporters the same way (Playwright intercepts the push).
-  testInfo.attachments.push({ name: OUTCOME_ATTACHMENT, body: Buffer.from(JSON.stringify(outcome)), contentType: 'application/json' });
+  testInfo.attachments.push({
+    name: OUTCOME_ATTACHMENT,
+    body: Buffer.from(JSON.stringify(outcome)),
+    contentType: 'application/json',
+  });
   if (outcome.status === 'skip') testInfo.skip(true, outcome.reason);
   // A failure that does not gate (a SHOULD under fail-on must) is shown, as the verdict shows it, and passes.
   if (outcome.status === 'fail' && !gating) {
-    testInfo.annotations.push({ type: 'warning', description: `not gating (fail-on must): FAIL ${outcome.reason ?? ''}` });
+    testInfo.annotations.push({
+      type: 'warning',
+      description: `not gating (fail-on must): FAIL ${outcome.reason ?? ''}`,
+    });
     // Said in the run's own output too: Playwright's reporters (list, line) print a test's stderr,
     // so `npx playwright test` shows the warning where it shows the test passed.
-    process.stderr.write(`WARN  ${checkId}: a SHOULD requirement failed (not gating without CONFORMANCE_FAIL_ON=should): ${terminalSafe(outcome.reason ?? '')}\n`);
+    process.stderr.write(
+      `WARN  ${checkId}: a SHOULD requirement failed (not gating without CONFORMANCE_FAIL_ON=should): ${terminalSafe(outcome.reason ?? '')}\n`,
+    );
   }
   if (outcome.status === 'pass' || !gating || reportedByHost) return;
   // No host reporter to mark the failure (Playwright's --reporter replaced it): fail here, truthfully.

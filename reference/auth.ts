@@ -25,7 +25,10 @@ const KEYS: ReadonlyMap<string, Caller> = new Map([
  * separate scheme and token (RFC 7235 `1*SP`). A missing header, an empty token (`Bearer `),
  * another scheme (`Basic`, `Token`) or an unknown key is unauthenticated.
  */
-export function authenticate(header: string | undefined, opts: Pick<ReferenceOptions, 'faults' | 'readings'> = { faults: [], readings: [] }): Caller | null {
+export function authenticate(
+  header: string | undefined,
+  opts: Pick<ReferenceOptions, 'faults' | 'readings'> = { faults: [], readings: [] },
+): Caller | null {
   if (header === undefined) return hasFault(opts, 'auth-missing-key-accepted') ? KEYS.get(MANAGEMENT_KEY)! : null;
   // Reading auth-basic-accepted: the key is neither missing nor invalid (5 rule 2), whatever the scheme.
   if (hasFault(opts, 'auth-basic-scheme-accepted') || hasReading(opts, 'auth-basic-accepted')) {
@@ -34,7 +37,8 @@ export function authenticate(header: string | undefined, opts: Pick<ReferenceOpt
   }
   const m = /^([A-Za-z]+) +(\S+)$/.exec(header);
   // Reading bearer-case-sensitive: the scheme exactly as 5 rule 1 writes it.
-  if (!m || (hasReading(opts, 'bearer-case-sensitive') ? m[1] !== 'Bearer' : m[1]?.toLowerCase() !== 'bearer')) return null;
+  if (!m || (hasReading(opts, 'bearer-case-sensitive') ? m[1] !== 'Bearer' : m[1]?.toLowerCase() !== 'bearer'))
+    return null;
   if (hasFault(opts, 'auth-invalid-key-accepted')) return KEYS.get(m[2] ?? '') ?? KEYS.get(MANAGEMENT_KEY)!;
   return KEYS.get(m[2] ?? '') ?? null;
 }

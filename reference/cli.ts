@@ -18,7 +18,9 @@ export class ReferenceUsageError extends Error {
  * True when the reference runs from a package installed in a project (under node_modules): the lines
  * it prints then use `npx conformance`, which works there, instead of a clone's npm scripts.
  */
-const INSTALLED = fileURLToPath(import.meta.url).split(/[\\/]/).includes('node_modules');
+const INSTALLED = fileURLToPath(import.meta.url)
+  .split(/[\\/]/)
+  .includes('node_modules');
 
 export const REFERENCE_USAGE = `usage: ${INSTALLED ? 'npx conformance reference' : 'npm run reference --'} [options]
 
@@ -55,7 +57,8 @@ function shown(v: string): string {
 
 function port(name: string, v: string | undefined): number {
   if (v === undefined) return 0;
-  if (!/^\d{1,5}$/.test(v) || Number(v) > 65535) throw new ReferenceUsageError(`--${name} takes a port from 0 to 65535, got ${shown(v)}`);
+  if (!/^\d{1,5}$/.test(v) || Number(v) > 65535)
+    throw new ReferenceUsageError(`--${name} takes a port from 0 to 65535, got ${shown(v)}`);
   return Number(v);
 }
 
@@ -77,14 +80,24 @@ export function parseReferenceCli(argv: readonly string[]): ReferenceCli {
       },
     }));
   } catch (e) {
-    throw new ReferenceUsageError(safe((e as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, '').slice(0, 200)));
+    throw new ReferenceUsageError(
+      safe(
+        (e as Error).message
+          .split('\n')[0]!
+          .replace(/\. To specify.*$/, '')
+          .slice(0, 200),
+      ),
+    );
   }
   const faults = values.fault ?? [];
-  for (const f of faults) if (!FAULTS.some((d) => d.name === f)) throw new ReferenceUsageError(`--fault takes a fault name listed by --list, got ${shown(f)}`);
+  for (const f of faults)
+    if (!FAULTS.some((d) => d.name === f))
+      throw new ReferenceUsageError(`--fault takes a fault name listed by --list, got ${shown(f)}`);
   const variants = values.variant ?? [];
   if (variants.length > 1) throw new ReferenceUsageError('--variant takes one variant, given more than once');
   const variant = variants[0];
-  if (variant !== undefined && !CONFORMANT_VARIANTS.some((v) => v.name === variant)) throw new ReferenceUsageError(`--variant takes a variant name listed by --list, got ${shown(variant)}`);
+  if (variant !== undefined && !CONFORMANT_VARIANTS.some((v) => v.name === variant))
+    throw new ReferenceUsageError(`--variant takes a variant name listed by --list, got ${shown(variant)}`);
   const out: ReferenceCli = {
     help: values.help ?? false,
     list: values.list ?? false,
@@ -92,13 +105,16 @@ export function parseReferenceCli(argv: readonly string[]): ReferenceCli {
     regionalPort: port('regional-port', values['regional-port']),
     faults: [...new Set(faults)],
   };
-  if (out.port !== 0 && out.port === out.regionalPort) throw new ReferenceUsageError(`--regional-port must differ from --port, both ${out.port}`);
+  if (out.port !== 0 && out.port === out.regionalPort)
+    throw new ReferenceUsageError(`--regional-port must differ from --port, both ${out.port}`);
   if (variant !== undefined) out.variant = variant;
   return out;
 }
 
 /** The reference options the command line asks for: the variant's choices, then the faults. */
-export function referenceOptions(cli: ReferenceCli): Partial<ReferenceOptions> & { port: number; regionalPort: number } {
+export function referenceOptions(
+  cli: ReferenceCli,
+): Partial<ReferenceOptions> & { port: number; regionalPort: number } {
   const variant = CONFORMANT_VARIANTS.find((v) => v.name === cli.variant);
   return { ...variant?.options, faults: cli.faults, port: cli.port, regionalPort: cli.regionalPort };
 }
@@ -122,7 +138,9 @@ export const TARGET_HEREDOC = 'TARGET_FILE';
  */
 export function startedText(server: ReferenceServer, cli: ReferenceCli): string {
   const env = referenceKeyEnv(server);
-  const what = [cli.variant ? `variant ${cli.variant}` : '', ...cli.faults.map((f) => `fault ${f}`)].filter(Boolean).join(', ') || 'no fault';
+  const what =
+    [cli.variant ? `variant ${cli.variant}` : '', ...cli.faults.map((f) => `fault ${f}`)].filter(Boolean).join(', ') ||
+    'no fault';
   return [
     `# reference (${what}) on ${server.baseUrl}, regional host ${server.regionalBaseUrl}; Ctrl-C stops it.`,
     '# Paste these lines into another shell: they set the keys and write the target file.',

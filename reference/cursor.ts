@@ -23,10 +23,12 @@ export function readCursor(opts: Pick<ReferenceOptions, 'readings'>, id: string)
 
 function decode(opts: Pick<ReferenceOptions, 'readings'>, id: string): string | null {
   // A scan position handed out by this server: resumes strictly after the hidden object it names.
-  if (hasReading(opts, 'scan-cursor-opaque') && id.startsWith(SCAN_PREFIX)) return pathFromFileId(FILE_ID_PREFIX + id.slice(SCAN_PREFIX.length));
+  if (hasReading(opts, 'scan-cursor-opaque') && id.startsWith(SCAN_PREFIX))
+    return pathFromFileId(FILE_ID_PREFIX + id.slice(SCAN_PREFIX.length));
   // Reading scan-cursor-bare-base64: a scan position is the bare base64url of the path it names, so
   // any value without the prefix that decodes is one of this server's scan positions.
-  if (hasReading(opts, 'scan-cursor-bare-base64') && !id.startsWith(FILE_ID_PREFIX)) return pathFromFileId(FILE_ID_PREFIX + id);
+  if (hasReading(opts, 'scan-cursor-bare-base64') && !id.startsWith(FILE_ID_PREFIX))
+    return pathFromFileId(FILE_ID_PREFIX + id);
   if (!id.startsWith(FILE_ID_PREFIX)) return null; // 2.1: the literal prefix, under every reading
   const payload = id.slice(FILE_ID_PREFIX.length);
   // RFC 4648 section 3.2: padding is the default unless the referring document says otherwise.
@@ -37,7 +39,8 @@ function decode(opts: Pick<ReferenceOptions, 'readings'>, id: string): string | 
     return path.length > 0 ? path : null;
   }
   // Python's urlsafe_b64decode maps "-_" to "+/" and then reads the standard alphabet, so "+" and "/" pass too.
-  if (hasReading(opts, 'cursor-standard-alphabet')) return pathFromFileId(FILE_ID_PREFIX + payload.replaceAll('+', '-').replaceAll('/', '_'));
+  if (hasReading(opts, 'cursor-standard-alphabet'))
+    return pathFromFileId(FILE_ID_PREFIX + payload.replaceAll('+', '-').replaceAll('/', '_'));
   return pathFromFileId(id);
 }
 
@@ -48,6 +51,7 @@ export function padsIds(opts: Pick<ReferenceOptions, 'paddedIds' | 'readings'>):
 
 /** The opaque last_id of a page that ends at the scan bound on the hidden object at `path` (reading scan-cursor-opaque). */
 export function opaqueScanCursor(path: string, opts?: Pick<ReferenceOptions, 'readings'>): string {
-  if (opts && hasReading(opts, 'scan-cursor-bare-base64')) return fileId(path, { padded: false }).slice(FILE_ID_PREFIX.length);
+  if (opts && hasReading(opts, 'scan-cursor-bare-base64'))
+    return fileId(path, { padded: false }).slice(FILE_ID_PREFIX.length);
   return SCAN_PREFIX + fileId(path, { padded: false }).slice(FILE_ID_PREFIX.length);
 }

@@ -99,30 +99,125 @@ export const CONTAINER_EMPTY = 'sess_empty';
  * No visible path starts with `~~~~` or a non-ASCII character, so the trailing hidden run is last.
  */
 const HARD_PATHS: readonly string[] = [
-  ' leading space.txt', '!important.txt', '#hash.md', '-dash-first.txt',
-  'a', 'a b', 'a.b', 'a/b', 'a-b', 'a_b', 'A', 'B', 'b', 'a/b/c', 'ab', 'aB', 'Ab', 'AB',
-  'README.md', 'readme.md', 'ReadMe.md', 'Makefile', 'makefile', 'MAKEFILE',
-  'intl/caf\u00e9.md', 'intl/cafe\u0301.md', 'intl/\u65e5\u672c/\u30e1\u30e2.txt', 'intl/\u65e5\u672c\u8a9e.txt',
-  'intl/\ue000-private-use.txt', 'intl/\ufffd-replacement.txt', 'intl/\uffee-halfwidth.txt',
-  'intl/\u{1f600}-grin.txt', 'intl/\u{1d11e}-clef.txt', 'intl/\u{1f468}\u200d\u{1f469}\u200d\u{1f467}.txt',
-  'intl/\u00ff.txt', 'intl/\u0100.txt', 'intl/z.txt', 'intl/Z.txt', 'intl/\u00c5ngstr\u00f6m.txt',
-  'with space/file name.txt', 'with space/ leading.txt', 'with space/trailing .txt', 'with  two  spaces.txt',
-  'url/q?x=1&y=2.txt', 'url/hash#frag.txt', 'url/percent%20literal.txt', 'url/plus+sign.txt',
-  'url/semi;colon.txt', 'url/back\\slash.txt', 'url/quote"d.txt', "url/apos'.txt",
-  'b64/~~~.bin', 'b64/???.bin', 'b64/>>>.bin', 'b64/\u00ff\u00fe.bin', 'b64/~~.bin',
-  'src/a/b/c/d/e/f/g/h/i/j/deep.ts', 'src/a/b/c/d/e/f/g/h/i/j/k/deeper.ts', 'src/a/b/c/sibling.ts',
-  'dots/..double', 'dots/.single', 'dots/trailing.', 'm/alpha.txt', 'm/zeta.txt', '~tilde-first.txt',
+  ' leading space.txt',
+  '!important.txt',
+  '#hash.md',
+  '-dash-first.txt',
+  'a',
+  'a b',
+  'a.b',
+  'a/b',
+  'a-b',
+  'a_b',
+  'A',
+  'B',
+  'b',
+  'a/b/c',
+  'ab',
+  'aB',
+  'Ab',
+  'AB',
+  'README.md',
+  'readme.md',
+  'ReadMe.md',
+  'Makefile',
+  'makefile',
+  'MAKEFILE',
+  'intl/caf\u00e9.md',
+  'intl/cafe\u0301.md',
+  'intl/\u65e5\u672c/\u30e1\u30e2.txt',
+  'intl/\u65e5\u672c\u8a9e.txt',
+  'intl/\ue000-private-use.txt',
+  'intl/\ufffd-replacement.txt',
+  'intl/\uffee-halfwidth.txt',
+  'intl/\u{1f600}-grin.txt',
+  'intl/\u{1d11e}-clef.txt',
+  'intl/\u{1f468}\u200d\u{1f469}\u200d\u{1f467}.txt',
+  'intl/\u00ff.txt',
+  'intl/\u0100.txt',
+  'intl/z.txt',
+  'intl/Z.txt',
+  'intl/\u00c5ngstr\u00f6m.txt',
+  'with space/file name.txt',
+  'with space/ leading.txt',
+  'with space/trailing .txt',
+  'with  two  spaces.txt',
+  'url/q?x=1&y=2.txt',
+  'url/hash#frag.txt',
+  'url/percent%20literal.txt',
+  'url/plus+sign.txt',
+  'url/semi;colon.txt',
+  'url/back\\slash.txt',
+  'url/quote"d.txt',
+  "url/apos'.txt",
+  'b64/~~~.bin',
+  'b64/???.bin',
+  'b64/>>>.bin',
+  'b64/\u00ff\u00fe.bin',
+  'b64/~~.bin',
+  'src/a/b/c/d/e/f/g/h/i/j/deep.ts',
+  'src/a/b/c/d/e/f/g/h/i/j/k/deeper.ts',
+  'src/a/b/c/sibling.ts',
+  'dots/..double',
+  'dots/.single',
+  'dots/trailing.',
+  'm/alpha.txt',
+  'm/zeta.txt',
+  '~tilde-first.txt',
 ];
 
 const DIRS = [
-  'src', 'src/components', 'src/lib', 'src/lib/utils', 'data', 'data/raw', 'data/processed', 'logs',
-  'notes', 'out', 'reports/2024', 'reports/2025', 'tmp', 'Images', 'images', 'assets/fonts', 'charts',
-  'intl/\u65e5\u672c', 'intl/\u00e9t\u00e9', 'work dir', 'Work Dir',
+  'src',
+  'src/components',
+  'src/lib',
+  'src/lib/utils',
+  'data',
+  'data/raw',
+  'data/processed',
+  'logs',
+  'notes',
+  'out',
+  'reports/2024',
+  'reports/2025',
+  'tmp',
+  'Images',
+  'images',
+  'assets/fonts',
+  'charts',
+  'intl/\u65e5\u672c',
+  'intl/\u00e9t\u00e9',
+  'work dir',
+  'Work Dir',
 ];
 const WORDS = [
-  'alpha', 'beta', 'gamma', 'delta', 'summary', 'plot', 'draft', 'final', 'Final', 'report', 'sales',
-  'q1', 'q2', 'cache', 'index', 'model', 'weights', 'chart', 'notes', 'r\u00e9sum\u00e9', 'na\u00efve',
-  'data', 'x', 'y', '\u6570\u636e', '\u{1f4ca}', 'A', 'z',
+  'alpha',
+  'beta',
+  'gamma',
+  'delta',
+  'summary',
+  'plot',
+  'draft',
+  'final',
+  'Final',
+  'report',
+  'sales',
+  'q1',
+  'q2',
+  'cache',
+  'index',
+  'model',
+  'weights',
+  'chart',
+  'notes',
+  'r\u00e9sum\u00e9',
+  'na\u00efve',
+  'data',
+  'x',
+  'y',
+  '\u6570\u636e',
+  '\u{1f4ca}',
+  'A',
+  'z',
 ];
 const EXTS = ['.txt', '.csv', '.json', '.py', '.md', '.png', '', '.tar.gz', '.PNG', '.log'];
 
@@ -149,7 +244,9 @@ function buildContainer(entries: ReadonlyArray<{ path: string; hidden: boolean }
     });
   }
   // Byte-wise: the keys' bytes as Latin-1 strings compare as the bytes do (one native call per key, not per comparison).
-  const byBytes = objects.map((o) => ({ o, bytes: o.key.toString('latin1') })).sort((x, y) => (x.bytes < y.bytes ? -1 : x.bytes > y.bytes ? 1 : 0));
+  const byBytes = objects
+    .map((o) => ({ o, bytes: o.key.toString('latin1') }))
+    .sort((x, y) => (x.bytes < y.bytes ? -1 : x.bytes > y.bytes ? 1 : 0));
   return indexContainer(byBytes.map((x) => x.o));
 }
 
@@ -203,8 +300,12 @@ function mainContainer(runs?: HiddenRuns): Container {
  * it sorts right after p or after a sibling that shares p's prefix, and in either place its objects
  * lie in a row between two visible files. Kept files are chosen in byte-wise path order.
  */
-function withHiddenRuns(entries: ReadonlyArray<{ path: string; hidden: boolean }>, runs: HiddenRuns): Array<{ path: string; hidden: boolean }> {
-  const byKey = (a: { path: string }, b: { path: string }) => Buffer.compare(Buffer.from(a.path, 'utf8'), Buffer.from(b.path, 'utf8'));
+function withHiddenRuns(
+  entries: ReadonlyArray<{ path: string; hidden: boolean }>,
+  runs: HiddenRuns,
+): Array<{ path: string; hidden: boolean }> {
+  const byKey = (a: { path: string }, b: { path: string }) =>
+    Buffer.compare(Buffer.from(a.path, 'utf8'), Buffer.from(b.path, 'utf8'));
   const visible = entries.filter((e) => !e.hidden).sort(byKey);
   const keepEvery = Math.max(1, runs.visibleEvery ?? 1);
   const kept = new Set(visible.filter((_, i) => i % keepEvery === 0).map((e) => e.path));
@@ -212,7 +313,8 @@ function withHiddenRuns(entries: ReadonlyArray<{ path: string; hidden: boolean }
   const width = String(runs.length).length;
   [...kept].forEach((path, i) => {
     if (i % Math.max(1, runs.every) !== 0) return;
-    for (let k = 0; k < runs.length; k++) out.push({ path: `${path}.~journal/${String(k).padStart(width, '0')}`, hidden: true });
+    for (let k = 0; k < runs.length; k++)
+      out.push({ path: `${path}.~journal/${String(k).padStart(width, '0')}`, hidden: true });
   });
   return out;
 }
@@ -221,9 +323,13 @@ function smallContainer(seed: number, prefix: string, count: number, hidden: num
   const rnd = mulberry32(seed);
   const entries: Array<{ path: string; hidden: boolean }> = [];
   for (let i = 0; i < count; i++) {
-    entries.push({ path: `${prefix}/${pick(rnd, WORDS)}-${String(i).padStart(2, '0')}${pick(rnd, EXTS)}`, hidden: false });
+    entries.push({
+      path: `${prefix}/${pick(rnd, WORDS)}-${String(i).padStart(2, '0')}${pick(rnd, EXTS)}`,
+      hidden: false,
+    });
   }
-  for (let i = 0; i < hidden; i++) entries.push({ path: `.sync/${prefix}-${String(i).padStart(3, '0')}`, hidden: true });
+  for (let i = 0; i < hidden; i++)
+    entries.push({ path: `.sync/${prefix}-${String(i).padStart(3, '0')}`, hidden: true });
   return buildContainer(entries, seed + 1);
 }
 
@@ -259,7 +365,12 @@ export function visiblePaths(containerId: string): string[] {
 // Models (2.3, 2.4, 4.2)
 // ---------------------------------------------------------------------------------------------
 
-export interface Percentiles { p50: number; p75: number; p90: number; p99: number }
+export interface Percentiles {
+  p50: number;
+  p75: number;
+  p90: number;
+  p99: number;
+}
 export interface Endpoint {
   name: string;
   model_id: string;
@@ -295,12 +406,33 @@ export interface Model {
   endpoints: Endpoint[];
 }
 
-const PARAMS = ['max_tokens', 'temperature', 'top_p', 'stop', 'frequency_penalty', 'presence_penalty', 'seed', 'tools', 'tool_choice', 'response_format', 'logprobs', 'top_k'];
+const PARAMS = [
+  'max_tokens',
+  'temperature',
+  'top_p',
+  'stop',
+  'frequency_penalty',
+  'presence_penalty',
+  'seed',
+  'tools',
+  'tool_choice',
+  'response_format',
+  'logprobs',
+  'top_k',
+];
 
 function endpoint(
   rnd: () => number,
-  modelId: string, modelName: string, provider: string, tag: string, quantization: string,
-  prompt: string, completion: string, request: string, image: string, caching: boolean,
+  modelId: string,
+  modelName: string,
+  provider: string,
+  tag: string,
+  quantization: string,
+  prompt: string,
+  completion: string,
+  request: string,
+  image: string,
+  caching: boolean,
 ): Endpoint {
   const lat = intIn(rnd, 150, 900);
   const thr = intIn(rnd, 20, 140);
@@ -319,8 +451,18 @@ function endpoint(
     supported_parameters: PARAMS.filter(() => rnd() < 0.7),
     supports_implicit_caching: caching,
     pricing: { prompt, completion, request, image },
-    latency_last_30m: { p50: lat, p75: Math.round(lat * 1.3), p90: Math.round(lat * 1.8), p99: Math.round(lat * 3.1) + 0.5 },
-    throughput_last_30m: { p50: thr + 0.25, p75: Math.round(thr * 0.8), p90: Math.round(thr * 0.6), p99: Math.round(thr * 0.3) },
+    latency_last_30m: {
+      p50: lat,
+      p75: Math.round(lat * 1.3),
+      p90: Math.round(lat * 1.8),
+      p99: Math.round(lat * 3.1) + 0.5,
+    },
+    throughput_last_30m: {
+      p50: thr + 0.25,
+      p75: Math.round(thr * 0.8),
+      p90: Math.round(thr * 0.6),
+      p99: Math.round(thr * 0.3),
+    },
     uptime_last_5m: 100,
     uptime_last_30m: Math.round(9000 + rnd() * 1000) / 100,
     uptime_last_1d: Math.round(9500 + rnd() * 500) / 100,
@@ -338,12 +480,66 @@ function buildModels(): Map<string, Model> {
       name: 'OpenAI: GPT-4o',
       created: 1_715_367_049,
       description: 'GPT-4o ("o" for "omni") accepts text and image inputs and produces text outputs.',
-      architecture: { input_modalities: ['text', 'image', 'file'], output_modalities: ['text'], modality: 'text+image->text', instruct_type: 'chatml', tokenizer: 'GPT' },
+      architecture: {
+        input_modalities: ['text', 'image', 'file'],
+        output_modalities: ['text'],
+        modality: 'text+image->text',
+        instruct_type: 'chatml',
+        tokenizer: 'GPT',
+      },
       endpoints: [
-        endpoint(rnd, gpt, 'OpenAI: GPT-4o', 'OpenAI', 'openai', 'unknown', '0.0000025', '0.00001', '0', '0.003613', true),
-        endpoint(rnd, gpt, 'OpenAI: GPT-4o', 'Azure', 'azure', 'unknown', '0.0000025', '0.00001', '0', '0.003613', false),
-        endpoint(rnd, gpt, 'OpenAI: GPT-4o', 'Together', 'together/fp8', 'fp8', '0.000003', '0.000012', '0', '0', false),
-        endpoint(rnd, gpt, 'OpenAI: GPT-4o', 'Example Cloud', 'example-cloud', 'bf16', '0.0000028', '0.0000111', '0.0012', '0', true),
+        endpoint(
+          rnd,
+          gpt,
+          'OpenAI: GPT-4o',
+          'OpenAI',
+          'openai',
+          'unknown',
+          '0.0000025',
+          '0.00001',
+          '0',
+          '0.003613',
+          true,
+        ),
+        endpoint(
+          rnd,
+          gpt,
+          'OpenAI: GPT-4o',
+          'Azure',
+          'azure',
+          'unknown',
+          '0.0000025',
+          '0.00001',
+          '0',
+          '0.003613',
+          false,
+        ),
+        endpoint(
+          rnd,
+          gpt,
+          'OpenAI: GPT-4o',
+          'Together',
+          'together/fp8',
+          'fp8',
+          '0.000003',
+          '0.000012',
+          '0',
+          '0',
+          false,
+        ),
+        endpoint(
+          rnd,
+          gpt,
+          'OpenAI: GPT-4o',
+          'Example Cloud',
+          'example-cloud',
+          'bf16',
+          '0.0000028',
+          '0.0000111',
+          '0.0012',
+          '0',
+          true,
+        ),
       ],
     },
     {
@@ -351,13 +547,79 @@ function buildModels(): Map<string, Model> {
       name: 'Meta: Llama 3.1 70B Instruct',
       created: 1_721_692_800,
       description: "Meta's 70B instruct-tuned model, optimised for dialogue.",
-      architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: 'llama3', tokenizer: 'Llama3' },
+      architecture: {
+        input_modalities: ['text'],
+        output_modalities: ['text'],
+        modality: 'text->text',
+        instruct_type: 'llama3',
+        tokenizer: 'Llama3',
+      },
       endpoints: [
-        endpoint(rnd, llama, 'Meta: Llama 3.1 70B Instruct', 'DeepInfra', 'deepinfra/bf16', 'bf16', '0.00000023', '0.0000004', '0', '0', false),
-        endpoint(rnd, llama, 'Meta: Llama 3.1 70B Instruct', 'Lambda', 'lambda/fp8', 'fp8', '0.00000012', '0.0000003', '0', '0', false),
-        endpoint(rnd, llama, 'Meta: Llama 3.1 70B Instruct', 'Fireworks', 'fireworks', 'fp16', '0.0000009', '0.0000009', '0', '0', true),
-        endpoint(rnd, llama, 'Meta: Llama 3.1 70B Instruct', 'Hyperbolic', 'hyperbolic/int8', 'int8', '0.0000004', '0.0000004', '0.0001', '0', false),
-        endpoint(rnd, llama, 'Meta: Llama 3.1 70B Instruct', 'Novita', 'novita', 'fp8', '0.00000034', '0.00000039', '0', '0', false),
+        endpoint(
+          rnd,
+          llama,
+          'Meta: Llama 3.1 70B Instruct',
+          'DeepInfra',
+          'deepinfra/bf16',
+          'bf16',
+          '0.00000023',
+          '0.0000004',
+          '0',
+          '0',
+          false,
+        ),
+        endpoint(
+          rnd,
+          llama,
+          'Meta: Llama 3.1 70B Instruct',
+          'Lambda',
+          'lambda/fp8',
+          'fp8',
+          '0.00000012',
+          '0.0000003',
+          '0',
+          '0',
+          false,
+        ),
+        endpoint(
+          rnd,
+          llama,
+          'Meta: Llama 3.1 70B Instruct',
+          'Fireworks',
+          'fireworks',
+          'fp16',
+          '0.0000009',
+          '0.0000009',
+          '0',
+          '0',
+          true,
+        ),
+        endpoint(
+          rnd,
+          llama,
+          'Meta: Llama 3.1 70B Instruct',
+          'Hyperbolic',
+          'hyperbolic/int8',
+          'int8',
+          '0.0000004',
+          '0.0000004',
+          '0.0001',
+          '0',
+          false,
+        ),
+        endpoint(
+          rnd,
+          llama,
+          'Meta: Llama 3.1 70B Instruct',
+          'Novita',
+          'novita',
+          'fp8',
+          '0.00000034',
+          '0.00000039',
+          '0',
+          '0',
+          false,
+        ),
       ],
     },
     {
@@ -365,12 +627,66 @@ function buildModels(): Map<string, Model> {
       name: 'Mistral: Mistral 7B Instruct (free)',
       created: 1_716_768_000,
       description: 'A 7.3B parameter model; the slug carries a colon variant suffix.',
-      architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: 'mistral', tokenizer: 'Mistral' },
+      architecture: {
+        input_modalities: ['text'],
+        output_modalities: ['text'],
+        modality: 'text->text',
+        instruct_type: 'mistral',
+        tokenizer: 'Mistral',
+      },
       endpoints: [
-        endpoint(rnd, mistral, 'Mistral: Mistral 7B Instruct (free)', 'Mistral', 'mistral', 'bf16', '0', '0', '0', '0', false),
-        endpoint(rnd, mistral, 'Mistral: Mistral 7B Instruct (free)', 'Chutes', 'chutes/fp8', 'fp8', '0', '0', '0', '0', false),
-        endpoint(rnd, mistral, 'Mistral: Mistral 7B Instruct (free)', 'Kluster', 'kluster/fp8', 'fp8', '0', '0', '0', '0', false),
-        endpoint(rnd, mistral, 'Mistral: Mistral 7B Instruct (free)', 'NextBit', 'nextbit', 'fp16', '0', '0', '0', '0', true),
+        endpoint(
+          rnd,
+          mistral,
+          'Mistral: Mistral 7B Instruct (free)',
+          'Mistral',
+          'mistral',
+          'bf16',
+          '0',
+          '0',
+          '0',
+          '0',
+          false,
+        ),
+        endpoint(
+          rnd,
+          mistral,
+          'Mistral: Mistral 7B Instruct (free)',
+          'Chutes',
+          'chutes/fp8',
+          'fp8',
+          '0',
+          '0',
+          '0',
+          '0',
+          false,
+        ),
+        endpoint(
+          rnd,
+          mistral,
+          'Mistral: Mistral 7B Instruct (free)',
+          'Kluster',
+          'kluster/fp8',
+          'fp8',
+          '0',
+          '0',
+          '0',
+          '0',
+          false,
+        ),
+        endpoint(
+          rnd,
+          mistral,
+          'Mistral: Mistral 7B Instruct (free)',
+          'NextBit',
+          'nextbit',
+          'fp16',
+          '0',
+          '0',
+          '0',
+          '0',
+          true,
+        ),
       ],
     },
   ];
@@ -388,7 +704,14 @@ export const FORBIDDEN_MODEL_FIXTURE = 'private-lab/internal-ft';
 // ---------------------------------------------------------------------------------------------
 
 export const INTERN_STATUSES = [
-  'awaiting_chat_install', 'queued', 'provisioning', 'running', 'failed', 'stopped', 'destroying', 'destroy_failed',
+  'awaiting_chat_install',
+  'queued',
+  'provisioning',
+  'running',
+  'failed',
+  'stopped',
+  'destroying',
+  'destroy_failed',
 ] as const;
 export type InternStatus = (typeof INTERN_STATUSES)[number];
 
@@ -439,7 +762,9 @@ function buildInterns(): Intern[] {
         vault_id: uuid(rnd),
         attached_vault_id: rnd() < 0.5 ? null : uuid(rnd),
         instructions: rnd() < 0.4 ? null : `Be concise. Focus on ${pick(rnd, ['accuracy', 'speed', 'tone'])}.`,
-        lastFailureMessage: failed ? pick(rnd, ['Provisioning timed out', 'Chat install revoked', 'Quota exceeded']) : null,
+        lastFailureMessage: failed
+          ? pick(rnd, ['Provisioning timed out', 'Chat install revoked', 'Quota exceeded'])
+          : null,
         progress:
           status === 'provisioning' || status === 'destroying'
             ? { stage: status, percent: intIn(rnd, 0, 99) }
@@ -454,7 +779,9 @@ function buildInterns(): Intern[] {
   make(WORKSPACE_A, 620, 0);
   make(WORKSPACE_B, 80, 3);
   // 2.6 "newest first": createdAt descending; equal timestamps ordered by id descending.
-  return out.sort((x, y) => (x.createdAt === y.createdAt ? (x.id < y.id ? 1 : x.id > y.id ? -1 : 0) : x.createdAt < y.createdAt ? 1 : -1));
+  return out.sort((x, y) =>
+    x.createdAt === y.createdAt ? (x.id < y.id ? 1 : x.id > y.id ? -1 : 0) : x.createdAt < y.createdAt ? 1 : -1,
+  );
 }
 
 /** All interns, already newest first. */

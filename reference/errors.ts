@@ -27,7 +27,11 @@ export type FilesErrorStatus = keyof typeof FILES_MESSAGES;
 export function filesError(status: FilesErrorStatus): JsonResponse {
   return {
     status,
-    body: { error: { code: status, message: FILES_MESSAGES[status], metadata: null }, service_metadata: null, user_id: null },
+    body: {
+      error: { code: status, message: FILES_MESSAGES[status], metadata: null },
+      service_metadata: null,
+      user_id: null,
+    },
   };
 }
 
@@ -49,7 +53,12 @@ export function modelsError(status: ModelsErrorStatus): JsonResponse {
 }
 
 /** Reading models-error-string-codes: the string a model-endpoints error carries as its code instead of its status. */
-const MODELS_STRING_CODES: Readonly<Record<number, string>> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 500: 'internal_error' };
+const MODELS_STRING_CODES: Readonly<Record<number, string>> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  500: 'internal_error',
+};
 
 /**
  * Reading models-error-string-codes: section 7 allows "integer, or string on some operations" and 7.2

@@ -35,7 +35,12 @@ const omitted = (v: unknown): boolean => v === undefined || typeof v === 'functi
  * jsonText writes it once however many pages list it: a record per key object (a stored file, an
  * intern) within a scope its text depends on too (the container id a file is listed under).
  */
-export function servedOnce<K extends object>(): (opts: ReferenceOptions, scope: string, key: K, make: () => object) => unknown {
+export function servedOnce<K extends object>(): (
+  opts: ReferenceOptions,
+  scope: string,
+  key: K,
+  make: () => object,
+) => unknown {
   const served = new WeakMap<ReferenceOptions, Map<string, WeakMap<K, unknown>>>();
   return (opts, scope, key, make) => {
     let scopes = served.get(opts);

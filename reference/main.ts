@@ -3,7 +3,15 @@
  * reference on loopback and prints the lines that describe it to the suite (reference/cli.ts).
  * --help and --list start nothing. A bad option or a port that cannot be listened on: one line, exit 2.
  */
-import { parseReferenceCli, REFERENCE_USAGE, ReferenceUsageError, referenceList, referenceOptions, startedText, type ReferenceCli } from './cli.ts';
+import {
+  parseReferenceCli,
+  REFERENCE_USAGE,
+  ReferenceUsageError,
+  referenceList,
+  referenceOptions,
+  startedText,
+  type ReferenceCli,
+} from './cli.ts';
 import { stopWithLauncher } from './launcher-watch.ts';
 import { startReference } from './server.ts';
 
@@ -21,11 +29,11 @@ try {
 }
 
 if (cli.help) {
-  process.stdout.write(REFERENCE_USAGE + '\n');
+  process.stdout.write(`${REFERENCE_USAGE}\n`);
   process.exit(0);
 }
 if (cli.list) {
-  process.stdout.write(referenceList() + '\n');
+  process.stdout.write(`${referenceList()}\n`);
   process.exit(0);
 }
 
@@ -40,7 +48,10 @@ const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
   process.stderr.write(`reference: ${signal}, stopping\n`);
-  ref.close().then(() => process.exit(0), () => process.exit(1));
+  ref.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 };
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));

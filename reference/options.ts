@@ -108,6 +108,9 @@ export interface ReferenceServer {
    * Answers one request as the main or the regional listener would, without a connection (recorded in
    * `received` like any other): the self-test's in-process runs (test/support/memory-transport.ts).
    */
-  serve(host: 'main' | 'regional', req: ReferenceRequest): { status: number; headers: Record<string, string | number>; body: Buffer };
+  serve(
+    host: 'main' | 'regional',
+    req: ReferenceRequest,
+  ): { status: number; headers: Record<string, string | number>; body: Buffer };
   close(): Promise<void>;
 }

@@ -5,13 +5,36 @@ import type { Operation } from './operations.ts';
 import { authenticate, permitted } from './auth.ts';
 import type { RouteContext } from './context.ts';
 import {
-  CONTAINER_EMPTY, CONTAINER_MAIN, CONTAINER_RESTARTED, CONTAINER_SESSION, MANAGEMENT_KEY,
-  FORBIDDEN_MODEL_FIXTURE, MISSING_MODEL_FIXTURE, MODEL_FIXTURE, RESTRICTED_KEY, WORKSPACE_A, WORKSPACE_B,
+  CONTAINER_EMPTY,
+  CONTAINER_MAIN,
+  CONTAINER_RESTARTED,
+  CONTAINER_SESSION,
+  MANAGEMENT_KEY,
+  FORBIDDEN_MODEL_FIXTURE,
+  MISSING_MODEL_FIXTURE,
+  MODEL_FIXTURE,
+  RESTRICTED_KEY,
+  WORKSPACE_A,
+  WORKSPACE_B,
 } from './data.ts';
-import { filesError, internsError, methodNotAllowed, modelsError, routeNotFound, withErrorFaults, withModelsCodes, type JsonResponse } from './errors.ts';
+import {
+  filesError,
+  internsError,
+  methodNotAllowed,
+  modelsError,
+  routeNotFound,
+  withErrorFaults,
+  withModelsCodes,
+  type JsonResponse,
+} from './errors.ts';
 import { hasFault, unknownFaults } from './faults/index.ts';
 import { hasReading, unknownReadings } from './variants.ts';
-import { DEFAULT_REFERENCE_OPTIONS, type ReferenceOptions, type ReferenceRequest, type ReferenceServer } from './options.ts';
+import {
+  DEFAULT_REFERENCE_OPTIONS,
+  type ReferenceOptions,
+  type ReferenceRequest,
+  type ReferenceServer,
+} from './options.ts';
 import { jsonText } from './json-text.ts';
 import { listContainerFiles } from './routes/container-files.ts';
 import { listInterns } from './routes/interns.ts';
@@ -55,7 +78,10 @@ const ROUTES: readonly Route[] = [
     op: 'listInterns',
     pattern: ['interns'],
     handle: listInterns,
-    unauthorized: (o) => (hasFault(o, 'auth-error-code-mismatch') ? { status: 401, body: { error: { code: 403, message: 'Invalid or missing API key' } } } : internsError(401, o)),
+    unauthorized: (o) =>
+      hasFault(o, 'auth-error-code-mismatch')
+        ? { status: 401, body: { error: { code: 403, message: 'Invalid or missing API key' } } }
+        : internsError(401, o),
     forbidden: (o) => internsError(403, o),
     internal: (o) => internsError('internal_error', o),
   },
@@ -63,7 +89,7 @@ const ROUTES: readonly Route[] = [
 
 function match(opts: ReferenceOptions, pathname: string): { route: Route; rawParams: Record<string, string> } | null {
   const base = basePath(opts);
-  if (!pathname.startsWith(base + '/')) return null;
+  if (!pathname.startsWith(`${base}/`)) return null;
   // Split the raw path: no URL normalisation (a `%2F` or `%2e%2e` inside a segment stays in it).
   const segments = pathname.slice(base.length + 1).split('/');
   for (const route of ROUTES) {
@@ -102,7 +128,8 @@ function respond(opts: ReferenceOptions, req: ReferenceRequest): JsonResponse {
   if (hasFault(opts, 'auth-missing-key-403') && req.headers.authorization === undefined) return route.forbidden(opts);
   if (!caller) return route.unauthorized(opts);
   if (hasFault(opts, 'auth-bearer-rejected') && caller.kind === 'management') return route.unauthorized(opts);
-  if (!permitted(caller, route.op, opts)) return hasFault(opts, 'auth-restricted-401') ? route.unauthorized(opts) : route.forbidden(opts);
+  if (!permitted(caller, route.op, opts))
+    return hasFault(opts, 'auth-restricted-401') ? route.unauthorized(opts) : route.forbidden(opts);
   try {
     return withErrorFaults(opts, route.op, route.handle({ opts, caller, query, rawParams }));
   } catch (err) {
@@ -136,8 +163,17 @@ function transientAnswer(opts: ReferenceOptions, op: Operation, request: string)
   counts.set(op, n);
   if (n % every !== 0) return undefined;
   let r = op === 'listInterns' ? internsError(408, opts) : filesError((n / every) % 2 === 0 ? 429 : 503);
-  if (hasFault(opts, 'files-503-code-500') && op === 'listContainerFiles') r = { status: 503, body: { error: { code: 500, message: 'Service temporarily unavailable', metadata: null }, service_metadata: null, user_id: null } };
-  else if (hasFault(opts, 'interns-408-code-500') && op === 'listInterns') r = { status: 408, body: { error: { code: 500, message: 'Request timed out' } } };
+  if (hasFault(opts, 'files-503-code-500') && op === 'listContainerFiles')
+    r = {
+      status: 503,
+      body: {
+        error: { code: 500, message: 'Service temporarily unavailable', metadata: null },
+        service_metadata: null,
+        user_id: null,
+      },
+    };
+  else if (hasFault(opts, 'interns-408-code-500') && op === 'listInterns')
+    r = { status: 408, body: { error: { code: 500, message: 'Request timed out' } } };
   else if (wrongCode) return undefined;
   if (retried.size >= TRANSIENT_REQUESTS_KEPT) retried.clear();
   retried.add(request);
@@ -154,9 +190,14 @@ export interface Wire {
 function wire(opts: ReferenceOptions, r: JsonResponse): Wire {
   const body = Buffer.isBuffer(r.raw) ? r.raw : Buffer.from(r.raw ?? jsonText(r.body), 'utf8');
   // Reading errors-problem-json: error bodies as RFC 9457 problem documents' media type (still section 7's body).
-  const errorType = hasReading(opts, 'errors-problem-json') && r.status >= 400 ? 'application/problem+json' : opts.contentType;
+  const errorType =
+    hasReading(opts, 'errors-problem-json') && r.status >= 400 ? 'application/problem+json' : opts.contentType;
   const contentType = hasFault(opts, 'errors-text-plain-content-type') && r.status === 401 ? 'text/plain' : errorType;
-  return { status: r.status, headers: { 'content-type': contentType, 'content-length': body.length, ...r.headers }, body };
+  return {
+    status: r.status,
+    headers: { 'content-type': contentType, 'content-length': body.length, ...r.headers },
+    body,
+  };
 }
 
 function send(res: ServerResponse, w: Wire): void {
@@ -173,7 +214,8 @@ const ANSWERS_CAP_BYTES = 64 * 1024 * 1024;
  * work. Not when answers depend on how many requests came before (transient statuses every Nth).
  */
 function answers(opts: ReferenceOptions): (req: ReferenceRequest) => Wire {
-  const counted = opts.transientEvery > 0 || hasFault(opts, 'files-503-code-500') || hasFault(opts, 'interns-408-code-500');
+  const counted =
+    opts.transientEvery > 0 || hasFault(opts, 'files-503-code-500') || hasFault(opts, 'interns-408-code-500');
   const known = new Map<string, Wire>();
   let bytes = 0;
   return (req) => {
@@ -192,7 +234,9 @@ function answers(opts: ReferenceOptions): (req: ReferenceRequest) => Wire {
 }
 
 /** `port` and `regionalPort` 0 (the default) take any free port; a fixed one lets a hand-written target file name it. */
-export async function startReference(opts: Partial<ReferenceOptions> & { port?: number; regionalPort?: number } = {}): Promise<ReferenceServer> {
+export async function startReference(
+  opts: Partial<ReferenceOptions> & { port?: number; regionalPort?: number } = {},
+): Promise<ReferenceServer> {
   const { port = 0, regionalPort: wantedRegionalPort = 0, ...rest } = opts;
   const options: ReferenceOptions = Object.freeze({ ...DEFAULT_REFERENCE_OPTIONS, ...rest });
   const unknown = unknownFaults(options.faults);
@@ -209,7 +253,12 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
     received.push({ method: req.method ?? '', url: req.url ?? '' });
     if (host === 'main') return answer(req);
     const interns = (req.url ?? '').split('?')[0] === `${basePath(options)}/interns`;
-    return wire(options, interns && !hasFault(options, 'interns-regional-host-served') ? internsError('not_found', options) : respond(options, req));
+    return wire(
+      options,
+      interns && !hasFault(options, 'interns-regional-host-served')
+        ? internsError('not_found', options)
+        : respond(options, req),
+    );
   };
   const server = createServer((req, res) => send(res, serve('main', req)));
   const regional = createServer((req, res) => send(res, serve('regional', req)));
@@ -241,10 +290,15 @@ export async function startReference(opts: Partial<ReferenceOptions> & { port?: 
     received,
     serve,
     close: async () => {
-      await Promise.all([server, regional].map((srv) => new Promise<void>((resolve, reject) => {
-        srv.close((err) => (err ? reject(err) : resolve()));
-        srv.closeAllConnections();
-      })));
+      await Promise.all(
+        [server, regional].map(
+          (srv) =>
+            new Promise<void>((resolve, reject) => {
+              srv.close((err) => (err ? reject(err) : resolve()));
+              srv.closeAllConnections();
+            }),
+        ),
+      );
     },
   };
 }

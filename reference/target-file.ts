@@ -1,7 +1,10 @@
 import type { ReferenceServer } from './options.ts';
 
 /** Environment variables that carry the reference's keys, so its target file holds none. */
-export const REFERENCE_KEY_ENV = { apiKey: 'CONFORMANCE_REFERENCE_API_KEY', restrictedApiKey: 'CONFORMANCE_REFERENCE_RESTRICTED_KEY' } as const;
+export const REFERENCE_KEY_ENV = {
+  apiKey: 'CONFORMANCE_REFERENCE_API_KEY',
+  restrictedApiKey: 'CONFORMANCE_REFERENCE_RESTRICTED_KEY',
+} as const;
 
 type Mapping = { [field: string]: string | Mapping };
 
@@ -17,7 +20,11 @@ export function referenceTargetMapping(server: ReferenceServer): Mapping {
     baseUrl: server.baseUrl,
     apiKey: `\${${REFERENCE_KEY_ENV.apiKey}}`,
     restrictedApiKey: `\${${REFERENCE_KEY_ENV.restrictedApiKey}}`,
-    containerFiles: { containerId: f.containerId, emptyContainerId: f.emptyContainerId, restartedContainerId: f.restartedContainerId },
+    containerFiles: {
+      containerId: f.containerId,
+      emptyContainerId: f.emptyContainerId,
+      restartedContainerId: f.restartedContainerId,
+    },
     modelEndpoints: { model: f.model, missingModel: f.missingModel, forbiddenModel: f.forbiddenModel },
     interns: {
       workspaceId: f.workspaceId,
@@ -37,7 +44,12 @@ export function referenceTargetYaml(server: ReferenceServer): string {
   const lines = (mapping: Mapping, indent: string): string[] =>
     Object.entries(mapping).flatMap(([field, value]) => {
       if (typeof value === 'string') return [`${indent}${field}: ${indent ? JSON.stringify(value) : value}`];
-      if (indent) return [`${indent}${field}: { ${Object.entries(value).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')} }`];
+      if (indent)
+        return [
+          `${indent}${field}: { ${Object.entries(value)
+            .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+            .join(', ')} }`,
+        ];
       return [`${field}:`, ...lines(value, '  ')];
     });
   return [...lines(referenceTargetMapping(server), ''), ''].join('\n');
@@ -45,5 +57,8 @@ export function referenceTargetYaml(server: ReferenceServer): string {
 
 /** The environment that goes with referenceTargetYaml. */
 export function referenceKeyEnv(server: ReferenceServer): Record<string, string> {
-  return { [REFERENCE_KEY_ENV.apiKey]: server.keys.management, [REFERENCE_KEY_ENV.restrictedApiKey]: server.keys.restricted };
+  return {
+    [REFERENCE_KEY_ENV.apiKey]: server.keys.management,
+    [REFERENCE_KEY_ENV.restrictedApiKey]: server.keys.restricted,
+  };
 }

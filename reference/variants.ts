@@ -72,12 +72,14 @@ function reading(name: ReadingSwitch, description: string): ConformantVariant {
 export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
   {
     name: 'padded-ids-null-first-id',
-    description: 'ids keep their "=" padding (RFC 4648 section 5 leaves padding open); first_id is always null (4.1 rule 5)',
+    description:
+      'ids keep their "=" padding (RFC 4648 section 5 leaves padding open); first_id is always null (4.1 rule 5)',
     options: { paddedIds: true, firstIdNull: true },
   },
   {
     name: 'tiny-scan-bound',
-    description: 'a scan bound of 3 hidden objects (value not shown, 8 rule 1): many empty pages with has_more true (4.1 rule 3)',
+    description:
+      'a scan bound of 3 hidden objects (value not shown, 8 rule 1): many empty pages with has_more true (4.1 rule 3)',
     options: { scanBound: 3 },
   },
   // ---- data shapes the reference's own data lacks: the document bounds neither the scan bound (8 rule 1:
@@ -85,17 +87,20 @@ export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
   // so any number of empty pages in a row is faithful; the suite's own page bounds may never fail them.
   {
     name: 'long-hidden-runs',
-    description: 'runs of 3000 hidden bookkeeping objects in a row after every 500th visible file, the first file included (8 rule 1, 4.1 rule 3): 46 or more empty pages in a row at every limit',
+    description:
+      'runs of 3000 hidden bookkeeping objects in a row after every 500th visible file, the first file included (8 rule 1, 4.1 rule 3): 46 or more empty pages in a row at every limit',
     options: { hiddenRuns: { length: 3000, every: 500 } },
   },
   {
     name: 'scan-bound-1',
-    description: 'a scan bound of 1 hidden object (value not shown, 8 rule 1), and 5 hidden objects in a row after every 100th visible file, the first included: every hidden object ends a page, so as many empty pages in a row as hidden objects lie in a row (4.1 rule 3)',
+    description:
+      'a scan bound of 1 hidden object (value not shown, 8 rule 1), and 5 hidden objects in a row after every 100th visible file, the first included: every hidden object ends a page, so as many empty pages in a row as hidden objects lie in a row (4.1 rule 3)',
     options: { scanBound: 1, hiddenRuns: { length: 5, every: 100 } },
   },
   {
     name: 'sparse-visible-files',
-    description: 'a visible file only after every 250 hidden bookkeeping objects (8 rule 1, 4.1 rule 3), among every 30th file of the container: about four pages per file at every limit, three of them empty',
+    description:
+      'a visible file only after every 250 hidden bookkeeping objects (8 rule 1, 4.1 rule 3), among every 30th file of the container: about four pages per file at every limit, three of them empty',
     options: { hiddenRuns: { length: 250, every: 1, visibleEvery: 30 } },
   },
   {
@@ -117,35 +122,117 @@ export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
   },
   {
     name: 'transient-statuses',
-    description: 'every 7th request of list interns answered 408 (7.3, 8 rule 4) and every 7th of listContainerFiles 503 or 429 (7.1, 8 rule 3), with Retry-After: 0: statuses that can come on any request',
+    description:
+      'every 7th request of list interns answered 408 (7.3, 8 rule 4) and every 7th of listContainerFiles 503 or 429 (7.1, 8 rule 3), with Retry-After: 0: statuses that can come on any request',
     options: { transientEvery: 7 },
   },
   // ---- readings of the document's words (spec/readings.yaml)
-  reading('path-order-utf16', '"lexicographic path order" (2.2, 4.1) as UTF-16 code-unit order, the default string order of Java, JavaScript and C#: paths and cursors compared that way'),
-  reading('path-order-components', '"lexicographic path order" (2.2, 4.1) over the path\'s `/`-separated components, as pathlib and file-system listers sort: `a/b/c.txt` before `a b.txt`; paths and cursors compared that way'),
-  reading('cursor-lenient-base64', 'after decoded as Node\'s base64url decoder does (2.1, 7.1 do not say how strictly): an impossible length, stray characters and either alphabet are accepted when the cfile_ prefix is there'),
-  reading('cursor-standard-alphabet', 'after decoded as Python\'s urlsafe_b64decode does: "+" and "/" accepted beside "-" and "_", an impossible length refused'),
-  reading('cursor-padding-required', 'ids carry "=" padding (the RFC 4648 section 3.2 default) and after must carry it too: an unpadded id of a length that needs padding is malformed input (7.1 400)'),
-  reading('cursor-control-refused', 'after naming a path with NUL or another control character is refused with 400: 2.1 gives no path grammar, and no file can have such a path'),
-  reading('cursor-absolute-refused', 'after naming a path that begins with "/" is refused with 400: 2.1 says a path is relative to the container, so no file has such a path'),
-  reading('scan-cursor-opaque', 'a page that ends at the scan bound names the scan position with an opaque token (4.1 rule 3 "names the scan position"), which after accepts back'),
-  reading('scan-cursor-bare-base64', 'a page that ends at the scan bound names the scan position by the bare base64url of its path, without the cfile_ prefix (4.1 rule 3 "names the scan position"); after reads any such value back as a scan position'),
-  reading('limit-clamped', '"Minimum 1, maximum 1000" / "Minimum 1, maximum 500" (4.1, 4.3) as the bounds of the page size used: an out-of-range integer limit is clamped into range'),
-  reading('limit-number-spellings', 'an integer limit may be spelled as a number: "1e2", "2.0", "+5", "05", "0x10" read with Number() (4.1, 4.3 say "integer", not its spelling)'),
-  reading('limit-spelling-default', 'a limit that is an integer spelled otherwise than in plain digits ("1e2", "05", "+5", "2.0", "0x10") is taken as no limit: the default page (4.1 says "integer", not its spelling; general.integer-spelling)'),
-  reading('limit-empty-default', 'an empty limit (`limit=`) is read as no limit, so the default applies (4.1, 8; 8 rule 2 for interns)'),
-  reading('has-more-when-full', 'has_more is true whenever the page is full or ends at the scan bound, without looking ahead: the next page may be empty with has_more false (2.2 "another page can be fetched")'),
-  reading('page-cap-50', 'limit is a maximum: a page holds at most 50 files whatever the limit, ending with has_more true and last_id its last file (4.1 never says a page is full)'),
-  reading('unknown-container-forbidden', 'a container id the key cannot see is answered 403 (a documented status of 4.1), not with an empty list'),
-  reading('pricing-exponent', 'pricing strings written as Python prints floats: "2.5e-06", "1e-05", "0.0" (2.4 "a string holding a decimal number")'),
-  reading('unknown-model-403', 'a model that does not exist is answered 403 (4.2 lists 403, 404, 500 and 7.2 ties no condition to 404): existence is not revealed'),
-  reading('forbidden-model-404', 'a model the key may not read is answered 404, as if it did not exist (5 rule 3 names 403; 4.2 lists 404 as well): existence is not revealed'),
-  reading('models-error-string-codes', 'every error of the model-endpoints operation (401, 403, 404) carries a string error.code (unauthorized, forbidden, not_found): section 7 "integer, or string on some operations", and 7.2 ties no code to a status'),
-  reading('errors-problem-json', 'error responses carry Content-Type application/problem+json with the section 7 body (section 1 says only that the API exchanges JSON)'),
-  reading('interns-omit-null-fields', 'the four nullable intern fields are left out when null (2.5: "Null is a possible value")'),
-  reading('workspace-mismatch-empty', 'a workspace filter that is not the key\'s workspace lists no intern: 200 with an empty data, no fallback (4.3)'),
-  reading('workspace-malformed-forbidden', 'a workspace filter that is not a UUID does not "match the workspace of the API key" and is refused with 403 Forbidden (4.3, 7.3)'),
-  reading('status-filter-lenient', 'status filter values matched case-insensitively, blanks around and empty elements ignored (4.3 "comma-separated list of values from section 3")'),
-  reading('auth-basic-accepted', 'the valid API key is also accepted in the Basic scheme (5 rule 2 gives 401 when the header is missing or the key invalid; here it is neither)'),
-  reading('bearer-case-sensitive', 'only the scheme spelled `Bearer`, as 5 rule 1 writes it, is accepted; `bearer <key>` is refused with 401'),
+  reading(
+    'path-order-utf16',
+    '"lexicographic path order" (2.2, 4.1) as UTF-16 code-unit order, the default string order of Java, JavaScript and C#: paths and cursors compared that way',
+  ),
+  reading(
+    'path-order-components',
+    '"lexicographic path order" (2.2, 4.1) over the path\'s `/`-separated components, as pathlib and file-system listers sort: `a/b/c.txt` before `a b.txt`; paths and cursors compared that way',
+  ),
+  reading(
+    'cursor-lenient-base64',
+    "after decoded as Node's base64url decoder does (2.1, 7.1 do not say how strictly): an impossible length, stray characters and either alphabet are accepted when the cfile_ prefix is there",
+  ),
+  reading(
+    'cursor-standard-alphabet',
+    'after decoded as Python\'s urlsafe_b64decode does: "+" and "/" accepted beside "-" and "_", an impossible length refused',
+  ),
+  reading(
+    'cursor-padding-required',
+    'ids carry "=" padding (the RFC 4648 section 3.2 default) and after must carry it too: an unpadded id of a length that needs padding is malformed input (7.1 400)',
+  ),
+  reading(
+    'cursor-control-refused',
+    'after naming a path with NUL or another control character is refused with 400: 2.1 gives no path grammar, and no file can have such a path',
+  ),
+  reading(
+    'cursor-absolute-refused',
+    'after naming a path that begins with "/" is refused with 400: 2.1 says a path is relative to the container, so no file has such a path',
+  ),
+  reading(
+    'scan-cursor-opaque',
+    'a page that ends at the scan bound names the scan position with an opaque token (4.1 rule 3 "names the scan position"), which after accepts back',
+  ),
+  reading(
+    'scan-cursor-bare-base64',
+    'a page that ends at the scan bound names the scan position by the bare base64url of its path, without the cfile_ prefix (4.1 rule 3 "names the scan position"); after reads any such value back as a scan position',
+  ),
+  reading(
+    'limit-clamped',
+    '"Minimum 1, maximum 1000" / "Minimum 1, maximum 500" (4.1, 4.3) as the bounds of the page size used: an out-of-range integer limit is clamped into range',
+  ),
+  reading(
+    'limit-number-spellings',
+    'an integer limit may be spelled as a number: "1e2", "2.0", "+5", "05", "0x10" read with Number() (4.1, 4.3 say "integer", not its spelling)',
+  ),
+  reading(
+    'limit-spelling-default',
+    'a limit that is an integer spelled otherwise than in plain digits ("1e2", "05", "+5", "2.0", "0x10") is taken as no limit: the default page (4.1 says "integer", not its spelling; general.integer-spelling)',
+  ),
+  reading(
+    'limit-empty-default',
+    'an empty limit (`limit=`) is read as no limit, so the default applies (4.1, 8; 8 rule 2 for interns)',
+  ),
+  reading(
+    'has-more-when-full',
+    'has_more is true whenever the page is full or ends at the scan bound, without looking ahead: the next page may be empty with has_more false (2.2 "another page can be fetched")',
+  ),
+  reading(
+    'page-cap-50',
+    'limit is a maximum: a page holds at most 50 files whatever the limit, ending with has_more true and last_id its last file (4.1 never says a page is full)',
+  ),
+  reading(
+    'unknown-container-forbidden',
+    'a container id the key cannot see is answered 403 (a documented status of 4.1), not with an empty list',
+  ),
+  reading(
+    'pricing-exponent',
+    'pricing strings written as Python prints floats: "2.5e-06", "1e-05", "0.0" (2.4 "a string holding a decimal number")',
+  ),
+  reading(
+    'unknown-model-403',
+    'a model that does not exist is answered 403 (4.2 lists 403, 404, 500 and 7.2 ties no condition to 404): existence is not revealed',
+  ),
+  reading(
+    'forbidden-model-404',
+    'a model the key may not read is answered 404, as if it did not exist (5 rule 3 names 403; 4.2 lists 404 as well): existence is not revealed',
+  ),
+  reading(
+    'models-error-string-codes',
+    'every error of the model-endpoints operation (401, 403, 404) carries a string error.code (unauthorized, forbidden, not_found): section 7 "integer, or string on some operations", and 7.2 ties no code to a status',
+  ),
+  reading(
+    'errors-problem-json',
+    'error responses carry Content-Type application/problem+json with the section 7 body (section 1 says only that the API exchanges JSON)',
+  ),
+  reading(
+    'interns-omit-null-fields',
+    'the four nullable intern fields are left out when null (2.5: "Null is a possible value")',
+  ),
+  reading(
+    'workspace-mismatch-empty',
+    "a workspace filter that is not the key's workspace lists no intern: 200 with an empty data, no fallback (4.3)",
+  ),
+  reading(
+    'workspace-malformed-forbidden',
+    'a workspace filter that is not a UUID does not "match the workspace of the API key" and is refused with 403 Forbidden (4.3, 7.3)',
+  ),
+  reading(
+    'status-filter-lenient',
+    'status filter values matched case-insensitively, blanks around and empty elements ignored (4.3 "comma-separated list of values from section 3")',
+  ),
+  reading(
+    'auth-basic-accepted',
+    'the valid API key is also accepted in the Basic scheme (5 rule 2 gives 401 when the header is missing or the key invalid; here it is neither)',
+  ),
+  reading(
+    'bearer-case-sensitive',
+    'only the scheme spelled `Bearer`, as 5 rule 1 writes it, is accepted; `bearer <key>` is refused with 401',
+  ),
 ];

@@ -2,7 +2,12 @@
 import type { ConformanceReport } from './model.ts';
 import { esc } from './escape.ts';
 
-const COLOUR: Record<ConformanceReport['verdict'], string> = { conformant: '#2e8540', 'non-conformant': '#d73a49', error: '#6a737d', incomplete: '#6a737d' };
+const COLOUR: Record<ConformanceReport['verdict'], string> = {
+  conformant: '#2e8540',
+  'non-conformant': '#d73a49',
+  error: '#6a737d',
+  incomplete: '#6a737d',
+};
 
 /** Approximate width of Verdana 11px text: enough for a badge, and the same on every run. */
 function textWidth(s: string): number {
@@ -14,7 +19,9 @@ function textWidth(s: string): number {
 export function badgeSvg(report: ConformanceReport): string {
   const label = `conformance ${report.specVersion}`;
   // A partial run (--grep, one shard) says so: its badge is not the suite's verdict.
-  const message = report.run.partial ? `${report.verdict} (partial ${report.run.partial.checks}/${report.run.partial.of})` : report.verdict;
+  const message = report.run.partial
+    ? `${report.verdict} (partial ${report.run.partial.checks}/${report.run.partial.of})`
+    : report.verdict;
   const lw = textWidth(label) + 12;
   const mw = textWidth(message) + 12;
   const width = lw + mw;

@@ -3,7 +3,14 @@ import { listingOf } from '../core/check/check-listing.ts';
 import { catalogue, LEVELS, strongestLevel, type Requirement } from '../core/document/catalogue.ts';
 import type { RequestLogEntry } from '../core/http/request-log.ts';
 import type { TargetView } from '../core/target/target.ts';
-import { REQUIREMENT_STATUSES, type CheckResult, type ConformanceReport, type RequirementFailure, type RequirementResult, type Verdict } from './model.ts';
+import {
+  REQUIREMENT_STATUSES,
+  type CheckResult,
+  type ConformanceReport,
+  type RequirementFailure,
+  type RequirementResult,
+  type Verdict,
+} from './model.ts';
 
 export interface ReportInput {
   checks: readonly CheckDeclaration[];
@@ -32,11 +39,19 @@ export const NOT_REACHED = 'not reached:';
  * for an absent optional target field are named, and any MUST not judged, whatever the reason, makes
  * the run incomplete under --require-all.
  */
-function verdictOf(requirements: readonly RequirementResult[], failOn: 'must' | 'should', requireAll: boolean, stopped: string | undefined, shard: boolean): { verdict: Verdict; incomplete?: string; mustNotJudged: { count: number; fields: string[] } } {
+function verdictOf(
+  requirements: readonly RequirementResult[],
+  failOn: 'must' | 'should',
+  requireAll: boolean,
+  stopped: string | undefined,
+  shard: boolean,
+): { verdict: Verdict; incomplete?: string; mustNotJudged: { count: number; fields: string[] } } {
   const must = requirements.filter((r) => r.level === 'MUST');
   const cut = must.filter((r) => r.cause === 'run-limit');
   const absent = must.filter((r) => r.cause === 'target-field');
-  const fields = [...new Set(absent.map((r) => /^(\S+) is not set/.exec(r.reason ?? '')?.[1] ?? r.reason ?? ''))].filter(Boolean).sort();
+  const fields = [...new Set(absent.map((r) => /^(\S+) is not set/.exec(r.reason ?? '')?.[1] ?? r.reason ?? ''))]
+    .filter(Boolean)
+    .sort();
   const mustNotJudged = { count: absent.length, fields };
   if (cut.length) {
     // The run's own stop (the target stopped answering, the retry budget) is the cause; else the first cut's reason.
@@ -46,8 +61,15 @@ function verdictOf(requirements: readonly RequirementResult[], failOn: 'must' | 
   // A run stopped (deadline, interruption) before every selected check ran covers less than it was
   // asked to, whatever level the cut checks carry.
   const cutAny = requirements.filter((r) => r.cause === 'run-limit');
-  if (stopped && cutAny.length) return { verdict: 'incomplete', incomplete: `${cutAny.length} requirement(s) not judged: ${stopped}`, mustNotJudged };
-  const failed = requirements.some((r) => r.status === 'fail' && (r.level === 'MUST' || (failOn === 'should' && r.level === 'SHOULD')));
+  if (stopped && cutAny.length)
+    return {
+      verdict: 'incomplete',
+      incomplete: `${cutAny.length} requirement(s) not judged: ${stopped}`,
+      mustNotJudged,
+    };
+  const failed = requirements.some(
+    (r) => r.status === 'fail' && (r.level === 'MUST' || (failOn === 'should' && r.level === 'SHOULD')),
+  );
   if (failed) return { verdict: 'non-conformant', mustNotJudged };
   if (requirements.some((r) => r.status === 'error')) return { verdict: 'error', mustNotJudged };
   // --require-all: a certificate covers every MUST, so one not judged for any reason (an absent target
@@ -55,7 +77,12 @@ function verdictOf(requirements: readonly RequirementResult[], failOn: 'must' | 
   // of the other shards are not selected by design: its verdict is the merged report's.
   const unjudged = must.filter((r) => r.status === 'skip' || (r.status === 'disabled' && !shard));
   // Its cause names the absent fields itself: they are not said a second time beside it.
-  if (requireAll && unjudged.length) return { verdict: 'incomplete', incomplete: requireAllText(unjudged, fields), mustNotJudged: { count: 0, fields: [] } };
+  if (requireAll && unjudged.length)
+    return {
+      verdict: 'incomplete',
+      incomplete: requireAllText(unjudged, fields),
+      mustNotJudged: { count: 0, fields: [] },
+    };
   return { verdict: 'conformant', mustNotJudged };
 }
 
@@ -73,17 +100,42 @@ function requireAllText(unjudged: readonly RequirementResult[], fields: readonly
 /** Joins the catalogue, the declarations and the outcomes into the report; pure, so it is deterministic. */
 export function buildReport(input: ReportInput): ConformanceReport {
   const checks: CheckResult[] = input.checks.map((c) => {
-    const outcome = input.outcomes.get(c.id) ?? { checkId: c.id, status: 'skip' as const, reason: NOT_SELECTED, failures: [], observations: [], requests: 0, seed: 0 };
-    return { ...outcome, title: c.title, level: strongestLevel(c.requirements), operation: c.operation, kind: c.kind ?? 'check', requirements: [...c.requirements] };
+    const outcome = input.outcomes.get(c.id) ?? {
+      checkId: c.id,
+      status: 'skip' as const,
+      reason: NOT_SELECTED,
+      failures: [],
+      observations: [],
+      requests: 0,
+      seed: 0,
+    };
+    return {
+      ...outcome,
+      title: c.title,
+      level: strongestLevel(c.requirements),
+      operation: c.operation,
+      kind: c.kind ?? 'check',
+      requirements: [...c.requirements],
+    };
   });
   // In the order of the run's tests, which is the order the console says findings in (core/check/check-listing.ts):
   // a requirement's first failure here, in report.json, summary.md and report.html, is the one the console said.
   const testRank = new Map(listingOf(input.checks).map((c, i) => [c.id, i]));
-  const ran = checks.filter((c) => input.outcomes.has(c.checkId)).sort((a, b) => testRank.get(a.checkId)! - testRank.get(b.checkId)!);
+  const ran = checks
+    .filter((c) => input.outcomes.has(c.checkId))
+    .sort((a, b) => testRank.get(a.checkId)! - testRank.get(b.checkId)!);
   const requirements = catalogue().requirements.map((r) => judge(r, checks, ran, input.outcomes));
-  const counts = Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, 0]))])) as ConformanceReport['counts'];
+  const counts = Object.fromEntries(
+    LEVELS.map((l) => [l, Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, 0]))]),
+  ) as ConformanceReport['counts'];
   for (const r of requirements) counts[r.level][r.status]++;
-  const { verdict, incomplete, mustNotJudged } = verdictOf(requirements, input.run.failOn, input.requireAll ?? false, input.stopped, input.run.shard !== undefined);
+  const { verdict, incomplete, mustNotJudged } = verdictOf(
+    requirements,
+    input.run.failOn,
+    input.requireAll ?? false,
+    input.stopped,
+    input.run.shard !== undefined,
+  );
   const ranChecks = checks.filter((c) => c.reason !== NOT_SELECTED).length;
   return {
     reportVersion: 1,
@@ -95,7 +147,9 @@ export function buildReport(input: ReportInput): ConformanceReport {
       ...input.run,
       requests: input.requestLog.length + (input.requestsBefore ?? 0),
       retries: input.requestLog.filter((e) => e.retry).length,
-      budgetExhausted: checks.filter((c) => c.status === 'skip' && c.reason?.startsWith('request budget')).map((c) => c.checkId),
+      budgetExhausted: checks
+        .filter((c) => c.status === 'skip' && c.reason?.startsWith('request budget'))
+        .map((c) => c.checkId),
       ...(ranChecks < checks.length || input.run.shard ? { partial: { checks: ranChecks, of: checks.length } } : {}),
       ...(incomplete ? { incomplete } : {}),
       ...(mustNotJudged.count ? { mustNotJudged } : {}),
@@ -108,7 +162,12 @@ export function buildReport(input: ReportInput): ConformanceReport {
   };
 }
 
-function judge(r: Requirement, checks: readonly CheckResult[], allRan: readonly CheckResult[], outcomes: ReadonlyMap<string, CheckOutcome>): RequirementResult {
+function judge(
+  r: Requirement,
+  checks: readonly CheckResult[],
+  allRan: readonly CheckResult[],
+  _outcomes: ReadonlyMap<string, CheckOutcome>,
+): RequirementResult {
   const covering = checks.filter((c) => c.requirements.includes(r.id));
   const base: RequirementResult = {
     id: r.id,
@@ -130,19 +189,29 @@ function judge(r: Requirement, checks: readonly CheckResult[], allRan: readonly 
       .map(({ requirementId: _r, ...f }) => ({ checkId: c.checkId, ...f })),
   );
   if (covering.length === 0 && evidence.length === 0) {
-    return { ...base, reason: r.observable === false ? 'not observable through the three read operations' : 'no check declared' };
+    return {
+      ...base,
+      reason: r.observable === false ? 'not observable through the three read operations' : 'no check declared',
+    };
   }
   const ran = allRan.filter((c) => c.requirements.includes(r.id));
-  if (ran.length === 0 && evidence.length === 0) return { ...base, status: 'disabled', reason: 'its checks were not selected in this run' };
+  if (ran.length === 0 && evidence.length === 0)
+    return { ...base, status: 'disabled', reason: 'its checks were not selected in this run' };
   // Why a requirement no check judged was left: a check that failed first on another requirement did
   // not reach it; else a reason of a check that did not fail (a failing check's reason is another
   // requirement's finding, said under that one).
   const notReached = ran.find((c) => c.status === 'fail' && c.probeCompleted !== true);
   const unjudged = (otherwise: string) =>
-    notReached ? `${NOT_REACHED} ${notReached.checkId} failed first on ${notReached.failures[0]?.requirementId}` : (ran.filter((c) => c.status !== 'fail').map((c) => c.reason).find(Boolean) ?? otherwise);
+    notReached
+      ? `${NOT_REACHED} ${notReached.checkId} failed first on ${notReached.failures[0]?.requirementId}`
+      : (ran
+          .filter((c) => c.status !== 'fail')
+          .map((c) => c.reason)
+          .find(Boolean) ?? otherwise);
 
   const failures = evidence.map((f) => `${f.checkId}: ${f.message}`);
-  if (r.level !== 'UNSPECIFIED' && failures.length) return { ...base, status: 'fail', reason: failures[0], failures: evidence };
+  if (r.level !== 'UNSPECIFIED' && failures.length)
+    return { ...base, status: 'fail', reason: failures[0], failures: evidence };
   // Observations too may come from a judge fed another check's response (a duplicate object name).
   const observed = allRan.flatMap((c) => c.observations.filter((o) => o.requirementId === r.id).map((o) => o.value));
   const errors = ran.filter((c) => c.status === 'error').map((c) => `${c.checkId}: ${c.reason}`);
@@ -160,7 +229,14 @@ function judge(r: Requirement, checks: readonly CheckResult[], allRan: readonly 
   if (failures.length) return { ...base, status: 'fail', reason: failures[0], ...withObserved, failures: evidence };
   // A limit that cut one of its checks short leaves the requirement unjudged, even if another passed.
   const cut = ran.find((c) => c.cause === 'run-limit');
-  if (cut) return { ...base, status: cut.status === 'error' ? 'error' : 'skip', reason: `${cut.checkId}: ${cut.reason}`, cause: 'run-limit', ...withObserved };
+  if (cut)
+    return {
+      ...base,
+      status: cut.status === 'error' ? 'error' : 'skip',
+      reason: `${cut.checkId}: ${cut.reason}`,
+      cause: 'run-limit',
+      ...withObserved,
+    };
   if (errors.length) return { ...base, status: 'error', reason: errors[0], ...withObserved };
   if (passed.length) return { ...base, status: 'pass', ...withObserved };
   const absent = !notReached && ran.every((c) => c.cause === 'target-field');

@@ -10,13 +10,20 @@ const NOT_REACHED_SHOWN = 3;
 export function consoleSummary(report: ConformanceReport, reportDir: string, elapsedMs: number): string {
   const c = report.counts;
   // A SHOULD failure under fail-on must is a warning on the console (WARN): its count says so too.
-  const notGating = (l: keyof typeof c) => (l === 'SHOULD' && c[l].fail && report.run.failOn !== 'should' ? ' (not gating)' : '');
-  const line = (l: keyof typeof c) => `${l} ${c[l].pass} pass, ${c[l].fail} fail${notGating(l)}, ${c[l].error} error, ${c[l].skip} skip${c[l].observed ? `, ${c[l].observed} observed` : ''}`;
+  const notGating = (l: keyof typeof c) =>
+    l === 'SHOULD' && c[l].fail && report.run.failOn !== 'should' ? ' (not gating)' : '';
+  const line = (l: keyof typeof c) =>
+    `${l} ${c[l].pass} pass, ${c[l].fail} fail${notGating(l)}, ${c[l].error} error, ${c[l].skip} skip${c[l].observed ? `, ${c[l].observed} observed` : ''}`;
   // A MUST a failing check did not reach is named nowhere else on the console (no check skipped):
   // the verdict counts it, this line says which.
-  const notReached = report.requirements.filter((r) => r.level === 'MUST' && r.status === 'skip' && r.reason?.startsWith(NOT_REACHED));
+  const notReached = report.requirements.filter(
+    (r) => r.level === 'MUST' && r.status === 'skip' && r.reason?.startsWith(NOT_REACHED),
+  );
   const shown = notReached.slice(0, NOT_REACHED_SHOWN).map((r) => `MUST ${r.id} (${r.reason})`);
-  const more = notReached.length > NOT_REACHED_SHOWN ? `; and ${notReached.length - NOT_REACHED_SHOWN} more (summary.md lists them)` : '';
+  const more =
+    notReached.length > NOT_REACHED_SHOWN
+      ? `; and ${notReached.length - NOT_REACHED_SHOWN} more (summary.md lists them)`
+      : '';
   return [
     '',
     ...(notReached.length ? [`not judged: ${shown.join('; ')}${more}`] : []),
@@ -25,7 +32,10 @@ export function consoleSummary(report: ConformanceReport, reportDir: string, ela
     // The same measure, in the same words, as summary.md and report.html; then the command's own total.
     `requests: ${report.run.requests} (${report.run.retries} retries); ${RUN_TIME_LABEL} ${durationText(report.run.durationMs)}; command ${(elapsedMs / 1000).toFixed(1)} s from start to verdict`,
     `report: ${join(reportDir, 'report.html')}`,
-    `also: ${Object.keys(REPORT_FILES).filter((f) => f !== 'report.html').map((f) => join(reportDir, f)).join(', ')}`,
+    `also: ${Object.keys(REPORT_FILES)
+      .filter((f) => f !== 'report.html')
+      .map((f) => join(reportDir, f))
+      .join(', ')}`,
     '',
   ].join('\n');
 }

@@ -81,14 +81,19 @@ export interface ReportComparison {
  * versions would show the suite's changes as the implementations' differences.
  */
 export function incomparable(a: ConformanceReport, b: ConformanceReport): string | undefined {
-  if (a.specVersion !== b.specVersion) return `the reports judge different versions of the service document (A ${a.specVersion}, B ${b.specVersion})`;
+  if (a.specVersion !== b.specVersion)
+    return `the reports judge different versions of the service document (A ${a.specVersion}, B ${b.specVersion})`;
   if (a.suite.name !== b.suite.name || a.suite.version !== b.suite.version) {
     return `the reports were written by different suite versions (A ${a.suite.name} ${a.suite.version}, B ${b.suite.name} ${b.suite.version}); run both with one version`;
   }
   return undefined;
 }
 
-export function compareReports(a: ConformanceReport, b: ConformanceReport, files: { a: string; b: string }): ReportComparison {
+export function compareReports(
+  a: ConformanceReport,
+  b: ConformanceReport,
+  files: { a: string; b: string },
+): ReportComparison {
   const inA = new Map(a.requirements.map((r) => [r.id, r]));
   const inB = new Map(b.requirements.map((r) => [r.id, r]));
   const ids = [...inA.keys(), ...[...inB.keys()].filter((id) => !inA.has(id))];
@@ -101,7 +106,8 @@ export function compareReports(a: ConformanceReport, b: ConformanceReport, files
     if (header.level === 'UNSPECIFIED') {
       const sa = observationOf(ra);
       const sb = observationOf(rb);
-      if (sa.status !== sb.status || !sameValue(sa.observed, sb.observed)) observations.push({ ...header, a: sa, b: sb, leaves: leafDifferences(sa.observed, sb.observed) });
+      if (sa.status !== sb.status || !sameValue(sa.observed, sb.observed))
+        observations.push({ ...header, a: sa, b: sb, leaves: leafDifferences(sa.observed, sb.observed) });
     } else {
       const sa = statusOf(ra);
       const sb = statusOf(rb);
@@ -136,7 +142,11 @@ function observationOf(r: RequirementResult | undefined): SideObservation {
 }
 
 function sideOf(r: ConformanceReport, file: string): DiffSide {
-  const scope = r.run.shard ? `shard ${r.run.shard}` : r.run.mergedShards ? `merged from ${r.run.mergedShards} shards` : undefined;
+  const scope = r.run.shard
+    ? `shard ${r.run.shard}`
+    : r.run.mergedShards
+      ? `merged from ${r.run.mergedShards} shards`
+      : undefined;
   return {
     file,
     baseUrl: r.target.baseUrl,
@@ -151,9 +161,13 @@ function sideOf(r: ConformanceReport, file: string): DiffSide {
 
 /** JSON with object keys sorted: two observations equal but for the order of their keys are one choice. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v,
-  ) ?? 'undefined';
+  return (
+    JSON.stringify(value, (_key, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+        : v,
+    ) ?? 'undefined'
+  );
 }
 
 function sameValue(x: unknown, y: unknown): boolean {
@@ -172,7 +186,9 @@ const MAX_LEAVES = 200;
 export function leafDifferences(a: readonly unknown[], b: readonly unknown[]): LeafDifference[] {
   const out: LeafDifference[] = [];
   if (a.length <= 1 && b.length <= 1) walk('', a[0], b[0], a.length > 0, b.length > 0, out);
-  else for (let i = 0; i < Math.max(a.length, b.length); i++) walk(`#${i + 1}`, a[i], b[i], i < a.length, i < b.length, out);
+  else
+    for (let i = 0; i < Math.max(a.length, b.length); i++)
+      walk(`#${i + 1}`, a[i], b[i], i < a.length, i < b.length, out);
   return out.slice(0, MAX_LEAVES);
 }
 

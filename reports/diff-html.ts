@@ -7,7 +7,14 @@
  */
 import { esc } from './escape.ts';
 import { htmlHead } from './html-head.ts';
-import type { DiffSide, LeafDifference, ObservationDifference, ReportComparison, SideObservation, SideStatus } from './diff-compare.ts';
+import type {
+  DiffSide,
+  LeafDifference,
+  ObservationDifference,
+  ReportComparison,
+  SideObservation,
+  SideStatus,
+} from './diff-compare.ts';
 import { compactJson, observedPretty, oneLine } from './format.ts';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
@@ -98,7 +105,10 @@ function profileRow(d: ObservationDifference): string {
         '<table class="leaves">',
         '<thead><tr><th>Where</th><th>A</th><th>B</th></tr></thead>',
         '<tbody>',
-        ...d.leaves.map((l) => `<tr><td><code>${esc(l.path)}</code></td><td>${leafValue(l, 'a')}</td><td>${leafValue(l, 'b')}</td></tr>`),
+        ...d.leaves.map(
+          (l) =>
+            `<tr><td><code>${esc(l.path)}</code></td><td>${leafValue(l, 'a')}</td><td>${leafValue(l, 'b')}</td></tr>`,
+        ),
         '</tbody>',
         '</table>',
       ].join('\n')
@@ -117,7 +127,14 @@ function profileSection(c: ReportComparison): string {
     '<p class="note">Points the service document leaves open ("not shown"): what each target chose. Observed and reported, never failed.</p>',
     c.observations.length === 0
       ? '<p class="note">Every point was observed with the same value in both reports.</p>'
-      : ['<table class="profile">', '<thead><tr><th>Point</th><th>A</th><th>B</th></tr></thead>', '<tbody>', ...c.observations.map(profileRow), '</tbody>', '</table>'].join('\n'),
+      : [
+          '<table class="profile">',
+          '<thead><tr><th>Point</th><th>A</th><th>B</th></tr></thead>',
+          '<tbody>',
+          ...c.observations.map(profileRow),
+          '</tbody>',
+          '</table>',
+        ].join('\n'),
     '</section>',
   ].join('\n');
 }

@@ -50,7 +50,12 @@ export function errorReportFiles(reason: string, exitCode: number, at = new Date
  * foreign files without --force, another run's lock) or cannot write is left as it is: the error's
  * own line on stderr is then all the run says. Returns whether the files were written.
  */
-export function replaceWithErrorReport(dir: string, reason: string, exitCode: number, options: { force?: boolean } = {}): boolean {
+export function replaceWithErrorReport(
+  dir: string,
+  reason: string,
+  exitCode: number,
+  options: { force?: boolean } = {},
+): boolean {
   try {
     prepareDir(dir, REPORT_ENTRIES, options.force ? { force: true } : {});
     writeFilesSafely(dir, errorReportFiles(reason, exitCode), REPORT_ENTRIES, options.force ? { force: true } : {});

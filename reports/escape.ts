@@ -9,7 +9,8 @@ import { terminalSafe } from '../core/text/terminal-text.ts';
 
 // XML 1.0 allows only tab, LF, CR and the characters from U+0020 on (no lone surrogates, no U+FFFE/F);
 // what terminalSafe leaves of these (lone surrogates, U+FFFE/F) is replaced.
-const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const XML_INVALID =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -33,8 +34,9 @@ export function escAttr(value: unknown): string {
  * breaks. Every character Markdown could act on is backslash-escaped; newlines become spaces.
  */
 export function mdText(value: unknown): string {
-  return visible(String(value).replace(/\s+/g, ' '), false)
-    .replace(/[\\`*_{}[\]()<>#+!|~&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`));
+  return visible(String(value).replace(/\s+/g, ' '), false).replace(/[\\`*_{}[\]()<>#+!|~&]/g, (c) =>
+    c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`,
+  );
 }
 
 /** A Markdown code span that holds any text (a fence longer than any backtick run inside it). */

@@ -4,9 +4,20 @@ import { LEVELS } from '../core/document/catalogue.ts';
 import { dataJson } from '../core/text/data-json.ts';
 import { OPERATIONS, type Operation } from '../core/document/operations.ts';
 import { checkReplayCommand } from '../core/run/replay.ts';
-import { REQUIREMENT_STATUSES, type ConformanceReport, type RequirementResult, type RequirementStatus, type Verdict } from './model.ts';
+import {
+  REQUIREMENT_STATUSES,
+  type ConformanceReport,
+  type RequirementResult,
+  type RequirementStatus,
+  type Verdict,
+} from './model.ts';
 
-export const VERDICT_TEXT: Record<Verdict, string> = { conformant: 'conformant', 'non-conformant': 'non-conformant', error: 'error', incomplete: 'incomplete' };
+export const VERDICT_TEXT: Record<Verdict, string> = {
+  conformant: 'conformant',
+  'non-conformant': 'non-conformant',
+  error: 'error',
+  incomplete: 'incomplete',
+};
 
 /** Exit code of a run or a merge: 0 conformant, 1 non-conformant, 2 the run could not judge what it must. */
 export const EXIT_CODE: Record<Verdict, 0 | 1 | 2> = { conformant: 0, 'non-conformant': 1, error: 2, incomplete: 2 };
@@ -34,7 +45,9 @@ export function sectionTitle(top: string): string {
 }
 
 /** Requirements grouped by top-level section, sections in numeric order, catalogue order inside. */
-export function bySection(reqs: readonly RequirementResult[]): Array<{ section: string; title: string; requirements: RequirementResult[] }> {
+export function bySection(
+  reqs: readonly RequirementResult[],
+): Array<{ section: string; title: string; requirements: RequirementResult[] }> {
   const groups = new Map<string, RequirementResult[]>();
   for (const r of reqs) {
     const top = topSection(r.section);
@@ -48,8 +61,13 @@ export function bySection(reqs: readonly RequirementResult[]): Array<{ section: 
 }
 
 /** Requirements grouped by operation, in the order of core/document/operations.ts; empty operations left out. */
-export function byOperation(reqs: readonly RequirementResult[]): Array<{ operation: Operation; requirements: RequirementResult[] }> {
-  return OPERATIONS.map((operation) => ({ operation, requirements: reqs.filter((r) => r.operation === operation) })).filter((g) => g.requirements.length > 0);
+export function byOperation(
+  reqs: readonly RequirementResult[],
+): Array<{ operation: Operation; requirements: RequirementResult[] }> {
+  return OPERATIONS.map((operation) => ({
+    operation,
+    requirements: reqs.filter((r) => r.operation === operation),
+  })).filter((g) => g.requirements.length > 0);
 }
 
 export function tally(reqs: readonly RequirementResult[]): Record<RequirementStatus, number> {

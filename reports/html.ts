@@ -13,9 +13,25 @@ import type { Exchange } from '../core/check/evidence.ts';
 import { esc } from './escape.ts';
 import { htmlHead } from './html-head.ts';
 import {
-  byOperation, bySection, durationText, LEVEL_ORDER, mustNotJudgedParts, observedPretty, observedText, oneLine, prettyBody, replayCheckCommand, scopeText, tally,
+  byOperation,
+  bySection,
+  durationText,
+  LEVEL_ORDER,
+  mustNotJudgedParts,
+  observedPretty,
+  observedText,
+  oneLine,
+  prettyBody,
+  replayCheckCommand,
+  scopeText,
+  tally,
 } from './format.ts';
-import { REQUIREMENT_STATUSES, type ConformanceReport, type RequirementFailure, type RequirementResult } from './model.ts';
+import {
+  REQUIREMENT_STATUSES,
+  type ConformanceReport,
+  type RequirementFailure,
+  type RequirementResult,
+} from './model.ts';
 
 // Rows carry data-status / data-level; the filters hide the rows (and the sections) that do not match.
 // Without scripts the page shows everything and the filter bar stays hidden.
@@ -119,7 +135,12 @@ details.evidence > summary { cursor: pointer; color: var(--fail); font-weight: 6
 footer { color: #57606a; font-size: 12px; margin-top: 32px; }
 `;
 
-const VERDICT_WORD: Record<ConformanceReport['verdict'], string> = { conformant: 'Conformant', 'non-conformant': 'Non-conformant', error: 'Error', incomplete: 'Incomplete' };
+const VERDICT_WORD: Record<ConformanceReport['verdict'], string> = {
+  conformant: 'Conformant',
+  'non-conformant': 'Non-conformant',
+  error: 'Error',
+  incomplete: 'Incomplete',
+};
 
 export function reportHtml(report: ConformanceReport): string {
   const title = `Conformance ${report.specVersion}: ${report.verdict} — ${report.target.baseUrl}`;
@@ -152,10 +173,10 @@ function banner(report: ConformanceReport): string {
     report.verdict === 'incomplete'
       ? `${report.run.incomplete ?? 'MUST requirements were not judged'}; the verdict does not cover them`
       : report.verdict === 'non-conformant'
-      ? `${mustFail} MUST requirement${mustFail === 1 ? '' : 's'} failed${report.run.failOn === 'should' && shouldFail ? `, ${shouldFail} SHOULD (the run fails on SHOULD)` : ''}`
-      : report.verdict === 'error'
-        ? `no requirement failed, but ${errors} could not be judged (error)`
-        : `no MUST requirement failed${shouldFail ? `; ${shouldFail} SHOULD requirement${shouldFail === 1 ? '' : 's'} failed (reported, not fatal)` : ''}`;
+        ? `${mustFail} MUST requirement${mustFail === 1 ? '' : 's'} failed${report.run.failOn === 'should' && shouldFail ? `, ${shouldFail} SHOULD (the run fails on SHOULD)` : ''}`
+        : report.verdict === 'error'
+          ? `no requirement failed, but ${errors} could not be judged (error)`
+          : `no MUST requirement failed${shouldFail ? `; ${shouldFail} SHOULD requirement${shouldFail === 1 ? '' : 's'} failed (reported, not fatal)` : ''}`;
   const scope = scopeText(report);
   // What the verdict does not cover, in summary.md's words (an incomplete run's `why` says its own).
   const notJudged = mustNotJudgedParts(report);
@@ -178,7 +199,10 @@ function failuresSection(report: ConformanceReport): string {
     '<section id="failures">',
     `<h2>Failures and errors (${bad.length})</h2>`,
     '<ul>',
-    ...bad.map((r) => `<li><span class="st st-${esc(r.status)}">${esc(r.status)}</span> <a href="#req-${esc(r.id)}"><code>${esc(r.id)}</code></a> (${esc(r.level)}, section ${esc(r.section)}): ${esc(oneLine(r.reason ?? '', 240))}</li>`),
+    ...bad.map(
+      (r) =>
+        `<li><span class="st st-${esc(r.status)}">${esc(r.status)}</span> <a href="#req-${esc(r.id)}"><code>${esc(r.id)}</code></a> (${esc(r.level)}, section ${esc(r.section)}): ${esc(oneLine(r.reason ?? '', 240))}</li>`,
+    ),
     '</ul>',
     '</section>',
   ].join('\n');
@@ -189,7 +213,10 @@ function runSection(report: ConformanceReport): string {
   const facts: Array<[string, string]> = [
     ['Document', esc(report.specDocument)],
     ['Spec version', esc(report.specVersion)],
-    ['Suite', `${esc(report.suite.name)} ${esc(report.suite.version)} (commit <code>${esc(report.suite.commit)}</code>)`],
+    [
+      'Suite',
+      `${esc(report.suite.name)} ${esc(report.suite.version)} (commit <code>${esc(report.suite.commit)}</code>)`,
+    ],
     ['Target', `<code>${esc(report.target.baseUrl)}</code>`],
     ['Seed', esc(r.seed)],
     ['Started', `<time data-volatile="startedAt" datetime="${esc(r.startedAt)}">${esc(r.startedAt)}</time>`],
@@ -200,7 +227,8 @@ function runSection(report: ConformanceReport): string {
     ['Replay', `<code>${esc(r.replay)}</code>`],
   ];
   for (const warning of r.warnings ?? []) facts.push(['Warning', esc(warning)]);
-  if (r.budgetExhausted.length) facts.push(['Budget spent', r.budgetExhausted.map((c) => `<code>${esc(c)}</code>`).join(', ')]);
+  if (r.budgetExhausted.length)
+    facts.push(['Budget spent', r.budgetExhausted.map((c) => `<code>${esc(c)}</code>`).join(', ')]);
   const scope = scopeText(report);
   if (scope) facts.push(['Scope', esc(scope)]);
   return [
@@ -231,8 +259,14 @@ function countsSection(report: ConformanceReport): string {
   return [
     '<section id="counts">',
     '<h2>Counts</h2>',
-    countsTable('level', LEVEL_ORDER.map((l) => ({ name: l, counts: report.counts[l] }))),
-    countsTable('operation', byOperation(report.requirements).map((g) => ({ name: g.operation, counts: tally(g.requirements) }))),
+    countsTable(
+      'level',
+      LEVEL_ORDER.map((l) => ({ name: l, counts: report.counts[l] })),
+    ),
+    countsTable(
+      'operation',
+      byOperation(report.requirements).map((g) => ({ name: g.operation, counts: tally(g.requirements) })),
+    ),
     '</section>',
   ].join('\n');
 }
@@ -269,7 +303,10 @@ function matrixSection(report: ConformanceReport): string {
 function row(report: ConformanceReport, r: RequirementResult): string {
   const result: string[] = [`<p class="statement">${esc(r.statement)}</p>`];
   if (r.interpretation) result.push(`<p class="interp">Read as: ${esc(r.interpretation)}</p>`);
-  if (r.status === 'observed' || (r.observed?.length && r.status !== 'fail')) result.push(`<p class="reason">Observed: <code>${esc(observedText(r.observed, 300))}</code>${r.level === 'UNSPECIFIED' ? ' <a href="#profile">(profile)</a>' : ''}</p>`);
+  if (r.status === 'observed' || (r.observed?.length && r.status !== 'fail'))
+    result.push(
+      `<p class="reason">Observed: <code>${esc(observedText(r.observed, 300))}</code>${r.level === 'UNSPECIFIED' ? ' <a href="#profile">(profile)</a>' : ''}</p>`,
+    );
   if (r.reason && r.status !== 'fail') result.push(`<p class="reason">${esc(r.status)}: ${esc(r.reason)}</p>`);
   if (r.status === 'fail') {
     result.push(`<p class="reason"><strong>${esc(r.reason ?? 'failed')}</strong></p>`);
@@ -281,7 +318,9 @@ function row(report: ConformanceReport, r: RequirementResult): string {
       '</details>',
     );
   }
-  const checks = r.checks.length ? r.checks.map((c) => `<code>${esc(c)}</code>`).join(' ') : '<span class="note">no check</span>';
+  const checks = r.checks.length
+    ? r.checks.map((c) => `<code>${esc(c)}</code>`).join(' ')
+    : '<span class="note">no check</span>';
   return [
     `<tr class="req" id="req-${esc(r.id)}" data-status="${esc(r.status)}" data-level="${esc(r.level)}">`,
     `<td><code>${esc(r.id)}</code><div class="op">${esc(r.operation)} · ${checks}</div></td>`,
@@ -300,7 +339,8 @@ function failureBlock(report: ConformanceReport, f: RequirementFailure): string 
     `<h4>Check <code>${esc(f.checkId)}</code>${check ? ` — ${esc(check.title)}` : ''}</h4>`,
     `<h5>Reason</h5><p class="reason">${esc(f.message)}</p>`,
   ];
-  f.exchanges.forEach((x, i) => out.push(exchangeBlock(x, i === f.exchanges.length - 1, f.exchanges.length)));
+  for (const [i, x] of f.exchanges.entries())
+    out.push(exchangeBlock(x, i === f.exchanges.length - 1, f.exchanges.length));
   if (f.counterexample) {
     out.push(
       '<h5>Counterexample</h5>',
@@ -312,17 +352,31 @@ function failureBlock(report: ConformanceReport, f: RequirementFailure): string 
     // Every failure can be run again alone: its check, with the run's seed and options.
     out.push('<h5>Replay this check</h5>', `<pre class="replay">${esc(replayCheckCommand(report, f.checkId))}</pre>`);
   }
-  if (f.curl) out.push('<h5>Reproduce with curl (keys from the environment variables the target file names)</h5>', `<pre class="curl">${esc(f.curl)}</pre>`);
+  if (f.curl)
+    out.push(
+      '<h5>Reproduce with curl (keys from the environment variables the target file names)</h5>',
+      `<pre class="curl">${esc(f.curl)}</pre>`,
+    );
   out.push('</div>');
   return out.join('\n');
 }
 
 function exchangeBlock(x: Exchange, failing: boolean, total: number): string {
   const label = total > 1 ? (failing ? ' (the failing one)' : ' (earlier)') : '';
-  const request = [`${x.request.method} ${x.request.url}`, ...Object.entries(x.request.headers).map(([k, v]) => `${k}: ${v}`)].join('\n');
-  const out = [`<div class="exchange${failing ? ' failing' : ''}">`, `<h5>Request${esc(label)}</h5>`, `<pre class="request">${esc(request)}</pre>`];
+  const request = [
+    `${x.request.method} ${x.request.url}`,
+    ...Object.entries(x.request.headers).map(([k, v]) => `${k}: ${v}`),
+  ].join('\n');
+  const out = [
+    `<div class="exchange${failing ? ' failing' : ''}">`,
+    `<h5>Request${esc(label)}</h5>`,
+    `<pre class="request">${esc(request)}</pre>`,
+  ];
   if (x.response) {
-    const head = [`HTTP ${x.response.status}`, ...Object.entries(x.response.headers).map(([k, v]) => `${k}: ${v}`)].join('\n');
+    const head = [
+      `HTTP ${x.response.status}`,
+      ...Object.entries(x.response.headers).map(([k, v]) => `${k}: ${v}`),
+    ].join('\n');
     out.push(
       `<h5>Response <span class="ms" data-volatile="durationMs">${esc(x.durationMs)} ms</span>${x.retries ? ` <span class="ms">after ${esc(x.retries)} retries</span>` : ''}</h5>`,
       `<pre class="response">${esc(head)}\n\n${esc(prettyBody(x.response.body))}</pre>`,
@@ -346,7 +400,9 @@ function profileSection(report: ConformanceReport): string {
     ...points.map(
       (r) =>
         `<tr data-status="${esc(r.status)}"><td><code>${esc(r.id)}</code><div class="op">${esc(r.operation)}</div></td><td>${esc(r.section)}</td><td>${esc(r.statement)}</td><td>${
-          r.observed?.length ? `<pre class="observed">${esc(observedPretty(r.observed))}</pre>` : `<span class="note">not observed (${esc(r.status)}${r.reason ? `: ${esc(r.reason)}` : ''})</span>`
+          r.observed?.length
+            ? `<pre class="observed">${esc(observedPretty(r.observed))}</pre>`
+            : `<span class="note">not observed (${esc(r.status)}${r.reason ? `: ${esc(r.reason)}` : ''})</span>`
         }</td></tr>`,
     ),
     '</tbody>',

@@ -39,11 +39,19 @@ function caseOf(report: ConformanceReport, r: RequirementResult): Case {
 function unjudgedByIncomplete(report: ConformanceReport, r: RequirementResult): boolean {
   if (report.verdict !== 'incomplete') return false;
   if (r.status === 'skip' && r.cause === 'run-limit') return true;
-  return report.run.requireAll === true && r.level === 'MUST' && (r.status === 'skip' || (r.status === 'disabled' && !report.run.shard));
+  return (
+    report.run.requireAll === true &&
+    r.level === 'MUST' &&
+    (r.status === 'skip' || (r.status === 'disabled' && !report.run.shard))
+  );
 }
 
 function counted(cases: readonly Case[]): { failures: number; errors: number; skipped: number } {
-  return { failures: cases.filter((c) => c === 'failure').length, errors: cases.filter((c) => c === 'error').length, skipped: cases.filter((c) => c === 'skipped').length };
+  return {
+    failures: cases.filter((c) => c === 'failure').length,
+    errors: cases.filter((c) => c === 'error').length,
+    skipped: cases.filter((c) => c === 'skipped').length,
+  };
 }
 
 export function junitXml(report: ConformanceReport): string {
@@ -53,7 +61,11 @@ export function junitXml(report: ConformanceReport): string {
   // nothing of its own cut) still fails the reporter: one `verdict` test case carries it.
   const verdictCase = report.verdict !== 'conformant' && all.failures + all.errors === 0;
   const verdictKind = report.verdict === 'non-conformant' ? 'failure' : 'error';
-  const total = { tests: report.requirements.length + (verdictCase ? 1 : 0), failures: all.failures + (verdictCase && verdictKind === 'failure' ? 1 : 0), errors: all.errors + (verdictCase && verdictKind === 'error' ? 1 : 0) };
+  const total = {
+    tests: report.requirements.length + (verdictCase ? 1 : 0),
+    failures: all.failures + (verdictCase && verdictKind === 'failure' ? 1 : 0),
+    errors: all.errors + (verdictCase && verdictKind === 'error' ? 1 : 0),
+  };
   const out: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${escAttr(`conformance ${report.specVersion}: ${verdictLine(report)} (${report.target.baseUrl})`)}" tests="${total.tests}" failures="${total.failures}" errors="${total.errors}" skipped="${all.skipped}" time="${(report.run.durationMs / 1000).toFixed(3)}" timestamp="${escAttr(report.run.startedAt)}">`,
@@ -99,24 +111,54 @@ function testcase(report: ConformanceReport, r: RequirementResult, kind: Case): 
     return [
       `${open}>`,
       '      <properties>',
-      property('warning', oneLine(`${r.level} failed (not gating without --fail-on should): ${r.reason ?? 'failed'}`, 500), 8),
+      property(
+        'warning',
+        oneLine(`${r.level} failed (not gating without --fail-on should): ${r.reason ?? 'failed'}`, 500),
+        8,
+      ),
       '      </properties>',
-      `      <system-out>${esc(['WARNING: ' + heading(r), ...(r.failures ?? []).map((f) => failureText(report, f))].join('\n\n'))}</system-out>`,
+      `      <system-out>${esc([`WARNING: ${heading(r)}`, ...(r.failures ?? []).map((f) => failureText(report, f))].join('\n\n'))}</system-out>`,
       '    </testcase>',
     ];
   }
   if (kind === 'error' && (r.status === 'skip' || r.status === 'disabled')) {
-    return [`${open}>`, `      <error message="${escAttr(oneLine(`not judged (${report.verdict}): ${r.reason ?? 'skipped'}`, 500))}" type="incomplete">${esc(`${heading(r)}\n${r.reason ?? ''}`)}</error>`, '    </testcase>'];
+    return [
+      `${open}>`,
+      `      <error message="${escAttr(oneLine(`not judged (${report.verdict}): ${r.reason ?? 'skipped'}`, 500))}" type="incomplete">${esc(`${heading(r)}\n${r.reason ?? ''}`)}</error>`,
+      '    </testcase>',
+    ];
   }
   switch (r.status) {
     case 'pass':
-      return r.observed?.length ? [`${open}>`, '      <properties>', property('observed', observedText(r.observed, 2000), 8), '      </properties>', '    </testcase>'] : [`${open}/>`];
+      return r.observed?.length
+        ? [
+            `${open}>`,
+            '      <properties>',
+            property('observed', observedText(r.observed, 2000), 8),
+            '      </properties>',
+            '    </testcase>',
+          ]
+        : [`${open}/>`];
     case 'observed':
-      return [`${open}>`, '      <properties>', property('observed', observedText(r.observed, 2000), 8), '      </properties>', '    </testcase>'];
+      return [
+        `${open}>`,
+        '      <properties>',
+        property('observed', observedText(r.observed, 2000), 8),
+        '      </properties>',
+        '    </testcase>',
+      ];
     case 'skip':
-      return [`${open}>`, `      <skipped message="${escAttr(oneLine(r.reason ?? 'skipped', 500))}"/>`, '    </testcase>'];
+      return [
+        `${open}>`,
+        `      <skipped message="${escAttr(oneLine(r.reason ?? 'skipped', 500))}"/>`,
+        '    </testcase>',
+      ];
     case 'disabled':
-      return [`${open}>`, `      <skipped message="${escAttr(oneLine(`disabled: ${r.reason ?? 'not selected'}`, 500))}"/>`, '    </testcase>'];
+      return [
+        `${open}>`,
+        `      <skipped message="${escAttr(oneLine(`disabled: ${r.reason ?? 'not selected'}`, 500))}"/>`,
+        '    </testcase>',
+      ];
     case 'error':
       return [
         `${open}>`,
@@ -140,7 +182,10 @@ function failureText(report: ConformanceReport, f: RequirementFailure): string {
   const lines = [`check ${f.checkId}: ${f.message}`];
   for (const x of f.exchanges) {
     lines.push(`  ${x.request.method} ${x.request.url}`);
-    if (x.response) lines.push(`  -> HTTP ${x.response.status}${x.response.headers['content-type'] ? ` (${x.response.headers['content-type']})` : ''}: ${oneLine(x.response.body, 300)}`);
+    if (x.response)
+      lines.push(
+        `  -> HTTP ${x.response.status}${x.response.headers['content-type'] ? ` (${x.response.headers['content-type']})` : ''}: ${oneLine(x.response.body, 300)}`,
+      );
     if (x.error) lines.push(`  -> ${x.error}`);
   }
   if (f.curl) lines.push(`reproduce: ${f.curl}`);

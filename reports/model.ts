@@ -14,7 +14,14 @@ export type RequirementStatus = 'pass' | 'fail' | 'skip' | 'disabled' | 'observe
 export type Verdict = 'conformant' | 'non-conformant' | 'error' | 'incomplete';
 
 /** Order in which statuses are counted and listed in every output format. */
-export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['pass', 'fail', 'error', 'skip', 'disabled', 'observed'];
+export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = [
+  'pass',
+  'fail',
+  'error',
+  'skip',
+  'disabled',
+  'observed',
+];
 
 /** The evidence of one failure of a requirement: which check saw it, what was sent and what came back. */
 export interface RequirementFailure {

@@ -22,7 +22,19 @@
  * Every refusal is a ReportDirError with a one-line message: the CLI prints it and exits 2.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { makeDirs } from './make-dir.ts';
 import { join } from 'node:path';
 import { terminalSafe } from '../core/text/terminal-text.ts';
@@ -52,7 +64,11 @@ const TEMP = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
  * suite's own old entries are removed, except those listed in `keep` (a merge reads its blob
  * directory from there), and the marker is written.
  */
-export function prepareDir(dir: string, owned: OwnedEntries, options: { force?: boolean; keep?: readonly string[] } = {}): void {
+export function prepareDir(
+  dir: string,
+  owned: OwnedEntries,
+  options: { force?: boolean; keep?: readonly string[] } = {},
+): void {
   oneLineErrors(dir, () => prepare(dir, owned, options));
 }
 
@@ -61,11 +77,16 @@ function prepare(dir: string, owned: OwnedEntries, options: { force?: boolean; k
   const entries = readdirSync(dir);
   const listed = new Set(markerEntries(dir) ?? []);
   // `keep` names an input the caller placed there (a merge's blob/): neither foreign nor removed.
-  const ours = (name: string) => name === MARKER || name === LOCK || TEMP.test(name) || listed.has(name) || (options.keep?.includes(name) ?? false);
-  for (const name of entries.filter((n) => owned.files.includes(n) || owned.dirs.includes(n))) if (lstatSync(join(dir, name)).isSymbolicLink()) throw linkError(dir, name);
+  const ours = (name: string) =>
+    name === MARKER || name === LOCK || TEMP.test(name) || listed.has(name) || (options.keep?.includes(name) ?? false);
+  for (const name of entries.filter((n) => owned.files.includes(n) || owned.dirs.includes(n)))
+    if (lstatSync(join(dir, name)).isSymbolicLink()) throw linkError(dir, name);
   const foreign = entries.filter((name) => !ours(name));
   if (foreign.length && !options.force) throw foreignError(dir, foreign);
-  refuseReplacing(dir, foreign.filter((name) => owned.files.includes(name)));
+  refuseReplacing(
+    dir,
+    foreign.filter((name) => owned.files.includes(name)),
+  );
   // Held from here until the run's report is written (write() releases it) or the process ends.
   lock(dir);
   for (const name of entries.filter(ours)) {
@@ -74,7 +95,10 @@ function prepare(dir: string, owned: OwnedEntries, options: { force?: boolean; k
     if (st.isSymbolicLink()) throw linkError(dir, name);
     if (name === MARKER || name === LOCK || options.keep?.includes(name)) continue;
     if (owned.dirs.includes(name) && st.isDirectory()) rmSync(path, { recursive: true });
-    else if (st.isDirectory()) throw new ReportDirError(`report directory ${terminalSafe(dir)}: ${terminalSafe(name)} is a directory; the suite writes a file there`);
+    else if (st.isDirectory())
+      throw new ReportDirError(
+        `report directory ${terminalSafe(dir)}: ${terminalSafe(name)} is a directory; the suite writes a file there`,
+      );
     else unlinkSync(path);
   }
   writeMarker(dir, options.keep?.filter((k) => listed.has(k)) ?? []);
@@ -85,24 +109,44 @@ function prepare(dir: string, owned: OwnedEntries, options: { force?: boolean; k
  * into place. The directory and every output path are checked for links first; a directory the
  * suite did not prepare (no marker) is checked for foreign entries as prepareDir does.
  */
-export function writeFilesSafely(dir: string, files: ReadonlyMap<string, string>, owned: OwnedEntries, options: { force?: boolean; alsoOwned?: readonly string[] } = {}): void {
+export function writeFilesSafely(
+  dir: string,
+  files: ReadonlyMap<string, string>,
+  owned: OwnedEntries,
+  options: { force?: boolean; alsoOwned?: readonly string[] } = {},
+): void {
   oneLineErrors(dir, () => write(dir, files, owned, options));
 }
 
-function write(dir: string, files: ReadonlyMap<string, string>, owned: OwnedEntries, options: { force?: boolean; alsoOwned?: readonly string[] }): void {
+function write(
+  dir: string,
+  files: ReadonlyMap<string, string>,
+  owned: OwnedEntries,
+  options: { force?: boolean; alsoOwned?: readonly string[] },
+): void {
   ensureDir(dir);
   for (const name of files.keys()) {
     const st = lstatOrUndefined(join(dir, name));
     if (st?.isSymbolicLink()) throw linkError(dir, name);
-    if (st?.isDirectory()) throw new ReportDirError(`report directory ${terminalSafe(dir)}: ${terminalSafe(name)} is a directory; the suite writes a file there`);
+    if (st?.isDirectory())
+      throw new ReportDirError(
+        `report directory ${terminalSafe(dir)}: ${terminalSafe(name)} is a directory; the suite writes a file there`,
+      );
   }
   const listed = markerEntries(dir);
   if (listed === undefined) {
     const foreign = readdirSync(dir).filter((name) => name !== LOCK && !TEMP.test(name));
     if (foreign.length && !options.force) throw foreignError(dir, foreign);
   }
-  refuseReplacing(dir, [...files.keys()].filter((name) => !(listed ?? []).includes(name) && lstatOrUndefined(join(dir, name)) !== undefined));
-  const also = (options.alsoOwned ?? []).filter((n) => owned.dirs.includes(n) && lstatOrUndefined(join(dir, n))?.isDirectory());
+  refuseReplacing(
+    dir,
+    [...files.keys()].filter(
+      (name) => !(listed ?? []).includes(name) && lstatOrUndefined(join(dir, name)) !== undefined,
+    ),
+  );
+  const also = (options.alsoOwned ?? []).filter(
+    (n) => owned.dirs.includes(n) && lstatOrUndefined(join(dir, n))?.isDirectory(),
+  );
   writeMarker(dir, [...new Set([...(listed ?? []), ...files.keys(), ...also])]);
   writeAllOrNone(dir, files);
   unlock(dir);
@@ -111,8 +155,13 @@ function write(dir: string, files: ReadonlyMap<string, string>, owned: OwnedEntr
 /** `--force` writes beside foreign files, never over them: a user's report.html is not the suite's to replace. */
 function refuseReplacing(dir: string, names: readonly string[]): void {
   if (names.length === 0) return;
-  const named = [...names].sort().map((n) => terminalSafe(n)).join(', ');
-  throw new ReportDirError(`report directory ${terminalSafe(dir)}: ${named} ${names.length > 1 ? 'are' : 'is'} not the suite's (not listed in ${MARKER}); even with --force the suite does not replace it (move it or choose another --report-dir)`);
+  const named = [...names]
+    .sort()
+    .map((n) => terminalSafe(n))
+    .join(', ');
+  throw new ReportDirError(
+    `report directory ${terminalSafe(dir)}: ${named} ${names.length > 1 ? 'are' : 'is'} not the suite's (not listed in ${MARKER}); even with --force the suite does not replace it (move it or choose another --report-dir)`,
+  );
 }
 
 /**
@@ -144,7 +193,9 @@ function oneLineErrors(dir: string, fn: () => void): void {
   } catch (e) {
     if (e instanceof ReportDirError) throw e;
     const err = e as NodeJS.ErrnoException;
-    throw new ReportDirError(`report directory ${terminalSafe(dir)}: ${err.code ?? 'error'}${err.syscall ? ` on ${err.syscall}` : ''}${err.path ? ` of ${terminalSafe(err.path)}` : ''}`);
+    throw new ReportDirError(
+      `report directory ${terminalSafe(dir)}: ${err.code ?? 'error'}${err.syscall ? ` on ${err.syscall}` : ''}${err.path ? ` of ${terminalSafe(err.path)}` : ''}`,
+    );
   }
 }
 
@@ -155,7 +206,10 @@ function ensureDir(dir: string): void {
     makeDirs(dir);
     st = lstatSync(dir);
   }
-  if (st.isSymbolicLink()) throw new ReportDirError(`report directory ${terminalSafe(dir)} is a symbolic link; refusing to write through it (give the directory it points to)`);
+  if (st.isSymbolicLink())
+    throw new ReportDirError(
+      `report directory ${terminalSafe(dir)} is a symbolic link; refusing to write through it (give the directory it points to)`,
+    );
   if (!st.isDirectory()) throw new ReportDirError(`report directory ${terminalSafe(dir)} is not a directory`);
 }
 
@@ -171,7 +225,9 @@ function markerEntries(dir: string): string[] | undefined {
   if (!m) return ['report.json', 'junit.xml', 'summary.md', 'report.html', 'badge.svg'];
   try {
     const list = JSON.parse(m[1]!) as unknown;
-    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string' && !x.includes('/') && x !== '..' && x !== '.') : [];
+    return Array.isArray(list)
+      ? list.filter((x): x is string => typeof x === 'string' && !x.includes('/') && x !== '..' && x !== '.')
+      : [];
   } catch {
     return [];
   }
@@ -180,7 +236,11 @@ function markerEntries(dir: string): string[] | undefined {
 function writeMarker(dir: string, entries: readonly string[]): void {
   const st = lstatOrUndefined(join(dir, MARKER));
   if (st?.isSymbolicLink()) throw linkError(dir, MARKER);
-  writeViaRename(dir, MARKER, `This directory holds a conformance report; each run of the suite replaces the files listed below, and only those.\nentries: ${JSON.stringify([...entries].sort())}\n`);
+  writeViaRename(
+    dir,
+    MARKER,
+    `This directory holds a conformance report; each run of the suite replaces the files listed below, and only those.\nentries: ${JSON.stringify([...entries].sort())}\n`,
+  );
 }
 
 const held = new Set<string>();
@@ -214,8 +274,12 @@ function lock(dir: string): void {
   if (held.has(path)) return;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
-      writeSync(fd, `${process.pid} ${startTimeOf(process.pid) ?? ''}`.trim() + '\n');
+      const fd = openSync(
+        path,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o644,
+      );
+      writeSync(fd, `${`${process.pid} ${startTimeOf(process.pid) ?? ''}`.trim()}\n`);
       closeSync(fd);
       held.add(path);
       releaseHeldOnExit();
@@ -313,12 +377,20 @@ function writeTemp(dir: string, name: string, content: string): string {
 
 function foreignError(dir: string, foreign: string[]): ReportDirError {
   const sorted = [...foreign].sort();
-  const named = sorted.slice(0, 3).map((n) => terminalSafe(n)).join(', ') + (sorted.length > 3 ? ` and ${sorted.length - 3} more` : '');
-  return new ReportDirError(`report directory ${terminalSafe(dir)} holds files the suite did not write (${named}); choose an empty directory or pass --force`);
+  const named =
+    sorted
+      .slice(0, 3)
+      .map((n) => terminalSafe(n))
+      .join(', ') + (sorted.length > 3 ? ` and ${sorted.length - 3} more` : '');
+  return new ReportDirError(
+    `report directory ${terminalSafe(dir)} holds files the suite did not write (${named}); choose an empty directory or pass --force`,
+  );
 }
 
 function linkError(dir: string, name: string): ReportDirError {
-  return new ReportDirError(`report directory ${terminalSafe(dir)}: ${terminalSafe(name)} is a symbolic link; refusing to write through it (remove it)`);
+  return new ReportDirError(
+    `report directory ${terminalSafe(dir)}: ${terminalSafe(name)} is a symbolic link; refusing to write through it (remove it)`,
+  );
 }
 
 function lstatOrUndefined(path: string): Stats | undefined {

@@ -22,7 +22,12 @@ export function writeShardReport(report: ConformanceReport, reportDir: string, s
   const dir = join(reportDir, BLOB_SUBDIR);
   mkdirSync(dir, { recursive: true });
   const name = shardFileName(shard);
-  writeFilesSafely(dir, new Map([[name, mask.text(JSON.stringify(report) + '\n')]]), { files: [name], dirs: [] }, { force: true });
+  writeFilesSafely(
+    dir,
+    new Map([[name, mask.text(`${JSON.stringify(report)}\n`)]]),
+    { files: [name], dirs: [] },
+    { force: true },
+  );
 }
 
 export interface CollectedShards {
@@ -46,14 +51,25 @@ export function collectShards(blobDir: string): CollectedShards {
       problems.push(`${name} is not a report (${(e as Error).message})`);
     }
   }
-  if (totals.size === 0) return { reports: [], problems: [`no shard report (conformance-shard-I-of-N.json) in ${blobDir}`] };
-  if (totals.size > 1) return { reports: [], problems: [`shard reports of different splits (${[...totals].join(', ')} shards) in ${blobDir}`] };
+  if (totals.size === 0)
+    return { reports: [], problems: [`no shard report (conformance-shard-I-of-N.json) in ${blobDir}`] };
+  if (totals.size > 1)
+    return {
+      reports: [],
+      problems: [`shard reports of different splits (${[...totals].join(', ')} shards) in ${blobDir}`],
+    };
   const total = [...totals][0]!;
   for (let i = 1; i <= total; i++) if (!found.has(i)) problems.push(`shard ${i}/${total} missing`);
   const reports = [...found.entries()].sort(([a], [b]) => a - b).map(([, r]) => r);
   const first = reports[0];
   for (const r of reports) {
-    if (first && (r.run.seed !== first.run.seed || r.target.baseUrl !== first.target.baseUrl || r.suite.version !== first.suite.version || r.specVersion !== first.specVersion)) {
+    if (
+      first &&
+      (r.run.seed !== first.run.seed ||
+        r.target.baseUrl !== first.target.baseUrl ||
+        r.suite.version !== first.suite.version ||
+        r.specVersion !== first.specVersion)
+    ) {
       problems.push(`shard ${r.run.shard} ran with another seed, target or suite than shard ${first.run.shard}`);
     }
   }

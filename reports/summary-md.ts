@@ -13,11 +13,26 @@
 import { dataJson } from '../core/text/data-json.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { mdCode, mdText } from './escape.ts';
-import { byOperation, durationText, LEVEL_ORDER, oneLine, replayCheckCommand, RUN_TIME_LABEL, scopeText, tally, verdictLine } from './format.ts';
+import {
+  byOperation,
+  durationText,
+  LEVEL_ORDER,
+  oneLine,
+  replayCheckCommand,
+  RUN_TIME_LABEL,
+  scopeText,
+  tally,
+  verdictLine,
+} from './format.ts';
 import type { ConformanceReport, RequirementFailure, RequirementResult, RequirementStatus } from './model.ts';
 import { REQUIREMENT_STATUSES } from './model.ts';
 
-const ICON: Record<ConformanceReport['verdict'], string> = { conformant: '✅', 'non-conformant': '❌', error: '⚠️', incomplete: '⚠️' };
+const ICON: Record<ConformanceReport['verdict'], string> = {
+  conformant: '✅',
+  'non-conformant': '❌',
+  error: '⚠️',
+  incomplete: '⚠️',
+};
 
 /** Requirements listed (and detailed) up to this many; the rest are counted. */
 const MAX_LISTED = 25;
@@ -51,9 +66,15 @@ export function summaryMarkdown(report: ConformanceReport): string {
     ...(r.warnings ?? []).flatMap((w) => [`> **Warning:** ${mdText(w)}`, '']),
     `Target ${mdCode(report.target.baseUrl)} · suite ${mdText(report.suite.version)} (${mdCode(report.suite.commit)}) · seed ${r.seed} · ${r.requests} requests · fails on ${r.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} · started ${mdText(r.startedAt)} · ${RUN_TIME_LABEL} ${durationText(r.durationMs)}${scope ? ` · ${mdText(scope)}` : ''}`,
     '',
-    table('level', LEVEL_ORDER.map((level) => ({ name: level, counts: report.counts[level] }))),
+    table(
+      'level',
+      LEVEL_ORDER.map((level) => ({ name: level, counts: report.counts[level] })),
+    ),
     '',
-    table('operation', byOperation(report.requirements).map((g) => ({ name: g.operation, counts: tally(g.requirements) }))),
+    table(
+      'operation',
+      byOperation(report.requirements).map((g) => ({ name: g.operation, counts: tally(g.requirements) })),
+    ),
     '',
   ];
   const failures = report.requirements.filter((q) => q.status === 'fail');
@@ -63,16 +84,31 @@ export function summaryMarkdown(report: ConformanceReport): string {
   // A MUST left unjudged is part of what the verdict rests on: the reader sees which and why.
   const skipped = report.requirements.filter((q) => q.status === 'skip' && q.level === 'MUST');
   if (skipped.length) out.push(`### MUST requirements skipped (${skipped.length})`, '', ...list(report, skipped), '');
-  if (r.budgetExhausted.length) out.push(`Request budget of ${r.maxRequests} spent: ${r.budgetExhausted.map(mdCode).join(', ')} cut short.`, '');
-  if (failures.length) out.push('### Failure details', '', ...failures.slice(0, MAX_LISTED).flatMap((q) => details(report, q)));
-  out.push('### Replay this run', '', 'Keys come from the environment, as in the run.', '', ...fenced(r.replay.replace(/\r?\n/g, ' ') || `npm run conformance -- --seed ${r.seed}`, 'sh'), '');
+  if (r.budgetExhausted.length)
+    out.push(`Request budget of ${r.maxRequests} spent: ${r.budgetExhausted.map(mdCode).join(', ')} cut short.`, '');
+  if (failures.length)
+    out.push('### Failure details', '', ...failures.slice(0, MAX_LISTED).flatMap((q) => details(report, q)));
+  out.push(
+    '### Replay this run',
+    '',
+    'Keys come from the environment, as in the run.',
+    '',
+    ...fenced(r.replay.replace(/\r?\n/g, ' ') || `npm run conformance -- --seed ${r.seed}`, 'sh'),
+    '',
+  );
   out.push('Evidence of every failure (each request and response): `report.html` and `report.json` of this run.', '');
   return out.join('\n');
 }
 
 function table(first: string, rows: Array<{ name: string; counts: Record<RequirementStatus, number> }>): string {
-  const lines = [`| ${first} | ${REQUIREMENT_STATUSES.join(' | ')} |`, `|---|${REQUIREMENT_STATUSES.map(() => '--:').join('|')}|`];
-  for (const row of rows) lines.push(`| ${row.name} | ${REQUIREMENT_STATUSES.map((s) => (row.counts[s] ? (s === 'fail' || s === 'error' ? `**${row.counts[s]}**` : String(row.counts[s])) : '0')).join(' | ')} |`);
+  const lines = [
+    `| ${first} | ${REQUIREMENT_STATUSES.join(' | ')} |`,
+    `|---|${REQUIREMENT_STATUSES.map(() => '--:').join('|')}|`,
+  ];
+  for (const row of rows)
+    lines.push(
+      `| ${row.name} | ${REQUIREMENT_STATUSES.map((s) => (row.counts[s] ? (s === 'fail' || s === 'error' ? `**${row.counts[s]}**` : String(row.counts[s])) : '0')).join(' | ')} |`,
+    );
   return lines.join('\n');
 }
 
@@ -97,9 +133,12 @@ function details(report: ConformanceReport, q: RequirementResult): string[] {
   // The failure the console and the list above said first, then a shrunk counterexample with its
   // replay, the most useful evidence a reader can act on.
   const [first, ...rest] = fails;
-  const shown = first ? [first, ...rest.sort((a, b) => Number(b.counterexample !== undefined) - Number(a.counterexample !== undefined))] : [];
+  const shown = first
+    ? [first, ...rest.sort((a, b) => Number(b.counterexample !== undefined) - Number(a.counterexample !== undefined))]
+    : [];
   for (const f of shown.slice(0, MAX_FAILURES_SHOWN)) out.push(...failure(report, f));
-  if (fails.length > MAX_FAILURES_SHOWN) out.push(`… and ${fails.length - MAX_FAILURES_SHOWN} more failures of this requirement (see report.html)`, '');
+  if (fails.length > MAX_FAILURES_SHOWN)
+    out.push(`… and ${fails.length - MAX_FAILURES_SHOWN} more failures of this requirement (see report.html)`, '');
   if (fails.length === 0 && q.reason) out.push(`- Message: ${mdCode(oneLine(q.reason, LIMITS.message))}`, '');
   return out;
 }
@@ -107,13 +146,30 @@ function details(report: ConformanceReport, q: RequirementResult): string[] {
 function failure(report: ConformanceReport, f: RequirementFailure): string[] {
   const last = f.exchanges.at(-1);
   const out = [`- Check ${mdCode(f.checkId)}: ${mdCode(oneLine(f.message, LIMITS.message))}`];
-  if (last?.response) out.push(`- Last response: HTTP ${last.response.status} to ${mdCode(oneLine(last.request.url, LIMITS.headline))}`);
+  if (last?.response)
+    out.push(`- Last response: HTTP ${last.response.status} to ${mdCode(oneLine(last.request.url, LIMITS.headline))}`);
   else if (last?.error) out.push(`- Last request failed: ${mdCode(oneLine(last.error, LIMITS.headline))}`);
   if (f.counterexample) {
     const c = f.counterexample;
-    out.push(`- Counterexample (fast-check seed ${c.seed}${c.path ? `, path ${mdCode(c.path)}` : ''}), as JSON data:`, '', ...fenced(dataJson(c.value, LIMITS.counterexample, 2), 'json', '  '), '');
+    out.push(
+      `- Counterexample (fast-check seed ${c.seed}${c.path ? `, path ${mdCode(c.path)}` : ''}), as JSON data:`,
+      '',
+      ...fenced(dataJson(c.value, LIMITS.counterexample, 2), 'json', '  '),
+      '',
+    );
   }
-  if (f.curl) out.push('- Reproduce the request (keys from the environment variables the target file names):', '', ...fenced(oneLine(f.curl, LIMITS.curl), 'sh', '  '), '');
-  out.push('- Replay the check:', '', ...fenced(replayCheckCommand(report, f.checkId, f.counterexample?.path), 'sh', '  '), '');
+  if (f.curl)
+    out.push(
+      '- Reproduce the request (keys from the environment variables the target file names):',
+      '',
+      ...fenced(oneLine(f.curl, LIMITS.curl), 'sh', '  '),
+      '',
+    );
+  out.push(
+    '- Replay the check:',
+    '',
+    ...fenced(replayCheckCommand(report, f.checkId, f.counterexample?.path), 'sh', '  '),
+    '',
+  );
   return out;
 }

@@ -11,7 +11,7 @@ export { ReportDirError } from './safe-files.ts';
 
 /** The files of a report directory, each rendered from the one report model. */
 export const REPORT_FILES = {
-  'report.json': (r: ConformanceReport) => JSON.stringify(r, null, 2) + '\n',
+  'report.json': (r: ConformanceReport) => `${JSON.stringify(r, null, 2)}\n`,
   'junit.xml': junitXml,
   'summary.md': summaryMarkdown,
   'report.html': reportHtml,
@@ -34,7 +34,10 @@ export interface ReportDirOptions {
  * stale report behind. `keepBlob` keeps blob/ (a merge reads the shards' blobs from there).
  */
 export function prepareReportDir(dir: string, options: ReportDirOptions & { keepBlob?: boolean } = {}): void {
-  prepareDir(dir, REPORT_ENTRIES, { ...(options.force ? { force: true } : {}), ...(options.keepBlob ? { keep: [BLOB_SUBDIR] } : {}) });
+  prepareDir(dir, REPORT_ENTRIES, {
+    ...(options.force ? { force: true } : {}),
+    ...(options.keepBlob ? { keep: [BLOB_SUBDIR] } : {}),
+  });
 }
 
 /**
@@ -42,9 +45,16 @@ export function prepareReportDir(dir: string, options: ReportDirOptions & { keep
  * (the last pass: a value parsed out of a body and serialised again is masked here too), then
  * written safely (reports/safe-files.ts).
  */
-export function writeReportFiles(report: ConformanceReport, dir: string, options: ReportDirOptions & { mask: Mask }): void {
+export function writeReportFiles(
+  report: ConformanceReport,
+  dir: string,
+  options: ReportDirOptions & { mask: Mask },
+): void {
   const files = new Map<string, string>();
   for (const [name, render] of Object.entries(REPORT_FILES)) files.set(name, options.mask.text(render(report)));
   // A shard run's blob/ (Playwright's blob reporter wrote it) is the suite's: listed with the files.
-  writeFilesSafely(dir, files, REPORT_ENTRIES, { ...(options.force ? { force: true } : {}), ...(report.run.shard ? { alsoOwned: [BLOB_SUBDIR] } : {}) });
+  writeFilesSafely(dir, files, REPORT_ENTRIES, {
+    ...(options.force ? { force: true } : {}),
+    ...(report.run.shard ? { alsoOwned: [BLOB_SUBDIR] } : {}),
+  });
 }

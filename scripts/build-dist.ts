@@ -40,7 +40,11 @@ function filesUnder(dir: string): string[] {
 rmSync(DIST, { recursive: true, force: true });
 const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
 try {
-  execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), ...(PACKAGE_DIR === ROOT ? [] : ['--outDir', DIST])], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [tsc, '-p', join(ROOT, 'tsconfig.build.json'), ...(PACKAGE_DIR === ROOT ? [] : ['--outDir', DIST])],
+    { stdio: 'inherit' },
+  );
 } catch {
   // tsc has printed the errors: a tree that does not type-check is not packed.
   process.stderr.write('build: tsc reported errors (above); dist/ is incomplete\n');
@@ -52,7 +56,10 @@ for (const dir of DATA_DIRS) {
   for (const file of filesUnder(join(ROOT, dir)).filter((f) => DATA_FILES.test(f))) {
     cpSync(file, join(DIST, relative(ROOT, file)));
     // Parsed once here: the run reads the JSON (spec/data-file.ts), the YAML stays to be read.
-    writeFileSync(join(DIST, relative(ROOT, file)).replace(DATA_FILES, '.json'), JSON.stringify(parse(readFileSync(file, 'utf8'))));
+    writeFileSync(
+      join(DIST, relative(ROOT, file)).replace(DATA_FILES, '.json'),
+      JSON.stringify(parse(readFileSync(file, 'utf8'))),
+    );
   }
 }
 
@@ -69,14 +76,19 @@ writeFileSync(join(DIST, 'spec', 'validators.cjs'), standaloneValidators(OWN_SCH
 // (cli/suite-files.ts reads it). A tree with uncommitted changes says so.
 function git(args: string[]): string | undefined {
   try {
-    return execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return undefined;
   }
 }
 const commit = git(['rev-parse', '--short', 'HEAD']);
 const dirty = commit !== undefined && git(['status', '--porcelain', '--untracked-files=no']) !== '';
-writeFileSync(join(DIST, BUILD_INFO), JSON.stringify({ commit: commit ? `${commit}${dirty ? '-dirty' : ''}` : 'unknown' }) + '\n');
+writeFileSync(
+  join(DIST, BUILD_INFO),
+  `${JSON.stringify({ commit: commit ? `${commit}${dirty ? '-dirty' : ''}` : 'unknown' })}\n`,
+);
 
 const missing: string[] = [];
 for (const file of filesUnder(DIST).filter((f) => f.endsWith('.js'))) {

@@ -39,10 +39,23 @@ export async function firstStage(dist: string): Promise<Set<string>> {
   const dynamicOnly: Plugin = {
     name: 'dynamic-imports-external',
     setup(b) {
-      b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined));
+      b.onResolve({ filter: /.*/ }, (a) =>
+        a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined,
+      );
     },
   };
-  const r = await build({ entryPoints: [resolve(dist, 'cli/main.js'), resolve(dist, 'cli/conformance.js')], outdir: dist, bundle: true, write: false, metafile: true, format: 'esm', platform: 'node', packages: 'external', logLevel: 'silent', plugins: [dynamicOnly] });
+  const r = await build({
+    entryPoints: [resolve(dist, 'cli/main.js'), resolve(dist, 'cli/conformance.js')],
+    outdir: dist,
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    logLevel: 'silent',
+    plugins: [dynamicOnly],
+  });
   return new Set(Object.keys(r.metafile.inputs).map((f) => resolve(f)));
 }
 
@@ -51,7 +64,8 @@ export async function bundleCommand(dist: string): Promise<void> {
   const bundleDir = dirname(entry);
   const shared = await firstStage(dist);
   for (const must of ['cli/fatal.js', 'cli/stop-signals.js']) {
-    if (!shared.has(resolve(dist, must))) throw new Error(`bundle: the command's first stage no longer loads ${must}: review scripts/bundle-command.ts`);
+    if (!shared.has(resolve(dist, must)))
+      throw new Error(`bundle: the command's first stage no longer loads ${must}: review scripts/bundle-command.ts`);
   }
   const plugin: Plugin = {
     name: 'one-program',
@@ -68,5 +82,16 @@ export async function bundleCommand(dist: string): Promise<void> {
       });
     },
   };
-  await build({ entryPoints: [entry], outfile: entry, allowOverwrite: true, bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning', plugins: [plugin] });
+  await build({
+    entryPoints: [entry],
+    outfile: entry,
+    allowOverwrite: true,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+    plugins: [plugin],
+  });
 }

@@ -14,14 +14,19 @@ export interface LevelDecision {
 }
 
 export function levelDecisions(): LevelDecision[] {
-  return (parse(readFileSync(new URL('../spec/readings.yaml', import.meta.url), 'utf8')) as { levels: LevelDecision[] }).levels;
+  return (parse(readFileSync(new URL('../spec/readings.yaml', import.meta.url), 'utf8')) as { levels: LevelDecision[] })
+    .levels;
 }
 
 const cell = (s: string) => s.replace(/\s+/g, ' ').replaceAll('|', '\\|');
 
 export function levelsTable(levels: readonly LevelDecision[] = levelDecisions()): string {
-  const rows = levels.map((l) => `| \`${l.requirement}\` | ${l.level} | ${l.section} | ${cell(`"${l.words}"`)} | ${cell(l.why)} |`);
-  return ['| requirement | level | section | the words | why this level |', '|---|---|---|---|---|', ...rows].join('\n');
+  const rows = levels.map(
+    (l) => `| \`${l.requirement}\` | ${l.level} | ${l.section} | ${cell(`"${l.words}"`)} | ${cell(l.why)} |`,
+  );
+  return ['| requirement | level | section | the words | why this level |', '|---|---|---|---|---|', ...rows].join(
+    '\n',
+  );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(levelsTable() + '\n');
+if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(`${levelsTable()}\n`);

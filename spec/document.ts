@@ -43,7 +43,11 @@ export function normaliseWhitespace(s: string): string {
  * a higher level, so "7" includes 7.1 to 7.3. Undefined when the document has no such heading.
  */
 export function sectionText(doc: string, number: string): string | undefined {
-  const headings = [...doc.matchAll(/^(#{2,3}) (\d+(?:\.\d+)?)\.? /gm)].map((m) => ({ at: m.index ?? 0, depth: m[1]!.length, number: m[2]! }));
+  const headings = [...doc.matchAll(/^(#{2,3}) (\d+(?:\.\d+)?)\.? /gm)].map((m) => ({
+    at: m.index ?? 0,
+    depth: m[1]!.length,
+    number: m[2]!,
+  }));
   const i = headings.findIndex((h) => h.number === number);
   if (i < 0) return undefined;
   const h = headings[i]!;
@@ -75,17 +79,29 @@ export interface Quote {
 /** Every quote of spec/requirements.yaml (`basis`) and spec/readings.yaml (`words`), in file order. */
 export function catalogueQuotes(): Quote[] {
   const read = (name: string): unknown => parse(readFileSync(new URL(`./${name}`, import.meta.url), 'utf8'));
-  const requirements = (read('requirements.yaml') as { requirements: Array<{ id: string; basis?: Array<{ section: string; quote: string }> }> }).requirements;
+  const requirements = (
+    read('requirements.yaml') as {
+      requirements: Array<{ id: string; basis?: Array<{ section: string; quote: string }> }>;
+    }
+  ).requirements;
   const ledger = read('readings.yaml') as {
     readings: Array<{ id: string; section: string; words: string }>;
     levels?: Array<{ requirement: string; section: string; words: string }>;
     decisions?: Array<{ id: string; words: Array<{ section: string; quote: string }> }>;
   };
   return [
-    ...requirements.flatMap((r) => (r.basis ?? []).map((b) => ({ section: String(b.section), quote: String(b.quote), by: r.id }))),
+    ...requirements.flatMap((r) =>
+      (r.basis ?? []).map((b) => ({ section: String(b.section), quote: String(b.quote), by: r.id })),
+    ),
     ...ledger.readings.map((r) => ({ section: String(r.section), quote: String(r.words), by: `reading:${r.id}` })),
-    ...(ledger.levels ?? []).map((l) => ({ section: String(l.section), quote: String(l.words), by: `level:${l.requirement}` })),
-    ...(ledger.decisions ?? []).flatMap((d) => d.words.map((w) => ({ section: String(w.section), quote: String(w.quote), by: `decision:${d.id}` }))),
+    ...(ledger.levels ?? []).map((l) => ({
+      section: String(l.section),
+      quote: String(l.words),
+      by: `level:${l.requirement}`,
+    })),
+    ...(ledger.decisions ?? []).flatMap((d) =>
+      d.words.map((w) => ({ section: String(w.section), quote: String(w.quote), by: `decision:${d.id}` })),
+    ),
   ];
 }
 

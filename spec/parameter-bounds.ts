@@ -1,7 +1,10 @@
 import { openApiDocument } from './schemas.ts';
 
 type Parameter = { name?: string; $ref?: string; schema?: { minimum?: number; maximum?: number } };
-type Doc = { paths: Record<string, { get?: { parameters?: Parameter[] } }>; components: { parameters?: Record<string, Parameter> } };
+type Doc = {
+  paths: Record<string, { get?: { parameters?: Parameter[] } }>;
+  components: { parameters?: Record<string, Parameter> };
+};
 
 /**
  * minimum/maximum of an integer query parameter, read from spec/openapi.yaml so the arbitraries
@@ -9,11 +12,13 @@ type Doc = { paths: Record<string, { get?: { parameters?: Parameter[] } }>; comp
  */
 export function parameterBounds(path: string, name: string): { min: number; max: number } {
   const doc = openApiDocument() as unknown as Doc;
-  const resolve = (p: Parameter): Parameter => (p.$ref ? (doc.components.parameters?.[p.$ref.replace('#/components/parameters/', '')] ?? p) : p);
+  const resolve = (p: Parameter): Parameter =>
+    p.$ref ? (doc.components.parameters?.[p.$ref.replace('#/components/parameters/', '')] ?? p) : p;
   const param = (doc.paths[path]?.get?.parameters ?? []).map(resolve).find((p) => p.name === name);
   const min = param?.schema?.minimum;
   const max = param?.schema?.maximum;
-  if (typeof min !== 'number' || typeof max !== 'number') throw new Error(`spec/openapi.yaml: ${path} ${name} has no minimum/maximum`);
+  if (typeof min !== 'number' || typeof max !== 'number')
+    throw new Error(`spec/openapi.yaml: ${path} ${name} has no minimum/maximum`);
   return { min, max };
 }
 

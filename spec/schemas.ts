@@ -134,7 +134,9 @@ export const OWN_SCHEMA_FILES = ['core/target/target.schema.json', 'reports/repo
 
 /** The build's validators (scripts/build-dist.ts), by component name and by own schema's `$id`; none in a clone. */
 const PRECOMPILED = new URL('./validators.cjs', import.meta.url);
-const precompiled: Readonly<Record<string, ValidateFunction | undefined>> = existsSync(PRECOMPILED) ? (require(fileURLToPath(PRECOMPILED)) as Record<string, ValidateFunction>) : {};
+const precompiled: Readonly<Record<string, ValidateFunction | undefined>> = existsSync(PRECOMPILED)
+  ? (require(fileURLToPath(PRECOMPILED)) as Record<string, ValidateFunction>)
+  : {};
 
 const validators = new Map<SchemaName, ValidateFunction>();
 
@@ -175,7 +177,9 @@ export function standaloneValidators(ownSchemas: readonly object[]): string {
     builder.compile(schema);
     refs[id] = id;
   }
-  const standaloneCode = (require('ajv/dist/standalone') as { default: (ajv: Ajv2020, refs: Record<string, string>) => string }).default;
+  const standaloneCode = (
+    require('ajv/dist/standalone') as { default: (ajv: Ajv2020, refs: Record<string, string>) => string }
+  ).default;
   return standaloneCode(builder, refs);
 }
 

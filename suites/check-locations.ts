@@ -25,7 +25,9 @@ export function checkLocations(ids: readonly string[]): Map<string, CheckLocatio
   const ext = extname(HERE);
   const literal = new Map<string, CheckLocation[]>();
   const templates: Array<{ re: RegExp; at: CheckLocation }> = [];
-  for (const name of readdirSync(CHECKS_DIR).filter((n) => n.endsWith(ext)).sort()) {
+  for (const name of readdirSync(CHECKS_DIR)
+    .filter((n) => n.endsWith(ext))
+    .sort()) {
     const file = join(CHECKS_DIR, name);
     const lines = readFileSync(file, 'utf8').split('\n');
     lines.forEach((text, i) => {
@@ -36,7 +38,11 @@ export function checkLocations(ids: readonly string[]): Map<string, CheckLocatio
       if (plain !== undefined) literal.set(plain, [...(literal.get(plain) ?? []), at]);
       else {
         const parts = m[3]!.split(/\$\{[^}]*\}/);
-        if (parts.length > 1) templates.push({ re: new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+?')}$`), at });
+        if (parts.length > 1)
+          templates.push({
+            re: new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+?')}$`),
+            at,
+          });
         else literal.set(m[3]!, [...(literal.get(m[3]!) ?? []), at]);
       }
     });

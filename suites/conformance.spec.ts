@@ -7,5 +7,7 @@ const listed = process.env[CHECK_LIST_ENV];
 registerChecks(
   listed
     ? (JSON.parse(listed) as CheckListing[])
-    : (await import('./check-locations.ts')).locatedListing((await import('../core/check/check-listing.ts')).listingOf((await import('./checks/index.ts')).ALL_CHECKS)),
+    : (await import('./check-locations.ts')).locatedListing(
+        (await import('../core/check/check-listing.ts')).listingOf((await import('./checks/index.ts')).ALL_CHECKS),
+      ),
 );

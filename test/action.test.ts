@@ -44,7 +44,8 @@ const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as Action;
 
 test('action.yml: a composite action with the inputs target, seed, fail-on and report-dir, the summary and the upload even on failure', () => {
   expect(action.runs.using).toBe('composite');
-  for (const input of ['target', 'seed', 'fail-on', 'report-dir']) expect(action.inputs[input]?.description, input).toBeTruthy();
+  for (const input of ['target', 'seed', 'fail-on', 'report-dir'])
+    expect(action.inputs[input]?.description, input).toBeTruthy();
   expect(action.inputs['fail-on']!.default).toBe('must');
 
   const steps = action.runs.steps;
@@ -64,7 +65,10 @@ test('action.yml: a composite action with the inputs target, seed, fail-on and r
 });
 
 /** `${{ inputs.x }}`, `${{ steps.id.outputs.k }}` and `${{ github.action_path }}`, as the runner evaluates them. */
-function evaluate(text: string, ctx: { inputs: Record<string, string>; outputs: Record<string, Record<string, string>> }): string {
+function evaluate(
+  text: string,
+  ctx: { inputs: Record<string, string>; outputs: Record<string, Record<string, string>> },
+): string {
   return text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_m, expr: string) => {
     const input = /^inputs\.([\w-]+)$/.exec(expr);
     if (input) return ctx.inputs[input[1]!] ?? action.inputs[input[1]!]?.default ?? '';
@@ -76,10 +80,18 @@ function evaluate(text: string, ctx: { inputs: Record<string, string>; outputs: 
 }
 
 /** As the runner runs a `shell: bash` step: the script in a file, `bash --noprofile --norc -eo pipefail FILE`. */
-function bash(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function bash(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const file = join(mkdtempSync(join(tmpdir(), 'action-step-')), 'step.sh');
   writeFileSync(file, script);
-  const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd, env: { ...process.env, ...env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], {
+    cwd,
+    env: { ...process.env, ...env, FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -104,10 +116,18 @@ interface ActionRun {
 }
 
 /** Runs the action's steps in a fresh workspace, as the runner would. */
-async function runAction(inputs: Record<string, string>, env: Record<string, string>, files: Record<string, string> = {}, workspace = mkdtempSync(join(tmpdir(), 'action-workspace-'))): Promise<ActionRun> {
+async function runAction(
+  inputs: Record<string, string>,
+  env: Record<string, string>,
+  files: Record<string, string> = {},
+  workspace = mkdtempSync(join(tmpdir(), 'action-workspace-')),
+): Promise<ActionRun> {
   const bin = join(workspace, 'node_modules', '.bin');
   mkdirSync(bin, { recursive: true });
-  writeFileSync(join(bin, 'conformance'), `#!/bin/sh\nexec "${process.execPath}" "${ROOT}/node_modules/tsx/dist/cli.mjs" "${ROOT}/cli/main.ts" "$@"\n`);
+  writeFileSync(
+    join(bin, 'conformance'),
+    `#!/bin/sh\nexec "${process.execPath}" "${ROOT}/node_modules/tsx/dist/cli.mjs" "${ROOT}/cli/main.ts" "$@"\n`,
+  );
   chmodSync(join(bin, 'conformance'), 0o755);
   for (const [name, content] of Object.entries(files)) writeFileSync(join(workspace, name), content);
   const summaryFile = join(workspace, '..', `${workspace.split('/').pop()}-summary.md`);
@@ -132,7 +152,12 @@ async function runAction(inputs: Record<string, string>, env: Record<string, str
     const outputFile = join(workspace, '..', `${workspace.split('/').pop()}-output-${i}`);
     writeFileSync(outputFile, '');
     const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(v, ctx)]));
-    const ran = await bash(step.run!, workspace, { ...env, ...stepEnv, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile });
+    const ran = await bash(step.run!, workspace, {
+      ...env,
+      ...stepEnv,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
+    });
     const code = ran.code;
     codes[key] = code;
     stdout[key] = ran.stdout;
@@ -153,7 +178,10 @@ function reportOf(r: ActionRun, dir: string): ConformanceReport {
   return JSON.parse(readFileSync(join(r.workspace, dir, 'report.json'), 'utf8')) as ConformanceReport;
 }
 
-async function withReference<T>(options: Partial<ReferenceOptions>, body: (target: string, env: Record<string, string>) => Promise<T>): Promise<T> {
+async function withReference<T>(
+  options: Partial<ReferenceOptions>,
+  body: (target: string, env: Record<string, string>) => Promise<T>,
+): Promise<T> {
   const server = await startReference(options);
   try {
     return await body(referenceTargetYaml(server), referenceKeyEnv(server));
@@ -164,7 +192,9 @@ async function withReference<T>(options: Partial<ReferenceOptions>, body: (targe
 
 test('the steps on a conformant target: exit 0, verdict output, summary.md in the job summary, the report where the upload looks', async () => {
   test.slow();
-  const r = await withReference({}, (target, env) => runAction({ target: 'staging.yaml', seed: '7', 'report-dir': 'out/conformance' }, env, { 'staging.yaml': target }));
+  const r = await withReference({}, (target, env) =>
+    runAction({ target: 'staging.yaml', seed: '7', 'report-dir': 'out/conformance' }, env, { 'staging.yaml': target }),
+  );
   expect(r.codes).toEqual({ install: 0, run: 0, 'Job summary': 0 });
   expect(r.outputs['run']).toEqual({ 'exit-code': '0', verdict: 'conformant', reason: '' });
   const report = reportOf(r, 'out/conformance');
@@ -174,12 +204,15 @@ test('the steps on a conformant target: exit 0, verdict output, summary.md in th
   expect(r.summary).toBe(readFileSync(join(r.workspace, 'out/conformance/summary.md'), 'utf8'));
   expect(r.summary.length).toBeGreaterThan(0);
   expect(r.uploadPath).toBe('out/conformance');
-  for (const f of ['report.json', 'report.html', 'junit.xml', 'badge.svg']) expect(existsSync(join(r.workspace, r.uploadPath, f)), f).toBe(true);
+  for (const f of ['report.json', 'report.html', 'junit.xml', 'badge.svg'])
+    expect(existsSync(join(r.workspace, r.uploadPath, f)), f).toBe(true);
 });
 
 test('the steps on a non-conformant target with fail-on should: the run step fails, the summary is still written', async () => {
   test.slow();
-  const r = await withReference({ faults: ['interns-has-more-string'] }, (target, env) => runAction({ target: 't.yaml', 'fail-on': 'should' }, env, { 't.yaml': target }));
+  const r = await withReference({ faults: ['interns-has-more-string'] }, (target, env) =>
+    runAction({ target: 't.yaml', 'fail-on': 'should' }, env, { 't.yaml': target }),
+  );
   expect(r.codes).toEqual({ install: 0, run: 1, 'Job summary': 0 });
   expect(r.outputs['run']).toEqual({ 'exit-code': '1', verdict: 'non-conformant', reason: '' });
   // Printed replays are the installed commands, pasted in the user's repository.
@@ -198,7 +231,9 @@ test('the steps when the run cannot be made (no such target file): exit 2, no ve
   expect(r.summary).toContain('missing.yaml');
   expect(r.stdout['run']).toMatch(/^::error title=Conformance: the run could not be made \(exit 2\)::.*missing\.yaml/m);
   // A JUnit reporter action reading the uploaded directory sees the error.
-  expect(readFileSync(join(r.workspace, 'conformance-report/junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="0" errors="1"/);
+  expect(readFileSync(join(r.workspace, 'conformance-report/junit.xml'), 'utf8')).toMatch(
+    /<testsuites [^>]*failures="0" errors="1"/,
+  );
 });
 
 // Issue 28: an exit 2 after a conformant run into the same report directory: no stale green.
@@ -211,10 +246,16 @@ test('a conformant run, then one with a misspelt target file into the same direc
     expect(first.stdout['run']).not.toContain('::error');
     const second = await runAction({ target: 'stagng.yaml', seed: '3' }, env, {}, workspace);
     expect(second.codes).toEqual({ install: 0, run: 2, 'Job summary': 0 });
-    expect(second.outputs['run']).toEqual({ 'exit-code': '2', verdict: '', reason: expect.stringContaining('stagng.yaml') });
+    expect(second.outputs['run']).toEqual({
+      'exit-code': '2',
+      verdict: '',
+      reason: expect.stringContaining('stagng.yaml'),
+    });
     expect(second.summary).toContain('ERROR');
     expect(second.summary).not.toContain('Conformant');
-    expect(second.stdout['run']).toMatch(/^::error title=Conformance: the run could not be made \(exit 2\)::.*stagng\.yaml/m);
+    expect(second.stdout['run']).toMatch(
+      /^::error title=Conformance: the run could not be made \(exit 2\)::.*stagng\.yaml/m,
+    );
     // What the upload takes holds no file of the earlier run that reads conformant.
     expect(existsSync(join(workspace, second.uploadPath, 'report.json'))).toBe(false);
     expect(existsSync(join(workspace, second.uploadPath, 'badge.svg'))).toBe(false);

@@ -21,7 +21,7 @@ test('runConformance on the embedded reference resolves to a valid, conformant r
   expect(JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')).verdict).toBe('conformant');
 });
 
-test('runConformance on a faulty deployment is non-conformant on the fault\'s requirement; bad options and a rejected key reject', async () => {
+test("runConformance on a faulty deployment is non-conformant on the fault's requirement; bad options and a rejected key reject", async () => {
   const server = await startReference({ faults: ['files-after-inclusive'] });
   try {
     const file = join(mkdtempSync(join(tmpdir(), 'api-')), 'target.yaml');

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { expect, test } from '@playwright/test';
-import { filePath, invalidLimit, invalidStatusFilter, malformedAuthorization, malformedCursor, pathAround, statusSubset, validLimit, INTERN_STATES } from '../generators/arbitraries/index.ts';
+import {
+  filePath,
+  invalidLimit,
+  invalidStatusFilter,
+  malformedAuthorization,
+  malformedCursor,
+  pathAround,
+  statusSubset,
+  validLimit,
+  INTERN_STATES,
+} from '../generators/arbitraries/index.ts';
 import { comparePaths, decodeFileId, encodeFileId } from '../core/document/file-id.ts';
 import { FILES_LIMIT, INTERNS_LIMIT } from '../spec/parameter-bounds.ts';
 
@@ -27,7 +37,8 @@ test('valid limits stay inside the bounds and reach both bounds', () => {
 test('invalid limits are never a valid page size', () => {
   fc.assert(
     fc.property(invalidLimit(FILES_LIMIT()), ({ value, reason }) => {
-      const valid = /^[0-9]+$/.test(value) && Number(value) >= 1 && Number(value) <= 1000 && String(Number(value)) === value;
+      const valid =
+        /^[0-9]+$/.test(value) && Number(value) >= 1 && Number(value) <= 1000 && String(Number(value)) === value;
       expect(valid).toBe(false);
       if (reason === 'out-of-range') expect(/^-?[0-9]+$/.test(value)).toBe(true);
     }),
@@ -60,7 +71,10 @@ test('paths around a listing lie where they say', () => {
 });
 
 test('malformed cursors are never container file ids', () => {
-  fc.assert(fc.property(malformedCursor(), (c) => expect(decodeFileId(c).ok).toBe(false)), { numRuns: 500, seed: 5 });
+  fc.assert(
+    fc.property(malformedCursor(), (c) => expect(decodeFileId(c).ok).toBe(false)),
+    { numRuns: 500, seed: 5 },
+  );
 });
 
 test('status subsets are non-empty sets of section 3 states; invalid filters are not', () => {

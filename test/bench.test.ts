@@ -21,7 +21,8 @@ test('hyperfine runs each contender with its arguments as given, and its JSON ex
   test.skip(!hyperfineVersion(), 'hyperfine is not installed (the bench says so and exits 2)');
   const dir = mkdtempSync(join(tmpdir(), 'bench-test-'));
   try {
-    const script = "require('fs').appendFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)) + '\\n'); process.exit(Number(process.argv[2]))";
+    const script =
+      "require('fs').appendFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)) + '\\n'); process.exit(Number(process.argv[2]))";
     const out = join(dir, 'argv.jsonl');
     const results = await hyperfine(
       [
@@ -33,7 +34,10 @@ test('hyperfine runs each contender with its arguments as given, and its JSON ex
     expect(results.map((r) => r.command)).toEqual(['exits 3', 'exits 0']);
     expect(results[0]!.exit_codes).toEqual([3, 3]);
     expect(results[1]!.times).toHaveLength(2);
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as string[]);
     expect(lines).toContainEqual(['3', "it's a b", '$HOME']);
     expect(lines).toHaveLength(4);
   } finally {
@@ -41,32 +45,74 @@ test('hyperfine runs each contender with its arguments as given, and its JSON ex
   }
 });
 
-test("a suite run is read from its report; a refused run, which writes none, by its last line", () => {
+test('a suite run is read from its report; a refused run, which writes none, by its last line', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-test-'));
   try {
-    const refused = suiteOutcome(ran({ code: 2, stderr: 'npm warn x\nconformance: apiKey was rejected by every operation\n' }), dir, false);
-    expect(refused).toMatchObject({ verdict: 'none', exitCode: 2, stderrLine: 'conformance: apiKey was rejected by every operation' });
+    const refused = suiteOutcome(
+      ran({ code: 2, stderr: 'npm warn x\nconformance: apiKey was rejected by every operation\n' }),
+      dir,
+      false,
+    );
+    expect(refused).toMatchObject({
+      verdict: 'none',
+      exitCode: 2,
+      stderrLine: 'conformance: apiKey was rejected by every operation',
+    });
     expect(refused.problem).toBeUndefined();
     expect(suiteOutcome(ran({ code: 1 }), dir).problem).toMatch(/^no report.json \(exit 1\)/);
     const report = {
       verdict: 'non-conformant',
       run: { requests: 40, requestsSaved: 7 },
-      checks: [{ checkId: 'a', status: 'fail' }, { checkId: 'b', status: 'pass' }, { checkId: 'c', status: 'error' }],
-      requirements: [{ id: 'R1', status: 'fail', level: 'MUST' }, { id: 'R2', status: 'fail', level: 'SHOULD' }, { id: 'R3', status: 'pass', level: 'MUST' }],
+      checks: [
+        { checkId: 'a', status: 'fail' },
+        { checkId: 'b', status: 'pass' },
+        { checkId: 'c', status: 'error' },
+      ],
+      requirements: [
+        { id: 'R1', status: 'fail', level: 'MUST' },
+        { id: 'R2', status: 'fail', level: 'SHOULD' },
+        { id: 'R3', status: 'pass', level: 'MUST' },
+      ],
     };
     writeFileSync(join(dir, 'report.json'), JSON.stringify(report));
-    expect(suiteOutcome(ran({ code: 1 }), dir)).toMatchObject({ verdict: 'non-conformant', requests: 40, saved: 7, checks: 3, failedChecks: ['a'], erroredChecks: ['c'], failedRequirements: ['R1', 'R2'], failedMust: ['R1'] });
+    expect(suiteOutcome(ran({ code: 1 }), dir)).toMatchObject({
+      verdict: 'non-conformant',
+      requests: 40,
+      saved: 7,
+      checks: 3,
+      failedChecks: ['a'],
+      erroredChecks: ['c'],
+      failedRequirements: ['R1', 'R2'],
+      failedMust: ['R1'],
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test("the peers' failures are read from their own output: Dredd's transactions, Schemathesis's JUnit report", () => {
-  const out = ['pass: GET (200) /interns duration: 5ms', 'fail: GET (401) /interns duration: 2ms', 'fail: GET (200) /interns duration: 3ms', 'fail: GET (200) /interns duration: 3ms', 'info: Displaying failed tests...', 'fail: GET (401) /interns duration: 2ms'].join('\n');
-  expect(dredd.read(ran({ code: 1, stdout: out }), '').failures).toEqual(['GET (401) /interns', 'GET (200) /interns #2', 'GET (200) /interns #3']);
-  expect(dredd.read(ran({ code: 1, stderr: 'error: spec not found' }), '').problem).toMatch(/^no transaction ran: error: spec not found/);
-  const xml = '<testsuite><testcase name="GET /interns"><failure message="x">- ST108 Response violates schema\n- ST201 Schema-violating request accepted</failure></testcase><testcase name="GET /models/{a}/{b}/endpoints"/></testsuite>';
-  expect(junitFailures(xml)).toEqual(['GET /interns: ST108 Response violates schema', 'GET /interns: ST201 Schema-violating request accepted']);
+  const out = [
+    'pass: GET (200) /interns duration: 5ms',
+    'fail: GET (401) /interns duration: 2ms',
+    'fail: GET (200) /interns duration: 3ms',
+    'fail: GET (200) /interns duration: 3ms',
+    'info: Displaying failed tests...',
+    'fail: GET (401) /interns duration: 2ms',
+  ].join('\n');
+  expect(dredd.read(ran({ code: 1, stdout: out }), '').failures).toEqual([
+    'GET (401) /interns',
+    'GET (200) /interns #2',
+    'GET (200) /interns #3',
+  ]);
+  expect(dredd.read(ran({ code: 1, stderr: 'error: spec not found' }), '').problem).toMatch(
+    /^no transaction ran: error: spec not found/,
+  );
+  const xml =
+    '<testsuite><testcase name="GET /interns"><failure message="x">- ST108 Response violates schema\n- ST201 Schema-violating request accepted</failure></testcase><testcase name="GET /models/{a}/{b}/endpoints"/></testsuite>';
+  expect(junitFailures(xml)).toEqual([
+    'GET /interns: ST108 Response violates schema',
+    'GET /interns: ST201 Schema-violating request accepted',
+  ]);
 });
 
 test('the HTML target answers every request with 200 text/html and is described by a valid target file', async () => {
@@ -76,7 +122,9 @@ test('the HTML target answers every request with 200 text/html and is described 
     const target = parseTarget(html.yaml, 'target.yaml', { env: html.env });
     expect(target.baseUrl).toBe(html.baseUrl);
     for (const path of ['/interns', '/containers/x/files?limit=1', '/nowhere']) {
-      const res = await fetch(html.baseUrl + path, { headers: { authorization: `Bearer ${reference.keys.management}` } });
+      const res = await fetch(html.baseUrl + path, {
+        headers: { authorization: `Bearer ${reference.keys.management}` },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(await res.text()).toContain('<html>');
@@ -100,7 +148,7 @@ test('the rejected-key target is the reference with a key it answers 401 to', as
   }
 });
 
-test('--node: every suite command runs on the node given (npm through the PATH its script reads), the bench\'s own otherwise', () => {
+test("--node: every suite command runs on the node given (npm through the PATH its script reads), the bench's own otherwise", () => {
   try {
     useNode('/opt/node-22/bin/node');
     expect(nodeOfSuite()).toBe('/opt/node-22/bin/node');

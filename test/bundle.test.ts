@@ -14,7 +14,9 @@ test('the bundled second stage imports every module of the first stage instead o
   const text = readFileSync(bundle, 'utf8');
   const shared = await firstStage(dist);
   // Relative imports, static or dynamic: each is a module of the first stage (one instance per process).
-  const relative = [...text.matchAll(/(?:from|import\()\s*"(\.{1,2}\/[^"]+)"/g)].map((m) => resolve(dirname(bundle), m[1]!));
+  const relative = [...text.matchAll(/(?:from|import\()\s*"(\.{1,2}\/[^"]+)"/g)].map((m) =>
+    resolve(dirname(bundle), m[1]!),
+  );
   expect(relative.length).toBeGreaterThan(0);
   for (const file of relative) expect(shared.has(file), file).toBe(true);
   expect(shared.has(join(dist, 'cli/fatal.js'))).toBe(true);
@@ -25,5 +27,11 @@ test('the bundled second stage imports every module of the first stage instead o
   expect(own.length).toBe(uses);
   for (const m of own) expect(existsSync(fileURLToPath(new URL(m[1]!, `file://${bundle}`))), m[1]).toBe(true);
   // The engine's code is in it (not loaded module by module).
-  for (const name of ['MultiSearch = class', 'function decodeJsonBody(', 'async function startReference(', 'async function runEngine(']) expect(text).toContain(name);
+  for (const name of [
+    'MultiSearch = class',
+    'function decodeJsonBody(',
+    'async function startReference(',
+    'async function runEngine(',
+  ])
+    expect(text).toContain(name);
 });

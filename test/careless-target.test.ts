@@ -23,10 +23,10 @@ test('path parameters that cannot name anything are refused when the file is rea
   const server = await startReference();
   try {
     for (const [pattern, replacement, field] of [
-      [/^  containerId: .*$/m, '  containerId: ".."', 'containerFiles.containerId'],
-      [/^  containerId: .*$/m, '  containerId: "a/b"', 'containerFiles.containerId'],
-      [/^  emptyContainerId: .*$/m, '  emptyContainerId: ""', 'containerFiles.emptyContainerId'],
-      [/^  model: .*$/m, '  model: "../gpt-4o"', 'modelEndpoints.model'],
+      [/^ {2}containerId: .*$/m, '  containerId: ".."', 'containerFiles.containerId'],
+      [/^ {2}containerId: .*$/m, '  containerId: "a/b"', 'containerFiles.containerId'],
+      [/^ {2}emptyContainerId: .*$/m, '  emptyContainerId: ""', 'containerFiles.emptyContainerId'],
+      [/^ {2}model: .*$/m, '  model: "../gpt-4o"', 'modelEndpoints.model'],
     ] as const) {
       const yaml = referenceTargetYaml(server).replace(pattern, replacement);
       expect(yaml, field).toContain(replacement);
@@ -42,7 +42,7 @@ test('path parameters that cannot name anything are refused when the file is rea
   }
 });
 
-test("the README template's \"...\" placeholders left in a target file: refused when it is read, every such field named in one line", () => {
+test('the README template\'s "..." placeholders left in a target file: refused when it is read, every such field named in one line', () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   const template = /### The target file\n\n```yaml\n([\s\S]*?)```/.exec(readme)![1]!;
   const env = { EXAMPLE_MANAGEMENT_KEY: 'k'.repeat(24), EXAMPLE_USER_KEY: 'u'.repeat(24) };
@@ -50,7 +50,10 @@ test("the README template's \"...\" placeholders left in a target file: refused 
     /^target file target\.yaml: containerFiles\.containerId "cntr_\.\.\.", containerFiles\.emptyContainerId "sess_\.\.\.", containerFiles\.restartedContainerId "cntr_\.\.\.-r1a2b", interns\.workspaceId "00000000-\.\.\.", interns\.otherWorkspaceId "00000000-\.\.\." still hold the template's "\.\.\." placeholder/,
   );
   // The same file with the deployment's own values is read.
-  const filled = template.replaceAll('cntr_...', 'cntr_abc').replace('sess_...', 'sess_e').replaceAll('00000000-...', '6f1d2a9c-4e7b-41f8-a3d5-e6c7b8a9f012');
+  const filled = template
+    .replaceAll('cntr_...', 'cntr_abc')
+    .replace('sess_...', 'sess_e')
+    .replaceAll('00000000-...', '6f1d2a9c-4e7b-41f8-a3d5-e6c7b8a9f012');
   expect(parseTarget(filled, 'target.yaml', { env }).containerFiles.containerId).toBe('cntr_abc');
 });
 
@@ -58,13 +61,18 @@ test('a model the deployment does not serve (a typo in modelEndpoints.model): on
   test.setTimeout(120_000);
   const server = await startReference();
   try {
-    const yaml = referenceTargetYaml(server).replace(/^  model: .*$/m, '  model: openai/gpt-4o-typo');
+    const yaml = referenceTargetYaml(server).replace(/^ {2}model: .*$/m, '  model: openai/gpt-4o-typo');
     // Before: ERROR or NON-CONFORMANT blaming auth.bearer-accepted ("expected HTTP 200, got 404").
     for (const grep of [[], ['--grep', 'models\\.|auth\\.bearer']]) {
-      const run = await runCli(['--target', targetFile(yaml), '--seed', '1', ...grep], { env: referenceKeyEnv(server), timeoutMs: 60_000 });
+      const run = await runCli(['--target', targetFile(yaml), '--seed', '1', ...grep], {
+        env: referenceKeyEnv(server),
+        timeoutMs: 60_000,
+      });
       expect(run.code, run.stdout + run.stderr).toBe(2);
       const lines = run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
-      expect(lines).toEqual([`conformance: modelEndpoints.model "openai/gpt-4o-typo" was answered 404 while the other operations answered 200: is it a model the deployment serves (and one this key may read)? Check the target file`]);
+      expect(lines).toEqual([
+        `conformance: modelEndpoints.model "openai/gpt-4o-typo" was answered 404 while the other operations answered 200: is it a model the deployment serves (and one this key may read)? Check the target file`,
+      ]);
       expect(run.report, 'no report for a run that never started').toBeUndefined();
     }
   } finally {
@@ -90,9 +98,14 @@ const TYPO_WORKSPACE = '00000000-0000-4000-8000-00000000beef';
 test('containerFiles.containerId answered 404 or 403 while the other operations answer 200: the preflight names the field', async () => {
   // 4.1 lists no 404 and leaves an unknown container open: refused with 403 (a reading), or 404 (a fault
   // of the server, but the target file's container is the first suspect when the key works elsewhere).
-  for (const [options, status] of [[{ readings: ['unknown-container-forbidden'] }, 403], [{ faults: ['errors-files-404-status'] }, 404]] as const) {
+  for (const [options, status] of [
+    [{ readings: ['unknown-container-forbidden'] }, 403],
+    [{ faults: ['errors-files-404-status'] }, 404],
+  ] as const) {
     const pre = await preflightOf(options, containerTypo);
-    expect(pre.fatal).toBe(`containerFiles.containerId "cntr_typo" was answered ${status} while the other operations answered 200: is it a container of the deployment (and one this key may read)? Check the target file`);
+    expect(pre.fatal).toBe(
+      `containerFiles.containerId "cntr_typo" was answered ${status} while the other operations answered 200: is it a container of the deployment (and one this key may read)? Check the target file`,
+    );
     expect(pre.requests).toBe(3);
   }
   // The same servers with the container the target file means: nothing to say.
@@ -104,13 +117,22 @@ test('containerFiles.containerId answered 404 or 403 while the other operations 
 test('a main container that lists no file, or a model answered 404, ends the run at the preflight naming the field', async () => {
   const empty = await preflightOf({}, containerTypo);
   expect(empty).toEqual({
-    fatal: 'containerFiles.containerId "cntr_typo" lists no file (200 with an empty data and has_more false): the listContainerFiles checks need a container that has files. Check the target file',
+    fatal:
+      'containerFiles.containerId "cntr_typo" lists no file (200 with an empty data and has_more false): the listContainerFiles checks need a container that has files. Check the target file',
     requests: 3,
   });
   const model = await preflightOf({}, modelTypo);
-  expect(model.fatal).toBe('modelEndpoints.model "openai/gpt-4o-typo" was answered 404 while the other operations answered 200: is it a model the deployment serves (and one this key may read)? Check the target file');
+  expect(model.fatal).toBe(
+    'modelEndpoints.model "openai/gpt-4o-typo" was answered 404 while the other operations answered 200: is it a model the deployment serves (and one this key may read)? Check the target file',
+  );
   // A model of another workspace answered 404 (reading forbidden-model-404) is the same mistake of the file.
-  expect((await preflightOf({ readings: ['forbidden-model-404'] }, (y) => y.replace(/^ {2}model: .*$/m, `  model: ${FORBIDDEN_MODEL_FIXTURE}`))).fatal).toMatch(/^modelEndpoints\.model ".*" was answered 404 /);
+  expect(
+    (
+      await preflightOf({ readings: ['forbidden-model-404'] }, (y) =>
+        y.replace(/^ {2}model: .*$/m, `  model: ${FORBIDDEN_MODEL_FIXTURE}`),
+      )
+    ).fatal,
+  ).toMatch(/^modelEndpoints\.model ".*" was answered 404 /);
   // A first page that is empty with has_more true (scan bound, 4.1 rule 3) may still lead to files: no fatal.
   expect(await preflightOf({ scanBound: 1 }, (y) => y)).toEqual({ requests: 3 });
 });
@@ -121,16 +143,22 @@ test('a main container that lists no file, from the command (with --require-all 
   try {
     const file = targetFile(containerTypo(referenceTargetYaml(server)));
     const env = referenceKeyEnv(server);
-    const line = /^conformance: containerFiles\.containerId "cntr_typo" lists no file \(200 with an empty data and has_more false\): .*Check the target file$/;
+    const line =
+      /^conformance: containerFiles\.containerId "cntr_typo" lists no file \(200 with an empty data and has_more false\): .*Check the target file$/;
     // Before: a console warning, then CONFORMANT with 5 MUST not judged, exit 0, also with --require-all.
     for (const more of [['--grep', 'models\\.response\\.schema'], ['--require-all']]) {
       const run = await runCli(['--target', file, '--seed', '1', ...more], { env, timeoutMs: 60_000 });
       expect(run.code, run.stdout + run.stderr).toBe(2);
-      expect(run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'))).toEqual([expect.stringMatching(line)]);
+      expect(run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'))).toEqual([
+        expect.stringMatching(line),
+      ]);
       expect(run.report, 'no report for a run that never started').toBeUndefined();
     }
     // runConformance said nothing at all before.
-    const error = await runConformance({ target: file, env, seed: 1, grep: 'models\\.response\\.schema' }).then(() => undefined, (e: unknown) => e);
+    const error = await runConformance({ target: file, env, seed: 1, grep: 'models\\.response\\.schema' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ConformanceRunError);
     expect((error as Error).message).toMatch(/^containerFiles\.containerId "cntr_typo" lists no file /);
   } finally {
@@ -141,10 +169,17 @@ test('a main container that lists no file, from the command (with --require-all 
 test('a typo in containerFiles.containerId on the command line: one line naming the field, exit 2, no report', async () => {
   const server = await startReference({ readings: ['unknown-container-forbidden'] });
   try {
-    const run = await runCli(['--target', targetFile(containerTypo(referenceTargetYaml(server)))], { env: referenceKeyEnv(server), timeoutMs: 60_000 });
+    const run = await runCli(['--target', targetFile(containerTypo(referenceTargetYaml(server)))], {
+      env: referenceKeyEnv(server),
+      timeoutMs: 60_000,
+    });
     expect(run.code, run.stdout + run.stderr).toBe(2);
     const lines = run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
-    expect(lines).toEqual([expect.stringMatching(/^conformance: containerFiles\.containerId "cntr_typo" was answered 403 while the other operations answered 200: .*Check the target file$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^conformance: containerFiles\.containerId "cntr_typo" was answered 403 while the other operations answered 200: .*Check the target file$/,
+      ),
+    ]);
     expect(run.report, 'no report for a run that never started').toBeUndefined();
   } finally {
     await server.close();
@@ -153,14 +188,21 @@ test('a typo in containerFiles.containerId on the command line: one line naming 
 
 test('containerFiles.emptyContainerId answered 403 or 404: files.empty-container.pages is ERROR naming the field, no failure', async () => {
   const emptyTypo = (y: string) => y.replace(/^ {2}emptyContainerId: .*$/m, '  emptyContainerId: "sess_typo"');
-  for (const [options, status] of [[{ readings: ['unknown-container-forbidden'] }, 403], [{ faults: ['errors-files-404-status'] }, 404]] as const) {
+  for (const [options, status] of [
+    [{ readings: ['unknown-container-forbidden'] }, 403],
+    [{ faults: ['errors-files-404-status'] }, 404],
+  ] as const) {
     const o = await probeCheck('files.empty-container.pages', options, { editTarget: emptyTypo });
     expect(o.status, o.reason).toBe('error');
-    expect(o.reason).toContain(`containerFiles.emptyContainerId "sess_typo" was answered ${status}: is it a container of the deployment (and one this key may read)? Check the target file`);
+    expect(o.reason).toContain(
+      `containerFiles.emptyContainerId "sess_typo" was answered ${status}: is it a container of the deployment (and one this key may read)? Check the target file`,
+    );
     expect(o.failures).toEqual([]);
   }
   // A known empty container on those servers is judged as usual.
-  expect((await probeCheck('files.empty-container.pages', { readings: ['unknown-container-forbidden'] })).status).toBe('pass');
+  expect((await probeCheck('files.empty-container.pages', { readings: ['unknown-container-forbidden'] })).status).toBe(
+    'pass',
+  );
 });
 
 test('a typo in emptyContainerId end to end: ERROR, exit 2, the field named, no MUST failed', async () => {
@@ -168,20 +210,31 @@ test('a typo in emptyContainerId end to end: ERROR, exit 2, the field named, no 
   const server = await startReference({ readings: ['unknown-container-forbidden'] });
   try {
     const yaml = referenceTargetYaml(server).replace(/^ {2}emptyContainerId: .*$/m, '  emptyContainerId: sess_typo');
-    const run = await runCli(['--target', targetFile(yaml), '--seed', '1', '--grep', 'files\\.empty-container'], { env: referenceKeyEnv(server) });
+    const run = await runCli(['--target', targetFile(yaml), '--seed', '1', '--grep', 'files\\.empty-container'], {
+      env: referenceKeyEnv(server),
+    });
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(run.report?.verdict).toBe('error');
     expect(run.stdout).toContain('containerFiles.emptyContainerId "sess_typo" was answered 403');
-    expect(run.report!.requirements.filter((r) => r.status === 'fail' && r.level === 'MUST').map((r) => r.id)).toEqual([]);
+    expect(run.report!.requirements.filter((r) => r.status === 'fail' && r.level === 'MUST').map((r) => r.id)).toEqual(
+      [],
+    );
   } finally {
     await server.close();
   }
 });
 
-test('interns.workspaceId not the key\'s, and the workspace filter set to it refused or empty: the preflight names the field and the key\'s workspace', async () => {
-  for (const [options, answer] of [[{}, 'was refused \\(403\\)'], [{ readings: ['workspace-mismatch-empty'] }, 'listed no intern']] as const) {
+test("interns.workspaceId not the key's, and the workspace filter set to it refused or empty: the preflight names the field and the key's workspace", async () => {
+  for (const [options, answer] of [
+    [{}, 'was refused \\(403\\)'],
+    [{ readings: ['workspace-mismatch-empty'] }, 'listed no intern'],
+  ] as const) {
     const pre = await preflightOf(options, workspaceTypo);
-    expect(pre.fatal).toMatch(new RegExp(`^interns\\.workspaceId "${TYPO_WORKSPACE}" is not the key's workspace: every intern the key lists is of workspace "${WORKSPACE_A}", and the workspace filter set to "${TYPO_WORKSPACE}" ${answer}\\. Check the target file$`));
+    expect(pre.fatal).toMatch(
+      new RegExp(
+        `^interns\\.workspaceId "${TYPO_WORKSPACE}" is not the key's workspace: every intern the key lists is of workspace "${WORKSPACE_A}", and the workspace filter set to "${TYPO_WORKSPACE}" ${answer}\\. Check the target file$`,
+      ),
+    );
     // One more request: the filtered list.
     expect(pre.requests).toBe(4);
   }
@@ -190,11 +243,13 @@ test('interns.workspaceId not the key\'s, and the workspace filter set to it ref
 test('several fields the deployment does not know: the preflight names them all in one line, its advice once', async () => {
   const modelTypo = (y: string) => y.replace(/^ {2}model: .*$/m, '  model: openai/gpt-4o-typo');
   const pre = await preflightOf({}, (y) => workspaceTypo(modelTypo(y)));
-  expect(pre.fatal).toMatch(/^modelEndpoints\.model "openai\/gpt-4o-typo" was answered 404 .*\?; interns\.workspaceId "00000000-0000-4000-8000-00000000beef" is not the key's workspace: .* was refused \(403\)\. Check the target file$/);
+  expect(pre.fatal).toMatch(
+    /^modelEndpoints\.model "openai\/gpt-4o-typo" was answered 404 .*\?; interns\.workspaceId "00000000-0000-4000-8000-00000000beef" is not the key's workspace: .* was refused \(403\)\. Check the target file$/,
+  );
   expect(pre.fatal!.split('Check the target file')).toHaveLength(2);
 });
 
-test('interns of another single workspace while the filtered list holds the file\'s workspace: no fatal, the checks judge the server', async () => {
+test("interns of another single workspace while the filtered list holds the file's workspace: no fatal, the checks judge the server", async () => {
   // Fault interns-other-workspace-leak: unfiltered, another workspace's interns; filtered, the key's.
   const leak = await preflightOf({ faults: ['interns-other-workspace-leak'] }, (y) => y);
   expect(leak).toEqual({ requests: 4 });
@@ -209,13 +264,29 @@ test('without interns.params, a typo in interns.workspaceId still fails workspac
   const o = await probeCheck('interns.intern.workspace-of-key', {}, { editTarget: noParams });
   expect(o.status).toBe('fail');
   expect(o.failures[0]?.message).toContain(`is not the key's workspace ${TYPO_WORKSPACE} (4.3 `);
-  expect(o.failures[0]?.message).toMatch(/; every intern listed is of that one workspace: if interns\.workspaceId is a typo, fix the target file$/);
+  expect(o.failures[0]?.message).toMatch(
+    /; every intern listed is of that one workspace: if interns\.workspaceId is a typo, fix the target file$/,
+  );
   // The response judge says the same on every page it fails.
-  const judged = keyWorkspaceViolation({ data: [{ workspaceId: WORKSPACE_A }, { workspaceId: WORKSPACE_A }] }, TYPO_WORKSPACE, true);
-  expect(judged?.message).toMatch(/; every intern listed is of that one workspace: if interns\.workspaceId is a typo, fix the target file$/);
+  const judged = keyWorkspaceViolation(
+    { data: [{ workspaceId: WORKSPACE_A }, { workspaceId: WORKSPACE_A }] },
+    TYPO_WORKSPACE,
+    true,
+  );
+  expect(judged?.message).toMatch(
+    /; every intern listed is of that one workspace: if interns\.workspaceId is a typo, fix the target file$/,
+  );
   // Interns of several workspaces, or a target file naming the filter: no hint (a typo cannot explain the first; the preflight asked in the second).
-  expect(keyWorkspaceViolation({ data: [{ workspaceId: WORKSPACE_A }, { workspaceId: TYPO_WORKSPACE.replace('beef', 'cafe') }] }, TYPO_WORKSPACE, true)?.message).not.toContain('typo');
-  expect(keyWorkspaceViolation({ data: [{ workspaceId: WORKSPACE_A }] }, TYPO_WORKSPACE, false)?.message).not.toContain('typo');
+  expect(
+    keyWorkspaceViolation(
+      { data: [{ workspaceId: WORKSPACE_A }, { workspaceId: TYPO_WORKSPACE.replace('beef', 'cafe') }] },
+      TYPO_WORKSPACE,
+      true,
+    )?.message,
+  ).not.toContain('typo');
+  expect(keyWorkspaceViolation({ data: [{ workspaceId: WORKSPACE_A }] }, TYPO_WORKSPACE, false)?.message).not.toContain(
+    'typo',
+  );
   const withParams = await probeCheck('interns.intern.workspace-of-key', {}, { editTarget: workspaceTypo });
   expect(withParams.status).toBe('fail');
   expect(withParams.failures[0]?.message).not.toContain('typo');
@@ -224,10 +295,17 @@ test('without interns.params, a typo in interns.workspaceId still fails workspac
 test('a typo in interns.workspaceId on the command line: one line naming the field, exit 2, no report', async () => {
   const server = await startReference();
   try {
-    const run = await runCli(['--target', targetFile(workspaceTypo(referenceTargetYaml(server)))], { env: referenceKeyEnv(server), timeoutMs: 60_000 });
+    const run = await runCli(['--target', targetFile(workspaceTypo(referenceTargetYaml(server)))], {
+      env: referenceKeyEnv(server),
+      timeoutMs: 60_000,
+    });
     expect(run.code, run.stdout + run.stderr).toBe(2);
     const lines = run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
-    expect(lines).toEqual([expect.stringMatching(/^conformance: interns\.workspaceId "00000000-0000-4000-8000-00000000beef" is not the key's workspace: .*Check the target file$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^conformance: interns\.workspaceId "00000000-0000-4000-8000-00000000beef" is not the key's workspace: .*Check the target file$/,
+      ),
+    ]);
     expect(run.report).toBeUndefined();
   } finally {
     await server.close();
@@ -235,7 +313,14 @@ test('a typo in interns.workspaceId on the command line: one line naming the fie
 });
 
 test('where no preflight ran (the engine alone), a model answered 404 is ERROR naming modelEndpoints.model in the report, never auth.bearer-accepted failed', async () => {
-  const report = await runEngineAgainst({}, { settings: { seed: 1 }, select: (id) => id.startsWith('models.') || id.startsWith('auth.bearer'), editTarget: (t) => void (t.modelEndpoints.model = 'openai/gpt-4o-typo') });
+  const report = await runEngineAgainst(
+    {},
+    {
+      settings: { seed: 1 },
+      select: (id) => id.startsWith('models.') || id.startsWith('auth.bearer'),
+      editTarget: (t) => void (t.modelEndpoints.model = 'openai/gpt-4o-typo'),
+    },
+  );
   expect(report.verdict).toBe('error');
   expect(report.requirements.filter((r) => r.status === 'fail').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
   const bearer = report.checks.find((c) => c.checkId === 'auth.bearer.models');

@@ -27,13 +27,15 @@ const FAILS: ReadonlyArray<[check: string, fault: string, requirement: string]> 
   ['auth.bearer.files', 'auth-bearer-rejected', 'auth.bearer-accepted'],
   ['auth.bearer.models', 'auth-bearer-rejected', 'auth.bearer-accepted'],
   ['auth.bearer.interns', 'auth-bearer-rejected', 'auth.bearer-accepted'],
-  ...(['files', 'models', 'interns'] as const).flatMap((t): Array<[string, string, string]> => [
-    [`auth.missing.${t}`, 'auth-missing-key-accepted', 'auth.missing-401'],
-    [`auth.missing.${t}`, 'auth-missing-key-403', 'auth.missing-401'],
-    [`auth.invalid.${t}`, 'auth-invalid-key-accepted', 'auth.invalid-401'],
-    [`auth.malformed.${t}`, 'auth-basic-scheme-accepted', 'auth.malformed-401'],
-    [`auth.restricted.${t}`, 'auth-restricted-401', 'auth.restricted-403'],
-  ]),
+  ...(['files', 'models', 'interns'] as const).flatMap(
+    (t): Array<[string, string, string]> => [
+      [`auth.missing.${t}`, 'auth-missing-key-accepted', 'auth.missing-401'],
+      [`auth.missing.${t}`, 'auth-missing-key-403', 'auth.missing-401'],
+      [`auth.invalid.${t}`, 'auth-invalid-key-accepted', 'auth.invalid-401'],
+      [`auth.malformed.${t}`, 'auth-basic-scheme-accepted', 'auth.malformed-401'],
+      [`auth.restricted.${t}`, 'auth-restricted-401', 'auth.restricted-403'],
+    ],
+  ),
   ['auth.missing.interns', 'auth-error-code-mismatch', 'auth.error-shape'],
   ['auth.invalid.interns', 'auth-error-code-mismatch', 'auth.error-shape'],
   ['interns.errors.shape', 'auth-error-code-mismatch', 'interns.errors.code-equals-status'],
@@ -123,7 +125,10 @@ for (const [check, fault] of STILL_PASSES) {
     const o = await probeCheck(check, { faults: [fault] });
     // Judged (not cut short nor skipped), and whatever failed is another requirement's, found by a judge.
     expect(['pass', 'fail'], summary(o)).toContain(o.status);
-    expect(o.failures.map((f) => f.requirementId).filter((id) => own.includes(id)), summary(o)).toEqual([]);
+    expect(
+      o.failures.map((f) => f.requirementId).filter((id) => own.includes(id)),
+      summary(o),
+    ).toEqual([]);
   });
 }
 
@@ -139,12 +144,20 @@ test('every fault of this area is declared against requirements and proven by a 
 
 test('general.base-url-v1 fails for a base URL without the /v1 segment', async () => {
   for (const path of ['/api', '/v10', '/v1/extra']) {
-    const o = await probeCheck('general.base-url-v1', {}, { editTarget: (y) => y.replace(/^baseUrl: (.*)\/v1$/m, `baseUrl: $1${path}`) });
+    const o = await probeCheck(
+      'general.base-url-v1',
+      {},
+      { editTarget: (y) => y.replace(/^baseUrl: (.*)\/v1$/m, `baseUrl: $1${path}`) },
+    );
     expect(o.status, `${path}: ${summary(o)}`).toBe('fail');
     expect(o.failures[0]?.requirementId).toBe('general.base-url-v1');
     expect(o.requests).toBe(0);
   }
-  const nested = await probeCheck('general.base-url-v1', {}, { editTarget: (y) => y.replace(/^baseUrl: (.*)\/v1$/m, 'baseUrl: $1/api/v1/') });
+  const nested = await probeCheck(
+    'general.base-url-v1',
+    {},
+    { editTarget: (y) => y.replace(/^baseUrl: (.*)\/v1$/m, 'baseUrl: $1/api/v1/') },
+  );
   expect(nested.status, summary(nested)).toBe('pass');
   // The fault of the catalogue: a reference served under /api, its target file naming that base URL.
   const fault = await probeCheck('general.base-url-v1', { faults: ['base-url-without-v1'] });
@@ -167,7 +180,9 @@ test('observations report what the target chose', async () => {
     acceptedBy: ['listModelEndpoints', 'listInterns'],
     statuses: { listContainerFiles: 403, listModelEndpoints: 200, listInterns: 200 },
   });
-  const status = await probeCheck('interns.errors.string-code-status', { stringErrorStatus: { invalid_body: 422, not_found: 410, internal_error: 503 } });
+  const status = await probeCheck('interns.errors.string-code-status', {
+    stringErrorStatus: { invalid_body: 422, not_found: 410, internal_error: 503 },
+  });
   expect(status.observations[0]?.value).toMatchObject({ status: 422, code: 'invalid_body' });
   const others = await probeCheck('models.errors.other-statuses');
   expect(others.observations[0]?.value).toEqual({ 401: 1 });
@@ -188,7 +203,11 @@ test('checks that need the restricted key or the interns parameter names are ski
     expect(o.status, id).toBe('skip');
   }
   // Without the interns names or the missing model, the general checks still judge what they can.
-  const o = await probeCheck('general.errors.shape', {}, { editTarget: (y) => noParams(y).replace(/^ {2}missingModel: .*\n/m, '') });
+  const o = await probeCheck(
+    'general.errors.shape',
+    {},
+    { editTarget: (y) => noParams(y).replace(/^ {2}missingModel: .*\n/m, '') },
+  );
   expect(o.status, summary(o)).toBe('pass');
 });
 

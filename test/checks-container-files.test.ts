@@ -25,35 +25,103 @@ const PROOFS: ReadonlyArray<{ check: string; fault: string; requirement: string 
   { check: 'files.response.schema', fault: 'files-list-media-type', requirement: 'files.list.media-type' },
   { check: 'files.file.id', fault: 'files-raw-path-ids', requirement: 'files.file.id-encodes-path' },
   { check: 'files.file.id', fault: 'files-standard-base64-ids', requirement: 'files.file.id-url-safe-alphabet' },
-  { check: 'files.file.container-id-echo', fault: 'files-container-id-not-echoed', requirement: 'files.file.container-id-echo' },
-  { check: 'files.file.created-at-seconds', fault: 'files-created-at-millis', requirement: 'files.file.created-at-seconds' },
+  {
+    check: 'files.file.container-id-echo',
+    fault: 'files-container-id-not-echoed',
+    requirement: 'files.file.container-id-echo',
+  },
+  {
+    check: 'files.file.created-at-seconds',
+    fault: 'files-created-at-millis',
+    requirement: 'files.file.created-at-seconds',
+  },
   { check: 'files.file.path-relative', fault: 'files-absolute-paths', requirement: 'files.file.path-relative' },
   { check: 'files.list.path-order', fault: 'files-locale-order', requirement: 'files.list.path-order' },
   // UTF-8 and UTF-16 order are both faithful (spec/readings.yaml), but one of them throughout.
   { check: 'files.list.path-order', fault: 'files-order-inconsistent', requirement: 'files.list.path-order' },
   { check: 'files.list.first-id', fault: 'files-first-id-wrong', requirement: 'files.list.first-id' },
-  { check: 'files.container-id.restarted', fault: 'files-restarted-container-rejected', requirement: 'files.container-id.restarted' },
+  {
+    check: 'files.container-id.restarted',
+    fault: 'files-restarted-container-rejected',
+    requirement: 'files.container-id.restarted',
+  },
   { check: 'files.limit.default', fault: 'files-default-limit-50', requirement: 'files.limit.default' },
   { check: 'files.limit.default-value', fault: 'files-default-limit-50', requirement: 'files.limit.default-value' },
-  { check: 'files.limit.default-maximum', fault: 'files-page-larger-than-limit', requirement: 'files.limit.default-maximum' },
+  {
+    check: 'files.limit.default-maximum',
+    fault: 'files-page-larger-than-limit',
+    requirement: 'files.limit.default-maximum',
+  },
   { check: 'files.limit.maximum', fault: 'files-limit-above-maximum-served', requirement: 'files.limit.maximum' },
-  { check: 'files.limit.out-of-range-rejected', fault: 'files-limit-above-maximum-served', requirement: 'files.limit.out-of-range-rejected' },
+  {
+    check: 'files.limit.out-of-range-rejected',
+    fault: 'files-limit-above-maximum-served',
+    requirement: 'files.limit.out-of-range-rejected',
+  },
   { check: 'files.limit.bounds-accepted', fault: 'files-limit-1-rejected', requirement: 'files.limit.bounds-accepted' },
-  { check: 'files.limit.out-of-range-rejected', fault: 'files-limit-bounds-not-enforced', requirement: 'files.limit.out-of-range-rejected' },
-  { check: 'files.limit.non-integer-rejected', fault: 'files-limit-non-integer-accepted', requirement: 'files.limit.non-integer-rejected' },
+  {
+    check: 'files.limit.out-of-range-rejected',
+    fault: 'files-limit-bounds-not-enforced',
+    requirement: 'files.limit.out-of-range-rejected',
+  },
+  {
+    check: 'files.limit.non-integer-rejected',
+    fault: 'files-limit-non-integer-accepted',
+    requirement: 'files.limit.non-integer-rejected',
+  },
   // The next two faults are the pagination area's (reference/faults/pagination.ts).
   { check: 'files.limit.page-size', fault: 'files-page-larger-than-limit', requirement: 'files.limit.page-size' },
   { check: 'files.after.strictly-after', fault: 'files-after-inclusive', requirement: 'files.after.strictly-after' },
-  { check: 'files.after.listed-unusual-paths', fault: 'files-after-nfc-normalized', requirement: 'files.after.strictly-after' },
-  { check: 'files.after.any-file-id', fault: 'files-after-unknown-path-rejected', requirement: 'files.after.any-file-id' },
-  { check: 'files.after.invalid-rejected', fault: 'files-after-invalid-accepted', requirement: 'files.after.invalid-rejected' },
-  { check: 'files.after.no-prefix-rejected', fault: 'files-after-invalid-accepted', requirement: 'files.after.no-prefix-rejected' },
-  { check: 'files.after.no-prefix-rejected', fault: 'files-after-unprefixed-accepted', requirement: 'files.after.no-prefix-rejected' },
-  { check: 'files.pagination.last-id-when-has-more', fault: 'files-last-id-null-with-has-more', requirement: 'files.pagination.last-id-when-has-more' },
-  { check: 'files.pagination.last-id-is-last-listed', fault: 'files-last-id-not-last', requirement: 'files.pagination.last-id-is-last-listed' },
-  { check: 'files.pagination.scan-bound-position', fault: 'files-scan-bound-position-behind', requirement: 'files.pagination.scan-bound-position' },
-  { check: 'files.pagination.null-last-id', fault: 'files-null-last-id-with-data', requirement: 'files.pagination.null-last-id' },
-  { check: 'files.pagination.short-page-at-scan-bound', fault: 'files-short-page-without-scan-bound', requirement: 'files.pagination.short-page-at-scan-bound' },
+  {
+    check: 'files.after.listed-unusual-paths',
+    fault: 'files-after-nfc-normalized',
+    requirement: 'files.after.strictly-after',
+  },
+  {
+    check: 'files.after.any-file-id',
+    fault: 'files-after-unknown-path-rejected',
+    requirement: 'files.after.any-file-id',
+  },
+  {
+    check: 'files.after.invalid-rejected',
+    fault: 'files-after-invalid-accepted',
+    requirement: 'files.after.invalid-rejected',
+  },
+  {
+    check: 'files.after.no-prefix-rejected',
+    fault: 'files-after-invalid-accepted',
+    requirement: 'files.after.no-prefix-rejected',
+  },
+  {
+    check: 'files.after.no-prefix-rejected',
+    fault: 'files-after-unprefixed-accepted',
+    requirement: 'files.after.no-prefix-rejected',
+  },
+  {
+    check: 'files.pagination.last-id-when-has-more',
+    fault: 'files-last-id-null-with-has-more',
+    requirement: 'files.pagination.last-id-when-has-more',
+  },
+  {
+    check: 'files.pagination.last-id-is-last-listed',
+    fault: 'files-last-id-not-last',
+    requirement: 'files.pagination.last-id-is-last-listed',
+  },
+  {
+    check: 'files.pagination.scan-bound-position',
+    fault: 'files-scan-bound-position-behind',
+    requirement: 'files.pagination.scan-bound-position',
+  },
+  {
+    check: 'files.pagination.null-last-id',
+    fault: 'files-null-last-id-with-data',
+    requirement: 'files.pagination.null-last-id',
+  },
+  {
+    check: 'files.pagination.short-page-at-scan-bound',
+    fault: 'files-short-page-without-scan-bound',
+    requirement: 'files.pagination.short-page-at-scan-bound',
+  },
 ];
 
 const OBSERVATIONS = ['files.scan-bound.observed', 'files.rate-limit.observed', 'files.limit.spelling'];
@@ -64,7 +132,10 @@ test.describe('plain reference', () => {
       const o = await probeCheck(check.id);
       expect(o.status, say(o)).toBe('pass');
       if (check.kind === 'observation') expect(o.observations.length).toBeGreaterThan(0);
-      else expect(o.requests, 'a handful of requests, or the few it declares').toBeLessThanOrEqual(Math.max(12, check.estimatedRequests ?? 0));
+      else
+        expect(o.requests, 'a handful of requests, or the few it declares').toBeLessThanOrEqual(
+          Math.max(12, check.estimatedRequests ?? 0),
+        );
     });
   }
 });
@@ -73,7 +144,10 @@ test.describe('faults', () => {
   for (const { check, fault, requirement } of PROOFS) {
     test(`${check} fails on ${fault} with ${requirement}`, async () => {
       // A proof whose fault is missing from the catalogue fails here: it proves nothing, so it is never skipped.
-      expect(FAULTS.find((f) => f.name === fault)?.breaks, `${fault} is declared in reference/faults and breaks ${requirement}`).toContain(requirement);
+      expect(
+        FAULTS.find((f) => f.name === fault)?.breaks,
+        `${fault} is declared in reference/faults and breaks ${requirement}`,
+      ).toContain(requirement);
       const o = await probeCheck(check, { faults: [fault] });
       expect(o.status, say(o)).toBe('fail');
       expect(o.failures[0]?.requirementId, say(o)).toBe(requirement);
@@ -87,24 +161,41 @@ test.describe('faults', () => {
     // not the cursor (suites/support/page-rules.ts). Seeds 4 and 7 used to fail strictly-after too.
     const files = (id: string) => id.startsWith('files.');
     for (const seed of [1, 4, 7]) {
-      const report = await runEngineAgainst({ faults: ['files-order-inconsistent'] }, { select: files, settings: { seed } });
-      expect(report.requirements.filter((r) => r.status === 'fail').map((r) => r.id), `seed ${seed}`).toEqual(['files.list.path-order']);
+      const report = await runEngineAgainst(
+        { faults: ['files-order-inconsistent'] },
+        { select: files, settings: { seed } },
+      );
+      expect(
+        report.requirements.filter((r) => r.status === 'fail').map((r) => r.id),
+        `seed ${seed}`,
+      ).toEqual(['files.list.path-order']);
     }
   });
 
   test('every fault of this area proves a check', () => {
     for (const f of CONTAINER_FILES_FAULTS) {
-      expect(PROOFS.some((p) => p.fault === f.name), f.name).toBe(true);
+      expect(
+        PROOFS.some((p) => p.fault === f.name),
+        f.name,
+      ).toBe(true);
       expect(f.name).toMatch(/^files-/);
       // One requirement, or the MUST every reading agrees on and the SHOULD of one reading: each proven.
-      for (const r of f.breaks) expect(PROOFS.some((p) => p.fault === f.name && p.requirement === r), `${f.name} breaks ${r}`).toBe(true);
+      for (const r of f.breaks)
+        expect(
+          PROOFS.some((p) => p.fault === f.name && p.requirement === r),
+          `${f.name} breaks ${r}`,
+        ).toBe(true);
     }
   });
 
   test('every check of this file is proved by a fault, or is an observation', () => {
     for (const c of CHECKS) {
       if (c.kind === 'observation') expect(OBSERVATIONS).toContain(c.id);
-      else expect(PROOFS.some((p) => p.check === c.id), c.id).toBe(true);
+      else
+        expect(
+          PROOFS.some((p) => p.check === c.id),
+          c.id,
+        ).toBe(true);
     }
   });
 });
@@ -117,10 +208,26 @@ const VARIANTS: ReadonlyArray<[string, Partial<ReferenceOptions>]> = [
   ['extraFields', { extraFields: true }],
   ['charset', { contentType: 'application/json; charset=utf-8' }],
   // Readings of spec/readings.yaml that no check of this file reports, not even as a SHOULD.
-  ...(['path-order-utf16', 'cursor-padding-required', 'cursor-control-refused', 'scan-cursor-opaque', 'has-more-when-full', 'limit-number-spellings', 'limit-empty-default', 'limit-spelling-default', 'unknown-container-forbidden'] as const)
-    .map((r): [string, Partial<ReferenceOptions>] => [`reading ${r}`, { readings: [r] }]),
+  ...(
+    [
+      'path-order-utf16',
+      'cursor-padding-required',
+      'cursor-control-refused',
+      'scan-cursor-opaque',
+      'has-more-when-full',
+      'limit-number-spellings',
+      'limit-empty-default',
+      'limit-spelling-default',
+      'unknown-container-forbidden',
+    ] as const
+  ).map((r): [string, Partial<ReferenceOptions>] => [`reading ${r}`, { readings: [r] }]),
   // Data shapes with any number of empty pages in a row (4.1 rule 3, 8 rule 1): the suite's own page bounds never fail them.
-  ...(['long-hidden-runs', 'scan-bound-1', 'sparse-visible-files'] as const).map((name): [string, Partial<ReferenceOptions>] => [`variant ${name}`, CONFORMANT_VARIANTS.find((v) => v.name === name)!.options]),
+  ...(['long-hidden-runs', 'scan-bound-1', 'sparse-visible-files'] as const).map(
+    (name): [string, Partial<ReferenceOptions>] => [
+      `variant ${name}`,
+      CONFORMANT_VARIANTS.find((v) => v.name === name)!.options,
+    ],
+  ),
 ];
 
 test.describe('conformant variants', () => {
@@ -151,7 +258,9 @@ test.describe("the suite's own bounds", () => {
 
   test('a search for two files on a page that spends its share of the budget on empty pages ends skipped, with the reason', async () => {
     // maxRequests 100: one walk may send 10 requests (file-pages.ts WALK_BUDGET_SHARE), fewer than the 47 empty pages.
-    const o = await probeCheck('files.after.strictly-after', variant('long-hidden-runs'), { settings: { maxRequests: 100 } });
+    const o = await probeCheck('files.after.strictly-after', variant('long-hidden-runs'), {
+      settings: { maxRequests: 100 },
+    });
     expect(o.status, say(o)).toBe('skip');
     expect(o.reason).toMatch(/^no page of the first 10 at limit 5 \(1 of them with a file\) lists two files$/);
     expect(o.failures).toEqual([]);

@@ -26,14 +26,22 @@ test('files-empty-container-has-more fails 4.1 rule 1 with the page as evidence'
 });
 
 test('the empty-container check is skipped, with the reason, without containerFiles.emptyContainerId', async () => {
-  const o = await probeCheck('files.empty-container.pages', {}, { editTarget: (y) => y.replace(/^  emptyContainerId: .*\n/m, '') });
+  const o = await probeCheck(
+    'files.empty-container.pages',
+    {},
+    { editTarget: (y) => y.replace(/^ {2}emptyContainerId: .*\n/m, '') },
+  );
   expect(o.status).toBe('skip');
   expect(o.reason).toContain('emptyContainerId');
   expect(o.requests).toBe(0);
 });
 
 test('a container that lists files is not judged as the empty one: skipped after its pages were judged', async () => {
-  const o = await probeCheck('files.empty-container.pages', {}, { editTarget: (y) => y.replace(/^  emptyContainerId: .*$/m, '  emptyContainerId: "sess_demo-user_42"') });
+  const o = await probeCheck(
+    'files.empty-container.pages',
+    {},
+    { editTarget: (y) => y.replace(/^ {2}emptyContainerId: .*$/m, '  emptyContainerId: "sess_demo-user_42"') },
+  );
   expect(o.status, say(o)).toBe('skip');
   expect(o.reason).toMatch(/lists \d+ file\(s\): it is not an empty container/);
 });
@@ -41,7 +49,12 @@ test('a container that lists files is not judged as the empty one: skipped after
 test('an unknown container: the answer is observed (status and what it holds), never failed', async () => {
   const o = await probeCheck('files.container-id.unknown');
   expect(o.status, say(o)).toBe('pass');
-  expect(o.observations).toEqual([{ requirementId: 'files.container-id.unknown', value: { status: 200, 'data.length': 0, has_more: false, last_id: null } }]);
+  expect(o.observations).toEqual([
+    {
+      requirementId: 'files.container-id.unknown',
+      value: { status: 200, 'data.length': 0, has_more: false, last_id: null },
+    },
+  ]);
   // Another choice a deployment can make (a 404 with the 7.1 body) is observed as well, not failed.
   const e = await probeCheck('files.container-id.unknown', { faults: ['errors-files-404-status'] });
   expect(e.status, say(e)).toBe('pass');

@@ -14,25 +14,69 @@ const CHECK_IDS = modelEndpointsChecks.map((c) => c.id);
 /** Each MUST/SHOULD check, the fault that breaks its requirement, and the requirement it must name. */
 const FAULT_CASES: ReadonlyArray<{ check: string; fault: string; requirement: string }> = [
   { check: 'models.response.schema', fault: 'models-no-data-wrapper', requirement: 'models.response.data-wrapper' },
-  { check: 'models.response.schema', fault: 'models-architecture-modalities-string', requirement: 'models.model.schema' },
-  { check: 'models.response.schema', fault: 'models-endpoint-context-length-string', requirement: 'models.endpoint.schema' },
+  {
+    check: 'models.response.schema',
+    fault: 'models-architecture-modalities-string',
+    requirement: 'models.model.schema',
+  },
+  {
+    check: 'models.response.schema',
+    fault: 'models-endpoint-context-length-string',
+    requirement: 'models.endpoint.schema',
+  },
   { check: 'models.model.id-shape', fault: 'models-id-without-author', requirement: 'models.model.id-shape' },
-  { check: 'models.model.id-matches-path', fault: 'models-other-model-returned', requirement: 'models.model.id-matches-path' },
-  { check: 'models.model.created-seconds', fault: 'models-created-millis', requirement: 'models.model.created-seconds' },
-  { check: 'models.architecture.modality-shape', fault: 'models-modality-arrow-missing', requirement: 'models.architecture.modality-shape' },
-  { check: 'models.endpoint.pricing', fault: 'models-pricing-numbers', requirement: 'models.endpoint.pricing-decimal-strings' },
+  {
+    check: 'models.model.id-matches-path',
+    fault: 'models-other-model-returned',
+    requirement: 'models.model.id-matches-path',
+  },
+  {
+    check: 'models.model.created-seconds',
+    fault: 'models-created-millis',
+    requirement: 'models.model.created-seconds',
+  },
+  {
+    check: 'models.architecture.modality-shape',
+    fault: 'models-modality-arrow-missing',
+    requirement: 'models.architecture.modality-shape',
+  },
+  {
+    check: 'models.endpoint.pricing',
+    fault: 'models-pricing-numbers',
+    requirement: 'models.endpoint.pricing-decimal-strings',
+  },
   // A fault of reference/faults/readings.ts: "$0.0000025" is no decimal number under any reading.
-  { check: 'models.endpoint.pricing', fault: 'models-pricing-not-numeric', requirement: 'models.endpoint.pricing-decimal-strings' },
-  { check: 'models.endpoint.percentiles', fault: 'models-percentile-strings', requirement: 'models.endpoint.percentiles' },
+  {
+    check: 'models.endpoint.pricing',
+    fault: 'models-pricing-not-numeric',
+    requirement: 'models.endpoint.pricing-decimal-strings',
+  },
+  {
+    check: 'models.endpoint.percentiles',
+    fault: 'models-percentile-strings',
+    requirement: 'models.endpoint.percentiles',
+  },
   { check: 'models.endpoint.uptime', fault: 'models-uptime-strings', requirement: 'models.endpoint.uptime-numbers' },
   { check: 'models.unknown-model-error', fault: 'models-unknown-200', requirement: 'models.unknown-model-error' },
-  { check: 'models.forbidden-model-error', fault: 'models-forbidden-error-no-code', requirement: 'models.forbidden-model-error' },
-  { check: 'models.forbidden-model-error', fault: 'models-forbidden-error-no-code', requirement: 'models.errors.shape' },
+  {
+    check: 'models.forbidden-model-error',
+    fault: 'models-forbidden-error-no-code',
+    requirement: 'models.forbidden-model-error',
+  },
+  {
+    check: 'models.forbidden-model-error',
+    fault: 'models-forbidden-error-no-code',
+    requirement: 'models.errors.shape',
+  },
   { check: 'models.response.schema', fault: 'models-no-endpoints', requirement: 'models.model.fields-present' },
   { check: 'models.response.schema', fault: 'models-wrapper-extra-field', requirement: 'models.response.one-field' },
   // spec/readings.yaml decisions: every 2.3 field is present (model-fields-present); a stated count binds (stated-counts).
   { check: 'models.response.schema', fault: 'models-no-description', requirement: 'models.model.fields-present' },
-  { check: 'models.endpoint.pricing', fault: 'models-pricing-fifth-field', requirement: 'models.endpoint.pricing-decimal-strings' },
+  {
+    check: 'models.endpoint.pricing',
+    fault: 'models-pricing-fifth-field',
+    requirement: 'models.endpoint.pricing-decimal-strings',
+  },
   { check: 'models.unknown-model', fault: 'models-unknown-200', requirement: 'models.unknown-model-404' },
 ];
 
@@ -41,13 +85,19 @@ const CONFORMANT: ReadonlyArray<{ name: string; options: Partial<ReferenceOption
   { name: 'plain', options: {} },
   { name: 'sparseEndpoints', options: { sparseEndpoints: true } },
   { name: 'extraFields', options: { extraFields: true } },
-  { name: 'stringErrorStatus', options: { stringErrorStatus: { invalid_body: 422, not_found: 410, internal_error: 503 } } },
+  {
+    name: 'stringErrorStatus',
+    options: { stringErrorStatus: { invalid_body: 422, not_found: 410, internal_error: 503 } },
+  },
   { name: 'restricted key accepted', options: { restrictedKeyAcceptedBy: ['listInterns'] } },
   { name: 'charset content type', options: { contentType: 'application/json; charset=utf-8' } },
 ];
 
 /** Readings of spec/readings.yaml (conformant variants) and the SHOULD requirement that reports each: no other failure. */
-const READINGS: ReadonlyArray<{ reading: 'pricing-exponent' | 'unknown-model-403' | 'models-error-string-codes'; should: string }> = [
+const READINGS: ReadonlyArray<{
+  reading: 'pricing-exponent' | 'unknown-model-403' | 'models-error-string-codes';
+  should: string;
+}> = [
   { reading: 'pricing-exponent', should: 'models.endpoint.pricing-fixed-point' },
   { reading: 'unknown-model-403', should: 'models.unknown-model-404' },
   // Section 7 "integer, or string on some operations": a string code is reported by the SHOULD only (decision model-error-codes).
@@ -89,7 +139,11 @@ test('every model-endpoints fault is proven by a case above', () => {
   for (const c of FAULT_CASES) {
     const breaks = FAULTS.find((f) => f.name === c.fault)?.breaks ?? [];
     expect(breaks, c.fault).toContain(c.requirement);
-    for (const r of breaks) expect(FAULT_CASES.some((x) => x.fault === c.fault && x.requirement === r), `${c.fault} breaks ${r}`).toBe(true);
+    for (const r of breaks)
+      expect(
+        FAULT_CASES.some((x) => x.fault === c.fault && x.requirement === r),
+        `${c.fault} breaks ${r}`,
+      ).toBe(true);
   }
 });
 
@@ -97,14 +151,22 @@ test('every model-endpoints fault is proven by a case above', () => {
 for (const fault of MODEL_ENDPOINTS_FAULTS) {
   test(`${fault.name} fails no requirement but ${fault.breaks.join(', ')}`, async () => {
     const outcomes = await Promise.all(CHECK_IDS.map((id) => probeCheck(id, { faults: [fault.name] })));
-    const wrong = outcomes.flatMap((o) => o.failures.filter((f) => !fault.breaks.includes(f.requirementId)).map((f) => `${o.checkId}: ${f.requirementId} ${f.message}`));
+    const wrong = outcomes.flatMap((o) =>
+      o.failures
+        .filter((f) => !fault.breaks.includes(f.requirementId))
+        .map((f) => `${o.checkId}: ${f.requirementId} ${f.message}`),
+    );
     expect(wrong).toEqual([]);
     expect(outcomes.filter((o) => o.status === 'error').map(show)).toEqual([]);
   });
 }
 
 test('unknown-model is skipped without modelEndpoints.missingModel', async () => {
-  const outcome = await probeCheck('models.unknown-model', {}, { editTarget: (y) => y.replace(/^  missingModel: .*\n/m, '') });
+  const outcome = await probeCheck(
+    'models.unknown-model',
+    {},
+    { editTarget: (y) => y.replace(/^ {2}missingModel: .*\n/m, '') },
+  );
   expect(outcome.status).toBe('skip');
   expect(outcome.reason).toContain('missingModel');
 });
@@ -137,12 +199,14 @@ test('required-fields observation: presence of each 2.4 field over the endpoints
   expect(plain.endpoints).toBe(4);
   expect(plain.sometimesAbsent).toEqual([]);
   expect(plain.inEvery).toHaveLength(18);
-  const sparse = (await probeCheck('models.endpoint.required-fields', { sparseEndpoints: true })).observations[0]?.value as Record<string, any>;
+  const sparse = (await probeCheck('models.endpoint.required-fields', { sparseEndpoints: true })).observations[0]
+    ?.value as Record<string, any>;
   expect(sparse.present.max_prompt_tokens).toBe(2);
   expect(sparse.present.uptime_last_1d).toBe(2);
   expect(sparse.present.tag).toBe(3);
   expect(sparse.present.status).toBe(4); // null is present
-  const extra = (await probeCheck('models.endpoint.required-fields', { extraFields: true })).observations[0]?.value as Record<string, any>;
+  const extra = (await probeCheck('models.endpoint.required-fields', { extraFields: true })).observations[0]
+    ?.value as Record<string, any>;
   expect(extra.fieldsBeyond24).toEqual(['x_reference']);
 });
 
@@ -160,14 +224,20 @@ test('a created of 2^64 + 1 is judged (not seconds), never a suite error', async
     },
   }));
   try {
-    const outcome = await probeCheck('models.model.created-seconds', {}, {
-      editTarget: (yaml) => {
-        reference = /^baseUrl: (\S+)$/m.exec(yaml)![1]!;
-        return yaml.replace(/^baseUrl: \S+$/m, `baseUrl: ${proxy.baseUrl}`);
+    const outcome = await probeCheck(
+      'models.model.created-seconds',
+      {},
+      {
+        editTarget: (yaml) => {
+          reference = /^baseUrl: (\S+)$/m.exec(yaml)![1]!;
+          return yaml.replace(/^baseUrl: \S+$/m, `baseUrl: ${proxy.baseUrl}`);
+        },
       },
-    });
+    );
     expect(outcome.status, outcome.reason).toBe('fail');
-    expect(outcome.reason).toMatch(/created 18446744073709552000 is above 10\^11: milliseconds, not seconds \(not a date even read as ms\)/);
+    expect(outcome.reason).toMatch(
+      /created 18446744073709552000 is above 10\^11: milliseconds, not seconds \(not a date even read as ms\)/,
+    );
   } finally {
     await proxy.close();
   }

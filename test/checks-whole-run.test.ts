@@ -26,12 +26,24 @@ import { walkPages } from '../suites/support/file-pages.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
-const WHOLE_RUN_CHECKS = ['files.pagination.walks-agree', 'interns.order.newest-prefix', 'interns.property.filter-combinations'];
+const WHOLE_RUN_CHECKS = [
+  'files.pagination.walks-agree',
+  'interns.order.newest-prefix',
+  'interns.property.filter-combinations',
+];
 
 const CASES = [
-  { check: 'files.pagination.walks-agree', fault: 'files-last-id-skips-file-at-some-limits', requirement: 'files.pagination.next-page' },
+  {
+    check: 'files.pagination.walks-agree',
+    fault: 'files-last-id-skips-file-at-some-limits',
+    requirement: 'files.pagination.next-page',
+  },
   { check: 'interns.order.newest-prefix', fault: 'interns-page-not-newest', requirement: 'interns.order.newest-first' },
-  { check: 'interns.property.filter-combinations', fault: 'interns-status-dropped-with-workspace', requirement: 'interns.status.filter' },
+  {
+    check: 'interns.property.filter-combinations',
+    fault: 'interns-status-dropped-with-workspace',
+    requirement: 'interns.status.filter',
+  },
 ];
 
 const show = (o: CheckOutcome) => `${o.checkId}: ${o.status} ${o.reason ?? ''}`;
@@ -47,26 +59,45 @@ for (const { check, fault, requirement } of CASES) {
 }
 
 test('walks-agree names both walks: the page whose last_id lost the file, the page that lists it', async () => {
-  const outcome = await probeCheck('files.pagination.walks-agree', { faults: ['files-last-id-skips-file-at-some-limits'] });
+  const outcome = await probeCheck('files.pagination.walks-agree', {
+    faults: ['files-last-id-skips-file-at-some-limits'],
+  });
   const message = outcome.failures[0]!.message;
-  expect(message).toMatch(/^a walk passed over "[^"]+": the page at limit=(2[1-9]|[3-5][0-9]|6[0-4]) after=\S+ ends with "[^"]+" and last_id cfile_\S+; the page at limit=\d+ after=cfile_\S+ begins with "[^"]+", but the page at limit=\d+ .* lists "[^"]+" right after/);
+  expect(message).toMatch(
+    /^a walk passed over "[^"]+": the page at limit=(2[1-9]|[3-5][0-9]|6[0-4]) after=\S+ ends with "[^"]+" and last_id cfile_\S+; the page at limit=\d+ after=cfile_\S+ begins with "[^"]+", but the page at limit=\d+ .* lists "[^"]+" right after/,
+  );
   // Asked again as evidence: the page that ended early, the page after its last_id, the other walk's page.
   expect(outcome.failures[0]!.exchanges.length).toBeGreaterThanOrEqual(3);
 });
 
 for (const variant of [{ name: 'plain', options: {} }, ...CONFORMANT_VARIANTS]) {
   test(`conformant variant ${variant.name}: the whole-run checks pass`, async () => {
-    const outcomes = await Promise.all(WHOLE_RUN_CHECKS.map((id) => probeCheck(id, variant.options, { editTarget: variant.name === 'other-silent-choices' ? otherNames : undefined })));
+    const outcomes = await Promise.all(
+      WHOLE_RUN_CHECKS.map((id) =>
+        probeCheck(id, variant.options, {
+          editTarget: variant.name === 'other-silent-choices' ? otherNames : undefined,
+        }),
+      ),
+    );
     // A SHOULD a variant's reading is reported on (interns.intern.schema for omitted null fields) is the
     // whole-response judges', seen on these checks' pages too; no MUST may fail, nothing may error or skip.
     expect(outcomes.filter((o) => o.status === 'error' || o.status === 'skip').map(show)).toEqual([]);
-    expect(outcomes.flatMap((o) => o.failures.filter((f) => requirement(f.requirementId).level === 'MUST').map((f) => `${o.checkId}: ${f.requirementId} ${f.message}`))).toEqual([]);
+    expect(
+      outcomes.flatMap((o) =>
+        o.failures
+          .filter((f) => requirement(f.requirementId).level === 'MUST')
+          .map((f) => `${o.checkId}: ${f.requirementId} ${f.message}`),
+      ),
+    ).toEqual([]);
   });
 }
 
 /** The target file of the variant that names the interns parameters otherwise (reference/variants.ts). */
 function otherNames(yaml: string): string {
-  return yaml.replace(/^  params: .*$/m, '  params: { limit: "page_size", status: "statuses", workspace: "workspace" }');
+  return yaml.replace(
+    /^ {2}params: .*$/m,
+    '  params: { limit: "page_size", status: "statuses", workspace: "workspace" }',
+  );
 }
 
 test('a whole-run check reads the notes of pages other checks received, kept once per request', async () => {
@@ -76,20 +107,55 @@ test('a whole-run check reads the notes of pages other checks received, kept onc
   try {
     let seen: readonly unknown[] = [];
     const checks: CheckDeclaration[] = [
-      { id: 'test.fetch', title: 'fetch', operation: 'listContainerFiles', requirements: ['files.list.schema'], probe: async (ctx) => void (await walkPages(ctx, ctx.target.containerFiles.containerId, { limit: 7, maxPages: 3 })) },
-      { id: 'test.fetch-again', title: 'fetch again', operation: 'listContainerFiles', requirements: ['files.list.schema'], probe: async (ctx) => void (await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit: 7 })) },
-      { id: 'test.read', title: 'read', operation: 'listContainerFiles', requirements: ['files.list.schema'], wholeRun: true, probe: async (ctx) => void (seen = ctx.notes.of('files.pages')) },
+      {
+        id: 'test.fetch',
+        title: 'fetch',
+        operation: 'listContainerFiles',
+        requirements: ['files.list.schema'],
+        probe: async (ctx) =>
+          void (await walkPages(ctx, ctx.target.containerFiles.containerId, { limit: 7, maxPages: 3 })),
+      },
+      {
+        id: 'test.fetch-again',
+        title: 'fetch again',
+        operation: 'listContainerFiles',
+        requirements: ['files.list.schema'],
+        probe: async (ctx) =>
+          void (await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit: 7 })),
+      },
+      {
+        id: 'test.read',
+        title: 'read',
+        operation: 'listContainerFiles',
+        requirements: ['files.list.schema'],
+        wholeRun: true,
+        probe: async (ctx) => void (seen = ctx.notes.of('files.pages')),
+      },
     ];
-    const engine = new Engine({ settings: testSettings(mkdtempSync(join(tmpdir(), 'notes-'))), target: referenceTarget(server), checks, judges: RESPONSE_JUDGES, transport });
+    const engine = new Engine({
+      settings: testSettings(mkdtempSync(join(tmpdir(), 'notes-'))),
+      target: referenceTarget(server),
+      checks,
+      judges: RESPONSE_JUDGES,
+      transport,
+    });
     engine.plan(['test.read', 'test.fetch', 'test.fetch-again']);
     const outcomes = await engine.finished();
     // Checks run together (--concurrency): the order they finish in is not theirs to keep, the whole-run one is last.
-    expect([...outcomes.values()].map(show).sort()).toEqual(['test.fetch-again: pass ', 'test.fetch: pass ', 'test.read: pass ']);
+    expect([...outcomes.values()].map(show).sort()).toEqual([
+      'test.fetch-again: pass ',
+      'test.fetch: pass ',
+      'test.read: pass ',
+    ]);
     expect([...outcomes.keys()].at(-1)).toBe('test.read');
     const notes = seen as FilePageNote[];
     // Three pages walked, the first asked twice: three notes, each with its query and paths, no body.
     // In the order of their keys (core/run/run-notes.ts), whatever order the pages came in.
-    expect(notes.map((n) => [n.limit, n.after === undefined]).sort()).toEqual([['7', false], ['7', false], ['7', true]]);
+    expect(notes.map((n) => [n.limit, n.after === undefined]).sort()).toEqual([
+      ['7', false],
+      ['7', false],
+      ['7', true],
+    ]);
     expect(notes.find((n) => n.after === undefined)!.paths.length).toBeGreaterThan(0);
     expect(Object.keys(notes[0]!).sort()).toEqual(['after', 'container', 'hasMore', 'lastId', 'limit', 'paths']);
   } finally {
@@ -99,12 +165,19 @@ test('a whole-run check reads the notes of pages other checks received, kept onc
 });
 
 test('each whole-run check is declared to run after the others', () => {
-  for (const id of ['files.pagination.walks-agree', 'interns.order.newest-prefix']) expect(ALL_CHECKS.find((c) => c.id === id)?.wholeRun, id).toBe(true);
+  for (const id of ['files.pagination.walks-agree', 'interns.order.newest-prefix'])
+    expect(ALL_CHECKS.find((c) => c.id === id)?.wholeRun, id).toBe(true);
 });
 
 // ---- the pure judgements, on notes written by hand
 
-const page = (limit: number, after: string | undefined, paths: string[], lastId: string | null, hasMore = true): FilePageNote => ({ container: 'c', limit: String(limit), after, paths, lastId, hasMore });
+const page = (
+  limit: number,
+  after: string | undefined,
+  paths: string[],
+  lastId: string | null,
+  hasMore = true,
+): FilePageNote => ({ container: 'c', limit: String(limit), after, paths, lastId, hasMore });
 
 test('passedOver: a cursor that skips a file another walk lists is found, with the walk that lost it', () => {
   const notes = [
@@ -115,7 +188,9 @@ test('passedOver: a cursor that skips a file another walk lists is found, with t
     page(3, undefined, ['a', 'b', 'c'], 'id-c'),
   ];
   const found = passedOver(notes);
-  expect(found.map((f) => [f.walk.from, f.walk.to, f.skipped, f.requirementId])).toEqual([['b', 'd', 'c', 'files.pagination.next-page']]);
+  expect(found.map((f) => [f.walk.from, f.walk.to, f.skipped, f.requirementId])).toEqual([
+    ['b', 'd', 'c', 'files.pagination.next-page'],
+  ]);
 });
 
 test('passedOver: scan-bound pages (empty, opaque cursors) between two files are one step; a page dropping a file is limit-independent', () => {
@@ -126,29 +201,85 @@ test('passedOver: scan-bound pages (empty, opaque cursors) between two files are
     page(1000, undefined, ['a', 'b', 'c', 'd'], 'id-d', false),
   ];
   expect(passedOver(scan)).toEqual([]);
-  const dropped = [page(1000, undefined, ['a', 'b', 'c', 'd'], 'id-d', false), page(7, undefined, ['a', 'c', 'd'], 'id-d', false)];
-  expect(passedOver(dropped).map((f) => [f.walk.from, f.walk.to, f.skipped, f.requirementId])).toEqual([['a', 'c', 'b', 'files.pagination.limit-independent']]);
+  const dropped = [
+    page(1000, undefined, ['a', 'b', 'c', 'd'], 'id-d', false),
+    page(7, undefined, ['a', 'c', 'd'], 'id-d', false),
+  ];
+  expect(passedOver(dropped).map((f) => [f.walk.from, f.walk.to, f.skipped, f.requirementId])).toEqual([
+    ['a', 'c', 'b', 'files.pagination.limit-independent'],
+  ]);
 });
 
 test('passedOver: walks that agree, in any order of their own, pass; a file listed twice is no pair', () => {
   // An order no byte comparison gives (component order, say): walks agree with each other, that is all.
-  const agree = [page(2, undefined, ['z', 'a'], 'id-a'), page(2, 'id-a', ['m'], 'id-m', false), page(10, undefined, ['z', 'a', 'm'], 'id-m', false)];
+  const agree = [
+    page(2, undefined, ['z', 'a'], 'id-a'),
+    page(2, 'id-a', ['m'], 'id-m', false),
+    page(10, undefined, ['z', 'a', 'm'], 'id-m', false),
+  ];
   expect(passedOver(agree)).toEqual([]);
-  expect(passedOver([page(2, undefined, ['a', 'a'], 'id-a'), page(3, undefined, ['a', 'b'], 'id-b', false)])).toEqual([]);
+  expect(passedOver([page(2, undefined, ['a', 'a'], 'id-a'), page(3, undefined, ['a', 'b'], 'id-b', false)])).toEqual(
+    [],
+  );
 });
 
-const interns = (query: Record<string, string>, list: Array<[string, number]>): InternPageNote => ({ query, ids: list.map(([id]) => id), at: list.map(([, at]) => at) });
+const interns = (query: Record<string, string>, list: Array<[string, number]>): InternPageNote => ({
+  query,
+  ids: list.map(([id]) => id),
+  at: list.map(([, at]) => at),
+});
 
 test('notNewest: a page that leaves out a newer intern of the same query is found; ties and other queries are not', () => {
-  const all: Array<[string, number]> = [['a', 50], ['b', 40], ['c', 30], ['d', 20]];
+  const all: Array<[string, number]> = [
+    ['a', 50],
+    ['b', 40],
+    ['c', 30],
+    ['d', 20],
+  ];
   // limit=2 listing b, c (newest first, but a is newer and left out).
-  const found = notNewest([interns({}, all), interns({ limit: '2' }, [['b', 40], ['c', 30]])], 'limit');
+  const found = notNewest(
+    [
+      interns({}, all),
+      interns({ limit: '2' }, [
+        ['b', 40],
+        ['c', 30],
+      ]),
+    ],
+    'limit',
+  );
   expect(found.map((f) => [f.page.query, f.newer.id, f.older.id])).toEqual([[{ limit: '2' }, 'a', 'c']]);
   // The newest two: fine; a status filter is another listing.
-  expect(notNewest([interns({}, all), interns({ limit: '2' }, [['a', 50], ['b', 40]]), interns({ status: 'x' }, [['d', 20]])], 'limit')).toEqual([]);
+  expect(
+    notNewest(
+      [
+        interns({}, all),
+        interns({ limit: '2' }, [
+          ['a', 50],
+          ['b', 40],
+        ]),
+        interns({ status: 'x' }, [['d', 20]]),
+      ],
+      'limit',
+    ),
+  ).toEqual([]);
   // Equal instants at the cut may come in either order.
-  const tie: Array<[string, number]> = [['a', 50], ['b', 40], ['c', 40]];
-  expect(notNewest([interns({}, tie), interns({ limit: '2' }, [['a', 50], ['c', 40]])], 'limit')).toEqual([]);
+  const tie: Array<[string, number]> = [
+    ['a', 50],
+    ['b', 40],
+    ['c', 40],
+  ];
+  expect(
+    notNewest(
+      [
+        interns({}, tie),
+        interns({ limit: '2' }, [
+          ['a', 50],
+          ['c', 40],
+        ]),
+      ],
+      'limit',
+    ),
+  ).toEqual([]);
 });
 
 test('RunNotes: one note per request, bounded in characters, the rest counted', () => {

@@ -12,26 +12,87 @@ test.describe.configure({ mode: 'parallel' });
 const BAD: Record<(typeof OPTION_NAMES)[number], string[][]> = {
   target: [['--target', ''], ['--target', 'a\0b'], ['--target']],
   'report-dir': [['--report-dir', ''], ['--report-dir', 'x\0'], ['--report-dir']],
-  seed: [['--seed', '-1'], ['--seed', '4294967296'], ['--seed', '1e3'], ['--seed', '0x10'], ['--seed', '1.5'], ['--seed', ''], ['--seed', '\u001b[2J']],
-  'num-runs': [['--num-runs', '0'], ['--num-runs', '10001'], ['--num-runs', 'many'], ['--num-runs', '99999999999999999999']],
-  'max-requests': [['--max-requests', '0'], ['--max-requests', '1000001'], ['--max-requests', ' 5']],
-  'max-rps': [['--max-rps', '0'], ['--max-rps', '10001'], ['--max-rps', '2.5']],
-  concurrency: [['--concurrency', '0'], ['--concurrency', '65'], ['--concurrency', 'all']],
+  seed: [
+    ['--seed', '-1'],
+    ['--seed', '4294967296'],
+    ['--seed', '1e3'],
+    ['--seed', '0x10'],
+    ['--seed', '1.5'],
+    ['--seed', ''],
+    ['--seed', '\u001b[2J'],
+  ],
+  'num-runs': [
+    ['--num-runs', '0'],
+    ['--num-runs', '10001'],
+    ['--num-runs', 'many'],
+    ['--num-runs', '99999999999999999999'],
+  ],
+  'max-requests': [
+    ['--max-requests', '0'],
+    ['--max-requests', '1000001'],
+    ['--max-requests', ' 5'],
+  ],
+  'max-rps': [
+    ['--max-rps', '0'],
+    ['--max-rps', '10001'],
+    ['--max-rps', '2.5'],
+  ],
+  concurrency: [
+    ['--concurrency', '0'],
+    ['--concurrency', '65'],
+    ['--concurrency', 'all'],
+  ],
   // 2^31 ms is past what a Node timer holds: it would fire after 1 ms.
-  timeout: [['--timeout', '0'], ['--timeout', '2147483648'], ['--timeout', '120001'], ['--timeout', '10s']],
-  deadline: [['--deadline', '0'], ['--deadline', '3000000'], ['--deadline', '3601'], ['--deadline', '-5']],
+  timeout: [
+    ['--timeout', '0'],
+    ['--timeout', '2147483648'],
+    ['--timeout', '120001'],
+    ['--timeout', '10s'],
+  ],
+  deadline: [
+    ['--deadline', '0'],
+    ['--deadline', '3000000'],
+    ['--deadline', '3601'],
+    ['--deadline', '-5'],
+  ],
   'wait-for': [['--wait-for', '0'], ['--wait-for', '3601'], ['--wait-for', '5s'], ['--wait-for']],
   'retry-budget': [['--retry-budget=-1'], ['--retry-budget', '3601'], ['--retry-budget', 'forever']],
-  grep: [['--grep', '('], ['--grep', '[a-'], ['--grep', '/(/'], ['--grep', ''], ['--grep', 'a'.repeat(1001)]],
-  shard: [['--shard', '3/2'], ['--shard', '0/2'], ['--shard', '1/0'], ['--shard', '2'], ['--shard', '1/1001'], ['--shard', '-1/2'], ['--shard', '1/2/3']],
-  'fail-on': [['--fail-on', 'may'], ['--fail-on', 'MUST'], ['--fail-on', '']],
-  transport: [['--transport', 'curl'], ['--transport', '']],
+  grep: [
+    ['--grep', '('],
+    ['--grep', '[a-'],
+    ['--grep', '/(/'],
+    ['--grep', ''],
+    ['--grep', 'a'.repeat(1001)],
+  ],
+  shard: [
+    ['--shard', '3/2'],
+    ['--shard', '0/2'],
+    ['--shard', '1/0'],
+    ['--shard', '2'],
+    ['--shard', '1/1001'],
+    ['--shard', '-1/2'],
+    ['--shard', '1/2/3'],
+  ],
+  'fail-on': [
+    ['--fail-on', 'may'],
+    ['--fail-on', 'MUST'],
+    ['--fail-on', ''],
+  ],
+  transport: [
+    ['--transport', 'curl'],
+    ['--transport', ''],
+  ],
   'allow-literal-keys': [['--allow-literal-keys=yes']],
   'allow-insecure': [['--allow-insecure=1']],
   'require-all': [['--require-all=true']],
   force: [['--force=no']],
   'dry-run': [['--dry-run=0']],
-  'replay-path': [['--replay-path', 'a:b'], ['--replay-path', '1::2'], ['--replay-path', ''], ['--replay-path', "1' ; rm -rf ~"]],
+  'replay-path': [
+    ['--replay-path', 'a:b'],
+    ['--replay-path', '1::2'],
+    ['--replay-path', ''],
+    ['--replay-path', "1' ; rm -rf ~"],
+  ],
   help: [['--help=please']],
   version: [['--version=1']],
 };
@@ -59,7 +120,17 @@ test('every option of the CLI is refused with one line naming it when its value 
 });
 
 test('numeric options take exactly the range --help states, both ends included', () => {
-  const key = { seed: 'seed', 'num-runs': 'numRuns', 'max-requests': 'maxRequests', 'max-rps': 'maxRps', concurrency: 'concurrency', timeout: 'timeoutMs', deadline: 'deadlineS', 'wait-for': 'waitForS', 'retry-budget': 'retryBudgetS' } as const;
+  const key = {
+    seed: 'seed',
+    'num-runs': 'numRuns',
+    'max-requests': 'maxRequests',
+    'max-rps': 'maxRps',
+    concurrency: 'concurrency',
+    timeout: 'timeoutMs',
+    deadline: 'deadlineS',
+    'wait-for': 'waitForS',
+    'retry-budget': 'retryBudgetS',
+  } as const;
   for (const [name, field] of Object.entries(key) as Array<[keyof typeof key, (typeof key)[keyof typeof key]]>) {
     const { min, max } = BOUNDS[name];
     expect(USAGE, name).toContain(`--${name}`);
@@ -76,7 +147,11 @@ test('--help names every option; the new ones parse into the options the CLI han
   expect(USAGE).toContain(`N <= ${BOUNDS.shards.max}`);
   const defaults = parseCli([]);
   expect(defaults).toMatchObject({ requireAll: false, force: false, retryBudgetS: CLI_DEFAULTS.retryBudgetS });
-  expect(parseCli(['--require-all', '--force', '--retry-budget', '0'])).toMatchObject({ requireAll: true, force: true, retryBudgetS: 0 });
+  expect(parseCli(['--require-all', '--force', '--retry-budget', '0'])).toMatchObject({
+    requireAll: true,
+    force: true,
+    retryBudgetS: 0,
+  });
   // Leading zeros are normalised: the shard names its files (conformance-shard-I-of-N).
   expect(parseCli(['--shard', '02/03']).shard).toBe('2/3');
   expect(parseCli(['--shard', '3/3']).shard).toBe('3/3');
@@ -107,7 +182,11 @@ for (const argv of [['--shard', '3/2'], ['--timeout', '2147483648'], ['--grep', 
 // Issue 21: no quietly weaker green. --replay-path replays one property's counterexample; over any
 // other selection it would narrow nothing and read as a full run: refused in one line, exit 2.
 test('--replay-path without a --grep that selects exactly one property check is refused in one line, exit 2', async () => {
-  for (const args of [['--replay-path', '1:0'], ['--replay-path', '1:0', '--grep', ' files\\.'], ['--replay-path', '1:0', '--grep', '(^| )general\\.base-url-v1( |$)']]) {
+  for (const args of [
+    ['--replay-path', '1:0'],
+    ['--replay-path', '1:0', '--grep', ' files\\.'],
+    ['--replay-path', '1:0', '--grep', '(^| )general\\.base-url-v1( |$)'],
+  ]) {
     const run = await runCli(args, { timeoutMs: 60_000 });
     expect(run.code, run.stdout + run.stderr).toBe(2);
     const lines = run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
@@ -127,7 +206,15 @@ test('a negative number as an option value gets the option\'s own one line, not 
 // Issue 28: the replay is built from the options given, not from a list of them: any option that
 // shapes the run (one added later included) is carried, with its value as checked.
 test('the replay carries every option given but those that do not shape the run, and writes to <report-dir>-replay', () => {
-  const SAMPLE: Partial<Record<(typeof OPTION_NAMES)[number], string>> = { target: 't.yaml', 'fail-on': 'should', transport: 'playwright', grep: '@files', shard: '1/2', 'replay-path': '1:0', 'report-dir': 'out/run' };
+  const SAMPLE: Partial<Record<(typeof OPTION_NAMES)[number], string>> = {
+    target: 't.yaml',
+    'fail-on': 'should',
+    transport: 'playwright',
+    grep: '@files',
+    shard: '1/2',
+    'replay-path': '1:0',
+    'report-dir': 'out/run',
+  };
   const NOT_CARRIED = new Set(['report-dir', 'force', 'dry-run', 'help', 'seed', 'replay-path']);
   const argv: string[] = [];
   for (const name of OPTION_NAMES) {
@@ -150,19 +237,34 @@ test('the replay carries every option given but those that do not shape the run,
   expect(replay).toMatch(/--grep @files --shard 1\/2$/);
   // Parsed back, the replay is the same run (seed given, report beside).
   const back = parseCli(replay.split(' ').slice(4));
-  expect({ ...back, given: undefined, reportDir: undefined, seed: undefined, force: undefined, replayPath: undefined }).toEqual({ ...opts, given: undefined, reportDir: undefined, seed: undefined, force: undefined, replayPath: undefined });
+  expect({
+    ...back,
+    given: undefined,
+    reportDir: undefined,
+    seed: undefined,
+    force: undefined,
+    replayPath: undefined,
+  }).toEqual({
+    ...opts,
+    given: undefined,
+    reportDir: undefined,
+    seed: undefined,
+    force: undefined,
+    replayPath: undefined,
+  });
 });
 
 // Issue 28: a CI job starts the service, then the suite: --wait-for waits until the base URL answers.
 test('--wait-for waits for a service that starts listening late, then runs; one that never answers is one line, exit 2', async () => {
   test.slow();
   const { createServer } = await import('node:net');
-  const freePort = () => new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
+  const freePort = () =>
+    new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const port = (s.address() as { port: number }).port;
+        s.close(() => resolve(port));
+      });
     });
-  });
   const [port, regionalPort] = [await freePort(), await freePort()];
   const { startReference } = await import('../reference/server.ts');
   const { referenceKeyEnv, referenceTargetYaml } = await import('../reference/target-file.ts');
@@ -175,9 +277,14 @@ test('--wait-for waits for a service that starts listening late, then runs; one 
   writeFileSync(join(dir, 't.yaml'), yaml);
 
   let late: Awaited<ReturnType<typeof startReference>> | undefined;
-  const starting = new Promise<void>((resolve) => setTimeout(() => void startReference({ port, regionalPort }).then((s) => ((late = s), resolve())), 3_000));
+  const starting = new Promise<void>((resolve) =>
+    setTimeout(() => void startReference({ port, regionalPort }).then((s) => ((late = s), resolve())), 3_000),
+  );
   try {
-    const run = await runCli(['--target', join(dir, 't.yaml'), '--seed', '3', '--grep', 'general.base-url-v1', '--wait-for', '60'], { env, timeoutMs: 120_000 });
+    const run = await runCli(
+      ['--target', join(dir, 't.yaml'), '--seed', '3', '--grep', 'general.base-url-v1', '--wait-for', '60'],
+      { env, timeoutMs: 120_000 },
+    );
     await starting;
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^waiting up to 60 s for http:\/\/127\.0\.0\.1:\d+\/v1 to answer \(--wait-for\)$/m);
@@ -189,19 +296,33 @@ test('--wait-for waits for a service that starts listening late, then runs; one 
     await late?.close();
   }
   // Nothing listening, ever: bounded by --wait-for, one line, exit 2.
-  const never = await runCli(['--target', join(dir, 't.yaml'), '--seed', '3', '--wait-for', '2'], { env, timeoutMs: 60_000 });
+  const never = await runCli(['--target', join(dir, 't.yaml'), '--seed', '3', '--wait-for', '2'], {
+    env,
+    timeoutMs: 60_000,
+  });
   expect(never.code).toBe(2);
-  expect(never.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: target http:\/\/127\.0\.0\.1:\d+\/v1 did not answer within --wait-for 2 s \(\d+ attempts in \d+\.\d s, last: ECONNREFUSED\): nothing judged$/)]);
+  expect(never.stderr.trim().split('\n')).toEqual([
+    expect.stringMatching(
+      /^conformance: target http:\/\/127\.0\.0\.1:\d+\/v1 did not answer within --wait-for 2 s \(\d+ attempts in \d+\.\d s, last: ECONNREFUSED\): nothing judged$/,
+    ),
+  ]);
   // Within the run's deadline: a --wait-for past it ends at the deadline.
-  const capped = await runCli(['--target', join(dir, 't.yaml'), '--seed', '3', '--wait-for', '60', '--deadline', '3'], { env, timeoutMs: 60_000 });
+  const capped = await runCli(['--target', join(dir, 't.yaml'), '--seed', '3', '--wait-for', '60', '--deadline', '3'], {
+    env,
+    timeoutMs: 60_000,
+  });
   expect(capped.code).toBe(2);
-  expect(capped.stderr).toMatch(/^conformance: the suite's deadline of 3 s passed while waiting for http:\/\/127\.0\.0\.1:\d+ to answer \(--wait-for 60;/);
+  expect(capped.stderr).toMatch(
+    /^conformance: the suite's deadline of 3 s passed while waiting for http:\/\/127\.0\.0\.1:\d+ to answer \(--wait-for 60;/,
+  );
 });
 
 test('--version prints the suite and the service document versions, exit 0, and writes no report', async () => {
   const run = await runCli(['--version'], { timeoutMs: 60_000 });
   expect(run.code, run.stderr).toBe(0);
-  expect(run.stdout).toMatch(/^conformance-suite \d+\.\d+\.\d+( \([0-9a-f]{7,}(-dirty)?\))?, service document \d+\.\d+\.\d+\n$/);
+  expect(run.stdout).toMatch(
+    /^conformance-suite \d+\.\d+\.\d+( \([0-9a-f]{7,}(-dirty)?\))?, service document \d+\.\d+\.\d+\n$/,
+  );
   expect(run.stderr).toBe('');
   expect(readdirSync(run.reportDir)).toEqual([]);
 });

@@ -20,7 +20,9 @@ test('with no target the suite runs against the embedded reference, finds it con
   expect(run.report?.target.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
   // On the embedded reference every optional target field is set and every check is selected, so every
   // check runs and passes: none is skipped, disabled or in error.
-  expect(run.report?.checks.filter((c) => c.status !== 'pass').map((c) => `${c.checkId}: ${c.status} ${c.reason ?? ''}`)).toEqual([]);
+  expect(
+    run.report?.checks.filter((c) => c.status !== 'pass').map((c) => `${c.checkId}: ${c.status} ${c.reason ?? ''}`),
+  ).toEqual([]);
   // Every requirement of the catalogue has a row and its status is exact: each MUST and SHOULD passes;
   // a "not shown" point is observed, or skipped only when no read operation can reveal it or when its
   // observation ran and found nothing to show (an observation that looks for something that may not occur).
@@ -28,8 +30,13 @@ test('with no target the suite runs against the embedded reference, finds it con
   for (const r of catalogue().requirements) {
     const row = rows.get(r.id);
     if (r.level !== 'UNSPECIFIED') expect(row?.status, r.id).toBe('pass');
-    else if (r.observable === false) expect([row?.status, row?.reason], r.id).toEqual(['skip', 'not observable through the three read operations']);
-    else expect(row?.status === 'observed' || (row?.status === 'skip' && row.reason === 'nothing observed'), `${r.id}: ${row?.status} ${row?.reason ?? ''}`).toBe(true);
+    else if (r.observable === false)
+      expect([row?.status, row?.reason], r.id).toEqual(['skip', 'not observable through the three read operations']);
+    else
+      expect(
+        row?.status === 'observed' || (row?.status === 'skip' && row.reason === 'nothing observed'),
+        `${r.id}: ${row?.status} ${row?.reason ?? ''}`,
+      ).toBe(true);
   }
   expect(rows.size).toBe(catalogue().requirements.length);
 });
@@ -43,7 +50,12 @@ test('a hand-written target file describing the reference started by hand gives 
     const dir = mkdtempSync(join(tmpdir(), 'hand-written-'));
     const file = join(dir, 'target.yaml');
     const regionalPort = new URL(server.regionalBaseUrl).port;
-    writeFileSync(file, readFileSync(join(ROOT, 'examples/reference.target.yaml'), 'utf8').replace('127.0.0.1:8080', `127.0.0.1:${port}`).replace('127.0.0.1:8081', `127.0.0.1:${regionalPort}`));
+    writeFileSync(
+      file,
+      readFileSync(join(ROOT, 'examples/reference.target.yaml'), 'utf8')
+        .replace('127.0.0.1:8080', `127.0.0.1:${port}`)
+        .replace('127.0.0.1:8081', `127.0.0.1:${regionalPort}`),
+    );
     const report = await runConformance({ target: file, env: referenceKeyEnv(server) });
     expect(report.verdict).toBe('conformant');
     expect(server.received.length).toBeGreaterThan(5);

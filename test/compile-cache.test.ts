@@ -4,13 +4,28 @@
  * whose `import(` could run is never read from it; a directory others may write is not used.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { AUDITED_BUNDLES, cjsCacheDir, cjsCompileCacheNodeOptions, NODE_HAS_OWN_COMPILE_CACHE } from '../cli/cjs-compile-cache.ts';
+import {
+  AUDITED_BUNDLES,
+  cjsCacheDir,
+  cjsCompileCacheNodeOptions,
+  NODE_HAS_OWN_COMPILE_CACHE,
+} from '../cli/cjs-compile-cache.ts';
 import { ROOT } from './support/harness.ts';
 
 /** An audited bundle's installed text: playwright/… beside @playwright/test, playwright-core/… beside playwright (none is exported). */
@@ -18,7 +33,9 @@ function installedText(file: string): string {
   const testPackage = createRequire(import.meta.url).resolve('@playwright/test/package.json');
   const playwrightPackage = createRequire(testPackage).resolve('playwright/package.json');
   const [pkg, ...rest] = file.split('/');
-  const root = dirname(pkg === 'playwright' ? playwrightPackage : createRequire(playwrightPackage).resolve('playwright-core/package.json'));
+  const root = dirname(
+    pkg === 'playwright' ? playwrightPackage : createRequire(playwrightPackage).resolve('playwright-core/package.json'),
+  );
   return readFileSync(join(root, ...rest), 'utf8');
 }
 
@@ -27,7 +44,10 @@ test('every audited bundle is the installed Playwright file it was read in, and 
     const text = installedText(bundle.file);
     const sha = createHash('sha256').update(text).digest('hex');
     // A new Playwright's bundle is not read from the cache until it is read (audited) again: say so here.
-    expect(sha, `${bundle.file} changed (Playwright was upgraded?): read its \`import(\` again, then update AUDITED_BUNDLES in cli/cjs-compile-cache.ts`).toBe(bundle.sha256);
+    expect(
+      sha,
+      `${bundle.file} changed (Playwright was upgraded?): read its \`import(\` again, then update AUDITED_BUNDLES in cli/cjs-compile-cache.ts`,
+    ).toBe(bundle.sha256);
     expect(text.includes('import('), bundle.file).toBe(true);
     expect(bundle.why.length, bundle.file).toBeGreaterThan(20);
   }
@@ -40,35 +60,52 @@ test('off where Node has its own compile cache, and off with NODE_DISABLE_COMPIL
 });
 
 test.describe('on Node 20', () => {
-  test.skip(NODE_HAS_OWN_COMPILE_CACHE, `Node ${process.version} has module.enableCompileCache: the suite uses Node's own cache (cli/compile-cache.ts) and this one is never installed`);
+  test.skip(
+    NODE_HAS_OWN_COMPILE_CACHE,
+    `Node ${process.version} has module.enableCompileCache: the suite uses Node's own cache (cli/compile-cache.ts) and this one is never installed`,
+  );
 
   let dir: string;
   test.beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'conformance-compile-cache-'));
     mkdirSync(join(dir, 'app'));
     // A CommonJS program: a module that requires another, reads require.resolve, and reads its own position in a stack trace.
-    writeFileSync(join(dir, 'app', 'main.cjs'), [
-      "const { where } = require('./lib.cjs');",
-      "const dynamic = require('./dynamic.cjs');",
-      'dynamic.load().then((os) => {',
-      '  process.stdout.write(JSON.stringify({ where: where(), resolved: require.resolve(\'./lib.cjs\'), file: __filename, os: typeof os.cpus }));',
-      '});',
-    ].join('\n'));
-    writeFileSync(join(dir, 'app', 'lib.cjs'), [
-      '#!/usr/bin/env node',
-      'exports.where = () => {',
-      '  const line = new Error().stack.split("\\n")[1];',
-      '  return line.slice(line.lastIndexOf("lib.cjs")).replace(")", "");',
-      '};',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'app', 'main.cjs'),
+      [
+        "const { where } = require('./lib.cjs');",
+        "const dynamic = require('./dynamic.cjs');",
+        'dynamic.load().then((os) => {',
+        "  process.stdout.write(JSON.stringify({ where: where(), resolved: require.resolve('./lib.cjs'), file: __filename, os: typeof os.cpus }));",
+        '});',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'app', 'lib.cjs'),
+      [
+        '#!/usr/bin/env node',
+        'exports.where = () => {',
+        '  const line = new Error().stack.split("\\n")[1];',
+        '  return line.slice(line.lastIndexOf("lib.cjs")).replace(")", "");',
+        '};',
+      ].join('\n'),
+    );
     // `import(` that runs: never read from the cache (Node 20 keeps the writing process's loader in cached code).
     writeFileSync(join(dir, 'app', 'dynamic.cjs'), "exports.load = () => import('node:os');\n");
   });
   test.afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const run = (env: NodeJS.ProcessEnv = {}, nodeOptions: (env: NodeJS.ProcessEnv) => string | undefined = cjsCompileCacheNodeOptions): { out: unknown; entries: Map<string, { ino: number; mtimeMs: number }> } => {
+  const run = (
+    env: NodeJS.ProcessEnv = {},
+    nodeOptions: (env: NodeJS.ProcessEnv) => string | undefined = cjsCompileCacheNodeOptions,
+  ): { out: unknown; entries: Map<string, { ino: number; mtimeMs: number }> } => {
     const full = { ...process.env, NODE_COMPILE_CACHE: join(dir, 'cache'), ...env };
-    const out = JSON.parse(execFileSync(process.execPath, [join(dir, 'app', 'main.cjs')], { env: { ...full, NODE_OPTIONS: nodeOptions(full) ?? '' }, encoding: 'utf8' })) as unknown;
+    const out = JSON.parse(
+      execFileSync(process.execPath, [join(dir, 'app', 'main.cjs')], {
+        env: { ...full, NODE_OPTIONS: nodeOptions(full) ?? '' },
+        encoding: 'utf8',
+      }),
+    ) as unknown;
     const cache = cjsCacheDir(full);
     let names: string[] = [];
     try {
@@ -76,14 +113,24 @@ test.describe('on Node 20', () => {
     } catch {
       names = [];
     }
-    return { out, entries: new Map(names.map((n) => {
-      const { ino, mtimeMs } = statSync(join(cache, n));
-      return [n, { ino, mtimeMs }];
-    })) };
+    return {
+      out,
+      entries: new Map(
+        names.map((n) => {
+          const { ino, mtimeMs } = statSync(join(cache, n));
+          return [n, { ino, mtimeMs }];
+        }),
+      ),
+    };
   };
 
   test('a module read back from the cache runs as compiled afresh; one with `import(` is compiled as usual', () => {
-    const expected = { where: 'lib.cjs:3:16', resolved: join(dir, 'app', 'lib.cjs'), file: join(dir, 'app', 'main.cjs'), os: 'function' };
+    const expected = {
+      where: 'lib.cjs:3:16',
+      resolved: join(dir, 'app', 'lib.cjs'),
+      file: join(dir, 'app', 'main.cjs'),
+      os: 'function',
+    };
     const first = run();
     expect(first.out).toEqual(expected);
     // main.cjs and lib.cjs written, dynamic.cjs not; nothing half-written left.
@@ -141,7 +188,17 @@ test.describe('on Node 20', () => {
   test("the options a clone's command makes (its modules compiled by tsx) install the same cache", () => {
     // tsx compiles the function whose source the options carry: what its compiler adds must run too.
     const fromTsx = (env: NodeJS.ProcessEnv) =>
-      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `const m = await import(${JSON.stringify(join(ROOT, 'cli', 'cjs-compile-cache.ts'))}); process.stdout.write(m.cjsCompileCacheNodeOptions() ?? '')`], { cwd: ROOT, env, encoding: 'utf8' });
+      execFileSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          `const m = await import(${JSON.stringify(join(ROOT, 'cli', 'cjs-compile-cache.ts'))}); process.stdout.write(m.cjsCompileCacheNodeOptions() ?? '')`,
+        ],
+        { cwd: ROOT, env, encoding: 'utf8' },
+      );
     const expected = { where: 'lib.cjs:3:16', os: 'function' };
     const first = run({}, fromTsx);
     expect(first.out).toMatchObject(expected);

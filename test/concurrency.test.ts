@@ -20,7 +20,10 @@ import { MemoryTransport } from './support/memory-transport.ts';
 test.describe.configure({ mode: 'parallel' });
 
 function statuses(report: ConformanceReport): Record<string, string> {
-  return Object.fromEntries([['verdict', report.verdict], ...report.requirements.filter((r) => r.status !== 'disabled').map((r) => [r.id, r.status])]);
+  return Object.fromEntries([
+    ['verdict', report.verdict],
+    ...report.requirements.filter((r) => r.status !== 'disabled').map((r) => [r.id, r.status]),
+  ]);
 }
 
 async function atBoth(options: Parameters<typeof runEngineAgainst>[0], seed: number): Promise<void> {
@@ -33,7 +36,11 @@ async function atBoth(options: Parameters<typeof runEngineAgainst>[0], seed: num
   // flight, which runs one at a time never send (their outcomes are not read: the verdict above is the same).
   const propertyEnded = many.checks.some((c) => c.kind === 'property' && c.status !== 'pass');
   if (propertyEnded) expect(many.run.requests).toBeGreaterThanOrEqual(one.run.requests);
-  else expect({ requests: many.run.requests, saved: many.run.requestsSaved }).toEqual({ requests: one.run.requests, saved: one.run.requestsSaved });
+  else
+    expect({ requests: many.run.requests, saved: many.run.requestsSaved }).toEqual({
+      requests: one.run.requests,
+      saved: one.run.requestsSaved,
+    });
 }
 
 for (const seed of [1, 2, 3]) {
@@ -46,7 +53,10 @@ for (const seed of [1, 2, 3]) {
 // (a property judges its runs several at once: later runs may be in flight when one fails).
 for (const [name, options] of [
   ['fault files-listed-twice', { faults: ['files-listed-twice'] }],
-  ['variant transient-statuses (every 7th request 408/429/503)', CONFORMANT_VARIANTS.find((v) => v.name === 'transient-statuses')!.options],
+  [
+    'variant transient-statuses (every 7th request 408/429/503)',
+    CONFORMANT_VARIANTS.find((v) => v.name === 'transient-statuses')!.options,
+  ],
 ] as const) {
   test(`${name}: the same statuses at concurrency 1 and ${DEFAULTS.concurrency}`, async () => {
     await atBoth(options, 7);
@@ -72,7 +82,11 @@ class RateLimiting implements Transport {
     await new Promise((r) => setTimeout(r, 5));
     this.answered429.push(Date.now());
     const body = Buffer.from(JSON.stringify({ error: { code: 429, message: 'Rate limit exceeded' } }));
-    return { status: 429, headers: { 'content-type': 'application/json', 'retry-after': String(this.retryAfterS) }, body };
+    return {
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': String(this.retryAfterS) },
+      body,
+    };
   }
 
   async close(): Promise<void> {}
@@ -82,16 +96,30 @@ test(`a rate-limited target (429 with Retry-After) at concurrency ${DEFAULTS.con
   const server = await startReference();
   const maxRps = 100;
   const maxRequests = 100;
-  const settings = testSettings(mkdtempSync(join(tmpdir(), 'concurrency-rps-')), { maxRps, maxRequests, maxRetries: 3, retryCapMs: 5_000, concurrency: DEFAULTS.concurrency });
+  const settings = testSettings(mkdtempSync(join(tmpdir(), 'concurrency-rps-')), {
+    maxRps,
+    maxRequests,
+    maxRetries: 3,
+    retryCapMs: 5_000,
+    concurrency: DEFAULTS.concurrency,
+  });
   const transport = new RateLimiting(new MemoryTransport(server), new Set([10, 60]), 0.3);
-  const engine = new Engine({ settings, target: referenceTarget(server), checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
+  const engine = new Engine({
+    settings,
+    target: referenceTarget(server),
+    checks: ALL_CHECKS,
+    judges: RESPONSE_JUDGES,
+    transport,
+  });
   try {
     engine.plan(ALL_CHECKS.map((c) => c.id));
     const outcomes = await engine.finished();
     // Within the budget, every request sent is in the log the report counts.
     expect(transport.calls.length).toBeLessThanOrEqual(maxRequests);
     expect(engine.state.log.count).toBe(transport.calls.length);
-    expect([...outcomes.values()].filter((o) => o.cause === 'run-limit').map((o) => o.reason)).toContainEqual(expect.stringMatching(`^request budget of ${maxRequests} spent`));
+    expect([...outcomes.values()].filter((o) => o.cause === 'run-limit').map((o) => o.reason)).toContainEqual(
+      expect.stringMatching(`^request budget of ${maxRequests} spent`),
+    );
     // --max-rps across every check in flight: the instants the pace let each request leave are
     // 1000/maxRps ms apart or more.
     const slots = engine.state.slots;
@@ -115,7 +143,13 @@ test(`a rate-limited target (429 with Retry-After) at concurrency ${DEFAULTS.con
 test('a run that stops at --max-rps takes no slot after the stop: the requests lined up for the pace are refused, not sent or waited out', async () => {
   const server = await startReference();
   const transport = new MemoryTransport(server);
-  const engine = new Engine({ settings: testSettings(mkdtempSync(join(tmpdir(), 'engine-')), { seed: 3, maxRps: 5 }), target: referenceTarget(server), checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
+  const engine = new Engine({
+    settings: testSettings(mkdtempSync(join(tmpdir(), 'engine-')), { seed: 3, maxRps: 5 }),
+    target: referenceTarget(server),
+    checks: ALL_CHECKS,
+    judges: RESPONSE_JUDGES,
+    transport,
+  });
   let stoppedAt = Infinity;
   const get = transport.get.bind(transport);
   transport.get = async (url, headers) => {

@@ -43,7 +43,10 @@ const SILENT_CHOICES = CONFORMANT_VARIANTS.filter((v) => !v.options.readings);
  */
 const DATA_SHAPES = ['tiny-scan-bound', 'long-hidden-runs', 'scan-bound-1', 'sparse-visible-files'];
 const notJudgedOnShape = (name: string, d: { a: { status: string }; b: { status: string; reason?: string } }) =>
-  DATA_SHAPES.includes(name) && d.a.status === 'pass' && d.b.status === 'skip' && /not judged|budget/.test(d.b.reason ?? '');
+  DATA_SHAPES.includes(name) &&
+  d.a.status === 'pass' &&
+  d.b.status === 'skip' &&
+  /not judged|budget/.test(d.b.reason ?? '');
 
 const runs = new Map<string, Run>();
 const dir = mkdtempSync(join(tmpdir(), 'diff-test-'));
@@ -109,34 +112,71 @@ test('two runs of one implementation with one seed agree: exit 0', async () => {
  * (reference/variants.ts), and where the implementation profile must show it. The comparison is the
  * same one the CLI prints (checked below by its text).
  */
-const CHOICES: Record<string, Array<{ id: string; shows: (b: Record<string, unknown>, a: Record<string, unknown>) => boolean }>> = {
+const CHOICES: Record<
+  string,
+  Array<{ id: string; shows: (b: Record<string, unknown>, a: Record<string, unknown>) => boolean }>
+> = {
   'tiny-scan-bound': [
     // 8 rule 1: a bound of 3 gives more empty pages with has_more true than the reference's 64.
-    { id: 'files.scan-bound.value', shows: (b, a) => Number(b['emptyPagesWithHasMore']) > Number(a['emptyPagesWithHasMore']) },
+    {
+      id: 'files.scan-bound.value',
+      shows: (b, a) => Number(b['emptyPagesWithHasMore']) > Number(a['emptyPagesWithHasMore']),
+    },
   ],
   'sparse-extra-charset': [
     // 2.4: endpoint fields left out or null where presence and nullability are not shown.
-    { id: 'models.endpoint.required-fields', shows: (b) => Array.isArray(b['sometimesAbsent']) && b['sometimesAbsent'].length > 0 },
+    {
+      id: 'models.endpoint.required-fields',
+      shows: (b) => Array.isArray(b['sometimesAbsent']) && b['sometimesAbsent'].length > 0,
+    },
     { id: 'models.endpoint.nullability', shows: (b) => JSON.stringify(b).includes('"null"') },
     // Unknown extra fields (x_reference) beside data and has_more.
-    { id: 'interns.pagination.next-page', shows: (b) => Object.keys(b['fieldsBeyondDataAndHasMore'] as object).length > 0 },
+    {
+      id: 'interns.pagination.next-page',
+      shows: (b) => Object.keys(b['fieldsBeyondDataAndHasMore'] as object).length > 0,
+    },
   ],
   'other-silent-choices': [
-    { id: 'interns.params.names', shows: (b) => JSON.stringify(b) === JSON.stringify(variantOptions('other-silent-choices').internsParams) },
-    { id: 'interns.limit.default', shows: (b) => b['defaultPageSize'] === variantOptions('other-silent-choices').internsDefaultPageSize },
-    { id: 'interns.errors.string-code-status', shows: (b) => b['status'] === variantOptions('other-silent-choices').stringErrorStatus?.invalid_body },
-    { id: 'auth.key-kind-per-operation', shows: (b) => JSON.stringify(b['acceptedBy']) === JSON.stringify(variantOptions('other-silent-choices').restrictedKeyAcceptedBy) },
+    {
+      id: 'interns.params.names',
+      shows: (b) => JSON.stringify(b) === JSON.stringify(variantOptions('other-silent-choices').internsParams),
+    },
+    {
+      id: 'interns.limit.default',
+      shows: (b) => b['defaultPageSize'] === variantOptions('other-silent-choices').internsDefaultPageSize,
+    },
+    {
+      id: 'interns.errors.string-code-status',
+      shows: (b) => b['status'] === variantOptions('other-silent-choices').stringErrorStatus?.invalid_body,
+    },
+    {
+      id: 'auth.key-kind-per-operation',
+      shows: (b) =>
+        JSON.stringify(b['acceptedBy']) ===
+        JSON.stringify(variantOptions('other-silent-choices').restrictedKeyAcceptedBy),
+    },
   ],
   // Padding of ids (RFC 4648 leaves it open) and a null first_id (4.1 rule 5) are judged, both
   // readings pass, but no requirement of the catalogue records which one a target chose: the profile
   // has nothing to show, and the diff says the two agree (see the test below).
   'padded-ids-null-first-id': [],
   // Long runs of hidden objects and a scan bound of 1: many more empty pages with has_more true (8 rule 1, 4.1 rule 3).
-  ...Object.fromEntries(['long-hidden-runs', 'scan-bound-1', 'sparse-visible-files'].map((name) => [name, [
-    { id: 'files.scan-bound.value', shows: (b: Record<string, unknown>, a: Record<string, unknown>) => Number(b['emptyPagesWithHasMore']) > Number(a['emptyPagesWithHasMore']) },
-  ]])),
+  ...Object.fromEntries(
+    ['long-hidden-runs', 'scan-bound-1', 'sparse-visible-files'].map((name) => [
+      name,
+      [
+        {
+          id: 'files.scan-bound.value',
+          shows: (b: Record<string, unknown>, a: Record<string, unknown>) =>
+            Number(b['emptyPagesWithHasMore']) > Number(a['emptyPagesWithHasMore']),
+        },
+      ],
+    ]),
+  ),
   // 8 rule 4: the 408s list interns gave now and then, retried (never a check's answer).
-  'transient-statuses': [{ id: 'interns.timeout.length', shows: (b, a) => b['answered408'] === true && a['answered408'] !== true }],
+  'transient-statuses': [
+    { id: 'interns.timeout.length', shows: (b, a) => b['answered408'] === true && a['answered408'] !== true },
+  ],
 };
 
 function variantOptions(name: string) {
@@ -153,13 +193,22 @@ function only(values: unknown[]): Record<string, unknown> {
 test('every conformant variant: no requirement differs, and the profile shows what the variant chose', async () => {
   expect(Object.keys(CHOICES).sort()).toEqual(SILENT_CHOICES.map((v) => v.name).sort());
   for (const v of SILENT_CHOICES) {
-    const comparison: ReportComparison = compareReports(run('plain').report, run(v.name).report, { a: 'plain', b: v.name });
-    expect(comparison.statuses.filter((d) => !notJudgedOnShape(v.name, d)), `${v.name}: a conformant variant is judged as the reference is`).toEqual([]);
+    const comparison: ReportComparison = compareReports(run('plain').report, run(v.name).report, {
+      a: 'plain',
+      b: v.name,
+    });
+    expect(
+      comparison.statuses.filter((d) => !notJudgedOnShape(v.name, d)),
+      `${v.name}: a conformant variant is judged as the reference is`,
+    ).toEqual([]);
     const byId = new Map<string, ObservationDifference>(comparison.observations.map((d) => [d.id, d]));
     for (const choice of CHOICES[v.name]!) {
       const d = byId.get(choice.id);
       expect(d, `${v.name}: ${choice.id} differs`).toBeDefined();
-      expect(choice.shows(only(d!.b.observed), only(d!.a.observed)), `${v.name}: ${choice.id} shows the variant's choice`).toBe(true);
+      expect(
+        choice.shows(only(d!.b.observed), only(d!.a.observed)),
+        `${v.name}: ${choice.id} shows the variant's choice`,
+      ).toBe(true);
     }
 
     const out = await diff([run('plain').file, run(v.name).file]);
@@ -167,12 +216,13 @@ test('every conformant variant: no requirement differs, and the profile shows wh
     // A status difference exits 1; only observations differing exits 3 (cli/diff.ts).
     expect(out.code, v.name).toBe(comparison.agree ? 0 : comparison.statuses.length ? 1 : 3);
     if (comparison.statuses.length === 0) expect(out.stdout).not.toContain('Requirements whose status differs');
-    for (const choice of CHOICES[v.name]!) expect(out.stdout, `${v.name}: ${choice.id} on the console`).toContain(`  ${choice.id} (`);
+    for (const choice of CHOICES[v.name]!)
+      expect(out.stdout, `${v.name}: ${choice.id} on the console`).toContain(`  ${choice.id} (`);
     if (CHOICES[v.name]!.length === 0) expect(out.stdout).toContain('The two reports agree');
   }
 });
 
-test('the variant that names its interns parameters otherwise: its names side by side with the reference\'s', async () => {
+test("the variant that names its interns parameters otherwise: its names side by side with the reference's", async () => {
   const out = await diff([run('plain').file, run('other-silent-choices').file]);
   const names = variantOptions('other-silent-choices').internsParams!;
   const section = out.stdout.slice(out.stdout.indexOf('  interns.params.names ('));
@@ -238,12 +288,24 @@ test('bad input: one line on stderr, exit 2, for every kind', async () => {
   const cases: Array<{ args: string[]; says: RegExp }> = [
     { args: [plain.file, join(dir, 'missing.json')], says: /missing\.json.*no such file/ },
     { args: [plain.file, write('broken.json', '{"reportVersion": 1,')], says: /broken\.json.* is not valid JSON/ },
-    { args: [plain.file, write('other.json', '{"name": "not a report"}')], says: /other\.json.* is not a conformance report/ },
-    { args: [plain.file, other((r) => (r.suite.version = '9.9.9'))], says: /different suite versions \(A .* 0\.\d+\.\d+, B .* 9\.9\.9\)/ },
-    { args: [plain.file, other((r) => (r.specVersion = '2.0.0'))], says: /different versions of the service document \(A 1\.0\.0, B 2\.0\.0\)/ },
+    {
+      args: [plain.file, write('other.json', '{"name": "not a report"}')],
+      says: /other\.json.* is not a conformance report/,
+    },
+    {
+      args: [plain.file, other((r) => (r.suite.version = '9.9.9'))],
+      says: /different suite versions \(A .* 0\.\d+\.\d+, B .* 9\.9\.9\)/,
+    },
+    {
+      args: [plain.file, other((r) => (r.specVersion = '2.0.0'))],
+      says: /different versions of the service document \(A 1\.0\.0, B 2\.0\.0\)/,
+    },
     { args: [plain.file], says: /takes two reports, got 1/ },
     // Node's hint after the option (it ends in a quote it never closes) is not said.
-    { args: [plain.file, plain.file, '--colour'], says: /^conformance diff: Unknown option '--colour' \(see --help\)\n$/ },
+    {
+      args: [plain.file, plain.file, '--colour'],
+      says: /^conformance diff: Unknown option '--colour' \(see --help\)\n$/,
+    },
     { args: [plain.file, '/dev/zero'], says: /is not a regular file/ },
     { args: [plain.file, plain.file, '--html', link], says: /symbolic link; refusing/ },
   ];
@@ -262,5 +324,7 @@ test('--help says how to use it, exit 0', async () => {
   expect(out.code).toBe(0);
   // As the other commands' usage: the command that runs it here (a clone's npm script).
   expect(out.stdout).toMatch(/^usage: npm run conformance:diff -- A\/report\.json B\/report\.json/);
-  expect(out.stdout).toContain('Exit code: 0 the two agree; 1 the status of a requirement differs; 3 only observations differ');
+  expect(out.stdout).toContain(
+    'Exit code: 0 the two agree; 1 the status of a requirement differs; 3 only observations differ',
+  );
 });

@@ -22,17 +22,34 @@ interface DirectRun {
 }
 
 /** `reporters: 'config'`: the configuration's own reporters (the host reporter, then Playwright's list), as `npx playwright test` runs. */
-async function playwrightTest(args: string[], env: Record<string, string>, reporters: 'json' | 'config' = 'json'): Promise<DirectRun> {
+async function playwrightTest(
+  args: string[],
+  env: Record<string, string>,
+  reporters: 'json' | 'config' = 'json',
+): Promise<DirectRun> {
   const dir = mkdtempSync(join(tmpdir(), 'direct-'));
   const out = join(dir, 'results.json');
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   const reporterArgs = reporters === 'json' ? [`--reporter=${join(ROOT, 'cli/playwright/host-reporter.ts')},json`] : [];
-  const child = spawn(process.execPath, [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), ...reporterArgs, ...args], {
-    cwd: ROOT,
-    // Each run its own report directory: tests run at once, and a report directory is locked while written.
-    env: { ...process.env, CONFORMANCE_SEED: '5', PLAYWRIGHT_JSON_OUTPUT_NAME: out, CONFORMANCE_REPORT_DIR: join(dir, 'report'), CONFORMANCE_RUN: '', CONFORMANCE_ENGINE_SOCKET: '', FORCE_COLOR: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), ...reporterArgs, ...args],
+    {
+      cwd: ROOT,
+      // Each run its own report directory: tests run at once, and a report directory is locked while written.
+      env: {
+        ...process.env,
+        CONFORMANCE_SEED: '5',
+        PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+        CONFORMANCE_REPORT_DIR: join(dir, 'report'),
+        CONFORMANCE_RUN: '',
+        CONFORMANCE_ENGINE_SOCKET: '',
+        FORCE_COLOR: '0',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -44,10 +61,28 @@ async function playwrightTest(args: string[], env: Record<string, string>, repor
   const results: DirectRun['results'] = [];
   const locations = new Map<string, string>();
   try {
-    type S = { specs?: Array<{ title: string; file: string; line: number; tests: Array<{ annotations: DirectRun['results'][number]['annotations']; results: Array<{ status: string; annotations?: DirectRun['results'][number]['annotations'] }> }> }>; suites?: S[] };
+    type S = {
+      specs?: Array<{
+        title: string;
+        file: string;
+        line: number;
+        tests: Array<{
+          annotations: DirectRun['results'][number]['annotations'];
+          results: Array<{ status: string; annotations?: DirectRun['results'][number]['annotations'] }>;
+        }>;
+      }>;
+      suites?: S[];
+    };
     const walk = (s: S) => {
       for (const spec of s.specs ?? []) locations.set(spec.title, `${spec.file}:${spec.line}`);
-      for (const spec of s.specs ?? []) for (const t of spec.tests) for (const r of t.results) results.push({ title: spec.title, status: r.status, annotations: [...t.annotations, ...(r.annotations ?? [])] });
+      for (const spec of s.specs ?? [])
+        for (const t of spec.tests)
+          for (const r of t.results)
+            results.push({
+              title: spec.title,
+              status: r.status,
+              annotations: [...t.annotations, ...(r.annotations ?? [])],
+            });
       for (const c of s.suites ?? []) walk(c);
     };
     for (const s of (JSON.parse(readFileSync(out, 'utf8')) as { suites: S[] }).suites) walk(s);
@@ -57,7 +92,10 @@ async function playwrightTest(args: string[], env: Record<string, string>, repor
   return { code, stdout, stderr, results, locations, reportDir: join(dir, 'report') };
 }
 
-async function withReference(faults: string[], fn: (file: string, env: Record<string, string>) => Promise<void>): Promise<void> {
+async function withReference(
+  faults: string[],
+  fn: (file: string, env: Record<string, string>) => Promise<void>,
+): Promise<void> {
   const server = await startReference({ faults });
   try {
     const file = join(mkdtempSync(join(tmpdir(), 'direct-target-')), 'target.yaml');
@@ -76,38 +114,61 @@ test('a SHOULD failure is shown as a warning and does not fail `npx playwright t
     expect(shown?.status).toBe('passed');
     // Located at the check's declaration, also in a run (the runner's listing comes from the global set-up's).
     expect(must.locations.get('files.limit.out-of-range-rejected')).toMatch(/^checks\/container-files-query\.ts:\d+$/);
-    expect(shown?.annotations).toContainEqual({ type: 'warning', description: expect.stringMatching(/^not gating \(fail-on must\): FAIL /) });
+    expect(shown?.annotations).toContainEqual({
+      type: 'warning',
+      description: expect.stringMatching(/^not gating \(fail-on must\): FAIL /),
+    });
 
     // In the run's own output too (Playwright's list reporter prints a test's stderr): a warning line, the test passed.
     const listed = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file }, 'config');
     expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout + listed.stderr).toMatch(/WARN {2}files\.limit\.out-of-range-rejected: a SHOULD requirement failed \(not gating without CONFORMANCE_FAIL_ON=should\): /);
+    expect(listed.stdout + listed.stderr).toMatch(
+      /WARN {2}files\.limit\.out-of-range-rejected: a SHOULD requirement failed \(not gating without CONFORMANCE_FAIL_ON=should\): /,
+    );
     expect(listed.stdout).toMatch(/✓ .*files\.limit\.out-of-range-rejected/);
 
-    const should = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file, CONFORMANCE_FAIL_ON: 'should' });
+    const should = await playwrightTest(['--grep', 'files.limit'], {
+      ...env,
+      CONFORMANCE_TARGET: file,
+      CONFORMANCE_FAIL_ON: 'should',
+    });
     expect(should.code).toBe(1);
     expect(should.results.find((r) => r.title === 'files.limit.out-of-range-rejected')?.status).toBe('failed');
     // CONFORMANCE_REPORT_DIR is --report-dir: the run's report is there, with its verdict.
-    expect((JSON.parse(readFileSync(join(should.reportDir, 'report.json'), 'utf8')) as { verdict: string }).verdict).toBe('non-conformant');
+    expect(
+      (JSON.parse(readFileSync(join(should.reportDir, 'report.json'), 'utf8')) as { verdict: string }).verdict,
+    ).toBe('non-conformant');
   });
 });
 
-test('a rejected key is the preflight\'s one line and exit 2 before any test', async () => {
+test("a rejected key is the preflight's one line and exit 2 before any test", async () => {
   await withReference([], async (file, env) => {
     const rotated = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, `${v}-rotated`]));
     const run = await playwrightTest([], { ...rotated, CONFORMANCE_TARGET: file });
     expect(run.code).toBe(2);
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: apiKey \(from \$CONFORMANCE_REFERENCE_API_KEY\) was rejected by every operation/)]);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^conformance: apiKey \(from \$CONFORMANCE_REFERENCE_API_KEY\) was rejected by every operation/,
+      ),
+    ]);
     expect(run.results).toEqual([]);
   });
 });
 
-test('a careless target file (a main container that lists no file, a model answered 404) is the preflight\'s one line and exit 2 before any test', async () => {
+test("a careless target file (a main container that lists no file, a model answered 404) is the preflight's one line and exit 2 before any test", async () => {
   await withReference([], async (file, env) => {
     const yaml = readFileSync(file, 'utf8');
     for (const [pattern, replacement, line] of [
-      [/^ {2}containerId: .*$/m, '  containerId: "cntr_typo"', /^conformance: containerFiles\.containerId "cntr_typo" lists no file .*Check the target file$/],
-      [/^ {2}model: .*$/m, '  model: "openai/gpt-4o-typo"', /^conformance: modelEndpoints\.model "openai\/gpt-4o-typo" was answered 404 .*Check the target file$/],
+      [
+        /^ {2}containerId: .*$/m,
+        '  containerId: "cntr_typo"',
+        /^conformance: containerFiles\.containerId "cntr_typo" lists no file .*Check the target file$/,
+      ],
+      [
+        /^ {2}model: .*$/m,
+        '  model: "openai/gpt-4o-typo"',
+        /^conformance: modelEndpoints\.model "openai\/gpt-4o-typo" was answered 404 .*Check the target file$/,
+      ],
     ] as const) {
       const edited = join(mkdtempSync(join(tmpdir(), 'direct-target-')), 'target.yaml');
       writeFileSync(edited, yaml.replace(pattern, replacement));
@@ -122,19 +183,33 @@ test('a careless target file (a main container that lists no file, a model answe
 test('a bad target file or CONFORMANCE_FAIL_ON is one line and exit 2, no stack and no code frame', async () => {
   const missing = await playwrightTest([], { CONFORMANCE_TARGET: '/no/such/target.yaml' });
   expect(missing.code).toBe(2);
-  expect(missing.stderr.trim().split('\n')).toEqual(['conformance: target file /no/such/target.yaml: cannot be read (ENOENT)']);
+  expect(missing.stderr.trim().split('\n')).toEqual([
+    'conformance: target file /no/such/target.yaml: cannot be read (ENOENT)',
+  ]);
   // Its report directory says the error, as the command line's does (junit.xml errors="1", no report.json).
-  expect(readFileSync(join(missing.reportDir, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="0" errors="1"/);
+  expect(readFileSync(join(missing.reportDir, 'junit.xml'), 'utf8')).toMatch(
+    /<testsuites [^>]*failures="0" errors="1"/,
+  );
   expect(existsSync(join(missing.reportDir, 'report.json'))).toBe(false);
   const failOn = await playwrightTest([], { CONFORMANCE_FAIL_ON: 'sometimes' });
   expect(failOn.code).toBe(2);
-  expect(failOn.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: --fail-on takes must or should/)]);
+  expect(failOn.stderr.trim().split('\n')).toEqual([
+    expect.stringMatching(/^conformance: --fail-on takes must or should/),
+  ]);
 });
 
-test('every Playwright test is located at its check\'s declaration in suites/checks/ (its `id:` line), in a listing and in a run', async () => {
+test("every Playwright test is located at its check's declaration in suites/checks/ (its `id:` line), in a listing and in a run", async () => {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   const listed = await new Promise<string>((resolve) => {
-    const child = spawn(process.execPath, [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), '--list', '--reporter=json'], { cwd: ROOT, env: { ...process.env, CONFORMANCE_RUN: '', CONFORMANCE_ENGINE_SOCKET: '', CONFORMANCE_CHECK_LIST: '' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(
+      process.execPath,
+      [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), '--list', '--reporter=json'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, CONFORMANCE_RUN: '', CONFORMANCE_ENGINE_SOCKET: '', CONFORMANCE_CHECK_LIST: '' },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', () => resolve(out));
@@ -155,6 +230,14 @@ test('every Playwright test is located at its check\'s declaration in suites/che
     expect(spec.column, spec.title).toBe(declared!.index + 1);
     const id = declared![1] ?? declared![2]!;
     if (declared![1]) expect(id).toBe(spec.title);
-    else expect(spec.title).toMatch(new RegExp(`^${id.split(/\$\{[^}]*\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+?')}$`));
+    else
+      expect(spec.title).toMatch(
+        new RegExp(
+          `^${id
+            .split(/\$\{[^}]*\}/)
+            .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+            .join('.+?')}$`,
+        ),
+      );
   }
 });

@@ -1,6 +1,14 @@
 import { expect, test } from '@playwright/test';
 import type { CheckOutcome } from '../core/check/check.ts';
-import { askOutcome, closeEngineServer, engineSocketPath, OutcomeFollower, serveOutcomes, type EngineHandlers, type OutcomeAnswer } from '../playwright/engine-socket.ts';
+import {
+  askOutcome,
+  closeEngineServer,
+  engineSocketPath,
+  OutcomeFollower,
+  serveOutcomes,
+  type EngineHandlers,
+  type OutcomeAnswer,
+} from '../playwright/engine-socket.ts';
 
 /** Handlers over checks that settle when the test says so, counting what the engine was asked. */
 function fakeEngine(planned: readonly string[]) {
@@ -25,7 +33,11 @@ function fakeEngine(planned: readonly string[]) {
     listing: () => '[]',
     keys: () => [],
   };
-  const outcomeOf = (checkId: string): OutcomeAnswer => ({ outcome: { checkId, status: 'pass', failures: [], observations: [], requests: 1, seed: 1 } as CheckOutcome, reportedByHost: true, gating: false });
+  const outcomeOf = (checkId: string): OutcomeAnswer => ({
+    outcome: { checkId, status: 'pass', failures: [], observations: [], requests: 1, seed: 1 } as CheckOutcome,
+    reportedByHost: true,
+    gating: false,
+  });
   return { handlers, asked, pass: (id: string) => settle.get(id)!(outcomeOf(id)), settled: (id: string) => answer(id) };
 }
 

@@ -5,12 +5,19 @@ import { decodeFileId, encodeFileId } from '../core/document/file-id.ts';
 test('an id decoded again, after more ids than the memo keeps, and one longer than it keeps, decodes as the first time', () => {
   const ids = Array.from({ length: 5000 }, (_, i) => encodeFileId(`dir/file-${i}.txt`));
   const first = ids.map((id) => decodeFileId(id));
-  ids.forEach((id, i) => expect(decodeFileId(id)).toEqual({ ok: true, path: `dir/file-${i}.txt`, padded: false }));
+  for (const [i, id] of ids.entries())
+    expect(decodeFileId(id)).toEqual({ ok: true, path: `dir/file-${i}.txt`, padded: false });
   expect(first[0]).toEqual({ ok: true, path: 'dir/file-0.txt', padded: false });
   const long = `deep/${'x'.repeat(2000)}`;
   expect(decodeFileId(encodeFileId(long))).toEqual({ ok: true, path: long, padded: false });
-  expect(decodeFileId('cfile_+a')).toEqual({ ok: false, reason: 'uses the standard base64 alphabet (+ or /), not base64url' });
-  expect(decodeFileId('cfile_+a')).toEqual({ ok: false, reason: 'uses the standard base64 alphabet (+ or /), not base64url' });
+  expect(decodeFileId('cfile_+a')).toEqual({
+    ok: false,
+    reason: 'uses the standard base64 alphabet (+ or /), not base64url',
+  });
+  expect(decodeFileId('cfile_+a')).toEqual({
+    ok: false,
+    reason: 'uses the standard base64 alphabet (+ or /), not base64url',
+  });
 });
 
 test('a decoded id is frozen: the one a caller holds cannot be changed for the next', () => {

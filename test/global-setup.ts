@@ -15,7 +15,10 @@ export default function globalSetup(): () => void {
   mkdirSync(join(ROOT, '.cache'), { recursive: true });
   const dir = mkdtempSync(join(ROOT, '.cache', 'test-build-'));
   try {
-    execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/build-dist.ts'), '--root', dir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/build-dist.ts'), '--root', dir], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;

@@ -30,10 +30,21 @@ test('the independent server is judged conformant on seeds 1 to 5, every MUST ju
   for (const seed of [1, 2, 3, 4, 5]) {
     const report = await runConformance({ target: file, seed, env: { ...process.env, ...server.env } });
     const must = report.requirements.filter((r) => r.level === 'MUST');
-    expect(must.filter((r) => r.status === 'fail' || r.status === 'error').map((r) => `${r.id} ${r.status}: ${r.reason ?? ''}`), `seed ${seed}`).toEqual([]);
+    expect(
+      must
+        .filter((r) => r.status === 'fail' || r.status === 'error')
+        .map((r) => `${r.id} ${r.status}: ${r.reason ?? ''}`),
+      `seed ${seed}`,
+    ).toEqual([]);
     expect(report.verdict, `seed ${seed}`).toBe('conformant');
     // What was not judged is what the target file does not name.
-    expect(must.filter((r) => r.status === 'skip').map((r) => r.id).sort(), `seed ${seed}`).toEqual(['auth.restricted-403', 'interns.regional-host-refused', 'models.forbidden-model-error']);
+    expect(
+      must
+        .filter((r) => r.status === 'skip')
+        .map((r) => r.id)
+        .sort(),
+      `seed ${seed}`,
+    ).toEqual(['auth.restricted-403', 'interns.regional-host-refused', 'models.forbidden-model-error']);
     expect(must.filter((r) => r.status === 'pass').length).toBeGreaterThan(60);
   }
 });

@@ -20,11 +20,16 @@ test('a target file whose interns parameter names the server does not know: ERRO
   const dir = mkdtempSync(join(tmpdir(), 'interns-params-'));
   const targetFile = join(dir, 'target.yaml');
   // The reference's own target file, but naming the parameters as the default reference does.
-  const yaml = referenceTargetYaml(server).replace(/^  params: .*$/m, '  params: { limit: "limit", status: "status", workspace: "workspace_id" }');
+  const yaml = referenceTargetYaml(server).replace(
+    /^ {2}params: .*$/m,
+    '  params: { limit: "limit", status: "status", workspace: "workspace_id" }',
+  );
   expect(yaml).toContain('limit: "limit"');
   writeFileSync(targetFile, yaml);
   try {
-    const run = await runCli(['--target', targetFile, '--seed', '1', '--grep', 'interns'], { env: referenceKeyEnv(server) });
+    const run = await runCli(['--target', targetFile, '--seed', '1', '--grep', 'interns'], {
+      env: referenceKeyEnv(server),
+    });
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(run.report?.verdict).toBe('error');
     expect(run.stdout + run.stderr).toContain('limit=1 listed 50 interns: are interns.params.limit/status right?');
@@ -32,7 +37,9 @@ test('a target file whose interns parameter names the server does not know: ERRO
     const rows = run.report?.requirements ?? [];
     expect(rows.filter((r) => r.status === 'fail').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
     expect(rows.find((r) => r.id === 'interns.status.filter')?.status).toBe('error');
-    expect(rows.find((r) => r.id === 'interns.limit.respected')?.reason).toContain('are interns.params.limit/status right?');
+    expect(rows.find((r) => r.id === 'interns.limit.respected')?.reason).toContain(
+      'are interns.params.limit/status right?',
+    );
     expect(rows.find((r) => r.id === 'interns.intern.uuid-fields')?.status).toBe('pass');
   } finally {
     await server.close();
@@ -48,7 +55,9 @@ test('the same server with the right names in the target file: conformant', asyn
   writeFileSync(targetFile, referenceTargetYaml(server));
   try {
     const report = await runConformance({ target: targetFile, seed: 1, grep: 'interns', env: referenceKeyEnv(server) });
-    expect(report.requirements.filter((r) => r.status === 'error' || r.status === 'fail').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+    expect(
+      report.requirements.filter((r) => r.status === 'error' || r.status === 'fail').map((r) => `${r.id}: ${r.reason}`),
+    ).toEqual([]);
     expect(report.verdict).toBe('conformant');
   } finally {
     await server.close();

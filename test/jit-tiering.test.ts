@@ -34,7 +34,11 @@ async function callsBeforeTurbofan(command: readonly string[]): Promise<number> 
   const [node, ...rest] = command;
   let run: Spawned;
   try {
-    run = await spawned(node!, ['--allow-natives-syntax', '--no-concurrent-recompilation', '--import', pathToFileURL(probe).href, ...rest], { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' }, timeoutMs: 60_000 });
+    run = await spawned(
+      node!,
+      ['--allow-natives-syntax', '--no-concurrent-recompilation', '--import', pathToFileURL(probe).href, ...rest],
+      { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' }, timeoutMs: 60_000 },
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -46,7 +50,10 @@ async function callsBeforeTurbofan(command: readonly string[]): Promise<number> 
 }
 
 test('the command (`conformance --help`) gives TurboFan a function after many more calls than Node does', async () => {
-  test.skip(tieringFlag() === undefined, `V8 ${process.versions.v8}'s tiering flags have not been read (cli/jit-tiering.ts): the command leaves Node's default`);
+  test.skip(
+    tieringFlag() === undefined,
+    `V8 ${process.versions.v8}'s tiering flags have not been read (cli/jit-tiering.ts): the command leaves Node's default`,
+  );
   const node = await callsBeforeTurbofan([process.execPath, '-e', '0']);
   // A function called once is not TurboFan's: where the probe says so, it does not read this V8's status (bit 6 in V8 11 to 13).
   test.skip(node <= 1, `V8 ${process.versions.v8}'s optimisation status has TurboFan elsewhere than the probe reads`);

@@ -1,13 +1,23 @@
 /** core/http/json-body.ts: strict UTF-8 (RFC 8259 section 8.1, RFC 3629), JSON parsing and duplicate object names. */
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { decodeJsonBody, firstDuplicateKey, firstInvalidUtf8, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../core/http/json-body.ts';
+import {
+  decodeJsonBody,
+  firstDuplicateKey,
+  firstInvalidUtf8,
+  MAX_JSON_DEPTH,
+  MAX_JSON_VALUES,
+} from '../core/http/json-body.ts';
 
-const bytes = (...parts: Array<string | number[]>): Buffer => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
+const bytes = (...parts: Array<string | number[]>): Buffer =>
+  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
 
 test('valid UTF-8 JSON is decoded and parsed, with no finding', () => {
   const d = decodeJsonBody(bytes('{"path":"intl/caf\u00e9 \u65e5\u672c \u{1f600}.txt","n":[1,2]}'));
-  expect(d).toEqual({ text: '{"path":"intl/caf\u00e9 \u65e5\u672c \u{1f600}.txt","n":[1,2]}', json: { path: 'intl/caf\u00e9 \u65e5\u672c \u{1f600}.txt', n: [1, 2] } });
+  expect(d).toEqual({
+    text: '{"path":"intl/caf\u00e9 \u65e5\u672c \u{1f600}.txt","n":[1,2]}',
+    json: { path: 'intl/caf\u00e9 \u65e5\u672c \u{1f600}.txt', n: [1, 2] },
+  });
 });
 
 test('a Latin-1 byte inside a string is reported at its byte offset; the rest of the body is still parsed', () => {
@@ -59,11 +69,18 @@ test('not JSON: empty body, syntax error, byte order mark', () => {
 const jsonWithRepeats: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.oneof(fc.integer().map(String), fc.constantFrom('true', 'null', '1.5e3'), fc.string({ unit: fc.constantFrom('a', ':', '"', '\\', '{', ',', ' ') }).map((t) => JSON.stringify(t))),
+    fc.oneof(
+      fc.integer().map(String),
+      fc.constantFrom('true', 'null', '1.5e3'),
+      fc.string({ unit: fc.constantFrom('a', ':', '"', '\\', '{', ',', ' ') }).map((t) => JSON.stringify(t)),
+    ),
     fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
     fc
       .array(fc.tuple(fc.constantFrom('a', 'b', ':', 'a:b'), fc.boolean(), tie('value')), { maxLength: 5 })
-      .map((members) => `{${members.map(([name, escaped, v]) => `${escaped ? `"\\u${name.charCodeAt(0).toString(16).padStart(4, '0')}${name.slice(1)}"` : JSON.stringify(name)} : ${v}`).join(',')}}`),
+      .map(
+        (members) =>
+          `{${members.map(([name, escaped, v]) => `${escaped ? `"\\u${name.charCodeAt(0).toString(16).padStart(4, '0')}${name.slice(1)}"` : JSON.stringify(name)} : ${v}`).join(',')}}`,
+      ),
   ),
 })).value;
 
@@ -110,7 +127,9 @@ test('a duplicate object name is reported by its JSON pointer, after unescaping,
 test('deep nesting and a large body are scanned without recursion (no stack overflow at any depth)', () => {
   const deep = '['.repeat(100_000) + ']'.repeat(100_000);
   expect(firstDuplicateKey(deep)).toBeUndefined();
-  const big = JSON.stringify({ data: Array.from({ length: 10_000 }, (_, i) => ({ id: `cfile_${i}`, path: `p/${i}` })) });
+  const big = JSON.stringify({
+    data: Array.from({ length: 10_000 }, (_, i) => ({ id: `cfile_${i}`, path: `p/${i}` })),
+  });
   const d = decodeJsonBody(Buffer.from(big));
   expect(d.duplicateKey).toBeUndefined();
   expect((d.json as { data: unknown[] }).data).toHaveLength(10_000);
@@ -122,20 +141,31 @@ test('a body nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_VAL
   const bytes = (s: string) => new TextEncoder().encode(s);
   const deep = decodeJsonBody(bytes('['.repeat(100_000) + ']'.repeat(100_000)));
   expect(deep.json).toBeUndefined();
-  expect(deep.jsonError).toBe(`nested deeper than ${MAX_JSON_DEPTH} levels, not read (RFC 8259 section 9 lets a reader limit nesting; the service's bodies are a few levels deep)`);
+  expect(deep.jsonError).toBe(
+    `nested deeper than ${MAX_JSON_DEPTH} levels, not read (RFC 8259 section 9 lets a reader limit nesting; the service's bodies are a few levels deep)`,
+  );
   const many = decodeJsonBody(bytes(`{"data":[${'{},'.repeat(MAX_JSON_VALUES)}{}]}`));
   expect(many.json).toBeUndefined();
   expect(many.jsonError).toMatch(new RegExp(`^more than ${MAX_JSON_VALUES} values, not read`));
   // At the bounds (brackets and commas inside strings do not count), a body is read.
   const atDepth = '['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH);
   expect(decodeJsonBody(bytes(atDepth)).jsonError).toBeUndefined();
-  expect(decodeJsonBody(bytes(JSON.stringify({ s: '[[[[,,,,{{{{'.repeat(100_000), q: 'a\\"[' }))).jsonError).toBeUndefined();
+  expect(
+    decodeJsonBody(bytes(JSON.stringify({ s: '[[[[,,,,{{{{'.repeat(100_000), q: 'a\\"[' }))).jsonError,
+  ).toBeUndefined();
   expect(decodeJsonBody(bytes(`[${'1,'.repeat(MAX_JSON_VALUES - 2)}1]`)).jsonError).toBeUndefined();
 });
 
 test('a parsed body is frozen through and through, at the deepest nesting the reading limits let through', () => {
-  const body = decodeJsonBody(bytes('{"data":[{"id":"a","tags":["x"]},{"nested":{"deep":[1,[2]]}}]}')).json as { data: Array<Record<string, unknown>> };
-  expect(Object.isFrozen(body) && Object.isFrozen(body.data) && Object.isFrozen(body.data[0]) && Object.isFrozen(body.data[0]!['tags'])).toBe(true);
+  const body = decodeJsonBody(bytes('{"data":[{"id":"a","tags":["x"]},{"nested":{"deep":[1,[2]]}}]}')).json as {
+    data: Array<Record<string, unknown>>;
+  };
+  expect(
+    Object.isFrozen(body) &&
+      Object.isFrozen(body.data) &&
+      Object.isFrozen(body.data[0]) &&
+      Object.isFrozen(body.data[0]!['tags']),
+  ).toBe(true);
   expect(Object.isFrozen((body.data[1]!['nested'] as { deep: unknown[] }).deep[1])).toBe(true);
   // A check that sorted or changed a shared body would change what every other check reads: it throws instead.
   expect(() => (body.data as unknown[]).sort()).toThrow(TypeError);

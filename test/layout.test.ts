@@ -32,7 +32,9 @@ function sources(dir: string): string[] {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => relative(ROOT, resolve(dirname(file), m[1]!)));
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) =>
+    relative(ROOT, resolve(dirname(file), m[1]!)),
+  );
 }
 
 test('imports run one way: cli -> reports -> suites -> playwright -> core -> spec and generators, os/ below all; reference/ imports os/ alone', () => {
@@ -50,8 +52,12 @@ test('imports run one way: cli -> reports -> suites -> playwright -> core -> spe
 });
 
 test('generators/ holds fast-check arbitraries only, and no file of checks is over 400 lines', () => {
-  const notArbitraries = sources(join(ROOT, 'generators')).filter((f) => !relative(join(ROOT, 'generators'), f).startsWith('arbitraries/'));
+  const notArbitraries = sources(join(ROOT, 'generators')).filter(
+    (f) => !relative(join(ROOT, 'generators'), f).startsWith('arbitraries/'),
+  );
   expect(notArbitraries.map((f) => relative(ROOT, f))).toEqual([]);
-  const long = sources(join(ROOT, 'suites/checks')).map((f) => [relative(ROOT, f), readFileSync(f, 'utf8').split('\n').length] as const).filter(([, n]) => n > 400);
+  const long = sources(join(ROOT, 'suites/checks'))
+    .map((f) => [relative(ROOT, f), readFileSync(f, 'utf8').split('\n').length] as const)
+    .filter(([, n]) => n > 400);
   expect(long).toEqual([]);
 });

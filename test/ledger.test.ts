@@ -33,7 +33,10 @@ interface Reading {
   fault?: string;
 }
 
-const ledger = parse(readFileSync(new URL('../spec/readings.yaml', import.meta.url), 'utf8')) as { decisions: Decision[]; readings: Reading[] };
+const ledger = parse(readFileSync(new URL('../spec/readings.yaml', import.meta.url), 'utf8')) as {
+  decisions: Decision[];
+  readings: Reading[];
+};
 const decisions = ledger.decisions;
 const byId = catalogue().byId;
 
@@ -46,11 +49,18 @@ test('every decision is whole: its words, its requirements, a behaviour each way
     expect(d.question.length > 10 && d.decision.length > 40, `${d.id}: question and decision`).toBe(true);
     for (const id of d.requirements) expect(byId.has(id), `${d.id}: unknown requirement ${id}`).toBe(true);
     expect(d.conform.length + d.fail.length, `${d.id}: no behaviour shows it`).toBeGreaterThan(0);
-    for (const v of d.conform) expect(CONFORMANT_VARIANTS.some((x) => x.name === v), `${d.id}: variant ${v}`).toBe(true);
+    for (const v of d.conform)
+      expect(
+        CONFORMANT_VARIANTS.some((x) => x.name === v),
+        `${d.id}: variant ${v}`,
+      ).toBe(true);
     for (const f of d.fail) {
       expect(d.requirements, `${d.id}: ${f.fault} fails a requirement the decision names`).toContain(f.requirement);
       expect(byId.get(f.requirement)?.level, `${d.id}: ${f.requirement} fails a run`).toBe('MUST');
-      expect(FAULTS.find((x) => x.name === f.fault)?.breaks ?? [], `${d.id}: fault ${f.fault} declares ${f.requirement}`).toContain(f.requirement);
+      expect(
+        FAULTS.find((x) => x.name === f.fault)?.breaks ?? [],
+        `${d.id}: fault ${f.fault} declares ${f.requirement}`,
+      ).toContain(f.requirement);
     }
   }
 });
@@ -58,7 +68,9 @@ test('every decision is whole: its words, its requirements, a behaviour each way
 test("every decision quotes the document's own words, in the section it names", () => {
   const doc = findServiceDocument();
   test.skip(doc === undefined, documentAbsentReason());
-  const problems = decisions.flatMap((d) => d.words.map((w) => [d.id, w.section, quoteProblem(doc!, w.section, w.quote)] as const)).filter(([, , p]) => p !== undefined);
+  const problems = decisions
+    .flatMap((d) => d.words.map((w) => [d.id, w.section, quoteProblem(doc!, w.section, w.quote)] as const))
+    .filter(([, , p]) => p !== undefined);
   expect(problems).toEqual([]);
 });
 
@@ -82,10 +94,11 @@ test('one behaviour, one verdict across the ledger: a variant is only ever allow
 
 /** Text of the files under `dir` whose name ends with one of `exts`. */
 function sources(dir: URL, exts: readonly string[]): Array<{ file: string; text: string }> {
-  const walk = (d: string): string[] => readdirSync(d).flatMap((f) => {
-    const p = join(d, f);
-    return statSync(p).isDirectory() ? walk(p) : exts.some((e) => p.endsWith(e)) ? [p] : [];
-  });
+  const walk = (d: string): string[] =>
+    readdirSync(d).flatMap((f) => {
+      const p = join(d, f);
+      return statSync(p).isDirectory() ? walk(p) : exts.some((e) => p.endsWith(e)) ? [p] : [];
+    });
   return walk(dir.pathname).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
 }
 
@@ -93,14 +106,20 @@ function sources(dir: URL, exts: readonly string[]): Array<{ file: string; text:
 const folded = (text: string) => text.replace(/\n\s*(\/\/+|\*|#)?\s*/g, ' ').replace(/\s+/g, ' ');
 
 test('the words of a retired answer appear nowhere in spec/ or suites/ (outside the decision that retires them)', () => {
-  const files = [...sources(new URL('../spec/', import.meta.url), ['.yaml']), ...sources(new URL('../suites/', import.meta.url), ['.ts'])];
+  const files = [
+    ...sources(new URL('../spec/', import.meta.url), ['.yaml']),
+    ...sources(new URL('../suites/', import.meta.url), ['.ts']),
+  ];
   const found: string[] = [];
   for (const d of decisions) {
     for (const phrase of d.retired) {
       for (const { file, text } of files) {
         // The decision's own `retired:` line names the phrase; nothing else may.
         const body = file.endsWith('readings.yaml') ? text.replace(/^ {4}retired: .*$/gm, '') : text;
-        if (folded(body).includes(phrase)) found.push(`${d.id}: "${phrase}" in ${file.slice(file.indexOf('/spec/') >= 0 ? file.indexOf('/spec/') + 1 : file.indexOf('/suites/') + 1)}`);
+        if (folded(body).includes(phrase))
+          found.push(
+            `${d.id}: "${phrase}" in ${file.slice(file.indexOf('/spec/') >= 0 ? file.indexOf('/spec/') + 1 : file.indexOf('/suites/') + 1)}`,
+          );
       }
     }
   }
@@ -113,7 +132,9 @@ for (const d of decisions) {
       const variant = CONFORMANT_VARIANTS.find((v) => v.name === name)!;
       const report = await runEngineAgainst(variant.options, { settings: { seed: 1 } });
       // A SHOULD outside the decision may report the reading (spec/readings.yaml `should`); nothing else fails.
-      const failed = report.requirements.filter((r) => r.status === 'fail' && (r.level === 'MUST' || d.requirements.includes(r.id)));
+      const failed = report.requirements.filter(
+        (r) => r.status === 'fail' && (r.level === 'MUST' || d.requirements.includes(r.id)),
+      );
       expect(failed.map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
       expect(report.verdict).toBe('conformant');
     });

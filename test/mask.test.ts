@@ -21,7 +21,13 @@ test('the scanner finds every encoding of the echo server (else the tests below 
 
 for (const e of keyEncodings(KEY)) {
   test(`masked: the key as ${e.name}, alone, in text, in JSON, in a URL`, () => {
-    for (const text of [e.text, `x=${e.text}&y=1`, JSON.stringify({ v: `a ${e.text} b` }), `"${e.text}"`, `http://h/v1?after=${encodeURIComponent(e.text)}`]) {
+    for (const text of [
+      e.text,
+      `x=${e.text}&y=1`,
+      JSON.stringify({ v: `a ${e.text} b` }),
+      `"${e.text}"`,
+      `http://h/v1?after=${encodeURIComponent(e.text)}`,
+    ]) {
       const out = mask.text(text);
       expect(findKeys(out, [KEY]), `${e.name} in ${text}`).toEqual([]);
       expect(out).toContain('$API_KEY');
@@ -30,7 +36,15 @@ for (const e of keyEncodings(KEY)) {
 }
 
 test('masked: mixes of escapes in one echo, escaped again (a body quoted in report.json), percent-encoded twice', () => {
-  const mixed = [...KEY].map((c, i) => (i % 3 === 0 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : i % 3 === 1 ? `%${c.charCodeAt(0).toString(16).toUpperCase()}` : c.toUpperCase())).join('');
+  const mixed = [...KEY]
+    .map((c, i) =>
+      i % 3 === 0
+        ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+        : i % 3 === 1
+          ? `%${c.charCodeAt(0).toString(16).toUpperCase()}`
+          : c.toUpperCase(),
+    )
+    .join('');
   const quotedTwice = JSON.stringify(JSON.stringify({ body: `{"k":"${mixed}"}` }));
   const percentTwice = encodeURIComponent(encodeURIComponent(KEY));
   const slashEscaped = KEY.replaceAll('/', '\\/');
@@ -78,7 +92,12 @@ test('plain text (no escape, percent sign, reference or split) and the same text
 });
 
 test('header names as well as values; names masked alike keep both values', () => {
-  const out = mask.headers({ [`x-${KEY.slice(0, 20)}`]: 'no', [`x-${Buffer.from(KEY).toString('hex')}`]: '1', [`X-${KEY.toUpperCase()}`]: KEY, 'x-other': 'ok' });
+  const out = mask.headers({
+    [`x-${KEY.slice(0, 20)}`]: 'no',
+    [`x-${Buffer.from(KEY).toString('hex')}`]: '1',
+    [`X-${KEY.toUpperCase()}`]: KEY,
+    'x-other': 'ok',
+  });
   expect(Object.keys(out).sort()).toEqual(['X-$API_KEY', `x-${KEY.slice(0, 20)}`, 'x-$API_KEY', 'x-other'].sort());
   expect(out['X-$API_KEY']).toBe('$API_KEY');
   const joined = mask.headers({ [`x-${KEY}`]: 'a', [`x-${KEY.toLowerCase()}`]: 'b' });
@@ -99,8 +118,14 @@ test('short secrets: the plain form always, encoded forms only from MIN_ENCODED_
 
 test('masks of the same secrets share what they build, each with its own placeholders, however the secrets were added', () => {
   const text = `a ${KEY} b ${Buffer.from(RESTRICTED).toString('hex')} c`;
-  const both = new Mask([{ value: KEY, placeholder: '$ONE' }, { value: RESTRICTED, placeholder: '$TWO' }]);
-  const other = new Mask([{ value: KEY, placeholder: '$UNO' }, { value: RESTRICTED, placeholder: '$DOS' }]);
+  const both = new Mask([
+    { value: KEY, placeholder: '$ONE' },
+    { value: RESTRICTED, placeholder: '$TWO' },
+  ]);
+  const other = new Mask([
+    { value: KEY, placeholder: '$UNO' },
+    { value: RESTRICTED, placeholder: '$DOS' },
+  ]);
   const added = new Mask([{ value: KEY, placeholder: '$ONE' }]);
   expect(added.text(text)).toBe(`a $ONE b ${Buffer.from(RESTRICTED).toString('hex')} c`);
   added.add([{ value: RESTRICTED, placeholder: '$TWO' }]);
@@ -112,7 +137,10 @@ test('masks of the same secrets share what they build, each with its own placeho
 test('the client API: new Mask(secrets), add() ignoring known and empty values, text(), headers()', () => {
   const r = new Mask([{ value: KEY, placeholder: '$API_KEY' }]);
   const derived = Buffer.from(`${KEY}:`).toString('base64');
-  r.add([{ value: derived, placeholder: '$API_KEY_BASIC' }, { value: '', placeholder: '$EMPTY' }]);
+  r.add([
+    { value: derived, placeholder: '$API_KEY_BASIC' },
+    { value: '', placeholder: '$EMPTY' },
+  ]);
   for (let i = 0; i < 1000; i++) r.add([{ value: derived, placeholder: '$API_KEY_BASIC' }]);
   expect(r.text(`Basic ${derived}`)).toBe('Basic $API_KEY_BASIC');
   expect(r.text('')).toBe('');
@@ -214,7 +242,10 @@ test('short keys: a key of 6 characters in a base64 cursor is masked at every al
   const key = 'Zq7-xP';
   const m = new Mask([{ value: key, placeholder: '$K' }]);
   for (const before of ['', 'a', 'ab']) {
-    for (const cursor of [Buffer.from(`{"after":"${before}${key}"}`).toString('base64'), Buffer.from(`${before}${key}`).toString('base64url')]) {
+    for (const cursor of [
+      Buffer.from(`{"after":"${before}${key}"}`).toString('base64'),
+      Buffer.from(`${before}${key}`).toString('base64url'),
+    ]) {
       const out = m.text(`{"last_id":"${cursor}"}`);
       expect(out, cursor).toContain('$K');
       expect(findKeys(out, [key]), cursor).toEqual([]);
@@ -227,12 +258,22 @@ test('short keys: a key of 6 characters in a base64 cursor is masked at every al
 test('what does not show is looked through, and fullwidth read as ASCII, also percent-encoded in a URL', () => {
   const woven = [...KEY].join('\u{E0020}\u034F\uFE0F');
   const fullwidth = [...KEY].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join('');
-  for (const text of [woven, fullwidth, encodeURIComponent(woven), encodeURIComponent(fullwidth), woven.split('').map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')]) {
+  for (const text of [
+    woven,
+    fullwidth,
+    encodeURIComponent(woven),
+    encodeURIComponent(fullwidth),
+    woven
+      .split('')
+      .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join(''),
+  ]) {
     expect(mask.text(`before ${text} after`)).toBe('before $API_KEY after');
   }
 });
 
-test('a decoding that would swallow the key\'s first characters does not hide it: the literal view finds it', () => {
+test("a decoding that would swallow the key's first characters does not hide it: the literal view finds it", () => {
   const hexKey = new Mask([{ value: 'AB12cd34ef', placeholder: '$K' }]);
-  for (const text of ['x=AB12cd34ef', '%AB12cd34ef', '&#12AB12cd34ef', '\\123AB12cd34ef']) expect(hexKey.text(text), text).toContain('$K');
+  for (const text of ['x=AB12cd34ef', '%AB12cd34ef', '&#12AB12cd34ef', '\\123AB12cd34ef'])
+    expect(hexKey.text(text), text).toContain('$K');
 });

@@ -49,7 +49,7 @@ test('the automaton without table rows below the root (every node deep) finds th
   );
 });
 
-test('the pass that skips (patterns of 8 characters and more) finds what an indexOf loop finds: texts made of the patterns\' pieces', () => {
+test("the pass that skips (patterns of 8 characters and more) finds what an indexOf loop finds: texts made of the patterns' pieces", () => {
   // A small alphabet: blocks recur across patterns and windows, partial matches run deep and fail late.
   const word = (min: number, max: number) => fc.stringMatching(new RegExp(`^[abcAB:]{${min},${max}}$`));
   fc.assert(
@@ -74,10 +74,14 @@ test('the pass that skips (patterns of 8 characters and more) finds what an inde
 });
 
 test('the pass that skips: patterns longer than a skip can cover (a window of 257), and shorter ones beside them', () => {
-  const long = 'ab'.repeat(150) + 'c';
+  const long = `${'ab'.repeat(150)}c`;
   const other = 'abcab'.repeat(60);
   const text = `x${long}y${long.slice(0, 280)}${long}${other}${other.slice(1)}ab${long.toUpperCase()}`;
-  for (const patterns of [[long, other], [other, long, 'cabab:ab']]) expect(found(new MultiSearch(patterns), text)).toEqual(indexOfLoops(text, patterns));
+  for (const patterns of [
+    [long, other],
+    [other, long, 'cabab:ab'],
+  ])
+    expect(found(new MultiSearch(patterns), text)).toEqual(indexOfLoops(text, patterns));
 });
 
 test('the pass that skips reads a small part of a text that holds no pattern (characters read, counted)', () => {
@@ -85,7 +89,11 @@ test('the pass that skips reads a small part of a text that holds no pattern (ch
   // read about one window in a block's chance, not character by character.
   const key = 'ref_mgmt_e2b1d1ea19dfde6503592b19b22a8342';
   const text = JSON.stringify({
-    data: Array.from({ length: 2000 }, (_, i) => ({ id: `cfile_${Buffer.from(`dir/file-${i}.txt`).toString('base64url')}`, path: `dir/file-${i}.txt`, bytes: i * 37 })),
+    data: Array.from({ length: 2000 }, (_, i) => ({
+      id: `cfile_${Buffer.from(`dir/file-${i}.txt`).toString('base64url')}`,
+      path: `dir/file-${i}.txt`,
+      bytes: i * 37,
+    })),
   });
   const mask = new Mask([{ value: key, placeholder: '$K' }]);
   const search = maskSearchWork();
@@ -104,7 +112,10 @@ test('an alphabet of thousands of characters (a key of any characters): every cl
 test('characters above ASCII: patterns of them match only themselves; the Kelvin sign reads as k unless the text holds U+0130', () => {
   expect(found(new MultiSearch(['kk']), 'a\u212Ak')).toEqual([[0, 1]]);
   expect(found(new MultiSearch(['kk']), '\u0130\u212Ak')).toEqual([]);
-  expect(found(new MultiSearch(['é1', 'x']), 'é1 É1 x')).toEqual([[0, 0], [1, 6]]);
+  expect(found(new MultiSearch(['é1', 'x']), 'é1 É1 x')).toEqual([
+    [0, 0],
+    [1, 6],
+  ]);
 });
 
 // Texts built to make a search slow: the start of a form over and over (each start is a partial match
@@ -116,14 +127,23 @@ const NEAR: ReadonlyArray<[string, string, (chars: number) => string]> = [
   ['the start of the key repeated', KEY, (n) => KEY.slice(0, 20).repeat(Math.ceil(n / 20))],
   ['the key but its last character, repeated', KEY, (n) => `${KEY.slice(0, -1)}!`.repeat(Math.ceil(n / KEY.length))],
   ['a key of one letter in a text of it', 'a'.repeat(64), (n) => 'a'.repeat(n)],
-  ['a periodic key in a text of its period', 'ab'.repeat(40) + 'c', (n) => 'ab'.repeat(n / 2)],
-  ['the hex of the key, one digit short each time', KEY, (n) => Buffer.from(KEY).toString('hex').slice(0, -1).concat(' ').repeat(Math.ceil(n / 54))],
+  ['a periodic key in a text of its period', `${'ab'.repeat(40)}c`, (n) => 'ab'.repeat(n / 2)],
+  [
+    'the hex of the key, one digit short each time',
+    KEY,
+    (n) =>
+      Buffer.from(KEY)
+        .toString('hex')
+        .slice(0, -1)
+        .concat(' ')
+        .repeat(Math.ceil(n / 54)),
+  ],
 ];
 for (const [what, key, textOf] of NEAR) {
   test(`linear search on near-matches: ${what}`, () => {
     const mask = new Mask([{ value: key, placeholder: '$K' }]);
     const work = (chars: number) => {
-      const text = textOf(chars) + ` ${key}`;
+      const text = `${textOf(chars)} ${key}`;
       const [read, search] = [maskWork(), maskSearchWork()];
       expect(mask.text(text).endsWith('$K')).toBe(true);
       return { read: maskWork() - read, search: maskSearchWork() - search, chars: text.length };

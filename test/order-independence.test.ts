@@ -16,7 +16,11 @@ const SEED = 31;
 const SHARDS = 3;
 
 function statuses(report: ConformanceReport): Map<string, string> {
-  return new Map(report.requirements.filter((r) => r.status !== 'disabled' && r.level !== 'UNSPECIFIED').map((r) => [r.id, r.status]));
+  return new Map(
+    report.requirements
+      .filter((r) => r.status !== 'disabled' && r.level !== 'UNSPECIFIED')
+      .map((r) => [r.id, r.status]),
+  );
 }
 
 /** Playwright's split of one file's tests into shards: contiguous, the first ones one longer. */
@@ -32,7 +36,12 @@ function shardOf(index: number, total: number, shards: number): number {
   return shards - 1;
 }
 
-const SAMPLE = [undefined, ...FAULTS.filter((f) => f.operation !== 'general').filter((_, i) => i % 17 === 3).map((f) => f.name)];
+const SAMPLE = [
+  undefined,
+  ...FAULTS.filter((f) => f.operation !== 'general')
+    .filter((_, i) => i % 17 === 3)
+    .map((f) => f.name),
+];
 
 for (const fault of SAMPLE) {
   test(`each check alone and each of ${SHARDS} shards give the full run's statuses (${fault ?? 'reference'})`, async () => {
@@ -46,7 +55,11 @@ for (const fault of SAMPLE) {
       const own = covering(req);
       if (own.length === 0) continue;
       const selection = own.join('|');
-      if (!runsAlone.has(selection)) runsAlone.set(selection, runEngineAgainst(options, { settings: { seed: SEED }, select: (id) => own.includes(id) }).then(statuses));
+      if (!runsAlone.has(selection))
+        runsAlone.set(
+          selection,
+          runEngineAgainst(options, { settings: { seed: SEED }, select: (id) => own.includes(id) }).then(statuses),
+        );
       const alone = await runsAlone.get(selection)!;
       if (alone.get(req) !== status) differ.push(`--grep ${selection}: ${req} ${alone.get(req)} (full run ${status})`);
     }
@@ -57,7 +70,8 @@ for (const fault of SAMPLE) {
       const shard = statuses(await runEngineAgainst(options, { settings: { seed: SEED }, select: inShard }));
       for (const [req, status] of full) {
         const own = covering(req);
-        if (own.length && own.every(inShard) && shard.get(req) !== status) differ.push(`--shard ${s + 1}/${SHARDS}: ${req} ${shard.get(req)} (full run ${status})`);
+        if (own.length && own.every(inShard) && shard.get(req) !== status)
+          differ.push(`--shard ${s + 1}/${SHARDS}: ${req} ${shard.get(req)} (full run ${status})`);
       }
     }
     expect(differ).toEqual([]);

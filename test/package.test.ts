@@ -27,10 +27,20 @@ interface Ran {
 
 /** The environment without the npm_* variables of an enclosing `npm test`, which would steer the nested npm. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))), FORCE_COLOR: '0', ...extra };
+  return {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
+    FORCE_COLOR: '0',
+    ...extra,
+  };
 }
 
-function run(command: string, args: string[], cwd: string, timeoutMs: number, env: Record<string, string> = {}): Promise<Ran> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs: number,
+  env: Record<string, string> = {},
+): Promise<Ran> {
   return spawned(command, args, { cwd, env: cleanEnv(env), timeoutMs });
 }
 
@@ -48,20 +58,46 @@ test.beforeAll(async () => {
   const packed = await run('npm', ['pack', '--json', '--pack-destination', packDir], ROOT, 240_000);
   expect(packed.code, packed.stderr.slice(-2000)).toBe(0);
   // npm prints the prepack script's output before the JSON array.
-  const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('\n[') + 1)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('\n[') + 1)) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
   tarballFiles = info[0]!.files.map((f) => f.path);
 
   project = mkdtempSync(join(tmpdir(), 'consumer-'));
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2));
-  const installed = await run('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', join(packDir, info[0]!.filename)], project, 300_000);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2),
+  );
+  const installed = await run(
+    'npm',
+    ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', join(packDir, info[0]!.filename)],
+    project,
+    300_000,
+  );
   expect(installed.code, installed.stderr.slice(-2000)).toBe(0);
 });
 
 test('the tarball holds the compiled command, its data files and schemas, and nothing a user does not need', () => {
-  for (const f of ['package.json', 'README.md', 'dist/cli/main.js', 'dist/build-info.json', 'dist/spec/openapi.yaml', 'dist/spec/requirements.yaml', 'dist/core/target/target.schema.json', 'dist/reports/report.schema.json']) {
+  for (const f of [
+    'package.json',
+    'README.md',
+    'dist/cli/main.js',
+    'dist/build-info.json',
+    'dist/spec/openapi.yaml',
+    'dist/spec/requirements.yaml',
+    'dist/core/target/target.schema.json',
+    'dist/reports/report.schema.json',
+  ]) {
     expect(tarballFiles, f).toContain(f);
   }
-  const unneeded = tarballFiles.filter((f) => /^(test|bench|scripts|examples|\.ci)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)) || /^tsconfig/.test(f) || /\.test\./.test(f));
+  const unneeded = tarballFiles.filter(
+    (f) =>
+      /^(test|bench|scripts|examples|\.ci)\//.test(f) ||
+      (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)) ||
+      /^tsconfig/.test(f) ||
+      /\.test\./.test(f),
+  );
   expect(unneeded).toEqual([]);
 });
 
@@ -69,7 +105,9 @@ test('installed: no TypeScript runtime comes with it, and the target file schema
   expect(existsSync(join(project, 'node_modules/.bin/conformance'))).toBe(true);
   expect(existsSync(join(project, 'node_modules/tsx')), 'tsx is a development dependency only').toBe(false);
   expect(existsSync(join(project, 'node_modules/typescript'))).toBe(false);
-  const schema = JSON.parse(readFileSync(join(project, 'node_modules/conformance-suite/dist/core/target/target.schema.json'), 'utf8')) as { $id: string };
+  const schema = JSON.parse(
+    readFileSync(join(project, 'node_modules/conformance-suite/dist/core/target/target.schema.json'), 'utf8'),
+  ) as { $id: string };
   expect(schema.$id).toBe('conformance-target.json');
 });
 
@@ -101,13 +139,25 @@ test('npx conformance on the embedded reference, npx conformance --target on a d
   const a = JSON.parse(readFileSync(join(project, 'embedded/report.json'), 'utf8')) as ConformanceReport;
   expect(a.verdict).toBe('conformant');
   // Which suite ran is the package's, recorded at build time, not the git of wherever it is installed.
-  expect(a.suite.version).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
-  expect(a.suite.commit).toBe((JSON.parse(readFileSync(join(project, 'node_modules/conformance-suite/dist/build-info.json'), 'utf8')) as { commit: string }).commit);
+  expect(a.suite.version).toBe(
+    (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+  );
+  expect(a.suite.commit).toBe(
+    (
+      JSON.parse(readFileSync(join(project, 'node_modules/conformance-suite/dist/build-info.json'), 'utf8')) as {
+        commit: string;
+      }
+    ).commit,
+  );
 
   const server = await startReference();
   try {
     writeFileSync(join(project, 't.yaml'), referenceTargetYaml(server));
-    const deployed = await conformance(['--target', 't.yaml', '--seed', '11', '--report-dir', 'deployed'], 120_000, referenceKeyEnv(server));
+    const deployed = await conformance(
+      ['--target', 't.yaml', '--seed', '11', '--report-dir', 'deployed'],
+      120_000,
+      referenceKeyEnv(server),
+    );
     expect(deployed.code, `${deployed.stdout.slice(-1500)}\n${deployed.stderr.slice(-1500)}`).toBe(0);
   } finally {
     await server.close();
@@ -134,7 +184,11 @@ test('installed: import { runConformance } resolves to the typed report, and its
   );
   const ran = await run(process.execPath, ['api.mjs'], project, 120_000);
   expect(ran.code, ran.stderr).toBe(0);
-  const out = JSON.parse(ran.stdout.trim().split('\n').pop()!) as { verdict: string; partial: { checks: number }; checks: number };
+  const out = JSON.parse(ran.stdout.trim().split('\n').pop()!) as {
+    verdict: string;
+    partial: { checks: number };
+    checks: number;
+  };
   expect(out.verdict).toBe('conformant');
   expect(out.checks).toBeGreaterThan(0);
   expect(out.partial.checks).toBe(out.checks);
@@ -143,7 +197,7 @@ test('installed: import { runConformance } resolves to the typed report, and its
 // Issue 21: every command the suite prints runs where it is printed. From the installed package the
 // replay of a run and the reference's "paste these lines" block say `npx conformance`, and pasted
 // as printed in the project they run (a clone's `npm run conformance` has no script there).
-test('installed: the printed replay and the reference\'s lines say npx conformance, and run as printed', async () => {
+test("installed: the printed replay and the reference's lines say npx conformance, and run as printed", async () => {
   test.slow();
   const first = await conformance(['--seed', '5', '--grep', ' general\\.', '--report-dir', 'replayed']);
   expect(first.code, first.stderr).toBe(0);
@@ -152,14 +206,23 @@ test('installed: the printed replay and the reference\'s lines say npx conforman
   expect(readFileSync(join(project, 'replayed/summary.md'), 'utf8')).toContain(report.run.replay);
   const again = await run('bash', ['-c', `${report.run.replay} --report-dir replayed-again`], project, 120_000);
   expect(again.code, again.stdout.slice(-1500) + again.stderr.slice(-1500)).toBe(0);
-  expect((JSON.parse(readFileSync(join(project, 'replayed-again/report.json'), 'utf8')) as ConformanceReport).run.seed).toBe(5);
+  expect(
+    (JSON.parse(readFileSync(join(project, 'replayed-again/report.json'), 'utf8')) as ConformanceReport).run.seed,
+  ).toBe(5);
 
   // The reference started from the package prints lines that set the keys, write a target file and run the suite.
-  const reference = spawn('npx', ['--no-install', 'conformance', 'reference'], { cwd: project, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const reference = spawn('npx', ['--no-install', 'conformance', 'reference'], {
+    cwd: project,
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   try {
     let printed = '';
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the reference printed no run line in 60 s: ${printed}`)), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error(`the reference printed no run line in 60 s: ${printed}`)),
+        60_000,
+      );
       reference.stdout.on('data', (d: Buffer) => {
         printed += d.toString();
         if (/--target reference\.target\.yaml\n/.test(printed)) {
@@ -170,7 +233,15 @@ test('installed: the printed replay and the reference\'s lines say npx conforman
     });
     const lines = printed.split('\n').filter((l) => !l.startsWith('#'));
     expect(lines.join('\n')).toContain('npx conformance --target reference.target.yaml');
-    const pasted = await run('bash', ['-c', `${lines.join('\n').replace('--target reference.target.yaml', '--target reference.target.yaml --grep " general\\\\." --report-dir pasted')}`], project, 120_000);
+    const pasted = await run(
+      'bash',
+      [
+        '-c',
+        `${lines.join('\n').replace('--target reference.target.yaml', '--target reference.target.yaml --grep " general\\\\." --report-dir pasted')}`,
+      ],
+      project,
+      120_000,
+    );
     expect(pasted.code, pasted.stdout.slice(-1500) + pasted.stderr.slice(-1500)).toBe(0);
     expect(existsSync(join(project, 'pasted/report.json'))).toBe(true);
   } finally {

@@ -25,7 +25,22 @@ const DEFINITION = {
 
 // Characters where the orders part: "/" and what sorts around it, astral characters against
 // U+E000..U+FFFF, and well-formed strings only (lone surrogates have no UTF-8 bytes).
-const char = fc.constantFrom('/', '!', ' ', '.', '0', 'a', 'Z', '\u00e9', '\ue000', '\uff0f', '\uffee', '\u{1f600}', '\u{10000}', '\u{1d11e}');
+const char = fc.constantFrom(
+  '/',
+  '!',
+  ' ',
+  '.',
+  '0',
+  'a',
+  'Z',
+  '\u00e9',
+  '\ue000',
+  '\uff0f',
+  '\uffee',
+  '\u{1f600}',
+  '\u{10000}',
+  '\u{1d11e}',
+);
 const path = fc.array(char, { maxLength: 8 }).map((cs) => cs.join(''));
 
 test('each path order agrees with its definition on any two paths', () => {
@@ -35,7 +50,13 @@ test('each path order agrees with its definition on any two paths', () => {
     ...PATH_ORDERS.filter((order) => Math.sign(compareIn(order, a, b)) !== Math.sign(DEFINITION[order](a, b))),
     ...(Math.sign(comparePaths(a, b)) !== Math.sign(utf8(a, b)) ? ['comparePaths'] : []),
   ];
-  const found = fc.check(fc.property(path, path, (a, b) => disagreements(a, b).length === 0), { numRuns: 2000, seed: 42 });
+  const found = fc.check(
+    fc.property(path, path, (a, b) => disagreements(a, b).length === 0),
+    { numRuns: 2000, seed: 42 },
+  );
   const pair = found.counterexample;
-  expect(pair ? `${disagreements(...pair).join(', ')} on ${JSON.stringify(pair)}` : 'every order agrees', `${found.numRuns} pairs`).toBe('every order agrees');
+  expect(
+    pair ? `${disagreements(...pair).join(', ')} on ${JSON.stringify(pair)}` : 'every order agrees',
+    `${found.numRuns} pairs`,
+  ).toBe('every order agrees');
 });

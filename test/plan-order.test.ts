@@ -17,11 +17,25 @@ import { MemoryTransport } from './support/memory-transport.ts';
 // changes what a check concludes (test/order-independence.test.ts); these hold what the order is.
 
 function check(id: string, estimatedRequests: number, more: Partial<CheckDeclaration> = {}): CheckDeclaration {
-  return { id, title: id, operation: 'listContainerFiles', requirements: [], estimatedRequests, probe: async () => undefined, ...more };
+  return {
+    id,
+    title: id,
+    operation: 'listContainerFiles',
+    requirements: [],
+    estimatedRequests,
+    probe: async () => undefined,
+    ...more,
+  };
 }
 
 test('planOrder starts the checks expected to send most first, whole-run ones among them, the declared order among equals', () => {
-  const checks = [check('a', 2), check('b', 9), check('w', 40, { wholeRun: true }), check('c', 2), check('p', 3, { kind: 'property' })];
+  const checks = [
+    check('a', 2),
+    check('b', 9),
+    check('w', 40, { wholeRun: true }),
+    check('c', 2),
+    check('p', 3, { kind: 'property' }),
+  ];
   expect(planOrder(checks, 20).map((c) => c.id)).toEqual(['p', 'w', 'b', 'a', 'c']);
   expect(planOrder(checks, 1).map((c) => c.id)).toEqual(['w', 'b', 'p', 'a', 'c']);
 });
@@ -63,7 +77,13 @@ test('at --max-rps the checks listed first finish first: the pace serves request
   const server = await startReference();
   const transport = new MemoryTransport(server);
   const settings = testSettings(mkdtempSync(join(tmpdir(), 'engine-')), { seed: 5, maxRps: 100 });
-  const engine = new Engine({ settings, target: referenceTarget(server), checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
+  const engine = new Engine({
+    settings,
+    target: referenceTarget(server),
+    checks: ALL_CHECKS,
+    judges: RESPONSE_JUDGES,
+    transport,
+  });
   const finished: string[] = [];
   try {
     engine.plan(ALL_CHECKS.map((c) => c.id));

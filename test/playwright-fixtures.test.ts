@@ -25,7 +25,10 @@ test("a compiled worker formats stacks as Node does; a tsx worker and the runner
   const sourceMapped = (error: Error, frames: NodeJS.CallSite[]) => `mapped ${error.message} ${frames.length}`;
   try {
     const stackOf = () => new Error('x').stack!;
-    for (const [env, url] of [[{}, 'file:///p/dist/playwright/playwright-tests.js'], [{ TEST_WORKER_INDEX: '0' }, 'file:///p/playwright/playwright-tests.ts']] as const) {
+    for (const [env, url] of [
+      [{}, 'file:///p/dist/playwright/playwright-tests.js'],
+      [{ TEST_WORKER_INDEX: '0' }, 'file:///p/playwright/playwright-tests.ts'],
+    ] as const) {
       Error.prepareStackTrace = sourceMapped;
       nodeStackFormatInCompiledWorker(env, url);
       expect(stackOf(), `${JSON.stringify(env)} ${url}`).toMatch(/^mapped x \d+$/);

@@ -9,7 +9,17 @@ import { probeCheck } from './support/harness.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
-const PROPERTIES = ['files.property.traversal', 'files.property.prefix', 'files.property.strictly-after', 'files.property.invalid-inputs', 'files.property.strict-inputs', 'auth.property.malformed-credentials', 'interns.property.filter-and-size', 'interns.property.filter-combinations', 'interns.property.invalid-query'];
+const PROPERTIES = [
+  'files.property.traversal',
+  'files.property.prefix',
+  'files.property.strictly-after',
+  'files.property.invalid-inputs',
+  'files.property.strict-inputs',
+  'auth.property.malformed-credentials',
+  'interns.property.filter-and-size',
+  'interns.property.filter-combinations',
+  'interns.property.invalid-query',
+];
 
 // Legal choices the document leaves open (4.1 rules 3 and 5, RFC 4648 section 5 padding).
 const CONFORMANT = [{}, { scanBound: 3 }, { paddedIds: true }, { firstIdNull: true }];
@@ -74,7 +84,9 @@ for (const { fault, property } of CAUGHT_BY) {
     expect(failure.counterexample?.path).toMatch(/^\d+(:\d+)*$/);
     expect(failure.message).toContain('--replay-path');
     // Named and described, not a bare value (issue 21).
-    expect(failure.message).toMatch(new RegExp(`— counterexample \\((an?|null) [^)]*the generated input of ${property.replace(/\./g, '\\.')}\\): `));
+    expect(failure.message).toMatch(
+      new RegExp(`— counterexample \\((an?|null) [^)]*the generated input of ${property.replace(/\./g, '\\.')}\\): `),
+    );
     expect(failure.exchanges.length).toBeGreaterThan(0);
   });
 }
@@ -92,11 +104,19 @@ test('the same seed sends the same requests', async () => {
 });
 
 test('a replay path reproduces the counterexample alone', async () => {
-  const first = await probeCheck('files.property.strictly-after', { faults: ['files-after-inclusive'] }, { settings: { seed: 7 } });
+  const first = await probeCheck(
+    'files.property.strictly-after',
+    { faults: ['files-after-inclusive'] },
+    { settings: { seed: 7 } },
+  );
   const path = first.failures[0]?.counterexample?.path;
   expect(path).toBeDefined();
   const runDir = mkdtempSync(join(tmpdir(), 'replay-'));
-  const replay = await probeCheck('files.property.strictly-after', { faults: ['files-after-inclusive'] }, { settings: { seed: 7, replayPath: path!, runDir } });
+  const replay = await probeCheck(
+    'files.property.strictly-after',
+    { faults: ['files-after-inclusive'] },
+    { settings: { seed: 7, replayPath: path!, runDir } },
+  );
   expect(replay.status).toBe('fail');
   expect(replay.failures[0]?.counterexample?.value).toEqual(first.failures[0]?.counterexample?.value);
 });

@@ -25,7 +25,9 @@ interface Reading {
   observe?: string[];
 }
 
-const ledger = parse(readFileSync(new URL('../spec/readings.yaml', import.meta.url), 'utf8')) as { readings: Reading[] };
+const ledger = parse(readFileSync(new URL('../spec/readings.yaml', import.meta.url), 'utf8')) as {
+  readings: Reading[];
+};
 const readings = ledger.readings;
 
 test('every reading is fully described, with a unique id', () => {
@@ -35,7 +37,8 @@ test('every reading is fully described, with a unique id', () => {
     expect(r.id, r.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
     expect(['conform', 'observe', 'fail'], r.id).toContain(r.verdict);
     expect(r.section, `${r.id}: one section`).toMatch(/^[1-9](\.[1-9])?$/);
-    for (const field of ['words', 'reading', 'why'] as const) expect(typeof r[field] === 'string' && r[field].length > 5, `${r.id}.${field}`).toBe(true);
+    for (const field of ['words', 'reading', 'why'] as const)
+      expect(typeof r[field] === 'string' && r[field].length > 5, `${r.id}.${field}`).toBe(true);
     expect(r.requirements.length, `${r.id}: requirements`).toBeGreaterThan(0);
   }
 });
@@ -43,7 +46,9 @@ test('every reading is fully described, with a unique id', () => {
 test("every reading quotes the document's own words, in the section it names", () => {
   const doc = findServiceDocument()!;
   test.skip(doc === undefined, documentAbsentReason());
-  const problems = readings.map((r) => [r.id, quoteProblem(doc, r.section, r.words)] as const).filter(([, p]) => p !== undefined);
+  const problems = readings
+    .map((r) => [r.id, quoteProblem(doc, r.section, r.words)] as const)
+    .filter(([, p]) => p !== undefined);
   expect(problems).toEqual([]);
 });
 
@@ -76,26 +81,40 @@ test('every conformant variant is a reading of the ledger, and every reading swi
 
 test('every reading switch changes something: the reference asks for it by name', () => {
   // A switch no route reads would be a variant identical to the reference: accepted and ignored.
-  const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
-  });
-  const source = files(new URL('../reference', import.meta.url).pathname).map((f) => readFileSync(f, 'utf8')).join('\n');
-  for (const s of READING_SWITCHES) expect(source.includes(`hasReading(opts, '${s}')`) || source.includes(`hasReading(ctx.opts, '${s}')`), s).toBe(true);
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((f) => {
+      const p = join(dir, f);
+      return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+    });
+  const source = files(new URL('../reference', import.meta.url).pathname)
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
+  for (const s of READING_SWITCHES)
+    expect(source.includes(`hasReading(opts, '${s}')`) || source.includes(`hasReading(ctx.opts, '${s}')`), s).toBe(
+      true,
+    );
 });
 
 test('the requirements a reading names exist, at the level its verdict says', () => {
   const byId = catalogue().byId;
   for (const r of readings) {
-    for (const id of [...r.requirements, ...(r.should ?? []), ...(r.observe ?? [])]) expect(byId.has(id), `${r.id}: unknown requirement ${id}`).toBe(true);
+    for (const id of [...r.requirements, ...(r.should ?? []), ...(r.observe ?? [])])
+      expect(byId.has(id), `${r.id}: unknown requirement ${id}`).toBe(true);
     // A reading the suite reports under a SHOULD fails no MUST through it; an observed one only shows it.
     for (const id of r.should ?? []) expect(byId.get(id)?.level, `${r.id}: ${id}`).toBe('SHOULD');
     for (const id of r.observe ?? []) expect(byId.get(id)?.level, `${r.id}: ${id}`).toBe('UNSPECIFIED');
-    if (r.verdict === 'observe') expect(r.observe?.length ?? 0, `${r.id}: an observed reading names the point it is observed under`).toBeGreaterThan(0);
+    if (r.verdict === 'observe')
+      expect(
+        r.observe?.length ?? 0,
+        `${r.id}: an observed reading names the point it is observed under`,
+      ).toBeGreaterThan(0);
     // A fault proves an unfaithful reading by failing a MUST it names.
     if (r.verdict === 'fail') {
       const fault = FAULTS.find((f) => f.name === r.fault)!;
-      expect(fault.breaks.filter((id) => r.requirements.includes(id) && byId.get(id)?.level === 'MUST'), `${r.id}: ${r.fault} breaks a MUST of the reading`).not.toEqual([]);
+      expect(
+        fault.breaks.filter((id) => r.requirements.includes(id) && byId.get(id)?.level === 'MUST'),
+        `${r.id}: ${r.fault} breaks a MUST of the reading`,
+      ).not.toEqual([]);
     }
   }
 });
@@ -112,7 +131,11 @@ test('every SHOULD requirement and every contested MUST has its decision in the 
   }
   const decided = new Set(levels.map((l) => l.requirement));
   expect(levels.length - decided.size, 'one decision per requirement').toBe(0);
-  expect(catalogue().requirements.filter((r) => r.level === 'SHOULD' && !decided.has(r.id)).map((r) => r.id)).toEqual([]);
+  expect(
+    catalogue()
+      .requirements.filter((r) => r.level === 'SHOULD' && !decided.has(r.id))
+      .map((r) => r.id),
+  ).toEqual([]);
 });
 
 test("the README's table of contested levels is the ledger's, as the script prints it", async () => {

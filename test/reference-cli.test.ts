@@ -40,12 +40,23 @@ test('--help prints the usage and starts nothing; --list names every fault and c
   expect(list.code).toBe(0);
   const lines = list.stdout.trimEnd().split('\n');
   expect(lines).toHaveLength(FAULTS.length + CONFORMANT_VARIANTS.length);
-  for (const f of FAULTS) expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^fault +${f.name} +breaks ${f.breaks[0]!.replace(/\./g, '\\.')}`)));
-  for (const v of CONFORMANT_VARIANTS) expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^variant +${v.name} +conformant: `)));
+  for (const f of FAULTS)
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^fault +${f.name} +breaks ${f.breaks[0]!.replace(/\./g, '\\.')}`)),
+    );
+  for (const v of CONFORMANT_VARIANTS)
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^variant +${v.name} +conformant: `)));
 });
 
 test('an unknown fault or variant and a bad port are one line naming the option, exit 2', async () => {
-  for (const argv of [['--fault', 'no-such-fault'], ['--variant', 'nope'], ['--port', '65536'], ['--regional-port', '-1'], ['--port', 'http'], ['--colour']]) {
+  for (const argv of [
+    ['--fault', 'no-such-fault'],
+    ['--variant', 'nope'],
+    ['--port', '65536'],
+    ['--regional-port', '-1'],
+    ['--port', 'http'],
+    ['--colour'],
+  ]) {
     const run = await runScript('reference/main.ts', argv, { timeoutMs: 30_000 });
     expect(run.code, argv.join(' ')).toBe(2);
     expect(run.stdout).toBe('');
@@ -54,8 +65,13 @@ test('an unknown fault or variant and a bad port are one line naming the option,
 });
 
 test('parsing: faults repeat, one variant, two distinct ports', () => {
-  expect(parseReferenceCli(['--fault', FAULTS[0]!.name, '--fault', FAULTS[1]!.name]).faults).toEqual([FAULTS[0]!.name, FAULTS[1]!.name]);
-  expect(() => parseReferenceCli(['--variant', CONFORMANT_VARIANTS[0]!.name, '--variant', CONFORMANT_VARIANTS[1]!.name])).toThrow(/--variant/);
+  expect(parseReferenceCli(['--fault', FAULTS[0]!.name, '--fault', FAULTS[1]!.name]).faults).toEqual([
+    FAULTS[0]!.name,
+    FAULTS[1]!.name,
+  ]);
+  expect(() =>
+    parseReferenceCli(['--variant', CONFORMANT_VARIANTS[0]!.name, '--variant', CONFORMANT_VARIANTS[1]!.name]),
+  ).toThrow(/--variant/);
   expect(() => parseReferenceCli(['--port', '8080', '--regional-port', '8080'])).toThrow(/--regional-port/);
   expect(() => parseReferenceCli(['--port', '\u001b[2J'])).toThrow(/\\x1b\[2J/);
 });
@@ -76,10 +92,23 @@ test('a variant started from the command line prints a target file with its own 
 test('a reference started with --fault and fixed ports prints keys and a target file the suite loads, and serves the fault', async () => {
   const [port, regionalPort] = [await freePort(), await freePort()];
   const fault = 'interns-regional-host-served';
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'reference/main.ts'), '--fault', fault, '--port', String(port), '--regional-port', String(regionalPort)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/tsx/dist/cli.mjs'),
+      join(ROOT, 'reference/main.ts'),
+      '--fault',
+      fault,
+      '--port',
+      String(port),
+      '--regional-port',
+      String(regionalPort),
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   try {
@@ -98,13 +127,18 @@ test('a reference started with --fault and fixed ports prints keys and a target 
     expect(target.interns.regionalBaseUrl).toBe(`http://127.0.0.1:${regionalPort}/v1`);
 
     // The regional host is live at the printed address and the fault is on: list interns is served there.
-    const url = `${target.interns.regionalBaseUrl}/interns?${target.interns.params?.workspace ?? "workspace_id"}=${target.interns.workspaceId}`;
-    const res = await fetch(url, { headers: { authorization: `Bearer ${target.apiKey}` }, signal: AbortSignal.timeout(5_000) });
+    const url = `${target.interns.regionalBaseUrl}/interns?${target.interns.params?.workspace ?? 'workspace_id'}=${target.interns.workspaceId}`;
+    const res = await fetch(url, {
+      headers: { authorization: `Bearer ${target.apiKey}` },
+      signal: AbortSignal.timeout(5_000),
+    });
     expect(res.status).toBe(200);
     // Without the fault the same request is refused (4.3), so the 200 above is the fault's doing.
     const plain = await startReference();
     try {
-      const refused = await fetch(`${plain.regionalBaseUrl}/interns?workspace_id=${target.interns.workspaceId}`, { headers: { authorization: `Bearer ${target.apiKey}` } });
+      const refused = await fetch(`${plain.regionalBaseUrl}/interns?workspace_id=${target.interns.workspaceId}`, {
+        headers: { authorization: `Bearer ${target.apiKey}` },
+      });
       expect(refused.status).not.toBe(200);
     } finally {
       await plain.close();
@@ -134,7 +168,9 @@ test('examples/reference.target.yaml is what the reference prints for --port 808
   const server = await startReference();
   try {
     const env = referenceKeyEnv(server);
-    const printed = referenceTargetYaml(server).replace(new URL(server.baseUrl).host, '127.0.0.1:8080').replace(new URL(server.regionalBaseUrl).host, '127.0.0.1:8081');
+    const printed = referenceTargetYaml(server)
+      .replace(new URL(server.baseUrl).host, '127.0.0.1:8080')
+      .replace(new URL(server.regionalBaseUrl).host, '127.0.0.1:8081');
     const example = readFileSync(join(ROOT, 'examples/reference.target.yaml'), 'utf8');
     expect(parseTarget(example, 'example.yaml', { env })).toEqual(parseTarget(printed, 'printed.yaml', { env }));
     // Its comment gives the keys the user exports: the reference's own.

@@ -19,7 +19,11 @@ function answers(url: string): Promise<boolean> {
 
 /** Starts the reference as given, returns its launcher and the base URL it printed. */
 async function launch(command: string, args: string[]): Promise<{ child: ReturnType<typeof spawn>; baseUrl: string }> {
-  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -48,7 +52,16 @@ async function stopsAnswering(url: string): Promise<boolean> {
 test('`npm run reference -- --port N & kill $!` leaves nothing answering: the reference stops with its launcher', async () => {
   // Port 0: any free port (a fixed or random one can be taken by another test's connection under load);
   // the printed base URL says which.
-  const { child, baseUrl } = await launch('npm', ['run', '--silent', 'reference', '--', '--port', '0', '--regional-port', '0']);
+  const { child, baseUrl } = await launch('npm', [
+    'run',
+    '--silent',
+    'reference',
+    '--',
+    '--port',
+    '0',
+    '--regional-port',
+    '0',
+  ]);
   try {
     expect(await answers(`${baseUrl}/`)).toBe(true);
     // npm alone gets the signal, as `kill $!` sends it: npm does not pass it on to the wrappers below.
@@ -61,7 +74,14 @@ test('`npm run reference -- --port N & kill $!` leaves nothing answering: the re
 
 for (const signal of ['SIGHUP', 'SIGINT', 'SIGTERM'] as const) {
   test(`the reference stops on ${signal}`, async () => {
-    const { child, baseUrl } = await launch(process.execPath, [`${ROOT}/node_modules/tsx/dist/cli.mjs`, 'reference/main.ts', '--port', '0', '--regional-port', '0']);
+    const { child, baseUrl } = await launch(process.execPath, [
+      `${ROOT}/node_modules/tsx/dist/cli.mjs`,
+      'reference/main.ts',
+      '--port',
+      '0',
+      '--regional-port',
+      '0',
+    ]);
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     try {
       expect(await answers(`${baseUrl}/`)).toBe(true);

@@ -15,9 +15,18 @@ test.afterAll(async () => {
   await ref?.close();
 });
 
-interface Res { status: number; contentType: string | null; body: any }
+interface Res {
+  status: number;
+  contentType: string | null;
+  body: any;
+}
 
-async function get(server: ReferenceServer, path: string, auth: string | null = `Bearer ${server.keys.management}`, method = 'GET'): Promise<Res> {
+async function get(
+  server: ReferenceServer,
+  path: string,
+  auth: string | null = `Bearer ${server.keys.management}`,
+  method = 'GET',
+): Promise<Res> {
   const headers: Record<string, string> = {};
   if (auth !== null) headers.authorization = auth;
   const r = await fetch(server.baseUrl + path, { method, headers });
@@ -27,19 +36,28 @@ async function get(server: ReferenceServer, path: string, auth: string | null = 
 const files = (server: ReferenceServer, container: string, query = '') =>
   get(server, `/containers/${encodeURIComponent(container)}/files${query}`);
 
-interface Page { data: any[]; first_id: string | null; last_id: string | null; has_more: boolean }
+interface Page {
+  data: any[];
+  first_id: string | null;
+  last_id: string | null;
+  has_more: boolean;
+}
 
 /**
  * Follows has_more/last_id to the end and checks the 4.1 rules on every page. Checks are plain
  * comparisons collected into `problems` and asserted once: thousands of expect() calls are slow.
  */
-async function traverse(server: ReferenceServer, container: string, limit: number): Promise<{ paths: string[]; pages: Page[] }> {
+async function traverse(
+  server: ReferenceServer,
+  container: string,
+  limit: number,
+): Promise<{ paths: string[]; pages: Page[] }> {
   const paths: string[] = [];
   const pages: Page[] = [];
   const problems: string[] = [];
   let after: string | null = null;
   for (let n = 0; n < 2000; n++) {
-    const q: string = `?limit=${limit}` + (after ? `&after=${encodeURIComponent(after)}` : '');
+    const q: string = `?limit=${limit}${after ? `&after=${encodeURIComponent(after)}` : ''}`;
     const r = await files(server, container, q);
     expect(r.status).toBe(200);
     const p = r.body as Page;
@@ -48,8 +66,13 @@ async function traverse(server: ReferenceServer, container: string, limit: numbe
     const first = server.options.firstIdNull ? null : (p.data[0]?.id ?? null);
     if (p.first_id !== first) problems.push(`page ${n}: first_id ${p.first_id}`);
     for (const f of p.data) {
-      const ok = f.object === 'container.file' && f.container_id === container && f.source === 'assistant'
-        && Number.isInteger(f.bytes) && Number.isInteger(f.created_at) && pathFromFileId(f.id) === f.path;
+      const ok =
+        f.object === 'container.file' &&
+        f.container_id === container &&
+        f.source === 'assistant' &&
+        Number.isInteger(f.bytes) &&
+        Number.isInteger(f.created_at) &&
+        pathFromFileId(f.id) === f.path;
       if (!ok) problems.push(`page ${n}: bad file ${JSON.stringify(f)}`);
       paths.push(f.path);
     }
@@ -68,7 +91,8 @@ async function traverse(server: ReferenceServer, container: string, limit: numbe
 /** Index pairs that are not strictly increasing in byte-wise UTF-8 order. */
 function outOfOrder(paths: readonly string[]): string[] {
   const bad: string[] = [];
-  for (let i = 1; i < paths.length; i++) if (compareUtf8(paths[i - 1]!, paths[i]!) >= 0) bad.push(`${paths[i - 1]} !< ${paths[i]}`);
+  for (let i = 1; i < paths.length; i++)
+    if (compareUtf8(paths[i - 1]!, paths[i]!) >= 0) bad.push(`${paths[i - 1]} !< ${paths[i]}`);
   return bad;
 }
 
@@ -80,7 +104,20 @@ test.describe('ids', () => {
     }
     expect(fileId('a', { padded: true })).toBe('cfile_YQ==');
     expect(fileId('a', { padded: false })).toBe('cfile_YQ');
-    for (const bad of ['', 'cfile_', 'file_YQ', 'cfile_YQ=', 'cfile_YQ===', 'cfile_Y', 'cfile_YR', 'cfile_fn5+', 'cfile_Pz8/', 'cfile_/w', 'cfile_ YQ', 'CFILE_YQ']) {
+    for (const bad of [
+      '',
+      'cfile_',
+      'file_YQ',
+      'cfile_YQ=',
+      'cfile_YQ===',
+      'cfile_Y',
+      'cfile_YR',
+      'cfile_fn5+',
+      'cfile_Pz8/',
+      'cfile_/w',
+      'cfile_ YQ',
+      'CFILE_YQ',
+    ]) {
       expect(pathFromFileId(bad), bad).toBeNull();
     }
   });
@@ -99,7 +136,13 @@ test.describe('JSON text', () => {
   test('jsonText writes what JSON.stringify writes, frozen parts written once and kept', () => {
     // Values of every JSON kind, with what JSON.stringify leaves out or turns to null, Dates (toJSON),
     // Buffers and objects without a prototype; some parts frozen, some frozen and then seen again.
-    const leaf = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined), fc.constant(() => 1), fc.date({ noInvalidDate: true }), fc.constant(Buffer.from('ab')));
+    const leaf = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constant(undefined),
+      fc.constant(() => 1),
+      fc.date({ noInvalidDate: true }),
+      fc.constant(Buffer.from('ab')),
+    );
     const tree = fc.letrec((tie) => ({
       node: fc.oneof({ depthSize: 'small' }, leaf, tie('array'), tie('object'), tie('bare')),
       array: fc.array(tie('node'), { maxLength: 4 }),
@@ -124,12 +167,20 @@ test.describe('JSON text', () => {
 
 test.describe('general', () => {
   test('unknown path 404, non-GET 405, both with an error body', async () => {
-    for (const path of ['/nope', '/interns/', '/containers//files', '/models/openai/endpoints', '/containers/x/files/extra']) {
+    for (const path of [
+      '/nope',
+      '/interns/',
+      '/containers//files',
+      '/models/openai/endpoints',
+      '/containers/x/files/extra',
+    ]) {
       const r = await get(ref, path);
       expect(r.status, path).toBe(404);
       expect(r.body).toEqual({ error: { code: 404, message: 'Resource not found' } });
     }
-    const outside = await fetch(ref.baseUrl.replace('/v1', '') + '/interns', { headers: { authorization: `Bearer ${ref.keys.management}` } });
+    const outside = await fetch(`${ref.baseUrl.replace('/v1', '')}/interns`, {
+      headers: { authorization: `Bearer ${ref.keys.management}` },
+    });
     expect(outside.status).toBe(404);
     const r = await get(ref, '/interns', `Bearer ${ref.keys.management}`, 'POST');
     expect(r.status).toBe(405);
@@ -141,7 +192,9 @@ test.describe('general', () => {
     expect((await get(ref, '/interns', null)).contentType).toBe('application/json');
     const other = await startReference({ contentType: 'application/json; charset=utf-8' });
     try {
-      expect((await get(other, `/models/${other.fixtures.model}/endpoints`)).contentType).toBe('application/json; charset=utf-8');
+      expect((await get(other, `/models/${other.fixtures.model}/endpoints`)).contentType).toBe(
+        'application/json; charset=utf-8',
+      );
     } finally {
       await other.close();
     }
@@ -163,14 +216,27 @@ test.describe('general', () => {
 });
 
 test.describe('auth', () => {
-  const unauthenticated = (k: string) => [null, 'Bearer ', 'Bearer', `Basic ${k}`, `Token ${k}`, 'Bearer nope', `Bearer ${k}x`, `${k}`];
+  const unauthenticated = (k: string) => [
+    null,
+    'Bearer ',
+    'Bearer',
+    `Basic ${k}`,
+    `Token ${k}`,
+    'Bearer nope',
+    `Bearer ${k}x`,
+    `${k}`,
+  ];
 
   test('401 on every operation, in each operation error shape', async () => {
     const k = ref.keys.management;
     for (const auth of unauthenticated(k)) {
       const rf = await get(ref, `/containers/${ref.fixtures.containerId}/files`, auth);
       expect(rf.status, String(auth)).toBe(401);
-      expect(rf.body).toEqual({ error: { code: 401, message: 'Missing Authentication header', metadata: null }, service_metadata: null, user_id: null });
+      expect(rf.body).toEqual({
+        error: { code: 401, message: 'Missing Authentication header', metadata: null },
+        service_metadata: null,
+        user_id: null,
+      });
       const rm = await get(ref, `/models/${ref.fixtures.model}/endpoints`, auth);
       expect(rm.status).toBe(401);
       expect(rm.body.error.code).toBe(401);
@@ -189,7 +255,11 @@ test.describe('auth', () => {
     const auth = `Bearer ${ref.keys.restricted}`;
     const rf = await get(ref, `/containers/${ref.fixtures.containerId}/files`, auth);
     expect(rf.status).toBe(403);
-    expect(rf.body).toEqual({ error: { code: 403, message: 'Only management keys can perform this operation', metadata: null }, service_metadata: null, user_id: null });
+    expect(rf.body).toEqual({
+      error: { code: 403, message: 'Only management keys can perform this operation', metadata: null },
+      service_metadata: null,
+      user_id: null,
+    });
     const rm = await get(ref, `/models/${ref.fixtures.model}/endpoints`, auth);
     expect(rm.status).toBe(403);
     expect(rm.body).toEqual({ error: { code: 403, message: 'Only management keys can perform this operation' } });
@@ -202,7 +272,9 @@ test.describe('auth', () => {
     const other = await startReference({ restrictedKeyAcceptedBy: ['listInterns'] });
     try {
       expect((await get(other, '/interns', `Bearer ${other.keys.restricted}`)).status).toBe(200);
-      expect((await get(other, `/models/${other.fixtures.model}/endpoints`, `Bearer ${other.keys.restricted}`)).status).toBe(403);
+      expect(
+        (await get(other, `/models/${other.fixtures.model}/endpoints`, `Bearer ${other.keys.restricted}`)).status,
+      ).toBe(403);
     } finally {
       await other.close();
     }
@@ -233,15 +305,43 @@ test.describe('listContainerFiles', () => {
     const after = `&after=${fileId('b', { padded: false })}`;
     expect((await files(ref, ref.fixtures.containerId, `?limit=1${after}`)).body.data).toHaveLength(1);
     expect((await files(ref, ref.fixtures.containerId, `?limit=1000${after}`)).body.data.length).toBeGreaterThan(64);
-    for (const bad of ['0', '-1', '1001', 'abc', '1.5', '1e2', '', '%205', '05', '+5', '10000000000000000000000', '5&limit=6']) {
+    for (const bad of [
+      '0',
+      '-1',
+      '1001',
+      'abc',
+      '1.5',
+      '1e2',
+      '',
+      '%205',
+      '05',
+      '+5',
+      '10000000000000000000000',
+      '5&limit=6',
+    ]) {
       const r = await files(ref, ref.fixtures.containerId, `?limit=${bad}`);
       expect(r.status, bad).toBe(400);
-      expect(r.body).toEqual({ error: { code: 400, message: 'Invalid request parameters', metadata: null }, service_metadata: null, user_id: null });
+      expect(r.body).toEqual({
+        error: { code: 400, message: 'Invalid request parameters', metadata: null },
+        service_metadata: null,
+        user_id: null,
+      });
     }
   });
 
   test('malformed after is 400', async () => {
-    for (const bad of ['', 'abc', 'cfile_', 'cfile_fn5+', 'cfile_Pz8/', 'cfile_Y', 'cfile_YQ=', 'cfile_%FF', 'cfile_gA', fileId('a', { padded: false }).toUpperCase()]) {
+    for (const bad of [
+      '',
+      'abc',
+      'cfile_',
+      'cfile_fn5+',
+      'cfile_Pz8/',
+      'cfile_Y',
+      'cfile_YQ=',
+      'cfile_%FF',
+      'cfile_gA',
+      fileId('a', { padded: false }).toUpperCase(),
+    ]) {
       const r = await files(ref, ref.fixtures.containerId, `?after=${encodeURIComponent(bad)}`);
       expect(r.status, bad).toBe(400);
     }
@@ -294,7 +394,11 @@ test.describe('listContainerFiles', () => {
     const all = visiblePaths(ref.fixtures.containerId);
     const p = all[500]!;
     const r1 = await files(ref, ref.fixtures.containerId, `?limit=5&after=${fileId(p, { padded: false })}`);
-    const r2 = await files(ref, ref.fixtures.containerId, `?limit=5&after=${encodeURIComponent(fileId(p, { padded: true }))}`);
+    const r2 = await files(
+      ref,
+      ref.fixtures.containerId,
+      `?limit=5&after=${encodeURIComponent(fileId(p, { padded: true }))}`,
+    );
     expect(r1.body).toEqual(r2.body);
     expect(r1.body.data.length).toBeGreaterThan(0);
     expect(compareUtf8(r1.body.data[0].path, p)).toBeGreaterThan(0);
@@ -373,7 +477,8 @@ test.describe('listModelEndpoints', () => {
 });
 
 test.describe('listInterns', () => {
-  const order = (a: any, b: any) => (a.createdAt === b.createdAt ? (a.id > b.id ? -1 : 1) : a.createdAt > b.createdAt ? -1 : 1);
+  const order = (a: any, b: any) =>
+    a.createdAt === b.createdAt ? (a.id > b.id ? -1 : 1) : a.createdAt > b.createdAt ? -1 : 1;
 
   test('default page size, newest first, own workspace only', async () => {
     const r = await get(ref, '/interns');
@@ -385,10 +490,12 @@ test.describe('listInterns', () => {
     expect([...all].sort(order)).toEqual(all);
     expect(all.some((x, i) => i > 0 && x.createdAt === all[i - 1].createdAt)).toBe(true); // ties exist
     expect(all.every((x) => x.workspaceId === ref.fixtures.workspaceId)).toBe(true);
-    const bad = all.filter((x) =>
-      x.hostname !== `${x.name}.interns.example.dev`
-      || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(x.createdAt)
-      || (x.lastFailureMessage === null) !== (x.status !== 'failed' && x.status !== 'destroy_failed'));
+    const bad = all.filter(
+      (x) =>
+        x.hostname !== `${x.name}.interns.example.dev` ||
+        !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(x.createdAt) ||
+        (x.lastFailureMessage === null) !== (x.status !== 'failed' && x.status !== 'destroy_failed'),
+    );
     expect(bad).toEqual([]);
   });
 
@@ -410,7 +517,8 @@ test.describe('listInterns', () => {
 
   test('limit bounds', async () => {
     expect((await get(ref, '/interns?limit=1')).body.data).toHaveLength(1);
-    for (const bad of ['0', '501', '-1', 'x', '', '1.0', '07']) expect((await get(ref, `/interns?limit=${bad}`)).status, bad).toBe(400);
+    for (const bad of ['0', '501', '-1', 'x', '', '1.0', '07'])
+      expect((await get(ref, `/interns?limit=${bad}`)).status, bad).toBe(400);
   });
 
   test('workspace filter: own ok, other 403, malformed invalid_body', async () => {

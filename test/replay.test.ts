@@ -70,24 +70,49 @@ test('each replay printed for a failing property, pasted as printed, fails the s
       const again = replayed.checks.find((c) => c.checkId === check.checkId)!;
       expect(again.status).toBe('fail');
       expect(again.failures.map((f) => f.requirementId)).toContain(failure.requirementId);
-      expect(again.failures.find((f) => f.counterexample)?.counterexample?.value).toEqual(failure.counterexample!.value);
+      expect(again.failures.find((f) => f.counterexample)?.counterexample?.value).toEqual(
+        failure.counterexample!.value,
+      );
       // The run's own report is still the run's.
       expect(readReport(run.reportDir)!.run.seed).toBe(7);
     }
-    expect(printedAll.some((p) => summary.includes(p)), 'summary.md prints the replays as the console does').toBe(true);
+    expect(
+      printedAll.some((p) => summary.includes(p)),
+      'summary.md prints the replays as the console does',
+    ).toBe(true);
   } finally {
     await server.close();
   }
 });
 
-test('the run\'s replay carries every option that shapes what is sent or judged, writes beside the run, and reproduces it; each curl runs as printed with the target file\'s own key variables', async () => {
+test("the run's replay carries every option that shapes what is sent or judged, writes beside the run, and reproduces it; each curl runs as printed with the target file's own key variables", async () => {
   test.slow();
   const server = await startReference({ faults: ['files-created-at-millis', 'auth-basic-scheme-accepted'] });
   try {
     const file = join(mkdtempSync(join(tmpdir(), 'replay-')), 'target.yaml');
     writeFileSync(file, referenceTargetYaml(server));
     const env = referenceKeyEnv(server);
-    const options = ['--max-rps', '200', '--max-requests', '1500', '--timeout', '8000', '--num-runs', '4', '--deadline', '300', '--retry-budget', '30', '--fail-on', 'should', '--require-all', '--transport', 'node', '--grep', '@files|@auth'];
+    const options = [
+      '--max-rps',
+      '200',
+      '--max-requests',
+      '1500',
+      '--timeout',
+      '8000',
+      '--num-runs',
+      '4',
+      '--deadline',
+      '300',
+      '--retry-budget',
+      '30',
+      '--fail-on',
+      'should',
+      '--require-all',
+      '--transport',
+      'node',
+      '--grep',
+      '@files|@auth',
+    ];
     const run = await runCli(['--target', file, '--seed', '4242', ...options], { env, timeoutMs: 150_000 });
     expect(run.code, run.stderr).toBe(1);
     const printed = run.report!.run.replay;
@@ -106,17 +131,34 @@ test('the run\'s replay carries every option that shapes what is sent or judged,
     const replayed = readReport(`${run.reportDir}-replay`)!;
     // The same run: seed, selection, settings and every requirement's status.
     expect(replayed.run.seed).toBe(4242);
-    expect({ failOn: replayed.run.failOn, numRuns: replayed.run.numRuns, maxRequests: replayed.run.maxRequests, requireAll: replayed.run.requireAll, partial: replayed.run.partial }).toEqual({
-      failOn: 'should', numRuns: 4, maxRequests: 1500, requireAll: true, partial: run.report!.run.partial,
+    expect({
+      failOn: replayed.run.failOn,
+      numRuns: replayed.run.numRuns,
+      maxRequests: replayed.run.maxRequests,
+      requireAll: replayed.run.requireAll,
+      partial: replayed.run.partial,
+    }).toEqual({
+      failOn: 'should',
+      numRuns: 4,
+      maxRequests: 1500,
+      requireAll: true,
+      partial: run.report!.run.partial,
     });
-    expect(replayed.requirements.map((r) => [r.id, r.status])).toEqual(run.report!.requirements.map((r) => [r.id, r.status]));
+    expect(replayed.requirements.map((r) => [r.id, r.status])).toEqual(
+      run.report!.requirements.map((r) => [r.id, r.status]),
+    );
     // Its own replay is the run's, one directory further: nothing was dropped on the way.
-    expect(replayed.run.replay).toBe(printed.replace(`--report-dir ${run.reportDir}-replay`, `--report-dir ${run.reportDir}-replay-replay`));
+    expect(replayed.run.replay).toBe(
+      printed.replace(`--report-dir ${run.reportDir}-replay`, `--report-dir ${run.reportDir}-replay-replay`),
+    );
     // The run's report was not overwritten.
     expect(readReport(run.reportDir)!.run.startedAt).toBe(run.report!.run.startedAt);
 
     // Each curl, pasted as printed with only the target file's variables set, gets the answer recorded.
-    const curls = run.report!.requirements.flatMap((r) => r.failures ?? []).filter((f) => f.curl).slice(0, 3);
+    const curls = run
+      .report!.requirements.flatMap((r) => r.failures ?? [])
+      .filter((f) => f.curl)
+      .slice(0, 3);
     expect(curls.length).toBeGreaterThan(0);
     for (const f of curls) {
       expect(f.curl).toContain('$CONFORMANCE_REFERENCE_API_KEY');

@@ -24,7 +24,13 @@ const MUST_FAULT = 'models-unknown-200';
 function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-gpu',
+    ],
   });
 }
 
@@ -52,7 +58,12 @@ test('report.html of a faulty target: verdict, filters by status and level, a fa
   const dir = mkdtempSync(join(tmpdir(), 'report-browser-'));
   writeFileSync(join(dir, 'target.yaml'), referenceTargetYaml(server));
   const reportDir = join(dir, 'report');
-  const report = await runConformance({ target: join(dir, 'target.yaml'), seed: 7, env: referenceKeyEnv(server), reportDir }).finally(() => server.close());
+  const report = await runConformance({
+    target: join(dir, 'target.yaml'),
+    seed: 7,
+    env: referenceKeyEnv(server),
+    reportDir,
+  }).finally(() => server.close());
   expect(report.verdict).toBe('non-conformant');
   const failed = report.requirements.filter((r) => r.status === 'fail');
   expect(failed.length).toBeGreaterThan(0);
@@ -70,8 +81,13 @@ test('report.html of a faulty target: verdict, filters by status and level, a fa
     // Status filter: failures only.
     await page.selectOption('#filter-status', 'fail');
     await expect(page.locator('tr.req:visible')).toHaveCount(failed.length);
-    for (const status of await page.locator('tr.req:visible').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))) expect(status).toBe('fail');
-    await expect(page.locator('#shown')).toHaveText(`${failed.length} of ${report.requirements.length} requirements shown`);
+    for (const status of await page
+      .locator('tr.req:visible')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-status'))))
+      expect(status).toBe('fail');
+    await expect(page.locator('#shown')).toHaveText(
+      `${failed.length} of ${report.requirements.length} requirements shown`,
+    );
 
     // A failure's evidence expands: request, response, reason, curl reproduction.
     const first = failed[0]!;
@@ -97,7 +113,10 @@ test('report.html of a faulty target: verdict, filters by status and level, a fa
       await page.setViewportSize({ width, height: 900 });
       const box = await evidence.locator('pre.request').last().boundingBox();
       expect(box!.width / width, `request block at ${width} px`).toBeGreaterThan(0.45);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `no sideways scroll at ${width} px`).toBe(true);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1),
+        `no sideways scroll at ${width} px`,
+      ).toBe(true);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -106,14 +125,19 @@ test('report.html of a faulty target: verdict, filters by status and level, a fa
     await page.selectOption('#filter-level', 'SHOULD');
     const should = report.requirements.filter((r) => r.level === 'SHOULD').length;
     await expect(page.locator('tr.req:visible')).toHaveCount(should);
-    for (const level of await page.locator('tr.req:visible').evaluateAll((els) => els.map((e) => e.getAttribute('data-level')))) expect(level).toBe('SHOULD');
+    for (const level of await page
+      .locator('tr.req:visible')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-level'))))
+      expect(level).toBe('SHOULD');
     // Sections without a visible row are hidden with their heading.
     for (const section of await page.locator('section.group').all()) {
       expect(await section.isVisible()).toBe((await section.locator('tr.req:visible').count()) > 0);
     }
 
     // The implementation profile lists every UNSPECIFIED point.
-    await expect(page.locator('#profile tbody tr')).toHaveCount(report.requirements.filter((r) => r.level === 'UNSPECIFIED').length);
+    await expect(page.locator('#profile tbody tr')).toHaveCount(
+      report.requirements.filter((r) => r.level === 'UNSPECIFIED').length,
+    );
     expect(attempted, 'requests other than the file:// page').toEqual([]);
   } finally {
     await browser.close();
@@ -122,7 +146,8 @@ test('report.html of a faulty target: verdict, filters by status and level, a fa
 
 test('report.html of a hostile target: <script> in its body and headers stays text and runs nothing', async ({}, testInfo) => {
   test.skip(!existsSync(CHROMIUM), 'chromium not installed: apt-get install chromium');
-  const evil = '<script>window.__pwned=1;document.title="pwned"</script><img src="http://evil.invalid/x.png" onerror="window.__pwned=2"><iframe src="http://evil.invalid/"></iframe>';
+  const evil =
+    '<script>window.__pwned=1;document.title="pwned"</script><img src="http://evil.invalid/x.png" onerror="window.__pwned=2"><iframe src="http://evil.invalid/"></iframe>';
   // Every path answers 200 text/html with the payload, in the body and in a header.
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html', 'x-evil': evil.replace(/[\r\n]/g, '') });
@@ -143,9 +168,13 @@ test('report.html of a hostile target: <script> in its body and headers stays te
     ].join('\n'),
   );
   const reportDir = join(dir, 'report');
-  const report = await runConformance({ target: join(dir, 'target.yaml'), seed: 7, grep: 'files\\.response\\.schema', env: { HOSTILE_KEY: 'hostile-test-key-0123456789' }, reportDir }).finally(
-    () => new Promise<void>((resolve) => server.close(() => resolve())),
-  );
+  const report = await runConformance({
+    target: join(dir, 'target.yaml'),
+    seed: 7,
+    grep: 'files\\.response\\.schema',
+    env: { HOSTILE_KEY: 'hostile-test-key-0123456789' },
+    reportDir,
+  }).finally(() => new Promise<void>((resolve) => server.close(() => resolve())));
   expect(report.verdict).toBe('non-conformant');
   expect(JSON.stringify(report.requirements.flatMap((r) => r.failures ?? []))).toContain('window.__pwned=1');
 

@@ -42,8 +42,17 @@ function report(): ConformanceReport {
               message: `body echoes ${ESCAPED_KEY}`,
               exchanges: [
                 {
-                  request: { method: 'GET', url: `http://127.0.0.1:1/v1/containers/c/files?after=${encodeURIComponent(KEY)}`, headers: { authorization: 'Bearer $API_KEY' } },
-                  response: { status: 200, headers: { [`x-${KEY}`]: Buffer.from(`xy${KEY}`).toString('base64') }, body, truncated: false },
+                  request: {
+                    method: 'GET',
+                    url: `http://127.0.0.1:1/v1/containers/c/files?after=${encodeURIComponent(KEY)}`,
+                    headers: { authorization: 'Bearer $API_KEY' },
+                  },
+                  response: {
+                    status: 200,
+                    headers: { [`x-${KEY}`]: Buffer.from(`xy${KEY}`).toString('base64') },
+                    body,
+                    truncated: false,
+                  },
                   durationMs: 1,
                   retries: 0,
                 },
@@ -56,15 +65,35 @@ function report(): ConformanceReport {
         },
       ],
     ]),
-    target: { baseUrl: 'http://127.0.0.1:1/v1', file: { baseUrl: 'http://127.0.0.1:1/v1', containerFiles: { containerId: 'c' }, modelEndpoints: { model: 'a/b' }, interns: { workspaceId: 'w' }, hasRestrictedKey: false } },
+    target: {
+      baseUrl: 'http://127.0.0.1:1/v1',
+      file: {
+        baseUrl: 'http://127.0.0.1:1/v1',
+        containerFiles: { containerId: 'c' },
+        modelEndpoints: { model: 'a/b' },
+        interns: { workspaceId: 'w' },
+        hasRestrictedKey: false,
+      },
+    },
     suite: { name: 'conformance-suite', version: '0.1.0', commit: 'abc1234' },
-    run: { seed: 7, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1, numRuns: 1, maxRequests: 10, failOn: 'must', replay: 'npm run conformance -- --seed 7' },
+    run: {
+      seed: 7,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      durationMs: 1,
+      numRuns: 1,
+      maxRequests: 10,
+      failOn: 'must',
+      replay: 'npm run conformance -- --seed 7',
+    },
     requestLog: [],
   });
 }
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'report-files-'));
-const suiteFiles = (dir: string) => readdirSync(dir).filter((n) => n !== MARKER).sort();
+const suiteFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((n) => n !== MARKER)
+    .sort();
 
 test('every file is masked after rendering: the key JSON-escaped in a body that report.html parses and shows again', () => {
   const r = report();
@@ -73,7 +102,8 @@ test('every file is masked after rendering: the key JSON-escaped in a body that 
   const dir = tempDir();
   writeReportFiles(r, dir, { mask });
   expect(suiteFiles(dir)).toEqual(Object.keys(REPORT_FILES).sort());
-  for (const name of Object.keys(REPORT_FILES)) expect(findKeys(readFileSync(join(dir, name), 'utf8'), [KEY]), name).toEqual([]);
+  for (const name of Object.keys(REPORT_FILES))
+    expect(findKeys(readFileSync(join(dir, name), 'utf8'), [KEY]), name).toEqual([]);
   expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('$API_KEY');
   expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).verdict).toBe('non-conformant');
   // No temporary file is left behind.
@@ -92,7 +122,9 @@ test('a symbolic link at an output path is refused in one line, and the file it 
     error = e;
   }
   expect(error).toBeInstanceOf(ReportDirError);
-  expect((error as Error).message).toMatch(/^report directory \S+: report\.html is a symbolic link; refusing to write through it \(remove it\)$/);
+  expect((error as Error).message).toMatch(
+    /^report directory \S+: report\.html is a symbolic link; refusing to write through it \(remove it\)$/,
+  );
   expect(readFileSync(victim, 'utf8')).toBe('precious\n');
   // Nothing was written before the refusal.
   expect(existsSync(join(dir, 'report.json'))).toBe(false);
@@ -107,7 +139,9 @@ test('a report directory that is itself a symbolic link is refused, whatever it 
   const link = join(tempDir(), 'reports');
   symlinkSync(real, link);
   expect(() => prepareReportDir(link)).toThrow(ReportDirError);
-  expect(() => writeReportFiles(report(), link, { mask })).toThrow(/^report directory \S+ is a symbolic link; refusing to write through it/);
+  expect(() => writeReportFiles(report(), link, { mask })).toThrow(
+    /^report directory \S+ is a symbolic link; refusing to write through it/,
+  );
   expect(readdirSync(real)).toEqual([]);
 });
 
@@ -115,7 +149,9 @@ test('a directory holding files the suite did not write is refused unless forced
   const dir = tempDir();
   writeFileSync(join(dir, 'README.md'), 'mine\n');
   mkdirSync(join(dir, 'src'));
-  expect(() => prepareReportDir(dir)).toThrow(/^report directory \S+ holds files the suite did not write \(README\.md, src\); choose an empty directory or pass --force$/);
+  expect(() => prepareReportDir(dir)).toThrow(
+    /^report directory \S+ holds files the suite did not write \(README\.md, src\); choose an empty directory or pass --force$/,
+  );
   expect(() => writeReportFiles(report(), dir, { mask })).toThrow(ReportDirError);
   expect(readdirSync(dir).sort()).toEqual(['README.md', 'src']);
   prepareReportDir(dir, { force: true });
@@ -124,7 +160,7 @@ test('a directory holding files the suite did not write is refused unless forced
   expect(existsSync(join(dir, 'report.json'))).toBe(true);
 });
 
-test('a run writes its directory anew: the previous run\'s files and blob/ are removed first (blob/ kept for a merge)', () => {
+test("a run writes its directory anew: the previous run's files and blob/ are removed first (blob/ kept for a merge)", () => {
   const dir = tempDir();
   // A shard run: Playwright's blob reporter made blob/, and the report lists it as the suite's.
   mkdirSync(join(dir, 'blob'));
@@ -144,7 +180,9 @@ test('a run writes its directory anew: the previous run\'s files and blob/ are r
 test('a path that cannot be written (a directory named report.json, a directory under a file) is one line, not a stack', () => {
   const dir = tempDir();
   mkdirSync(join(dir, 'report.json'));
-  expect(() => writeReportFiles(report(), dir, { mask })).toThrow(/^report directory \S+: report\.json is a directory; the suite writes a file there$/);
+  expect(() => writeReportFiles(report(), dir, { mask })).toThrow(
+    /^report directory \S+: report\.json is a directory; the suite writes a file there$/,
+  );
   const notDir = join(tempDir(), 'file');
   writeFileSync(notDir, 'x');
   expect(() => prepareReportDir(notDir)).toThrow(/^report directory \S+ is not a directory$/);
@@ -174,7 +212,8 @@ test("a user's report.html or blob/ in a directory the suite never wrote is fore
 test("--force does not replace a user's report.html: refused in one line naming it, before the run and at the write", () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'report.html'), 'my own page\n');
-  const refusal = /^report directory \S+: report\.html is not the suite's \(not listed in \.conformance-report\); even with --force the suite does not replace it \(move it or choose another --report-dir\)$/;
+  const refusal =
+    /^report directory \S+: report\.html is not the suite's \(not listed in \.conformance-report\); even with --force the suite does not replace it \(move it or choose another --report-dir\)$/;
   expect(() => prepareReportDir(dir, { force: true })).toThrow(refusal);
   expect(() => writeReportFiles(report(), dir, { mask, force: true })).toThrow(refusal);
   expect(readFileSync(join(dir, 'report.html'), 'utf8')).toBe('my own page\n');
@@ -193,7 +232,11 @@ test('a write that fails part-way leaves none of the report files (no report con
 import { REPORT_ENTRIES } from ${JSON.stringify(join(ROOT, 'reports/write-report.ts'))};
 const files = new Map([['report.json', '{"verdict":"conformant"}'], ['junit.xml', '<testsuites failures="0"/>'], ['report.html', 'x'.repeat(64 * 1024)], ['badge.svg', '<svg/>']]);
 try { writeFilesSafely(process.argv[1], files, REPORT_ENTRIES); console.log('written'); } catch (e) { console.log(e.message); }`;
-  const run = spawnSync('bash', ['-c', `trap '' XFSZ; ulimit -f 16; exec node --import tsx --input-type=module -e "$0" "$1"`, script, dir], { cwd: ROOT, encoding: 'utf8' });
+  const run = spawnSync(
+    'bash',
+    ['-c', `trap '' XFSZ; ulimit -f 16; exec node --import tsx --input-type=module -e "$0" "$1"`, script, dir],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   expect(run.stdout.trim(), run.stderr).toMatch(/^report directory \S+: EFBIG on write$/);
   // The marker only (it lists what a later run may remove): no report file, no temporary file.
   expect(readdirSync(dir)).toEqual([MARKER]);
@@ -203,7 +246,9 @@ test('one run at a time: a directory locked by a live process is refused in one 
   const dir = tempDir();
   const { pid } = process.ppid > 1 ? { pid: process.ppid } : { pid: 1 };
   writeFileSync(join(dir, LOCK), `${pid}\n`);
-  expect(() => prepareReportDir(dir)).toThrow(new RegExp(`^report directory \\S+ is being written by another run \\(process ${pid}, named in `));
+  expect(() => prepareReportDir(dir)).toThrow(
+    new RegExp(`^report directory \\S+ is being written by another run \\(process ${pid}, named in `),
+  );
   writeFileSync(join(dir, LOCK), '999999999\n');
   prepareReportDir(dir);
   expect(readFileSync(join(dir, LOCK), 'utf8').trim().split(' ')[0]).toBe(String(process.pid));
@@ -223,9 +268,9 @@ test('runs in one process, one after another, leave no lock behind and add at mo
 
 // Issue 29: a lock naming a live process that is not the run which wrote it (its id reused: the
 // start time differs) is stale, and a refusal names the lock file.
-test('a stale lock naming a live unrelated process is taken over; a live run\'s lock is refused naming the file', () => {
+test("a stale lock naming a live unrelated process is taken over; a live run's lock is refused naming the file", () => {
   const dir = tempDir();
-  const pid = process.ppid > 1 ? process.ppid : 1;
+  const pid = Math.max(process.ppid, 1);
   writeFileSync(join(dir, LOCK), `${pid} 1\n`);
   prepareReportDir(dir);
   expect(readFileSync(join(dir, LOCK), 'utf8').trim().split(' ')[0]).toBe(String(process.pid));
@@ -233,18 +278,26 @@ test('a stale lock naming a live unrelated process is taken over; a live run\'s 
   const startTime = started.slice(started.lastIndexOf(')') + 2).split(' ')[19];
   const other = tempDir();
   writeFileSync(join(other, LOCK), `${pid} ${startTime}\n`);
-  expect(() => prepareReportDir(other)).toThrow(new RegExp(`^report directory \\S+ is being written by another run \\(process ${pid}, named in \\S+/\\.conformance-lock\\); wait for it to end, or remove that file if no run is writing, or choose another --report-dir$`));
+  expect(() => prepareReportDir(other)).toThrow(
+    new RegExp(
+      `^report directory \\S+ is being written by another run \\(process ${pid}, named in \\S+/\\.conformance-lock\\); wait for it to end, or remove that file if no run is writing, or choose another --report-dir$`,
+    ),
+  );
 });
 
 // Issue 28: an exit 2 before the first check replaces the earlier report with its error, and removes
 // only what the suite wrote.
-test('an early exit 2 replaces the suite\'s report with the error\'s two files; a user\'s file stays; a foreign directory is left alone', () => {
+test("an early exit 2 replaces the suite's report with the error's two files; a user's file stays; a foreign directory is left alone", () => {
   const dir = tempDir();
   writeReportFiles(report(), dir, { mask });
   expect(replaceWithErrorReport(dir, 'target file t.yaml: no such file', 2)).toBe(true);
   expect(suiteFiles(dir)).toEqual(['junit.xml', 'summary.md']);
-  expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*tests="1" failures="0" errors="1"[\s\S]*<error message="target file t\.yaml: no such file" type="exit-2">/);
-  expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/^## ⚠️ Conformance: ERROR — the run could not be made \(exit 2\)\n\nReason: `target file t\.yaml: no such file`/);
+  expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(
+    /<testsuites [^>]*tests="1" failures="0" errors="1"[\s\S]*<error message="target file t\.yaml: no such file" type="exit-2">/,
+  );
+  expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(
+    /^## ⚠️ Conformance: ERROR — the run could not be made \(exit 2\)\n\nReason: `target file t\.yaml: no such file`/,
+  );
   // The next run writes its report over the error's.
   writeReportFiles(report(), dir, { mask });
   expect(suiteFiles(dir)).toEqual(Object.keys(REPORT_FILES).sort());
@@ -254,7 +307,11 @@ test('an early exit 2 replaces the suite\'s report with the error\'s two files; 
   writeFileSync(join(mixed, 'notes.txt'), 'mine\n');
   writeReportFiles(report(), mixed, { mask, force: true });
   expect(replaceWithErrorReport(mixed, 'bad', 2, { force: true })).toBe(true);
-  expect(readdirSync(mixed).filter((n) => n !== MARKER).sort()).toEqual(['junit.xml', 'notes.txt', 'summary.md']);
+  expect(
+    readdirSync(mixed)
+      .filter((n) => n !== MARKER)
+      .sort(),
+  ).toEqual(['junit.xml', 'notes.txt', 'summary.md']);
   expect(readFileSync(join(mixed, 'notes.txt'), 'utf8')).toBe('mine\n');
 
   // Foreign files without --force: nothing is touched, nothing written.

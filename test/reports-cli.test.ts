@@ -58,7 +58,8 @@ function readAllOutputs(dir: string): Map<string, string> {
     // The marker (reports/safe-files.ts) says the directory is the suite's; it is no output of the run.
     if (!statSync(path).isFile() || name === MARKER) continue;
     const bytes = readFileSync(path);
-    if (name.endsWith('.zip')) for (const [entry, data] of unzip(bytes)) out.set(`${relative(dir, path)}!${entry}`, data.toString('utf8'));
+    if (name.endsWith('.zip'))
+      for (const [entry, data] of unzip(bytes)) out.set(`${relative(dir, path)}!${entry}`, data.toString('utf8'));
     else out.set(relative(dir, path), bytes.toString('utf8'));
   }
   return out;
@@ -153,17 +154,25 @@ test.describe('one target with a MUST fault, run with seed 7', () => {
     const { a, b } = await sharedMustRuns();
     expect(a.code, a.stderr).toBe(1);
     expect(b.code, b.stderr).toBe(1);
-    expect(readdirSync(a.reportDir).filter((n) => !n.startsWith('.')).sort()).toEqual(Object.keys(REPORT_FILES).sort());
+    expect(
+      readdirSync(a.reportDir)
+        .filter((n) => !n.startsWith('.'))
+        .sort(),
+    ).toEqual(Object.keys(REPORT_FILES).sort());
     expect(readdirSync(b.reportDir).sort()).toEqual(readdirSync(a.reportDir).sort());
     for (const name of Object.keys(REPORT_FILES)) {
       // Each run's replay names its own report directory (`<dir>-replay`): the one input that differs.
-      const [x, y] = [readFileSync(join(a.reportDir, name), 'utf8').replaceAll(a.reportDir, '<dir>'), readFileSync(join(b.reportDir, name), 'utf8').replaceAll(b.reportDir, '<dir>')];
+      const [x, y] = [
+        readFileSync(join(a.reportDir, name), 'utf8').replaceAll(a.reportDir, '<dir>'),
+        readFileSync(join(b.reportDir, name), 'utf8').replaceAll(b.reportDir, '<dir>'),
+      ];
       expect(normalise(name, y), `${name} differs between two runs with seed 7`).toBe(normalise(name, x));
     }
     // The normalisation touched only what it names: the reports do carry a time and evidence.
     expect(a.report!.run.startedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(a.report!.requirements.some((r) => r.failures?.some((f) => f.exchanges.length > 0))).toBe(true);
-    for (const run of [a, b]) expect(validateReport(run.report), JSON.stringify(validateReport.errors?.slice(0, 3))).toBe(true);
+    for (const run of [a, b])
+      expect(validateReport(run.report), JSON.stringify(validateReport.errors?.slice(0, 3))).toBe(true);
   });
 
   test('no file the run writes holds the key or the restricted key', async () => {
@@ -196,7 +205,10 @@ test.describe('one target with a MUST fault, run with seed 7', () => {
     expect(failure.curl).not.toContain(server.keys.management);
 
     // Run it as a reader would: the target file's variable set as for the run, the command pasted into a shell.
-    const { stdout } = await promisify(execFile)('bash', ['-c', failure.curl!], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', CONFORMANCE_REFERENCE_API_KEY: server.keys.management }, timeout: 20_000 });
+    const { stdout } = await promisify(execFile)('bash', ['-c', failure.curl!], {
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', CONFORMANCE_REFERENCE_API_KEY: server.keys.management },
+      timeout: 20_000,
+    });
     const statusLine = stdout.split('\r\n')[0] ?? '';
     expect(statusLine).toMatch(/^HTTP\/1\.1 \d{3}/);
     expect(Number(statusLine.split(' ')[1])).toBe(last.response!.status);
@@ -225,7 +237,12 @@ test.describe('one target with a MUST fault, run with seed 7', () => {
       id: r.id,
       status: r.status,
       checks: r.checks,
-      failures: r.failures?.map((f) => ({ checkId: f.checkId, message: f.message, curl: f.curl, statuses: f.exchanges.map((x) => x.response?.status) })),
+      failures: r.failures?.map((f) => ({
+        checkId: f.checkId,
+        message: f.message,
+        curl: f.curl,
+        statuses: f.exchanges.map((x) => x.response?.status),
+      })),
     }));
   }
 
@@ -241,14 +258,19 @@ test.describe('one target with a MUST fault, run with seed 7', () => {
       expect(shard.report, shard.stderr).toBeDefined();
       expect(shard.report!.run.shard).toBe(`${i + 1}/2`);
       expect(shard.code).toBe(shard.report!.verdict === 'non-conformant' ? 1 : 0);
-      expect(readdirSync(join(shard.reportDir, 'blob')).filter((n) => !n.startsWith('.')).sort()).toEqual([`conformance-shard-${i + 1}-of-2.json`, `report-${i + 1}-of-2.zip`]);
+      expect(
+        readdirSync(join(shard.reportDir, 'blob'))
+          .filter((n) => !n.startsWith('.'))
+          .sort(),
+      ).toEqual([`conformance-shard-${i + 1}-of-2.json`, `report-${i + 1}-of-2.zip`]);
     }
     expect(shard1.report!.counts.MUST.disabled + shard2.report!.counts.MUST.disabled).toBeGreaterThan(0);
 
     // CI: every shard's blob/ downloaded into one directory, then merged by a job without the keys.
     const merged = mkdtempSync(join(tmpdir(), 'reports-merged-'));
     mkdirSync(join(merged, 'blob'));
-    for (const shard of [shard1, shard2]) cpSync(join(shard.reportDir, 'blob'), join(merged, 'blob'), { recursive: true });
+    for (const shard of [shard1, shard2])
+      cpSync(join(shard.reportDir, 'blob'), join(merged, 'blob'), { recursive: true });
     const collected = readdirSync(join(merged, 'blob')).sort();
     const merge = await runMerge(['--report-dir', merged]);
     expect(merge.code, merge.stderr + merge.stdout).toBe(1);
@@ -259,7 +281,12 @@ test.describe('one target with a MUST fault, run with seed 7', () => {
     expect(report.run.shard).toBeUndefined();
     expect(report.run.seed).toBe(7);
     expect(report.verdict).toBe(whole.report!.verdict);
-    const differing = report.requirements.filter((r, i) => r.status !== whole.report!.requirements[i]?.status).map((r) => `${r.id}: merged ${r.status} (${r.reason}), unsharded ${whole.report!.requirements.find((w) => w.id === r.id)?.status}`);
+    const differing = report.requirements
+      .filter((r, i) => r.status !== whole.report!.requirements[i]?.status)
+      .map(
+        (r) =>
+          `${r.id}: merged ${r.status} (${r.reason}), unsharded ${whole.report!.requirements.find((w) => w.id === r.id)?.status}`,
+      );
     expect(differing, 'requirement statuses of the merged and the unsharded run').toEqual([]);
     expect(report.counts).toEqual(whole.report!.counts);
     expect(comparable(report)).toEqual(comparable(whole.report!));
@@ -295,7 +322,9 @@ test('a SHOULD-only failure exits 0 by default and 1 with --fail-on should', asy
       expect(run.report, run.stderr).toBeDefined();
       expect(run.report!.counts.MUST.fail).toBe(0);
       expect(run.report!.counts.SHOULD.fail).toBeGreaterThan(0);
-      expect(run.report!.requirements.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(expect.arrayContaining([...fault!.breaks]));
+      expect(run.report!.requirements.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(
+        expect.arrayContaining([...fault!.breaks]),
+      );
     }
     expect(byDefault.code, byDefault.stdout).toBe(0);
     expect(byDefault.report!.verdict).toBe('conformant');

@@ -29,8 +29,17 @@ const EVIL = `</td></pre><script>window.__pwned=1</script><img src=x onerror="wi
 
 function exchange(status: number, body: string): Exchange {
   return {
-    request: { method: 'GET', url: `http://127.0.0.1:1/v1/containers/c/files?x=${encodeURIComponent('<script>')}`, headers: { accept: 'application/json', authorization: 'Bearer $API_KEY' } },
-    response: { status, headers: { 'content-type': 'text/html', 'x-evil': EVIL, date: '<volatile>' }, body, truncated: false },
+    request: {
+      method: 'GET',
+      url: `http://127.0.0.1:1/v1/containers/c/files?x=${encodeURIComponent('<script>')}`,
+      headers: { accept: 'application/json', authorization: 'Bearer $API_KEY' },
+    },
+    response: {
+      status,
+      headers: { 'content-type': 'text/html', 'x-evil': EVIL, date: '<volatile>' },
+      body,
+      truncated: false,
+    },
     durationMs: 3,
     retries: 0,
   };
@@ -39,10 +48,36 @@ function exchange(status: number, body: string): Exchange {
 const noop = async () => {};
 const CHECKS: CheckDeclaration[] = [
   { id: 'x.pass', title: 'passes', operation: 'listContainerFiles', requirements: ['files.list.schema'], probe: noop },
-  { id: 'x.fail', title: `fails ${EVIL}`, operation: 'listContainerFiles', requirements: ['files.file.schema'], kind: 'property', probe: noop },
-  { id: 'x.should', title: 'fails a SHOULD', operation: 'listContainerFiles', requirements: ['files.file.path-relative'], probe: noop },
-  { id: 'x.observe', title: 'observes', operation: 'listInterns', requirements: ['interns.limit.default'], kind: 'observation', probe: noop },
-  { id: 'x.error', title: 'errors', operation: 'listModelEndpoints', requirements: ['models.response.data-wrapper'], probe: noop },
+  {
+    id: 'x.fail',
+    title: `fails ${EVIL}`,
+    operation: 'listContainerFiles',
+    requirements: ['files.file.schema'],
+    kind: 'property',
+    probe: noop,
+  },
+  {
+    id: 'x.should',
+    title: 'fails a SHOULD',
+    operation: 'listContainerFiles',
+    requirements: ['files.file.path-relative'],
+    probe: noop,
+  },
+  {
+    id: 'x.observe',
+    title: 'observes',
+    operation: 'listInterns',
+    requirements: ['interns.limit.default'],
+    kind: 'observation',
+    probe: noop,
+  },
+  {
+    id: 'x.error',
+    title: 'errors',
+    operation: 'listModelEndpoints',
+    requirements: ['models.response.data-wrapper'],
+    probe: noop,
+  },
   { id: 'x.skip', title: 'skips', operation: 'listInterns', requirements: ['interns.workspace.filter'], probe: noop },
   { id: 'x.disabled', title: 'not selected', operation: 'general', requirements: ['auth.missing-401'], probe: noop },
 ];
@@ -66,8 +101,20 @@ const FULL_OUTCOMES: CheckOutcome[] = [
       },
     ],
   }),
-  outcome('x.should', { status: 'fail', reason: 'absolute path', failures: [{ requirementId: 'files.file.path-relative', message: 'path "/a" begins with /', exchanges: [exchange(200, '{}')] }] }),
-  outcome('x.observe', { observations: [{ requirementId: 'interns.limit.default', value: { defaultPageSize: 50, note: EVIL } }] }),
+  outcome('x.should', {
+    status: 'fail',
+    reason: 'absolute path',
+    failures: [
+      {
+        requirementId: 'files.file.path-relative',
+        message: 'path "/a" begins with /',
+        exchanges: [exchange(200, '{}')],
+      },
+    ],
+  }),
+  outcome('x.observe', {
+    observations: [{ requirementId: 'interns.limit.default', value: { defaultPageSize: 50, note: EVIL } }],
+  }),
   outcome('x.error', { status: 'error', reason: `suite error: ${EVIL}` }),
   outcome('x.skip', { status: 'skip', reason: `interns.otherWorkspaceId is not set ${EVIL}` }),
 ];
@@ -78,10 +125,24 @@ function input(outcomes: readonly CheckOutcome[], failOn: 'must' | 'should' = 'm
     outcomes: new Map(outcomes.map((o) => [o.checkId, o])),
     target: {
       baseUrl: 'http://127.0.0.1:1/v1',
-      file: { baseUrl: 'http://127.0.0.1:1/v1', containerFiles: { containerId: `c${EVIL}` }, modelEndpoints: { model: 'a/b' }, interns: { workspaceId: 'w' }, hasRestrictedKey: false },
+      file: {
+        baseUrl: 'http://127.0.0.1:1/v1',
+        containerFiles: { containerId: `c${EVIL}` },
+        modelEndpoints: { model: 'a/b' },
+        interns: { workspaceId: 'w' },
+        hasRestrictedKey: false,
+      },
     },
     suite: { name: 'conformance-suite', version: '0.1.0', commit: 'abc1234' },
-    run: { seed: 7, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1234, numRuns: 20, maxRequests: 2000, failOn, replay: 'npm run conformance -- --seed 7' },
+    run: {
+      seed: 7,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      durationMs: 1234,
+      numRuns: 20,
+      maxRequests: 2000,
+      failOn,
+      replay: 'npm run conformance -- --seed 7',
+    },
     requestLog: [],
   };
 }
@@ -102,7 +163,9 @@ test('the report model: every status, evidence per failing requirement, valid ag
   const failed = report.requirements.find((r) => r.id === 'files.file.schema')!;
   expect(failed.failures?.[0]).toMatchObject({ checkId: 'x.fail', counterexample: { seed: 11, path: '0:1' } });
   expect(failed.failures?.[0]?.exchanges).toHaveLength(2);
-  expect(report.requirements.find((r) => r.id === 'interns.limit.default')?.observed).toEqual([{ defaultPageSize: 50, note: EVIL }]);
+  expect(report.requirements.find((r) => r.id === 'interns.limit.default')?.observed).toEqual([
+    { defaultPageSize: 50, note: EVIL },
+  ]);
   expect(report.verdict).toBe('non-conformant');
   // The schema rejects what the model forbids: a skip without a reason, a failed UNSPECIFIED point.
   const broken = structuredClone(report);
@@ -122,7 +185,13 @@ test("a whole-run judge's finding fails its own requirement only, not the requir
     status: 'fail',
     probeCompleted: true,
     reason: 'files.file.path-relative: /data/0: path "/a" begins with "/"',
-    failures: [{ requirementId: 'files.file.path-relative', message: '/data/0: path "/a" begins with "/"', exchanges: [exchange(200, '{}')] }],
+    failures: [
+      {
+        requirementId: 'files.file.path-relative',
+        message: '/data/0: path "/a" begins with "/"',
+        exchanges: [exchange(200, '{}')],
+      },
+    ],
   });
   const r = buildReport(input([judged]));
   const of = (id: string) => r.requirements.find((x) => x.id === id)!;
@@ -165,7 +234,8 @@ test('report.html escapes everything the target sent, runs only its own hashed s
   expect(html).toContain('<details class="evidence">');
   expect(html).toContain(esc(`curl -sS -i -H "authorization: Bearer $API_KEY"`));
   expect(html).toContain('<section id="profile">');
-  for (const r of report.requirements) expect(html).toContain(`id="req-${esc(r.id)}" data-status="${r.status}" data-level="${r.level}"`);
+  for (const r of report.requirements)
+    expect(html).toContain(`id="req-${esc(r.id)}" data-status="${r.status}" data-level="${r.level}"`);
 });
 
 /** A small well-formedness check: balanced elements, quoted attributes, no raw `<` or stray `&` in text, only XML 1.0 characters. */
@@ -196,7 +266,9 @@ test('junit.xml: one test case per requirement in one suite per operation; skipp
   const xml = junitXml(report);
   expectWellFormedXml(xml);
   // Its first element says the verdict and what it does not cover, as every output's first line does.
-  expect(xml).toContain(`<testsuites name="conformance 1.0.0: ${verdictLine(report).replaceAll('&', '&amp;').replaceAll('"', '&quot;')} (`);
+  expect(xml).toContain(
+    `<testsuites name="conformance 1.0.0: ${verdictLine(report).replaceAll('&', '&amp;').replaceAll('"', '&quot;')} (`,
+  );
   expect(xml.match(/<testcase /g)).toHaveLength(report.requirements.length);
   const operations = [...new Set(report.requirements.map((r) => r.operation))];
   expect([...xml.matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1])).toEqual(expect.arrayContaining(operations));
@@ -204,23 +276,38 @@ test('junit.xml: one test case per requirement in one suite per operation; skipp
   const skipped = report.requirements.filter((r) => r.status === 'skip' || r.status === 'disabled').length;
   expect(xml.match(/<skipped message=/g)).toHaveLength(skipped);
   // The SHOULD failure does not gate (fail-on must): a passed case with its warning, as the exit code says.
-  expect(xml).toMatch(new RegExp(`<testsuites [^>]*tests="${report.requirements.length}" failures="1" errors="1" skipped="${skipped}"`));
-  const fail = /<testcase name="\[MUST\] files\.file\.schema:[^"]*" classname="listContainerFiles">\s*<failure message="([^"]*)" type="MUST">([^<]*)<\/failure>/.exec(xml);
+  expect(xml).toMatch(
+    new RegExp(`<testsuites [^>]*tests="${report.requirements.length}" failures="1" errors="1" skipped="${skipped}"`),
+  );
+  const fail =
+    /<testcase name="\[MUST\] files\.file\.schema:[^"]*" classname="listContainerFiles">\s*<failure message="([^"]*)" type="MUST">([^<]*)<\/failure>/.exec(
+      xml,
+    );
   expect(fail).not.toBeNull();
   expect(fail![2]).toContain('reproduce: curl -sS -i -H &quot;authorization: Bearer $API_KEY&quot;');
   expect(fail![2]).toContain('counterexample: ');
-  expect(xml).toMatch(/<testcase name="\[SHOULD\] files\.file\.path-relative:[^"]*" classname="listContainerFiles">\s*<properties>\s*<property name="warning" value="SHOULD failed \(not gating without --fail-on should\): [^"]*"\/>\s*<\/properties>\s*<system-out>WARNING: files\.file\.path-relative/);
+  expect(xml).toMatch(
+    /<testcase name="\[SHOULD\] files\.file\.path-relative:[^"]*" classname="listContainerFiles">\s*<properties>\s*<property name="warning" value="SHOULD failed \(not gating without --fail-on should\): [^"]*"\/>\s*<\/properties>\s*<system-out>WARNING: files\.file\.path-relative/,
+  );
   // Under --fail-on should the same failure gates: a JUnit failure.
   const gating = junitXml({ ...report, run: { ...report.run, failOn: 'should' } });
-  expect(gating).toMatch(/<testcase name="\[SHOULD\] files\.file\.path-relative:[^"]*" classname="listContainerFiles">\s*<failure [^>]*type="SHOULD"/);
+  expect(gating).toMatch(
+    /<testcase name="\[SHOULD\] files\.file\.path-relative:[^"]*" classname="listContainerFiles">\s*<failure [^>]*type="SHOULD"/,
+  );
   expect(gating).toMatch(/<testsuites [^>]*failures="2" errors="1"/);
   // The banner of report.html names the MUST requirements left unjudged, as the verdict line does.
   const notJudged = /\d+ MUST not judged[^;]*/.exec(verdictLine(report))?.[0];
   expect(notJudged, verdictLine(report)).toBeDefined();
   expect(/<header id="verdict"[\s\S]*?<\/header>/.exec(reportHtml(report))![0]).toContain(esc(notJudged!));
-  expect(xml).toMatch(/<testcase name="\[UNSPECIFIED\] interns\.limit\.default:[^"]*" classname="listInterns">\s*<properties>\s*<property name="observed" value="[^"]*defaultPageSize[^"]*"\/>/);
-  expect(xml).toMatch(/<testcase name="\[MUST\] models\.response\.data-wrapper:[^"]*" classname="listModelEndpoints">\s*<error message=/);
-  expect(xml).toMatch(/<testcase name="\[MUST\] auth\.missing-401:[^"]*" classname="general">\s*<skipped message="disabled: /);
+  expect(xml).toMatch(
+    /<testcase name="\[UNSPECIFIED\] interns\.limit\.default:[^"]*" classname="listInterns">\s*<properties>\s*<property name="observed" value="[^"]*defaultPageSize[^"]*"\/>/,
+  );
+  expect(xml).toMatch(
+    /<testcase name="\[MUST\] models\.response\.data-wrapper:[^"]*" classname="listModelEndpoints">\s*<error message=/,
+  );
+  expect(xml).toMatch(
+    /<testcase name="\[MUST\] auth\.missing-401:[^"]*" classname="general">\s*<skipped message="disabled: /,
+  );
 });
 
 test('summary.md: verdict, counts per level and per operation, failures with ids and one line, replay; no raw HTML', () => {
@@ -237,7 +324,9 @@ test('summary.md: verdict, counts per level and per operation, failures with ids
   expect(md).toContain('```sh\nnpm run conformance -- --seed 7\n```');
   // Target text is in code spans (shown as written, never HTML or a link): no tag outside them.
   expect(md.replace(/(`+)[\s\S]*?\1/g, '')).not.toMatch(/<(script|img)/i);
-  expect(md).toMatch(/^- `files\.file\.schema` \(MUST, section 2\.1, listContainerFiles\): ``x\.fail: does not match ContainerFile: <\/td>.*\[l\]\(http:\/\/evil\.invalid\)``$/m);
+  expect(md).toMatch(
+    /^- `files\.file\.schema` \(MUST, section 2\.1, listContainerFiles\): ``x\.fail: does not match ContainerFile: <\/td>.*\[l\]\(http:\/\/evil\.invalid\)``$/m,
+  );
   expect(md).not.toContain('\u0000');
   for (const line of md.split('\n').filter((l) => l.startsWith('- '))) expect(line.length).toBeLessThan(600);
   // Markdown escaping holds for any text: no tag, link or code span can be opened from inside.
@@ -247,7 +336,9 @@ test('summary.md: verdict, counts per level and per operation, failures with ids
 
 test('badge.svg: conformant green, non-conformant red, error and incomplete grey; a partial run says so', () => {
   const { partial: _p, ...whole } = report.run;
-  const svgs = (['conformant', 'non-conformant', 'error', 'incomplete'] as const).map((verdict) => badgeSvg({ ...report, run: whole, verdict }));
+  const svgs = (['conformant', 'non-conformant', 'error', 'incomplete'] as const).map((verdict) =>
+    badgeSvg({ ...report, run: whole, verdict }),
+  );
   expect(svgs[0]).toContain('>conformance 1.0.0<');
   expect(svgs[0]).toContain('>conformant<');
   expect(svgs[0]).toContain('fill="#2e8540"');
@@ -263,7 +354,13 @@ test('badge.svg: conformant green, non-conformant red, error and incomplete grey
 });
 
 test('every file of the report directory renders from the model alone, deterministically', () => {
-  expect(Object.keys(REPORT_FILES).sort()).toEqual(['badge.svg', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
+  expect(Object.keys(REPORT_FILES).sort()).toEqual([
+    'badge.svg',
+    'junit.xml',
+    'report.html',
+    'report.json',
+    'summary.md',
+  ]);
   for (const render of Object.values(REPORT_FILES)) expect(render(structuredClone(report))).toBe(render(report));
 });
 
@@ -280,13 +377,20 @@ test('junit.xml gates as the exit code: conformant with a SHOULD failure, non-co
   const gate = (r: ConformanceReport) => {
     const xml = junitXml(r);
     const root = /<testsuites [^>]*failures="(\d+)" errors="(\d+)"/.exec(xml)!;
-    const counted = { failures: (xml.match(/<failure[ >]/g) ?? []).length, errors: (xml.match(/<error[ >]/g) ?? []).length };
+    const counted = {
+      failures: (xml.match(/<failure[ >]/g) ?? []).length,
+      errors: (xml.match(/<error[ >]/g) ?? []).length,
+    };
     expect({ failures: Number(root[1]), errors: Number(root[2]) }).toEqual(counted);
     return counted.failures + counted.errors > 0;
   };
   const shouldOnly = FULL_OUTCOMES.filter((o) => o.checkId === 'x.should' || o.checkId === 'x.pass');
   const cut = outcome('x.pass', { status: 'skip', reason: 'not sent: the deadline passed', cause: 'run-limit' });
-  const absent = outcome('x.skip', { status: 'skip', reason: 'interns.otherWorkspaceId is not set', cause: 'target-field' });
+  const absent = outcome('x.skip', {
+    status: 'skip',
+    reason: 'interns.otherWorkspaceId is not set',
+    cause: 'target-field',
+  });
   const cases: Array<[string, ConformanceReport, boolean]> = [
     ['SHOULD only, fail-on must', buildReport(input(shouldOnly, 'must')), false],
     ['SHOULD only, fail-on should', buildReport(input(shouldOnly, 'should')), true],
@@ -302,16 +406,27 @@ test('junit.xml gates as the exit code: conformant with a SHOULD failure, non-co
   }
   // The incomplete run's unjudged MUST requirement is an error naming why.
   expectWellFormedXml(junitXml(cases[4]![1]));
-  expect(junitXml(cases[4]![1])).toMatch(/<testcase name="\[MUST\] files\.list\.schema:[^"]*" classname="listContainerFiles">\s*<error message="not judged \(incomplete\): [^"]*deadline/);
+  expect(junitXml(cases[4]![1])).toMatch(
+    /<testcase name="\[MUST\] files\.list\.schema:[^"]*" classname="listContainerFiles">\s*<error message="not judged \(incomplete\): [^"]*deadline/,
+  );
 });
 
 test("a requirement's failures are in the order of the run's tests, the order the console says them: its reason, summary.md's first failure", () => {
   const order = listingOf(ALL_CHECKS).map((c) => c.id);
   // Two real checks of one requirement, whose order as tests differs from their order as declared.
-  const [first, second] = ['files.limit.page-size', 'files.property.strictly-after'].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-  expect(ALL_CHECKS.findIndex((c) => c.id === second) < ALL_CHECKS.findIndex((c) => c.id === first), 'declared in the other order').toBe(true);
+  const [first, second] = ['files.limit.page-size', 'files.property.strictly-after'].sort(
+    (a, b) => order.indexOf(a) - order.indexOf(b),
+  );
+  expect(
+    ALL_CHECKS.findIndex((c) => c.id === second) < ALL_CHECKS.findIndex((c) => c.id === first),
+    'declared in the other order',
+  ).toBe(true);
   const failing = (checkId: string) =>
-    outcome(checkId, { status: 'fail', reason: `files.after.strictly-after: by ${checkId}`, failures: [{ requirementId: 'files.after.strictly-after', message: `by ${checkId}`, exchanges: [] }] });
+    outcome(checkId, {
+      status: 'fail',
+      reason: `files.after.strictly-after: by ${checkId}`,
+      failures: [{ requirementId: 'files.after.strictly-after', message: `by ${checkId}`, exchanges: [] }],
+    });
   const r = buildReport({ ...input([failing(second!), failing(first!)]), checks: ALL_CHECKS });
   const q = r.requirements.find((x) => x.id === 'files.after.strictly-after')!;
   expect(q.reason).toBe(`${first}: by ${first}`);
@@ -321,10 +436,22 @@ test("a requirement's failures are in the order of the run's tests, the order th
   expect(md.indexOf(`Check \`${first}\``)).toBeLessThan(md.indexOf(`Check \`${second}\``));
 });
 
-test('a requirement no check reached: its reason names the check that failed first, never that check\'s finding; the console names it', () => {
+test("a requirement no check reached: its reason names the check that failed first, never that check's finding; the console names it", () => {
   // x.fail stops short on files.file.schema: files.list.schema, which it also covers, was not reached.
-  const checks: CheckDeclaration[] = [{ id: 'x.fail', title: 'fails', operation: 'listContainerFiles', requirements: ['files.file.schema', 'files.list.schema', 'files.after.control-char-paths'], probe: noop }];
-  const failed = outcome('x.fail', { status: 'fail', reason: 'a finding quoting the target', failures: [{ requirementId: 'files.file.schema', message: 'a finding quoting the target', exchanges: [] }] });
+  const checks: CheckDeclaration[] = [
+    {
+      id: 'x.fail',
+      title: 'fails',
+      operation: 'listContainerFiles',
+      requirements: ['files.file.schema', 'files.list.schema', 'files.after.control-char-paths'],
+      probe: noop,
+    },
+  ];
+  const failed = outcome('x.fail', {
+    status: 'fail',
+    reason: 'a finding quoting the target',
+    failures: [{ requirementId: 'files.file.schema', message: 'a finding quoting the target', exchanges: [] }],
+  });
   const r = buildReport({ ...input([failed]), checks });
   for (const id of ['files.list.schema', 'files.after.control-char-paths']) {
     const q = r.requirements.find((x) => x.id === id)!;
@@ -332,14 +459,20 @@ test('a requirement no check reached: its reason names the check that failed fir
     expect(q.reason, id).toBe('not reached: x.fail failed first on files.file.schema');
   }
   const printed = consoleSummary(r, '/tmp/r', 1000);
-  expect(printed).toContain('not judged: MUST files.list.schema (not reached: x.fail failed first on files.file.schema)');
+  expect(printed).toContain(
+    'not judged: MUST files.list.schema (not reached: x.fail failed first on files.file.schema)',
+  );
   expect(printed.indexOf('not judged:')).toBeLessThan(printed.indexOf('verdict:'));
   // Nothing unreached: no such line.
   expect(consoleSummary(report, '/tmp/r', 1000)).not.toContain('not judged:');
 });
 
 test('--require-all: the verdict names the absent fields once', () => {
-  const absent = outcome('x.skip', { status: 'skip', reason: 'interns.otherWorkspaceId is not set', cause: 'target-field' });
+  const absent = outcome('x.skip', {
+    status: 'skip',
+    reason: 'interns.otherWorkspaceId is not set',
+    cause: 'target-field',
+  });
   const r = buildReport({ ...input([outcome('x.pass', {}), absent]), requireAll: true });
   const line = verdictLine(r);
   expect(r.verdict).toBe('incomplete');

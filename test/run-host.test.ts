@@ -18,7 +18,12 @@ import { referenceTarget, testSettings } from './support/harness.ts';
 test('an open host serves the listing and the keys, and answers a test only once the run begins, sending nothing before', async () => {
   const server = await startReference();
   const target = referenceTarget(server);
-  const run = { settings: testSettings(mkdtempSync(join(tmpdir(), 'run-host-'))), target, suite: { name: 's', version: '0', commit: 'x' }, embedded: false };
+  const run = {
+    settings: testSettings(mkdtempSync(join(tmpdir(), 'run-host-'))),
+    target,
+    suite: { name: 's', version: '0', commit: 'x' },
+    embedded: false,
+  };
   const host = await RunHost.open(run, undefined, engineSocketPath());
   try {
     const start = await askRunnerStart(host.socketPath);
@@ -55,21 +60,45 @@ test('when a signal came before the engine starts, the command sends nothing pas
     let asked!: () => void;
     const engineAsked = new Promise<'asked'>((resolve) => (asked = () => resolve('asked')));
     process.stdout.write = (() => true) as typeof process.stdout.write;
-    const run = runCommand({ opts, settings, playwright, socketPath: engineSocketPath(), started: performance.now(), engineStarts: () => (asked(), false) });
+    const run = runCommand({
+      opts,
+      settings,
+      playwright,
+      socketPath: engineSocketPath(),
+      started: performance.now(),
+      engineStarts: () => (asked(), false),
+    });
     let settled = false;
-    void run.then(() => (settled = true), () => (settled = true));
+    void run.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     // However long the preflight takes on a loaded machine: the command asks whether the engine may
     // start, is told no, ends Playwright and never goes on (the signal's handler ends the process).
-    const first = await Promise.race([engineAsked, run.then(() => 'settled', () => 'settled')]);
-    const exited = playwright.exitCode !== null || playwright.signalCode !== null ? Promise.resolve() : once(playwright, 'exit');
+    const first = await Promise.race([
+      engineAsked,
+      run.then(
+        () => 'settled',
+        () => 'settled',
+      ),
+    ]);
+    const exited =
+      playwright.exitCode !== null || playwright.signalCode !== null ? Promise.resolve() : once(playwright, 'exit');
     await exited;
     process.stdout.write = write;
-    expect({ first, settled, killed: playwright.signalCode, requests: server.received.length }).toEqual({ first: 'asked', settled: false, killed: 'SIGKILL', requests: settings.requestsBefore });
+    expect({ first, settled, killed: playwright.signalCode, requests: server.received.length }).toEqual({
+      first: 'asked',
+      settled: false,
+      killed: 'SIGKILL',
+      requests: settings.requestsBefore,
+    });
     expect(settings.requestsBefore).toBeGreaterThan(0);
   } finally {
     process.stdout.write = write;
     playwright.kill('SIGKILL');
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
     await server.close();
   }
 });

@@ -26,26 +26,47 @@ function expectIncompleteReport(dir: string, reason: RegExp, judgedBefore = true
   return report;
 }
 
-test('the suite\'s deadline cuts the checks: cut runs end INCOMPLETE (exit 2) with all five reports', async () => {
+test("the suite's deadline cuts the checks: cut runs end INCOMPLETE (exit 2) with all five reports", async () => {
   // At 2 requests/s the run needs minutes; the preflight's three requests take about a second, far
   // within 10 s however loaded the machine: the checks are cut at the deadline, whatever passed
   // before it (how many depends on the machine's load, so it is not asserted).
   const run = await runCli(['--seed', '7', '--deadline', '10', '--max-rps', '2']);
   expect(run.stderr).toBe('');
   expect(run.code).toBe(2);
-  expect(run.stdout).toMatch(/^verdict: INCOMPLETE — .*the suite's deadline of 10 s passed \(counted from the start of the run, preflight included\)$/m);
+  expect(run.stdout).toMatch(
+    /^verdict: INCOMPLETE — .*the suite's deadline of 10 s passed \(counted from the start of the run, preflight included\)$/m,
+  );
   expectIncompleteReport(run.reportDir, /deadline of 10 s passed/, false);
 });
 
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129], ['SIGQUIT', 131]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+  ['SIGQUIT', 131],
+] as const) {
   test(`${signal} ends the run INCOMPLETE with the checks judged so far, all five reports and exit ${code}`, async () => {
     const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
     // As `npm run conformance` starts it (package.json): node with tsx's loader, no launcher between.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/conformance.ts'), '--seed', '7', '--max-rps', '20', '--report-dir', reportDir], {
-      cwd: ROOT,
-      env: { ...process.env, FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'cli/conformance.ts'),
+        '--seed',
+        '7',
+        '--max-rps',
+        '20',
+        '--report-dir',
+        reportDir,
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, FORCE_COLOR: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     let sent = false;
@@ -104,13 +125,21 @@ function aliveNow(pid: number): boolean {
 }
 
 /** `npm run conformance` with its output gathered; resolves its exit once `passes` checks passed and `act` ran. */
-async function npmRun(reportDir: string, options: { detached: boolean }, act: (npm: ChildProcess) => void): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; left: number[] }> {
-  const npm = spawn('npm', ['run', '--silent', 'conformance', '--', '--seed', '7', '--max-rps', '20', '--report-dir', reportDir], {
-    cwd: ROOT,
-    env: { ...process.env, FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: options.detached,
-  });
+async function npmRun(
+  reportDir: string,
+  options: { detached: boolean },
+  act: (npm: ChildProcess) => void,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; left: number[] }> {
+  const npm = spawn(
+    'npm',
+    ['run', '--silent', 'conformance', '--', '--seed', '7', '--max-rps', '20', '--report-dir', reportDir],
+    {
+      cwd: ROOT,
+      env: { ...process.env, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: options.detached,
+    },
+  );
   let stdout = '';
   let stderr = '';
   let acted = false;
@@ -186,7 +215,9 @@ test('--grep matching nothing is one line, exit 2, and replaces the previous rep
   expect(first.verdict).toBe('conformant');
   const run = await runCli(['--grep', 'no-such-check-xyz'], { reportDir });
   expect(run.code).toBe(2);
-  expect(run.stderr.trim().split('\n')).toEqual(['conformance: no check matches --grep "no-such-check-xyz": nothing ran']);
+  expect(run.stderr.trim().split('\n')).toEqual([
+    'conformance: no check matches --grep "no-such-check-xyz": nothing ran',
+  ]);
   expect(run.stdout).not.toMatch(/No tests found/);
   // No conformant report.json stays beside an exit 2: the error's summary.md and junit.xml say it.
   expect(existsSync(join(reportDir, 'report.json'))).toBe(false);
@@ -209,7 +240,9 @@ test('an unwritable report directory is one line and exit 2 at once, never a spi
   const run = await runCli([], { reportDir: '/proc/nope', timeoutMs: 20_000 });
   expect(run.code).toBe(2);
   // A spin would be killed at the bound (exit code null, not 2).
-  expect(run.stderr.trim().split('\n')).toEqual(['conformance: report directory /proc/nope: ENOENT on mkdir of /proc/nope']);
+  expect(run.stderr.trim().split('\n')).toEqual([
+    'conformance: report directory /proc/nope: ENOENT on mkdir of /proc/nope',
+  ]);
 });
 
 test('runConformance: the same deadline, the same INCOMPLETE verdict and reason, and all five reports', async () => {
@@ -217,7 +250,11 @@ test('runConformance: the same deadline, the same INCOMPLETE verdict and reason,
   // 2 requests/s: the preflight takes about a second of the 5, the checks far more.
   const report = await runConformance({ seed: 7, deadlineS: 5, maxRps: 2, reportDir });
   expect(report.verdict).toBe('incomplete');
-  expectIncompleteReport(reportDir, /the suite's deadline of 5 s passed \(counted from the start of the run, preflight included\)/, false);
+  expectIncompleteReport(
+    reportDir,
+    /the suite's deadline of 5 s passed \(counted from the start of the run, preflight included\)/,
+    false,
+  );
 });
 
 // Issue 20: --deadline bounds the whole run. Each preflight request is bounded by --timeout, but three
@@ -233,17 +270,30 @@ test('a target answering the preflight slowly: at --deadline, one line, exit 2, 
     writeFileSync(join(reportDir, 'report.json'), JSON.stringify({ verdict: 'conformant' }));
     writeFileSync(join(reportDir, MARKER), 'entries: ["report.json"]\n');
     const file = writeTarget(server.baseUrl);
-    const run = await runCli(['--target', file, '--timeout', '10000', '--deadline', '2'], { env: { ...HOSTILE_KEYS }, reportDir, timeoutMs: 30_000 });
+    const run = await runCli(['--target', file, '--timeout', '10000', '--deadline', '2'], {
+      env: { ...HOSTILE_KEYS },
+      reportDir,
+      timeoutMs: 30_000,
+    });
     expect(run.code, run.stdout + run.stderr).toBe(2);
-    expect(stderrLines(run)).toEqual(['conformance: the suite\'s deadline of 2 s passed during the preflight (counted from the start of the run): nothing judged, no report written']);
+    expect(stderrLines(run)).toEqual([
+      "conformance: the suite's deadline of 2 s passed during the preflight (counted from the start of the run): nothing judged, no report written",
+    ]);
     expect(existsSync(join(reportDir, 'report.json')), 'the earlier CONFORMANT report is gone').toBe(false);
     // The preflight's three requests, sent together, and no check's: the deadline passed first.
     expect(server.received.length).toBeLessThanOrEqual(3);
     // runConformance: the same line, as its error.
     const sent = server.received.length;
-    const error = await runConformance({ target: file, timeoutMs: 10_000, deadlineS: 1, env: { ...HOSTILE_KEYS } }).catch((e: unknown) => e);
+    const error = await runConformance({
+      target: file,
+      timeoutMs: 10_000,
+      deadlineS: 1,
+      env: { ...HOSTILE_KEYS },
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConformanceRunError);
-    expect((error as Error).message).toBe('the suite\'s deadline of 1 s passed during the preflight (counted from the start of the run): nothing judged, no report written');
+    expect((error as Error).message).toBe(
+      "the suite's deadline of 1 s passed during the preflight (counted from the start of the run): nothing judged, no report written",
+    );
     expect(server.received.length - sent).toBeLessThanOrEqual(3);
   } finally {
     await server.close();
@@ -252,7 +302,7 @@ test('a target answering the preflight slowly: at --deadline, one line, exit 2, 
 
 // Issue 20: a run interrupted before its first check leaves no earlier report that reads better than
 // the truth: a CONFORMANT report of a previous run in the same directory is gone once the run stops.
-test('SIGTERM while the preflight waits: exit 143, one line, and the previous run\'s report is no longer there', async () => {
+test("SIGTERM while the preflight waits: exit 143, one line, and the previous run's report is no longer there", async () => {
   const { startHostile, writeTarget, HOSTILE_KEYS } = await import('./support/hostile-server.ts');
   const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
   // The earlier CONFORMANT report: written in-process (the same files as the command writes).
@@ -261,11 +311,24 @@ test('SIGTERM while the preflight waits: exit 143, one line, and the previous ru
   expect(existsSync(join(reportDir, 'report.json'))).toBe(true);
   const server = await startHostile({ kind: 'hang' });
   try {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'cli/conformance.ts'), '--target', writeTarget(server.baseUrl), '--timeout', '30000', '--report-dir', reportDir], {
-      cwd: ROOT,
-      env: { ...process.env, ...HOSTILE_KEYS, FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/tsx/dist/cli.mjs'),
+        join(ROOT, 'cli/conformance.ts'),
+        '--target',
+        writeTarget(server.baseUrl),
+        '--timeout',
+        '30000',
+        '--report-dir',
+        reportDir,
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...HOSTILE_KEYS, FORCE_COLOR: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     // The preflight's first request has reached the target: the run is past its start.
@@ -286,9 +349,14 @@ test('SIGTERM while the preflight waits: exit 143, one line, and the previous ru
 test('the deadline cuts the request in flight: it does not run on to its answer or its time-out', async () => {
   const { startHostile, writeTarget, HOSTILE_KEYS, OK_JSON } = await import('./support/hostile-server.ts');
   // The preflight's three answers at once, every later one after 20 s (within --timeout 30000).
-  const server = await startHostile((_req, index) => (index < 3 ? OK_JSON : { kind: 'delay', ms: 20_000, then: OK_JSON }));
+  const server = await startHostile((_req, index) =>
+    index < 3 ? OK_JSON : { kind: 'delay', ms: 20_000, then: OK_JSON },
+  );
   try {
-    const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', '30000', '--deadline', '8'], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 });
+    const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', '30000', '--deadline', '8'], {
+      env: { ...HOSTILE_KEYS },
+      timeoutMs: 60_000,
+    });
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(run.report?.run.incomplete).toMatch(/the suite's deadline of 8 s passed/);
     // The request in flight at the deadline was closed by the suite, not answered.
@@ -296,7 +364,9 @@ test('the deadline cuts the request in flight: it does not run on to its answer 
     expect(server.sent.filter((s) => s.ended)).toHaveLength(3);
     // Every request after the preflight was cut by the suite, none ran on to its answer (20 s, within
     // --timeout 30000): the run ended at its deadline, not at 8 + 20 s.
-    expect(server.sent.slice(3).map((s) => ({ clientClosed: s.clientClosed, ended: s.ended }))).toEqual(server.sent.slice(3).map(() => ({ clientClosed: true, ended: false })));
+    expect(server.sent.slice(3).map((s) => ({ clientClosed: s.clientClosed, ended: s.ended }))).toEqual(
+      server.sent.slice(3).map(() => ({ clientClosed: true, ended: false })),
+    );
   } finally {
     await server.close();
   }

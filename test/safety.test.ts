@@ -2,7 +2,6 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runConformance } from '../cli/api.ts';
 import { estimateOf } from '../core/check/check.ts';
 import { Client } from '../core/http/client.ts';
 import type { Engine } from '../core/run/engine.ts';
@@ -15,7 +14,16 @@ import { ALL_CHECKS } from '../suites/checks/index.ts';
 import suitesConfig from '../playwright.config.ts';
 import { runCli, runEngineAgainst, testSettings, type CliRun } from './support/harness.ts';
 import {
-  HOSTILE_KEYS, hostileTarget, OK_JSON, stackLines, startHostile, stderrLines, writeTarget, writeTargetYaml, type Action, type HostileServer,
+  HOSTILE_KEYS,
+  hostileTarget,
+  OK_JSON,
+  stackLines,
+  startHostile,
+  stderrLines,
+  writeTarget,
+  writeTargetYaml,
+  type Action,
+  type HostileServer,
 } from './support/hostile-server.ts';
 
 // Safe on production: only GET on the three documented paths under the base URL, within the request
@@ -41,7 +49,11 @@ async function recorder(action: Action = OK_JSON): Promise<HostileServer> {
 }
 
 /** Section 4: the three documented templates under {base_url} = /v1 (section 9 rule 1). */
-const DOCUMENTED = [/^\/v1\/containers\/[^/?#]+\/files(\?[^#]*)?$/, /^\/v1\/models\/[^/?#]+\/[^/?#]+\/endpoints$/, /^\/v1\/interns(\?[^#]*)?$/];
+const DOCUMENTED = [
+  /^\/v1\/containers\/[^/?#]+\/files(\?[^#]*)?$/,
+  /^\/v1\/models\/[^/?#]+\/[^/?#]+\/endpoints$/,
+  /^\/v1\/interns(\?[^#]*)?$/,
+];
 
 function oneLineRefusal(run: CliRun): string {
   expect(stackLines(run)).toEqual([]);
@@ -77,14 +89,21 @@ test('the client refuses a path parameter that would leave the documented path, 
   const transport = new NodeTransport({ timeoutMs: 2_000, bodyCapBytes: 1024 });
   const client = new Client(hostileTarget(server.baseUrl), testSettings(runDir), transport);
   try {
-    await expect(client.listContainerFiles('..')).rejects.toThrow(/refuses GET .*a path parameter would leave the documented path \(\/v1\/files\)/);
+    await expect(client.listContainerFiles('..')).rejects.toThrow(
+      /refuses GET .*a path parameter would leave the documented path \(\/v1\/files\)/,
+    );
     await expect(client.listContainerFiles('.')).rejects.toThrow(/refuses GET/);
     await expect(client.listModelEndpoints('../..')).rejects.toThrow(/refuses GET/);
-    await expect(client.listInterns({}, 'key', 'http://127.0.0.1:9/v1')).rejects.toThrow(/refuses http:\/\/127\.0\.0\.1:9\/v1: it is not a base URL of the target file/);
+    await expect(client.listInterns({}, 'key', 'http://127.0.0.1:9/v1')).rejects.toThrow(
+      /refuses http:\/\/127\.0\.0\.1:9\/v1: it is not a base URL of the target file/,
+    );
     // Percent-encoded, a dot or a slash inside a parameter stays inside its segment: sent as is.
     await client.listContainerFiles('a/../b');
     await client.listContainerFiles('%2e%2e');
-    expect(server.received.map((r) => r.url)).toEqual(['/v1/containers/a%2F..%2Fb/files', '/v1/containers/%252e%252e/files']);
+    expect(server.received.map((r) => r.url)).toEqual([
+      '/v1/containers/a%2F..%2Fb/files',
+      '/v1/containers/%252e%252e/files',
+    ]);
   } finally {
     await transport.close();
   }
@@ -115,7 +134,14 @@ test('--max-rps 20: requests never leave faster than 20 per second, whatever the
   // are 50 ms apart or more (its own schedule, not arrival times a loaded machine jitters). runConformance
   // and the command hand --max-rps to the same engine (test/cli-options.test.ts, test/api.test.ts).
   let engine: Engine | undefined;
-  const report = await runEngineAgainst({}, { settings: { maxRps: 20, concurrency: DEFAULTS.concurrency }, select: (id) => /^(models|interns)\./.test(id), engine: (e) => (engine = e) });
+  const report = await runEngineAgainst(
+    {},
+    {
+      settings: { maxRps: 20, concurrency: DEFAULTS.concurrency },
+      select: (id) => /^(models|interns)\./.test(id),
+      engine: (e) => (engine = e),
+    },
+  );
   expect(['conformant', 'non-conformant']).toContain(report.verdict);
   const slots = engine!.state.slots;
   expect(slots.length).toBe(report.run.requests);
@@ -125,14 +151,22 @@ test('--max-rps 20: requests never leave faster than 20 per second, whatever the
 
 test('--dry-run prints the plan (checks, kinds, estimated requests) and sends nothing', async () => {
   const server = await recorder();
-  const run = await runCli(['--target', writeTarget(server.baseUrl), '--dry-run', '--num-runs', '7', '--max-requests', '10'], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 });
+  const run = await runCli(
+    ['--target', writeTarget(server.baseUrl), '--dry-run', '--num-runs', '7', '--max-requests', '10'],
+    { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 },
+  );
   expect(stackLines(run)).toEqual([]);
   expect(run.code).toBe(0);
   expect(run.stderr).toBe('');
   expect(server.received).toEqual([]);
   expect(run.report).toBeUndefined();
-  expect(run.stdout).toMatch(new RegExp(`^plan: ${ALL_CHECKS.length} of ${ALL_CHECKS.length} checks \\(\\d+ properties, 7 runs each\\)`, 'm'));
-  for (const c of ALL_CHECKS) expect(run.stdout).toMatch(new RegExp(`^  \\S+ +${c.kind ?? 'check'} +(~\\d+|skip)  ${c.id.replace(/\./g, '\\.')}  `, 'm'));
+  expect(run.stdout).toMatch(
+    new RegExp(`^plan: ${ALL_CHECKS.length} of ${ALL_CHECKS.length} checks \\(\\d+ properties, 7 runs each\\)`, 'm'),
+  );
+  for (const c of ALL_CHECKS)
+    expect(run.stdout).toMatch(
+      new RegExp(`^  \\S+ +${c.kind ?? 'check'} +(~\\d+|skip)  ${c.id.replace(/\./g, '\\.')}  `, 'm'),
+    );
   expect(run.stdout).toMatch(/^estimated requests: ~\d+ \(preflight included\), request budget 10$/m);
   expect(run.stdout).toMatch(/^the estimate is over the budget/m);
   expect(run.stdout).toMatch(/^dry run: no request sent$/m);
@@ -175,10 +209,16 @@ function filesHolding(dir: string, secrets: string[], skip: (name: string) => bo
 }
 
 /** Runs the CLI with its run directory kept in a temp dir of the test's own, to audit what it wrote. */
-async function auditedRun(args: string[], env: Record<string, string>, timeoutMs = 110_000): Promise<{ run: CliRun; tmp: string; runDir: string }> {
+async function auditedRun(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 110_000,
+): Promise<{ run: CliRun; tmp: string; runDir: string }> {
   const tmp = mkdtempSync(join(tmpdir(), 'safety-tmp-'));
   const run = await runCli(args, { env: { ...env, TMPDIR: tmp, CONFORMANCE_KEEP_RUN_DIR: '1' }, timeoutMs });
-  const runDir = readdirSync(tmp).filter((n) => n.startsWith('conformance-run-')).map((n) => join(tmp, n))[0]!;
+  const runDir = readdirSync(tmp)
+    .filter((n) => n.startsWith('conformance-run-'))
+    .map((n) => join(tmp, n))[0]!;
   return { run, tmp, runDir };
 }
 
@@ -201,13 +241,26 @@ test('no key leaks when the target echoes it back (body, headers, redirect Locat
   const server = await recorder();
   const echo = await startHostile((req, i): Action => {
     const auth = String(req.headers.authorization ?? 'none');
-    if (i % 3 === 0) return { kind: 'raw', body: `${auth} <html>echo ${auth}</html>`, headers: { 'content-type': 'text/html', 'x-echo': auth } };
-    if (i % 3 === 1) return { kind: 'json', status: 401, body: { error: { code: 401, message: `invalid key ${auth}` } }, headers: { 'www-authenticate': auth } };
+    if (i % 3 === 0)
+      return {
+        kind: 'raw',
+        body: `${auth} <html>echo ${auth}</html>`,
+        headers: { 'content-type': 'text/html', 'x-echo': auth },
+      };
+    if (i % 3 === 1)
+      return {
+        kind: 'json',
+        status: 401,
+        body: { error: { code: 401, message: `invalid key ${auth}` } },
+        headers: { 'www-authenticate': auth },
+      };
     return { kind: 'redirect', location: `${server.baseUrl}/interns?token=${encodeURIComponent(auth)}&raw=${auth}` };
   });
   servers.push(echo);
   const grep = ['--grep', ' (auth\\.|(files|models|interns)\\.response\\.schema )'];
-  const { run, tmp } = await auditedRun(['--target', writeTarget(echo.baseUrl), '--timeout', '2000', ...grep], { ...HOSTILE_KEYS });
+  const { run, tmp } = await auditedRun(['--target', writeTarget(echo.baseUrl), '--timeout', '2000', ...grep], {
+    ...HOSTILE_KEYS,
+  });
   expect(stackLines(run)).toEqual([]);
   expect(run.code).toBe(1);
   // Both keys were sent (and so echoed): otherwise this test would prove nothing.
@@ -232,7 +285,9 @@ test('a key written literally is refused in one line, and accepted with --allow-
     .replace(/\$\{CONFORMANCE_REFERENCE_RESTRICTED_KEY\}/, server.keys.restricted);
   const literalFile = writeTargetYaml(literal);
   const refused = await runCli(['--target', literalFile], { env: {}, timeoutMs: 60_000 });
-  expect(oneLineRefusal(refused)).toMatch(/^conformance: target file \S+: apiKey is written literally; write \$\{ENV_VAR\} and set the variable, or pass --allow-literal-keys$/);
+  expect(oneLineRefusal(refused)).toMatch(
+    /^conformance: target file \S+: apiKey is written literally; write \$\{ENV_VAR\} and set the variable, or pass --allow-literal-keys$/,
+  );
   expect(refused.stderr).not.toContain(server.keys.management);
   const before = server.received.length;
   expect(before).toBe(0);
@@ -249,7 +304,9 @@ test('a key written literally is refused in one line, and accepted with --allow-
 test('a target file naming ${SOME_SECRET} in containerId is refused with exit 2, and the secret appears in no output', async () => {
   const { server, file, env } = await reference();
   const secret = 'ci-deploy-secret-9f3a7c21';
-  const hostile = writeTargetYaml(readFileSync(file, 'utf8').replace(/^( {2}containerId:) .*$/m, '$1 "${SOME_SECRET}"'));
+  const hostile = writeTargetYaml(
+    readFileSync(file, 'utf8').replace(/^( {2}containerId:) .*$/m, '$1 "${SOME_SECRET}"'),
+  );
   const refused = await runCli(['--target', hostile], { env: { ...env, SOME_SECRET: secret }, timeoutMs: 60_000 });
   expect(oneLineRefusal(refused)).toMatch(
     /^conformance: target file \S+: containerFiles\.containerId names the environment variable SOME_SECRET; only apiKey and restrictedApiKey read the environment \(write the value itself\)$/,
@@ -267,11 +324,16 @@ test('plain http:// to a host other than loopback is refused before any request,
   expect(oneLineRefusal(refused)).toMatch(
     /^conformance: target file \S+: baseUrl uses plain http:\/\/ to api\.example\.com; the bearer key would travel in clear text \(pass --allow-insecure to accept\)$/,
   );
-  const regional = writeTarget('https://api.example.com/v1', { edit: (y) => y.replace('interns:\n', 'interns:\n  regionalBaseUrl: http://eu.api.example.com/v1\n') });
-  expect(oneLineRefusal(await runCli(['--target', regional, '--dry-run'], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 }))).toMatch(
-    /interns\.regionalBaseUrl uses plain http:\/\/ to eu\.api\.example\.com/,
-  );
-  const accepted = await runCli(['--target', insecure, '--dry-run', '--allow-insecure'], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 });
+  const regional = writeTarget('https://api.example.com/v1', {
+    edit: (y) => y.replace('interns:\n', 'interns:\n  regionalBaseUrl: http://eu.api.example.com/v1\n'),
+  });
+  expect(
+    oneLineRefusal(await runCli(['--target', regional, '--dry-run'], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 })),
+  ).toMatch(/interns\.regionalBaseUrl uses plain http:\/\/ to eu\.api\.example\.com/);
+  const accepted = await runCli(['--target', insecure, '--dry-run', '--allow-insecure'], {
+    env: { ...HOSTILE_KEYS },
+    timeoutMs: 60_000,
+  });
   expect(stackLines(accepted)).toEqual([]);
   expect(accepted.code).toBe(0);
   expect(accepted.stdout).toMatch(/^dry run: no request sent$/m);
@@ -279,20 +341,51 @@ test('plain http:// to a host other than loopback is refused before any request,
 
 const BAD_INPUT: Array<{ name: string; edit: (yaml: string) => string; env?: Record<string, string>; says: RegExp }> = [
   // Optional fields too are suggested, by the schema's own names (issue 21: "did you mean" for slips of any field).
-  { name: 'a misspelt optional field', edit: (y) => y.replace('restrictedApiKey:', 'restrictedApiKy:'), says: /: unknown field restrictedApiKy \(did you mean restrictedApiKey\?\)$/ },
-  { name: 'a misspelt nested field', edit: (y) => y.replace('  model: hostile/model', '  model: hostile/model\n  missingModle: nobody/nothing'), says: /: unknown field modelEndpoints\.missingModle \(did you mean modelEndpoints\.missingModel\?\)$/ },
-  { name: 'a case slip in an optional field', edit: (y) => y.replace('restrictedApiKey:', 'restrictedApikey:'), says: /: unknown field restrictedApikey \(did you mean restrictedApiKey\?\)$/ },
-  { name: 'a name unlike any field', edit: (y) => y.replace('  model: hostile/model', '  model: hostile/model\n  colour: blue'), says: /: unknown field modelEndpoints\.colour$/ },
+  {
+    name: 'a misspelt optional field',
+    edit: (y) => y.replace('restrictedApiKey:', 'restrictedApiKy:'),
+    says: /: unknown field restrictedApiKy \(did you mean restrictedApiKey\?\)$/,
+  },
+  {
+    name: 'a misspelt nested field',
+    edit: (y) => y.replace('  model: hostile/model', '  model: hostile/model\n  missingModle: nobody/nothing'),
+    says: /: unknown field modelEndpoints\.missingModle \(did you mean modelEndpoints\.missingModel\?\)$/,
+  },
+  {
+    name: 'a case slip in an optional field',
+    edit: (y) => y.replace('restrictedApiKey:', 'restrictedApikey:'),
+    says: /: unknown field restrictedApikey \(did you mean restrictedApiKey\?\)$/,
+  },
+  {
+    name: 'a name unlike any field',
+    edit: (y) => y.replace('  model: hostile/model', '  model: hostile/model\n  colour: blue'),
+    says: /: unknown field modelEndpoints\.colour$/,
+  },
   // A misspelt required field is reported as the field that is then missing.
-  { name: 'a misspelt required field', edit: (y) => y.replace('baseUrl:', 'basUrl:'), says: /: unknown field basUrl \(did you mean baseUrl\?\)$/ },
-  { name: 'an unset environment variable', edit: (y) => y.replace('${HOSTILE_API_KEY}', '${HOSTILE_UNSET_VARIABLE}'), says: /: apiKey: environment variable HOSTILE_UNSET_VARIABLE is not set$/ },
-  { name: 'invalid YAML', edit: (y) => y.replace('containerFiles:', 'containerFiles: [oops'), says: /: not valid YAML/ },
+  {
+    name: 'a misspelt required field',
+    edit: (y) => y.replace('baseUrl:', 'basUrl:'),
+    says: /: unknown field basUrl \(did you mean baseUrl\?\)$/,
+  },
+  {
+    name: 'an unset environment variable',
+    edit: (y) => y.replace('${HOSTILE_API_KEY}', '${HOSTILE_UNSET_VARIABLE}'),
+    says: /: apiKey: environment variable HOSTILE_UNSET_VARIABLE is not set$/,
+  },
+  {
+    name: 'invalid YAML',
+    edit: (y) => y.replace('containerFiles:', 'containerFiles: [oops'),
+    says: /: not valid YAML/,
+  },
 ];
 
 for (const { name, edit, says } of BAD_INPUT) {
   test(`a target file with ${name}: one line naming it, exit 2, nothing sent`, async () => {
     const server = await recorder();
-    const run = await runCli(['--target', writeTarget(server.baseUrl, { edit })], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 });
+    const run = await runCli(['--target', writeTarget(server.baseUrl, { edit })], {
+      env: { ...HOSTILE_KEYS },
+      timeoutMs: 60_000,
+    });
     expect(oneLineRefusal(run)).toMatch(new RegExp(`^conformance: target file \\S+${says.source}`));
     expect(server.received).toEqual([]);
   });
@@ -308,8 +401,14 @@ test('an unreachable base URL (a closed loopback port): one line, exit 2, before
 
 for (const [args, says] of [
   [['--no-such-option'], /^conformance: Unknown option '--no-such-option' \(see --help\)$/],
-  [['--max-requests', 'lots'], /^conformance: --max-requests takes a whole number from 1 to 1000000, got "lots" \(see --help\)$/],
-  [['--grep', '(unclosed'], /^conformance: --grep takes a regular expression, got "\(unclosed", which is not one: Unterminated group \(see --help\)$/],
+  [
+    ['--max-requests', 'lots'],
+    /^conformance: --max-requests takes a whole number from 1 to 1000000, got "lots" \(see --help\)$/,
+  ],
+  [
+    ['--grep', '(unclosed'],
+    /^conformance: --grep takes a regular expression, got "\(unclosed", which is not one: Unterminated group \(see --help\)$/,
+  ],
 ] as const) {
   test(`command line ${args.join(' ')}: one line, exit 2`, async () => {
     const run = await runCli([...args], { timeoutMs: 30_000 });
@@ -321,11 +420,16 @@ for (const [args, says] of [
 // run says so on the console and in every report, never accepts it without a word.
 test('NODE_TLS_REJECT_UNAUTHORIZED=0 is said on the console and in the report', async () => {
   const { file, env } = await reference();
-  const run = await runCli(['--target', file, '--grep', 'files.limit.bounds'], { env: { ...env, NODE_TLS_REJECT_UNAUTHORIZED: '0' }, timeoutMs: 110_000 });
+  const run = await runCli(['--target', file, '--grep', 'files.limit.bounds'], {
+    env: { ...env, NODE_TLS_REJECT_UNAUTHORIZED: '0' },
+    timeoutMs: 110_000,
+  });
   expect(stackLines(run)).toEqual([]);
   expect(run.stdout).toMatch(/^warning: TLS certificates were not verified \(NODE_TLS_REJECT_UNAUTHORIZED=0\)/m);
   expect(run.report?.run.warnings).toEqual([expect.stringMatching(/^TLS certificates were not verified/)]);
-  expect(readFileSync(join(run.reportDir, 'summary.md'), 'utf8')).toMatch(/^> \*\*Warning:\*\* TLS certificates were not verified/m);
+  expect(readFileSync(join(run.reportDir, 'summary.md'), 'utf8')).toMatch(
+    /^> \*\*Warning:\*\* TLS certificates were not verified/m,
+  );
   expect(readFileSync(join(run.reportDir, 'report.html'), 'utf8')).toContain('TLS certificates were not verified');
   const plain = await runCli(['--target', file, '--grep', 'files.limit.bounds'], { env, timeoutMs: 110_000 });
   expect(plain.report?.run.warnings).toBeUndefined();

@@ -30,25 +30,45 @@ const FAULT_SEED = 1234;
 const concurrencyOf = (seed: number): number => (seed % 2 === 0 ? 1 : DEFAULTS.concurrency);
 
 /** Every MUST and SHOULD requirement's status, for comparing two runs of one target. */
-const statusesOf = (report: ConformanceReport): string => JSON.stringify(report.requirements.filter((r) => r.level !== 'UNSPECIFIED').map((r) => [r.id, r.status]));
+const statusesOf = (report: ConformanceReport): string =>
+  JSON.stringify(report.requirements.filter((r) => r.level !== 'UNSPECIFIED').map((r) => [r.id, r.status]));
 
 for (const fault of FAULTS) {
   test(`fault ${fault.name} is caught exactly (${fault.breaks.join(', ')}), the same at concurrency 1 and ${DEFAULTS.concurrency}`, async ({}, testInfo) => {
     const mustLevel = fault.breaks.some((id) => requirement(id).level === 'MUST');
     // A fault that breaks only SHOULD requirements is caught when it fails the run under --fail-on should.
-    const run = (concurrency: number) => runEngineAgainst({ faults: [fault.name] }, { settings: { seed: FAULT_SEED, failOn: mustLevel ? 'must' : 'should', concurrency } });
+    const run = (concurrency: number) =>
+      runEngineAgainst(
+        { faults: [fault.name] },
+        { settings: { seed: FAULT_SEED, failOn: mustLevel ? 'must' : 'should', concurrency } },
+      );
     const report = await run(DEFAULTS.concurrency);
     const oneAtATime = await run(1);
     // Caught: every requirement of `breaks` failed and no other save those of `alsoFails` (test/support/exactness.ts).
     const j = judgeFault(fault, report);
     await testInfo.attach('mutation-result', {
-      body: JSON.stringify({ kind: 'fault', name: fault.name, operation: fault.operation, caught: j.caught, level: mustLevel ? 'MUST' : 'SHOULD', shown: j.shown, missing: j.missing.map((r) => r.id), extra: j.extra.map((r) => r.id) }),
+      body: JSON.stringify({
+        kind: 'fault',
+        name: fault.name,
+        operation: fault.operation,
+        caught: j.caught,
+        level: mustLevel ? 'MUST' : 'SHOULD',
+        shown: j.shown,
+        missing: j.missing.map((r) => r.id),
+        extra: j.extra.map((r) => r.id),
+      }),
       contentType: 'application/json',
     });
-    expect(report.checks.filter((c) => c.reason?.startsWith('suite error')).map((c) => `${c.checkId}: ${c.reason}`), 'no suite error').toEqual([]);
+    expect(
+      report.checks.filter((c) => c.reason?.startsWith('suite error')).map((c) => `${c.checkId}: ${c.reason}`),
+      'no suite error',
+    ).toEqual([]);
     expect(j.caught, faultProblem(fault, j, FAULT_SEED)).toBe(true);
     // The verdict and every requirement's status, one request at a time as with checks in flight together.
-    expect({ verdict: oneAtATime.verdict, statuses: statusesOf(oneAtATime) }, `fault ${fault.name} at concurrency 1`).toEqual({ verdict: report.verdict, statuses: statusesOf(report) });
+    expect(
+      { verdict: oneAtATime.verdict, statuses: statusesOf(oneAtATime) },
+      `fault ${fault.name} at concurrency 1`,
+    ).toEqual({ verdict: report.verdict, statuses: statusesOf(report) });
   });
 }
 
@@ -56,8 +76,13 @@ test('every MUST requirement is named by a fault: its failing is shown, not assu
   // With the exactness of each fault (above: every requirement of `breaks` fails on the fault's run),
   // a MUST named here is one the suite is shown to fail; one named by no fault is a rule nothing proves.
   const named = new Set(FAULTS.flatMap((f) => f.breaks));
-  const unproven = catalogue().requirements.filter((r) => r.level === 'MUST' && !named.has(r.id)).map((r) => `${r.id} (${r.section}): ${r.statement}`);
-  expect(unproven, 'MUST requirements no fault names in breaks: add a fault that breaks each (reference/faults/)').toEqual([]);
+  const unproven = catalogue()
+    .requirements.filter((r) => r.level === 'MUST' && !named.has(r.id))
+    .map((r) => `${r.id} (${r.section}): ${r.statement}`);
+  expect(
+    unproven,
+    'MUST requirements no fault names in breaks: add a fault that breaks each (reference/faults/)',
+  ).toEqual([]);
 });
 
 test('each declaration of a fault or a variant names a known requirement, with its reason', () => {
@@ -70,7 +95,9 @@ test('each declaration of a fault or a variant names a known requirement, with i
   }
   for (const v of CONFORMANT_VARIANTS) {
     for (const u of v.unjudged ?? []) {
-      expect(requirement(u.id).level, `${v.name} declares ${u.id} unjudged: only a MUST needs the declaration`).toBe('MUST');
+      expect(requirement(u.id).level, `${v.name} declares ${u.id} unjudged: only a MUST needs the declaration`).toBe(
+        'MUST',
+      );
       expect(u.why.trim().length, `${v.name} unjudged ${u.id} without a reason`).toBeGreaterThan(0);
     }
   }
@@ -88,10 +115,18 @@ for (const variant of CONFORMANT_VARIANTS) {
       statuses.add(statusesOf(report));
     }
     await testInfo.attach('mutation-result', {
-      body: JSON.stringify({ kind: 'variant', name: variant.name, operation: 'general', caught: Object.values(bySeed).some((l) => l.length > 0), seeds: Object.fromEntries(Object.entries(bySeed).map(([s, l]) => [s, l.length === 0])) }),
+      body: JSON.stringify({
+        kind: 'variant',
+        name: variant.name,
+        operation: 'general',
+        caught: Object.values(bySeed).some((l) => l.length > 0),
+        seeds: Object.fromEntries(Object.entries(bySeed).map(([s, l]) => [s, l.length === 0])),
+      }),
       contentType: 'application/json',
     });
-    expect(bySeed, `MUST requirements failed or not judged on ${variant.name} (${variant.description})`).toEqual(Object.fromEntries(SEEDS.map((s) => [s, []])));
+    expect(bySeed, `MUST requirements failed or not judged on ${variant.name} (${variant.description})`).toEqual(
+      Object.fromEntries(SEEDS.map((s) => [s, []])),
+    );
     // One verdict per target (principle 1): every MUST and SHOULD has the same status on every seed, at either concurrency.
     expect(statuses.size, `statuses differ across seeds or concurrencies on ${variant.name}`).toBe(1);
   });
@@ -103,7 +138,9 @@ for (const fault of [undefined, ...FAULTS.filter((_, i) => i % 9 === 0).map((f) 
   test(`one verdict per target: every requirement has the same status on seeds ${SEEDS.join(', ')} (even ones at concurrency 1), on ${fault ? `fault ${fault}` : 'the reference'}`, async () => {
     const statuses = new Set<string>();
     for (const seed of SEEDS) {
-      const report = await runEngineAgainst(fault ? { faults: [fault] } : {}, { settings: { seed, concurrency: concurrencyOf(seed) } });
+      const report = await runEngineAgainst(fault ? { faults: [fault] } : {}, {
+        settings: { seed, concurrency: concurrencyOf(seed) },
+      });
       statuses.add(statusesOf(report));
     }
     expect(statuses.size, `statuses differ across seeds or concurrencies on ${fault ?? 'the reference'}`).toBe(1);
@@ -114,7 +151,9 @@ test('the real command line judges a fault and a variant as the engine does (end
   const fault = FAULTS.find((f) => f.breaks.some((id) => requirement(id).level === 'MUST'))!;
   const faulty = await runSuiteAgainst({ faults: [fault.name] });
   expect(faulty.code, faulty.stdout + faulty.stderr).toBe(1);
-  expect(faulty.report?.requirements.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(expect.arrayContaining([fault.breaks[0]]));
+  expect(faulty.report?.requirements.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(
+    expect.arrayContaining([fault.breaks[0]]),
+  );
   const variant = CONFORMANT_VARIANTS[0]!;
   const plain = await runSuiteAgainst(variant.options);
   expect(plain.code, plain.stdout + plain.stderr).toBe(0);
@@ -125,7 +164,8 @@ test('the fault catalogue is the pinned list: each fault named, each breaking kn
   // A fault dropped from the catalogue is a proof lost: the list is pinned by name, not counted.
   const pinned = JSON.parse(readFileSync(new URL('./fixtures/fault-names.json', import.meta.url), 'utf8')) as string[];
   expect(FAULTS.map((f) => f.name).sort()).toEqual([...pinned].sort());
-  for (const f of FAULTS) for (const id of f.breaks) expect(() => requirement(id), `${f.name} breaks unknown ${id}`).not.toThrow();
+  for (const f of FAULTS)
+    for (const id of f.breaks) expect(() => requirement(id), `${f.name} breaks unknown ${id}`).not.toThrow();
   const variants = CONFORMANT_VARIANTS.map((v) => v.name);
   expect(new Set(variants).size).toBe(variants.length);
 });

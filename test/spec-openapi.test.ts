@@ -35,12 +35,15 @@ function expectViolation(name: SchemaName, value: unknown, path: string, keyword
   const violations = validate(name, value);
   expect(violations.length, `${name} should reject ${JSON.stringify(value)}`).toBeGreaterThan(0);
   const match = violations.find((v) => v.path === path && (keyword === undefined || v.keyword === keyword));
-  expect(match, `expected a violation at '${path}'${keyword ? ` (${keyword})` : ''}, got ${JSON.stringify(violations)}`).toBeTruthy();
+  expect(
+    match,
+    `expected a violation at '${path}'${keyword ? ` (${keyword})` : ''}, got ${JSON.stringify(violations)}`,
+  ).toBeTruthy();
   return violations;
 }
 
 const file = {
-  id: 'cfile_' + Buffer.from('src/main.py').toString('base64url'),
+  id: `cfile_${Buffer.from('src/main.py').toString('base64url')}`,
   object: 'container.file',
   container_id: 'cntr_123',
   bytes: 42,
@@ -153,10 +156,18 @@ test.describe('spec/openapi.yaml document', () => {
       schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
     });
     expect(params.FilesAfter).toMatchObject({ name: 'after', in: 'query', schema: { type: 'string' } });
-    expect(params.InternsLimit).toMatchObject({ name: 'limit', 'x-not-shown': true, schema: { type: 'integer', minimum: 1, maximum: 500 } });
+    expect(params.InternsLimit).toMatchObject({
+      name: 'limit',
+      'x-not-shown': true,
+      schema: { type: 'integer', minimum: 1, maximum: 500 },
+    });
     expect(params.InternsLimit.schema.default).toBeUndefined(); // 8 rule 2: default not shown
     expect(params.InternsStatus).toMatchObject({ name: 'status', 'x-not-shown': true, schema: { type: 'string' } });
-    expect(params.InternsWorkspaceId).toMatchObject({ name: 'workspace_id', 'x-not-shown': true, schema: { format: 'uuid' } });
+    expect(params.InternsWorkspaceId).toMatchObject({
+      name: 'workspace_id',
+      'x-not-shown': true,
+      schema: { format: 'uuid' },
+    });
     const statusPattern = new RegExp(params.InternsStatus.schema.pattern);
     expect(statusPattern.test('running')).toBe(true);
     expect(statusPattern.test('queued,failed,destroy_failed')).toBe(true);
@@ -197,7 +208,10 @@ test.describe('generators/schemas.ts', () => {
     addFormats(ajv);
     ajv.addKeyword({ keyword: 'x-not-shown', schemaType: 'boolean' });
     ajv.addKeyword({ keyword: 'components', schemaType: 'object' });
-    ajv.addSchema({ $id: 'openapi.json', components: { schemas: (openApiDocument() as Record<string, any>).components.schemas } });
+    ajv.addSchema({
+      $id: 'openapi.json',
+      components: { schemas: (openApiDocument() as Record<string, any>).components.schemas },
+    });
     for (const name of schemaNames) {
       expect(() => ajv.getSchema(`openapi.json#/components/schemas/${name}`), name).not.toThrow();
     }
@@ -207,7 +221,12 @@ test.describe('generators/schemas.ts', () => {
 
 test.describe('compileOwnSchema (suite-owned schemas on the same instance)', () => {
   test('is strict, cached, and tolerates re-registration of the same $id', () => {
-    const schema = { $id: 'spec-openapi-test-own.json', type: 'object', required: ['a'], properties: { a: { type: 'string' } } };
+    const schema = {
+      $id: 'spec-openapi-test-own.json',
+      type: 'object',
+      required: ['a'],
+      properties: { a: { type: 'string' } },
+    };
     const v = compileOwnSchema<{ a: string }>(schema);
     expect(v({ a: 'x' })).toBe(true);
     expect(v({})).toBe(false);
@@ -249,12 +268,24 @@ test.describe('ContainerFile / ContainerFileList (2.1, 2.2)', () => {
     expectValid('ContainerFileList', fileList);
     expectValid('ContainerFileList', { object: 'list', data: [], first_id: null, last_id: null, has_more: false });
     // 4.1 rule 3: at the scan bound last_id may name a scan position not in data.
-    expectValid('ContainerFileList', { object: 'list', data: [], first_id: null, last_id: 'cfile_c2Nhbg', has_more: true, extra: 1 });
+    expectValid('ContainerFileList', {
+      object: 'list',
+      data: [],
+      first_id: null,
+      last_id: 'cfile_c2Nhbg',
+      has_more: true,
+      extra: 1,
+    });
     expectViolation('ContainerFileList', withFields(fileList, { object: 'container.file' }), '/object', 'const');
     expectViolation('ContainerFileList', withFields(fileList, { has_more: 'false' }), '/has_more', 'type');
     expectViolation('ContainerFileList', withFields(fileList, { first_id: undefined }), '', 'required');
     expectViolation('ContainerFileList', withFields(fileList, { last_id: 7 }), '/last_id', 'type');
-    expectViolation('ContainerFileList', withFields(fileList, { data: [file, withFields(file, { id: 'cfile_+' })] }), '/data/1/id', 'pattern');
+    expectViolation(
+      'ContainerFileList',
+      withFields(fileList, { data: [file, withFields(file, { id: 'cfile_+' })] }),
+      '/data/1/id',
+      'pattern',
+    );
   });
 });
 
@@ -263,7 +294,13 @@ test.describe('Model / Endpoint (2.3, 2.4, 4.2)', () => {
     expectValid('ModelEndpointsResponse', { data: model });
     expectValid('Endpoint', {});
     expectValid('Endpoint', withFields(endpoint, { quantization: null, status: null }));
-    expectValid('ModelArchitecture', { input_modalities: [], output_modalities: [], modality: null, instruct_type: null, tokenizer: null });
+    expectValid('ModelArchitecture', {
+      input_modalities: [],
+      output_modalities: [],
+      modality: null,
+      instruct_type: null,
+      tokenizer: null,
+    });
     expectValid('Endpoint', withFields(endpoint, { unknown: [1, 2], instruct_type: 42 }));
     expectValid('Pricing', { prompt: '-1', completion: '0.0000005', request: '00.10', image: '12' });
   });
@@ -274,21 +311,42 @@ test.describe('Model / Endpoint (2.3, 2.4, 4.2)', () => {
     expectViolation('Model', withFields(model, { id: 'model-without-author' }), '/id', 'pattern');
     expectViolation('Model', withFields(model, { id: 'a/b/c' }), '/id', 'pattern');
     expectViolation('Model', withFields(model, { created: '2024' }), '/created', 'type');
-    expectViolation('ModelEndpointsResponse', { data: withFields(model, { endpoints: [withFields(endpoint, { context_length: 1.5 })] }) }, '/data/endpoints/0/context_length', 'type');
+    expectViolation(
+      'ModelEndpointsResponse',
+      { data: withFields(model, { endpoints: [withFields(endpoint, { context_length: 1.5 })] }) },
+      '/data/endpoints/0/context_length',
+      'type',
+    );
     // 2.3 lists the model's fields and 4.2 answers "a model with endpoints": each is there.
-    for (const field of ['id', 'name', 'created', 'description', 'architecture', 'endpoints']) expectViolation('Model', withFields(model, { [field]: undefined }), '', 'required');
+    for (const field of ['id', 'name', 'created', 'description', 'architecture', 'endpoints'])
+      expectViolation('Model', withFields(model, { [field]: undefined }), '', 'required');
     expectViolation('ModelArchitecture', { modality: 'text' }, '/modality', 'pattern');
     expectViolation('ModelArchitecture', { input_modalities: 'text' }, '/input_modalities', 'type');
-    expectViolation('ModelArchitecture', { input_modalities: [], output_modalities: [], modality: 'a->b', instruct_type: null }, '', 'required');
+    expectViolation(
+      'ModelArchitecture',
+      { input_modalities: [], output_modalities: [], modality: 'a->b', instruct_type: null },
+      '',
+      'required',
+    );
     // 2.4 "Four fields" and "Numbers p50, p75, p90, p99": an object there carries all four.
     expectViolation('Pricing', { prompt: '1', completion: '2' }, '', 'required');
     expectViolation('Percentiles', { p50: 1, p75: 2, p90: 3 }, '', 'required');
     expectViolation('Endpoint', withFields(endpoint, { status: '0' }), '/status', 'type');
     expectViolation('Endpoint', withFields(endpoint, { name: null }), '/name', 'type');
-    expectViolation('Endpoint', withFields(endpoint, { supports_implicit_caching: 'yes' }), '/supports_implicit_caching', 'type');
+    expectViolation(
+      'Endpoint',
+      withFields(endpoint, { supports_implicit_caching: 'yes' }),
+      '/supports_implicit_caching',
+      'type',
+    );
     expectViolation('Endpoint', withFields(endpoint, { uptime_last_1d: 101 }), '/uptime_last_1d', 'maximum');
     expectViolation('Endpoint', withFields(endpoint, { pricing: { prompt: 0.5 } }), '/pricing/prompt', 'type');
-    expectViolation('Endpoint', withFields(endpoint, { latency_last_30m: { p50: '120' } }), '/latency_last_30m/p50', 'type');
+    expectViolation(
+      'Endpoint',
+      withFields(endpoint, { latency_last_30m: { p50: '120' } }),
+      '/latency_last_30m/p50',
+      'type',
+    );
     for (const bad of ['1e-6', '$0.5', '', ' 1', '.5', '5.', 'free', '+1', '0x10', 'NaN']) {
       expectViolation('Pricing', { prompt: '1', completion: '1', request: '1', image: bad }, '/image', 'pattern');
     }
@@ -298,19 +356,41 @@ test.describe('Model / Endpoint (2.3, 2.4, 4.2)', () => {
 test.describe('Intern / InternList / InternStatus (2.5, 2.6, 3)', () => {
   test('accepts conformant interns with any non-null value where the type is not shown', () => {
     expectValid('Intern', intern);
-    expectValid('Intern', withFields(intern, { attached_vault_id: 'v', instructions: 'be nice', lastFailureMessage: 'oops', progress: { step: 3 } }));
+    expectValid(
+      'Intern',
+      withFields(intern, {
+        attached_vault_id: 'v',
+        instructions: 'be nice',
+        lastFailureMessage: 'oops',
+        progress: { step: 3 },
+      }),
+    );
     expectValid('Intern', withFields(intern, { progress: 0.5, attached_vault_id: { id: 'x' } }));
     expectValid('Intern', withFields(intern, { extra: true }));
     expectValid('InternList', { data: [intern], has_more: true });
     expectValid('InternList', { data: [], has_more: false, next_cursor: 'opaque' });
-    for (const state of ['awaiting_chat_install', 'queued', 'provisioning', 'running', 'failed', 'stopped', 'destroying', 'destroy_failed']) {
+    for (const state of [
+      'awaiting_chat_install',
+      'queued',
+      'provisioning',
+      'running',
+      'failed',
+      'stopped',
+      'destroying',
+      'destroy_failed',
+    ]) {
       expectValid('InternStatus', state);
     }
   });
 
   test('rejects bad timestamps, uuids, statuses and missing fields', () => {
     expectViolation('Intern', withFields(intern, { createdAt: '2024-01-01T00:00:00Z' }), '/createdAt', 'pattern');
-    expectViolation('Intern', withFields(intern, { updatedAt: '2024-01-01T00:00:00.000+01:00' }), '/updatedAt', 'pattern');
+    expectViolation(
+      'Intern',
+      withFields(intern, { updatedAt: '2024-01-01T00:00:00.000+01:00' }),
+      '/updatedAt',
+      'pattern',
+    );
     expectViolation('Intern', withFields(intern, { createdAt: '2024-13-01T00:00:00.000Z' }), '/createdAt', 'format');
     expectViolation('Intern', withFields(intern, { id: 'not-a-uuid' }), '/id', 'format');
     expectViolation('Intern', withFields(intern, { workspaceId: 12 }), '/workspaceId', 'type');
@@ -320,7 +400,12 @@ test.describe('Intern / InternList / InternStatus (2.5, 2.6, 3)', () => {
     // Nullable fields must be present (null, not absent): the 2.5 reading documented in the spec.
     expectViolation('Intern', withFields(intern, { progress: undefined }), '', 'required');
     expectViolation('InternList', { data: [intern] }, '', 'required');
-    expectViolation('InternList', { data: [withFields(intern, { status: 'RUNNING' })], has_more: false }, '/data/0/status', 'enum');
+    expectViolation(
+      'InternList',
+      { data: [withFields(intern, { status: 'RUNNING' })], has_more: false },
+      '/data/0/status',
+      'enum',
+    );
     expectViolation('InternStatus', 'Running', '', 'enum');
   });
 });
@@ -332,7 +417,12 @@ test.describe('Errors (7, 7.1, 7.2, 7.3)', () => {
     expectValid('Error', body(400));
     expectValid('Error', body('anything'));
     expectValid('Error', { error: { code: 1, message: 'm', metadata: null }, service_metadata: null, user_id: null });
-    expectValid('Error', { error: { code: 1, message: 'm', metadata: { k: 'v' }, extra: 1 }, service_metadata: { a: 1 }, user_id: 'u', extra: 2 });
+    expectValid('Error', {
+      error: { code: 1, message: 'm', metadata: { k: 'v' }, extra: 1 },
+      service_metadata: { a: 1 },
+      user_id: 'u',
+      extra: 2,
+    });
     expectViolation('Error', {}, '', 'required');
     expectViolation('Error', { error: { code: 1 } }, '/error', 'required');
     expectViolation('Error', { error: { message: 'm' } }, '/error', 'required');

@@ -8,7 +8,11 @@ import { documentAbsentReason, findServiceDocument, quoteProblem } from '../spec
 // pins each id to its level and sentence, so an id never silently changes meaning. Adding an id means
 // adding it here; changing a pinned one means giving the new meaning a new id. A level changes only
 // with its reason (a reading of the words, spec/readings.yaml), in the fixture and the catalogue at once.
-const pinned = JSON.parse(readFileSync(new URL('./fixtures/requirement-ids.json', import.meta.url), 'utf8')) as Array<{ id: string; level: string; statement: string }>;
+const pinned = JSON.parse(readFileSync(new URL('./fixtures/requirement-ids.json', import.meta.url), 'utf8')) as Array<{
+  id: string;
+  level: string;
+  statement: string;
+}>;
 
 test('requirement ids are unique, well formed and fully described', () => {
   const { requirements } = catalogue();
@@ -36,7 +40,9 @@ test('every pinned requirement id keeps its level and meaning', () => {
 
 test('every requirement id is pinned', () => {
   const known = new Set(pinned.map((p) => p.id));
-  const unpinned = catalogue().requirements.filter((r) => !known.has(r.id)).map((r) => r.id);
+  const unpinned = catalogue()
+    .requirements.filter((r) => !known.has(r.id))
+    .map((r) => r.id);
   expect(unpinned, 'add new ids to test/fixtures/requirement-ids.json').toEqual([]);
 });
 
@@ -56,8 +62,10 @@ test('every requirement has a basis, quoted from a section it names', () => {
     // "4.1 rule 3, 7.1" names 4.1 and 7.1; a quote from 7.1 also rests on a requirement of section 7.
     const named = r.section.split(',').map((s) => s.trim().split(' ')[0]!);
     for (const b of basis) {
-      if (typeof b.section !== 'string' || typeof b.quote !== 'string') problems.push(`${r.id}: basis entries are { section, quote } strings`);
-      else if (!named.some((s) => b.section === s || b.section.startsWith(`${s}.`))) problems.push(`${r.id}: basis section ${b.section} is not among its sections ${r.section}`);
+      if (typeof b.section !== 'string' || typeof b.quote !== 'string')
+        problems.push(`${r.id}: basis entries are { section, quote } strings`);
+      else if (!named.some((s) => b.section === s || b.section.startsWith(`${s}.`)))
+        problems.push(`${r.id}: basis section ${b.section} is not among its sections ${r.section}`);
     }
   }
   expect(problems).toEqual([]);
@@ -69,7 +77,12 @@ test('every requirement has a basis, quoted from a section it names', () => {
 test('every requirement rests on a verbatim quote of the service document', () => {
   const doc = findServiceDocument()!;
   test.skip(doc === undefined, documentAbsentReason());
-  const problems = catalogue().requirements.flatMap((r) => (r.basis ?? []).map((b) => quoteProblem(doc, b.section, b.quote)).filter((p) => p !== undefined).map((p) => `${r.id}: ${p}`));
+  const problems = catalogue().requirements.flatMap((r) =>
+    (r.basis ?? [])
+      .map((b) => quoteProblem(doc, b.section, b.quote))
+      .filter((p) => p !== undefined)
+      .map((p) => `${r.id}: ${p}`),
+  );
   expect(problems).toEqual([]);
 });
 

@@ -2,7 +2,6 @@ import { test, expect } from '@playwright/test';
 import fc from 'fast-check';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
@@ -71,7 +70,8 @@ async function referenceBodies(): Promise<unknown[]> {
   const parts: unknown[] = [];
   for (const body of bodies) {
     const b = body as Record<string, unknown>;
-    if (b && typeof b === 'object') for (const v of Object.values(b)) parts.push(v, ...(Array.isArray(v) ? v.slice(0, 3) : []));
+    if (b && typeof b === 'object')
+      for (const v of Object.values(b)) parts.push(v, ...(Array.isArray(v) ? v.slice(0, 3) : []));
   }
   return [...bodies, ...parts];
 }
@@ -100,7 +100,11 @@ test('the standalone validators agree with the compiled ones on any JSON value, 
     return copy as unknown;
   });
   fc.assert(
-    fc.property(fc.constantFrom(...schemaNames), fc.oneof(fc.jsonValue({ maxDepth: 4 }), changed), (name, value) => disagreement(name, value) === undefined),
+    fc.property(
+      fc.constantFrom(...schemaNames),
+      fc.oneof(fc.jsonValue({ maxDepth: 4 }), changed),
+      (name, value) => disagreement(name, value) === undefined,
+    ),
     { numRuns: 2000, seed: 31 },
   );
 });

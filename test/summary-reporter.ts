@@ -29,17 +29,22 @@ export default class SummaryReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     this.outcome.set(test, result.status);
     if (result.status === 'skipped') {
-      const why = [...result.annotations, ...test.annotations].find((a) => a.type === 'skip' || a.type === 'fixme')?.description ?? 'no reason given';
+      const why =
+        [...result.annotations, ...test.annotations].find((a) => a.type === 'skip' || a.type === 'fixme')
+          ?.description ?? 'no reason given';
       this.skipReasons.push(`  skipped: ${test.titlePath().slice(1).join(' › ')} — ${why}`);
     }
     for (const a of result.attachments) {
-      if (a.name === 'mutation-result' && a.body) this.mutations.push(JSON.parse(a.body.toString('utf8')) as MutationResult);
+      if (a.name === 'mutation-result' && a.body)
+        this.mutations.push(JSON.parse(a.body.toString('utf8')) as MutationResult);
     }
   }
 
   onEnd(result: FullResult): void {
-    if (this.mutations.length) process.stdout.write(mutationTable(this.mutations) + '\n');
-    let passed = 0, failed = 0, skipped = 0;
+    if (this.mutations.length) process.stdout.write(`${mutationTable(this.mutations)}\n`);
+    let passed = 0,
+      failed = 0,
+      skipped = 0;
     for (const status of this.outcome.values()) {
       if (status === 'passed') passed++;
       else if (status === 'skipped') skipped++;
@@ -47,7 +52,7 @@ export default class SummaryReporter implements Reporter {
     }
     // A run that broke before or after the tests (global setup, config error) is a failure too.
     if (result.status !== 'passed' && failed === 0) failed = 1;
-    for (const line of this.skipReasons) process.stdout.write(line + '\n');
+    for (const line of this.skipReasons) process.stdout.write(`${line}\n`);
     if (skipped) process.stdout.write(`skipped: ${skipped} (each with its reason above; not counted as passed)\n`);
     process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
   }
@@ -83,15 +88,32 @@ export function mutationTable(results: readonly MutationResult[]): string {
   if (faults.length) {
     const shown = new Set(faults.filter((f) => f.caught).flatMap((f) => f.shown ?? []));
     const musts = catalogue().requirements.filter((r) => r.level === 'MUST');
-    lines.splice(lines.length - 2, 0, '', `MUST requirements shown failing by a fault caught exactly: ${musts.filter((r) => shown.has(r.id)).length} / ${musts.length}`);
+    lines.splice(
+      lines.length - 2,
+      0,
+      '',
+      `MUST requirements shown failing by a fault caught exactly: ${musts.filter((r) => shown.has(r.id)).length} / ${musts.length}`,
+    );
   }
   if (variants.length && seeds.length) {
-    lines.push('', `| variant | ${seeds.map((s) => `seed ${s}`).join(' | ')} |`, `|---|${seeds.map(() => '---').join('|')}|`);
-    for (const v of variants) lines.push(`| ${v.name} | ${seeds.map((s) => (v.seeds?.[s] === undefined ? '' : v.seeds[s] ? 'conformant' : '**FAILED**')).join(' | ')} |`);
+    lines.push(
+      '',
+      `| variant | ${seeds.map((s) => `seed ${s}`).join(' | ')} |`,
+      `|---|${seeds.map(() => '---').join('|')}|`,
+    );
+    for (const v of variants)
+      lines.push(
+        `| ${v.name} | ${seeds.map((s) => (v.seeds?.[s] === undefined ? '' : v.seeds[s] ? 'conformant' : '**FAILED**')).join(' | ')} |`,
+      );
   }
-  const missed = faults.filter((f) => !f.caught).map((f) => `${f.name}${f.missing?.length ? ` (not failed: ${f.missing.join(', ')})` : ''}${f.extra?.length ? ` (failed undeclared: ${f.extra.join(', ')})` : ''}`);
+  const missed = faults
+    .filter((f) => !f.caught)
+    .map(
+      (f) =>
+        `${f.name}${f.missing?.length ? ` (not failed: ${f.missing.join(', ')})` : ''}${f.extra?.length ? ` (failed undeclared: ${f.extra.join(', ')})` : ''}`,
+    );
   const falseFailures = variants.filter((v) => v.caught).map((v) => v.name);
   if (missed.length) lines.push(`Faults not caught exactly: ${missed.join('; ')}`);
   if (falseFailures.length) lines.push(`Variants falsely failed: ${falseFailures.join(', ')}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

@@ -36,18 +36,37 @@ test('a text longer than one entry may be (a cursor of megabytes) is kept under 
   const long = 'x'.repeat(60);
   expect([memo.of(long, count), memo.of(`${long}`, count)]).toEqual([60, 60]);
   expect(calls).toBe(1);
-  expect(memo.of('x'.repeat(59) + 'y', count), 'another text of that length is another entry').toBe(60);
+  expect(memo.of(`${'x'.repeat(59)}y`, count), 'another text of that length is another entry').toBe(60);
   expect(calls).toBe(2);
 });
 
 test('the judges see a response once per request and body; each finding carries the exchange of the response it is reported for', () => {
   let judged = 0;
-  const judge: ResponseJudge = { id: 'j', requirements: ['r'], judge: (r) => (judged++, [{ requirementId: 'r', message: 'm', exchange: r.exchange }]) };
+  const judge: ResponseJudge = {
+    id: 'j',
+    requirements: ['r'],
+    judge: (r) => (judged++, [{ requirementId: 'r', message: 'm', exchange: r.exchange }]),
+  };
   const memo = new JudgeMemo([judge]);
   const body = 'x'.repeat(600);
   const seen = (query: Record<string, string>, url: string): SeenResponse => {
-    const exchange: Exchange = { request: { method: 'GET', url, headers: {} }, response: { status: 200, headers: { 'content-type': 'application/json' }, body, truncated: false }, durationMs: 1, retries: 0 };
-    return { operation: 'listInterns', check: 'c', status: 200, json: {}, text: body, query, pathParams: {}, auth: 'key', exchange };
+    const exchange: Exchange = {
+      request: { method: 'GET', url, headers: {} },
+      response: { status: 200, headers: { 'content-type': 'application/json' }, body, truncated: false },
+      durationMs: 1,
+      retries: 0,
+    };
+    return {
+      operation: 'listInterns',
+      check: 'c',
+      status: 200,
+      json: {},
+      text: body,
+      query,
+      pathParams: {},
+      auth: 'key',
+      exchange,
+    };
   };
   const first = memo.findings(seen({ limit: '5' }, 'u1'));
   const again = memo.findings(seen({ limit: '5' }, 'u2'));

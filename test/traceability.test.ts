@@ -9,7 +9,8 @@ test('check ids are unique and every requirement they name exists', () => {
   expect(ids.length - new Set(ids).size, 'duplicate check ids').toBe(0);
   for (const c of ALL_CHECKS) {
     expect(c.requirements.length, c.id).toBeGreaterThan(0);
-    for (const r of c.requirements) expect(catalogue().byId.has(r), `${c.id} names unknown requirement ${r}`).toBe(true);
+    for (const r of c.requirements)
+      expect(catalogue().byId.has(r), `${c.id} names unknown requirement ${r}`).toBe(true);
   }
 });
 
@@ -30,5 +31,6 @@ test('every observable UNSPECIFIED point has an observation', () => {
 });
 
 test('an observation only observes: it declares no MUST or SHOULD requirement', () => {
-  for (const c of ALL_CHECKS.filter((c) => c.kind === 'observation')) expect(strongestLevel(c.requirements), c.id).toBe('UNSPECIFIED');
+  for (const c of ALL_CHECKS.filter((c) => c.kind === 'observation'))
+    expect(strongestLevel(c.requirements), c.id).toBe('UNSPECIFIED');
 });

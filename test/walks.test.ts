@@ -16,13 +16,22 @@ import { traverse } from '../suites/support/traversal.ts';
 const id = (path: string) => `cfile_${Buffer.from(path, 'utf8').toString('base64url')}`;
 
 /** A probe context whose listing answers empty scan-bound pages; `cursor(n)` is the last_id of the n-th page. */
-function emptyListing(cursor: (n: number) => string, maxRequests: number = DEFAULTS.maxRequests): { ctx: ProbeContext; sent: Query[] } {
+function emptyListing(
+  cursor: (n: number) => string,
+  maxRequests: number = DEFAULTS.maxRequests,
+): { ctx: ProbeContext; sent: Query[] } {
   const sent: Query[] = [];
   const api = {
     async listContainerFiles(containerId: string, query: Query = {}): Promise<ApiResponse> {
       sent.push(query);
       const json = { object: 'list', data: [], first_id: null, last_id: cursor(sent.length), has_more: true };
-      return { status: 200, headers: {}, text: JSON.stringify(json), json, exchange: { request: { url: `http://127.0.0.1/v1/containers/${containerId}/files` } } } as unknown as ApiResponse;
+      return {
+        status: 200,
+        headers: {},
+        text: JSON.stringify(json),
+        json,
+        exchange: { request: { url: `http://127.0.0.1/v1/containers/${containerId}/files` } },
+      } as unknown as ApiResponse;
     },
   };
   const ctx = { api, settings: { maxRequests } } as unknown as ProbeContext;
@@ -35,7 +44,9 @@ test('a walk to the next file follows empty scan-bound pages up to its share of 
   expect(walk.end).toBe('allowance');
   expect(sent).toHaveLength(walkAllowance(ctx));
   expect(walkAllowance(ctx)).toBe(DEFAULTS.maxRequests / 10);
-  expect(walkNotReached(walk, 'after=x')).toMatch(/^after=x: the target answered 200 pages in a row without a file, .* so where the listing resumes is not judged$/);
+  expect(walkNotReached(walk, 'after=x')).toMatch(
+    /^after=x: the target answered 200 pages in a row without a file, .* so where the listing resumes is not judged$/,
+  );
 });
 
 test('opaque scan cursors are followed while each is new; one handed out again ends the walk as no progress (the pagination checks judge it)', async () => {
@@ -46,7 +57,9 @@ test('opaque scan cursors are followed while each is new; one handed out again e
   expect(repeated.pages).toHaveLength(4);
   expect(walkNotReached(repeated, 'after=x')).toBeUndefined();
   // A cursor that names a path before the previous one is no progress either.
-  const backwards = await walkToFile(emptyListing((n) => id(`z/${String(100 - n).padStart(3, '0')}`)).ctx, 'c', { after: id('a.txt') });
+  const backwards = await walkToFile(emptyListing((n) => id(`z/${String(100 - n).padStart(3, '0')}`)).ctx, 'c', {
+    after: id('a.txt'),
+  });
   expect(backwards.end).toBe('no-progress');
   expect(backwards.pages).toHaveLength(2);
 });
@@ -56,7 +69,10 @@ test('walkPages with followEmpty counts only pages with a file, and ends at its 
   const walk = await walkPages(ctx, 'c', { limit: 5, maxPages: 3, followEmpty: true });
   expect(walk.end).toBe('allowance');
   expect(sent).toHaveLength(10);
-  const counted = await walkPages(emptyListing((n) => id(`b/${String(n).padStart(6, '0')}`)).ctx, 'c', { limit: 5, maxPages: 3 });
+  const counted = await walkPages(emptyListing((n) => id(`b/${String(n).padStart(6, '0')}`)).ctx, 'c', {
+    limit: 5,
+    maxPages: 3,
+  });
   expect(counted).toMatchObject({ end: 'max-pages' });
   expect(counted.pages).toHaveLength(3);
 });
@@ -66,16 +82,44 @@ test('a traversal longer than its page cap ends skipped with the reason, never f
   const path = (i: number) => `p/${String(i).padStart(6, '0')}`;
   const api = {
     async listContainerFiles(containerId: string, query: Query = {}): Promise<ApiResponse> {
-      const after = typeof query.after === 'string' ? Buffer.from(query.after.slice('cfile_'.length), 'base64url').toString('utf8') : undefined;
+      const after =
+        typeof query.after === 'string'
+          ? Buffer.from(query.after.slice('cfile_'.length), 'base64url').toString('utf8')
+          : undefined;
       const start = after === undefined ? 0 : Number(after.slice(2)) + 1;
-      const data = [start, start + 1].map((i) => ({ id: id(path(i)), object: 'container.file', container_id: containerId, bytes: 1, created_at: 1_700_000_000, path: path(i), source: 'assistant' }));
+      const data = [start, start + 1].map((i) => ({
+        id: id(path(i)),
+        object: 'container.file',
+        container_id: containerId,
+        bytes: 1,
+        created_at: 1_700_000_000,
+        path: path(i),
+        source: 'assistant',
+      }));
       const json = { object: 'list', data, first_id: data[0]!.id, last_id: data[1]!.id, has_more: true };
-      return { status: 200, headers: {}, text: JSON.stringify(json), json, exchange: { request: { url: `http://127.0.0.1/v1/containers/${containerId}/files` } } } as unknown as ApiResponse;
+      return {
+        status: 200,
+        headers: {},
+        text: JSON.stringify(json),
+        json,
+        exchange: { request: { url: `http://127.0.0.1/v1/containers/${containerId}/files` } },
+      } as unknown as ApiResponse;
     },
   };
-  const ctx = { api, settings: { maxRequests: DEFAULTS.maxRequests }, skip: (reason: string) => { throw new SkipCheck(reason); } } as unknown as ProbeContext;
-  const ended = await traverse(ctx, 'c', { limit: 2, pageCap: 5 }).then(() => undefined, (e: unknown) => e);
+  const ctx = {
+    api,
+    settings: { maxRequests: DEFAULTS.maxRequests },
+    skip: (reason: string) => {
+      throw new SkipCheck(reason);
+    },
+  } as unknown as ProbeContext;
+  const ended = await traverse(ctx, 'c', { limit: 2, pageCap: 5 }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(ended).toBeInstanceOf(SkipCheck);
   expect(ended).not.toBeInstanceOf(ConformanceFailure);
-  expect((ended as Error).message).toBe('the traversal at limit 2 had not ended after 5 pages, each with a new cursor that did not go backwards: a longer walk than the suite spends on one traversal (5 pages), so it is not judged');
+  expect((ended as Error).message).toBe(
+    'the traversal at limit 2 had not ended after 5 pages, each with a new cursor that did not go backwards: a longer walk than the suite spends on one traversal (5 pages), so it is not judged',
+  );
 });

@@ -24,7 +24,10 @@ export interface IndependentServer {
 }
 
 export async function startIndependent(timeoutMs = 30_000): Promise<IndependentServer> {
-  const child = spawn(process.execPath, [TSX_CLI, join(ROOT, 'bench', 'independent', 'server.ts'), '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [TSX_CLI, join(ROOT, 'bench', 'independent', 'server.ts'), '--port', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const closed = new Promise<void>((r) => child.once('exit', () => r()));
   const close = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
@@ -32,7 +35,10 @@ export async function startIndependent(timeoutMs = 30_000): Promise<IndependentS
   };
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`the independent server did not start within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the independent server did not start within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /listening (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);

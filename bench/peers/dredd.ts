@@ -20,15 +20,34 @@ export const dredd: PeerTool = {
 
   async ensure(allowInstall) {
     if (!exists(BIN) && allowInstall) {
-      const err = await install('dredd', ['npm', 'install', '--prefix', PREFIX, '--no-audit', '--no-fund', `dredd@${VERSION}`]);
+      const err = await install('dredd', [
+        'npm',
+        'install',
+        '--prefix',
+        PREFIX,
+        '--no-audit',
+        '--no-fund',
+        `dredd@${VERSION}`,
+      ]);
       if (err) return { ok: false, reason: err };
     }
     if (!exists(BIN)) return { ok: false, reason: `not installed (${BIN} missing; run without --no-install)` };
-    const version = (JSON.parse(readFileSync(join(PREFIX, 'node_modules', 'dredd', 'package.json'), 'utf8')) as { version: string }).version;
+    const version = (
+      JSON.parse(readFileSync(join(PREFIX, 'node_modules', 'dredd', 'package.json'), 'utf8')) as { version: string }
+    ).version;
     return { ok: true, version };
   },
 
-  argv: (baseUrl, apiKey) => [process.execPath, BIN, SPEC, baseUrl, '--header', `Authorization: Bearer ${apiKey}`, '--color', 'false'],
+  argv: (baseUrl, apiKey) => [
+    process.execPath,
+    BIN,
+    SPEC,
+    baseUrl,
+    '--header',
+    `Authorization: Bearer ${apiKey}`,
+    '--color',
+    'false',
+  ],
 
   read(r) {
     const results: Array<{ status: string; name: string }> = [];
@@ -40,7 +59,17 @@ export const dredd: PeerTool = {
     // Numbered over all transactions (two `GET (200) /interns`: the 200 and the `default` response).
     const names = numbered(results.map((x) => x.name));
     const failures = names.filter((_, i) => results[i]!.status === 'fail' || results[i]!.status === 'error');
-    if (results.length === 0) return { failures, problem: `no transaction ran: ${(r.stderr + r.stdout).trim().split('\n').filter((l) => !l.startsWith('warn')).slice(-3).join(' / ').slice(0, 300)}` };
+    if (results.length === 0)
+      return {
+        failures,
+        problem: `no transaction ran: ${(r.stderr + r.stdout)
+          .trim()
+          .split('\n')
+          .filter((l) => !l.startsWith('warn'))
+          .slice(-3)
+          .join(' / ')
+          .slice(0, 300)}`,
+      };
     return { failures };
   },
 };

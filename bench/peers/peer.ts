@@ -37,7 +37,11 @@ export interface PeerTool {
 export async function runPeer(tool: PeerTool, baseUrl: string, apiKey: string, capMs: number): Promise<PeerRun> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-peer-'));
   try {
-    const r = await runOnce(tool.argv(baseUrl, apiKey, dir), { cwd: dir, env: { PYTHONDONTWRITEBYTECODE: '1' }, capMs });
+    const r = await runOnce(tool.argv(baseUrl, apiKey, dir), {
+      cwd: dir,
+      env: { PYTHONDONTWRITEBYTECODE: '1' },
+      capMs,
+    });
     const { failures, problem } = tool.read(r, dir);
     return { exitCode: r.code, timedOut: r.timedOut, wallMs: r.wallMs, failures, ...(problem ? { problem } : {}) };
   } finally {
@@ -51,7 +55,9 @@ export async function install(name: string, argv: string[], capMs = 600_000): Pr
   process.stderr.write(`bench: installing ${name} into ${PEERS_DIR} ...\n`);
   try {
     const r = await runOnce(argv, { cwd: ROOT, capMs });
-    return r.code === 0 ? undefined : `${argv.join(' ')} ${r.timedOut ? 'did not finish in time' : `exited ${r.code}`}: ${tail(r)}`;
+    return r.code === 0
+      ? undefined
+      : `${argv.join(' ')} ${r.timedOut ? 'did not finish in time' : `exited ${r.code}`}: ${tail(r)}`;
   } catch (e) {
     return `${argv[0]} could not be started: ${(e as Error).message}`;
   }

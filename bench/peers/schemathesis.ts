@@ -14,7 +14,13 @@ const BIN = join(VENV, 'bin', 'schemathesis');
 const PY = join(VENV, 'bin', 'python');
 
 function unescapeXml(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n))).replace(/&amp;/g, '&');
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
+    .replace(/&amp;/g, '&');
 }
 
 /** `<testcase name="GET /interns">` with `<failure>`/`<error>` texts listing `- ST202 Title` lines. */
@@ -27,7 +33,12 @@ export function junitFailures(xml: string): string[] {
       const kind = f[1]!;
       const text = unescapeXml(f[3] ?? '');
       const titles = [...text.matchAll(/^- (.+)$/gm)].map((t) => t[1]!.trim());
-      if (titles.length === 0) titles.push(unescapeXml(/message="([^"]*)"/.exec(f[2] ?? '')?.[1] ?? kind).split('\n')[0]!.slice(0, 120));
+      if (titles.length === 0)
+        titles.push(
+          unescapeXml(/message="([^"]*)"/.exec(f[2] ?? '')?.[1] ?? kind)
+            .split('\n')[0]!
+            .slice(0, 120),
+        );
       for (const t of new Set(titles)) out.push(`${op}: ${kind === 'error' ? 'error: ' : ''}${t}`);
     }
   }
@@ -43,24 +54,69 @@ export function schemathesis(maxExamples: number, seed: number, workers = 1): Pe
       if (!exists(BIN) && allowInstall) {
         const err =
           (await install('python venv', ['python3', '-m', 'venv', VENV])) ??
-          (await install('schemathesis', [join(VENV, 'bin', 'pip'), 'install', '--disable-pip-version-check', '-q', 'schemathesis>=4,<5']));
+          (await install('schemathesis', [
+            join(VENV, 'bin', 'pip'),
+            'install',
+            '--disable-pip-version-check',
+            '-q',
+            'schemathesis>=4,<5',
+          ]));
         if (err) return { ok: false, reason: err };
       }
       if (!exists(BIN)) return { ok: false, reason: `not installed (${BIN} missing; run without --no-install)` };
       try {
-        const version = execFileSync(PY, ['-c', 'import importlib.metadata as m; print(m.version("schemathesis"))'], { encoding: 'utf8', timeout: 30_000 }).trim();
+        const version = execFileSync(PY, ['-c', 'import importlib.metadata as m; print(m.version("schemathesis"))'], {
+          encoding: 'utf8',
+          timeout: 30_000,
+        }).trim();
         return { ok: true, version };
       } catch (e) {
         return { ok: false, reason: `installed but cannot run: ${(e as Error).message.split('\n')[0]}` };
       }
     },
 
-    argv: (baseUrl, apiKey, dir) => [BIN, 'run', SPEC, '--url', baseUrl, '-H', `Authorization: Bearer ${apiKey}`, '--checks', 'all', '--max-examples', String(maxExamples), '--seed', String(seed), '--generation-database', 'none', '--no-color', '--workers', String(workers), '--report', 'junit', '--report-junit-path', join(dir, 'junit.xml')],
+    argv: (baseUrl, apiKey, dir) => [
+      BIN,
+      'run',
+      SPEC,
+      '--url',
+      baseUrl,
+      '-H',
+      `Authorization: Bearer ${apiKey}`,
+      '--checks',
+      'all',
+      '--max-examples',
+      String(maxExamples),
+      '--seed',
+      String(seed),
+      '--generation-database',
+      'none',
+      '--no-color',
+      '--workers',
+      String(workers),
+      '--report',
+      'junit',
+      '--report-junit-path',
+      join(dir, 'junit.xml'),
+    ],
 
     read(r, dir) {
-      if (!existsSync(join(dir, 'junit.xml'))) return { failures: [], problem: `no JUnit report (exit ${r.code}${r.timedOut ? ', killed at the cap' : ''}): ${tail(r, 3)}` };
+      if (!existsSync(join(dir, 'junit.xml')))
+        return {
+          failures: [],
+          problem: `no JUnit report (exit ${r.code}${r.timedOut ? ', killed at the cap' : ''}): ${tail(r, 3)}`,
+        };
       const failures = junitFailures(readFileSync(join(dir, 'junit.xml'), 'utf8'));
-      if (r.code !== 0 && failures.length === 0) return { failures, problem: `exit ${r.code} without a failure in the JUnit report: ${r.stdout.split('\n').filter((l) => /error/i.test(l)).slice(0, 2).join(' / ').slice(0, 300)}` };
+      if (r.code !== 0 && failures.length === 0)
+        return {
+          failures,
+          problem: `exit ${r.code} without a failure in the JUnit report: ${r.stdout
+            .split('\n')
+            .filter((l) => /error/i.test(l))
+            .slice(0, 2)
+            .join(' / ')
+            .slice(0, 300)}`,
+        };
       return { failures };
     },
   };

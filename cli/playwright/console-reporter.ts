@@ -7,7 +7,14 @@ import { RUN_ENV, type RunnerEnv } from '../prepare-run.ts';
 import { currentHost, runnerKeys } from './current-host.ts';
 
 type Mark = 'pass' | 'FAIL' | 'WARN' | 'ERROR' | 'skip' | 'note';
-const MARK: Record<Mark, string> = { pass: 'pass ', FAIL: 'FAIL ', WARN: 'WARN ', ERROR: 'ERROR', skip: 'skip ', note: 'note ' };
+const MARK: Record<Mark, string> = {
+  pass: 'pass ',
+  FAIL: 'FAIL ',
+  WARN: 'WARN ',
+  ERROR: 'ERROR',
+  skip: 'skip ',
+  note: 'note ',
+};
 const COLOUR: Record<Mark, string> = { pass: '32', FAIL: '31;1', WARN: '33', ERROR: '33;1', skip: '90', note: '90' };
 
 /** A requirement's level, or '' for an id the catalogue does not hold (never expected: a failure names a declared one). */
@@ -58,7 +65,9 @@ export default class ConsoleReporter implements Reporter {
     const body = result.attachments.find((a) => a.name === OUTCOME_ATTACHMENT)?.body;
     const outcome = body ? (JSON.parse(body.toString('utf8')) as CheckOutcome) : undefined;
     const status = outcome?.status ?? (result.status === 'skipped' ? 'skip' : 'error');
-    const reason = outcome?.reason ?? (result.status === 'timedOut' ? 'did not finish in time' : result.error?.message?.split('\n')[0]);
+    const reason =
+      outcome?.reason ??
+      (result.status === 'timedOut' ? 'did not finish in time' : result.error?.message?.split('\n')[0]);
     const id = test.title;
     if (status === 'skip') {
       const why = reason ?? 'skipped';
@@ -69,7 +78,8 @@ export default class ConsoleReporter implements Reporter {
       if (status === 'fail' && outcome) this.failure(id, outcome);
       else this.line(status === 'pass' ? 'pass' : 'ERROR', id, status === 'pass' ? undefined : reason);
     }
-    if (this.tty) process.stdout.write(`  [${this.done}/${this.total}] ${((Date.now() - this.started) / 1000).toFixed(1)} s`);
+    if (this.tty)
+      process.stdout.write(`  [${this.done}/${this.total}] ${((Date.now() - this.started) / 1000).toFixed(1)} s`);
   }
 
   /**
@@ -79,7 +89,8 @@ export default class ConsoleReporter implements Reporter {
    */
   private failure(checkId: string, outcome: CheckOutcome): void {
     const byRequirement = new Map<string, string[]>();
-    for (const f of outcome.failures) byRequirement.set(f.requirementId, [...(byRequirement.get(f.requirementId) ?? []), f.message]);
+    for (const f of outcome.failures)
+      byRequirement.set(f.requirementId, [...(byRequirement.get(f.requirementId) ?? []), f.message]);
     if (byRequirement.size === 0) return this.line('FAIL', checkId, outcome.reason);
     const carried: string[] = [];
     const again: Array<{ req: string; message: string }> = [];
@@ -96,21 +107,34 @@ export default class ConsoleReporter implements Reporter {
       const level = levelOf(req);
       const gates = level === 'MUST' || level === '' || (level === 'SHOULD' && this.failOn() === 'should');
       const more = messages.length > 1 ? ` (+${messages.length - 1} more)` : '';
-      this.line(gates ? 'FAIL' : 'WARN', `${level} ${req}`.trim(), `${messages[0]}${more} (check ${checkId}${gates ? '' : '; not gating without --fail-on should'})`);
+      this.line(
+        gates ? 'FAIL' : 'WARN',
+        `${level} ${req}`.trim(),
+        `${messages[0]}${more} (check ${checkId}${gates ? '' : '; not gating without --fail-on should'})`,
+      );
     }
     const named = (r: string) => `${levelOf(r)} ${r}`.trim();
     for (const { req, message } of again) this.line('note', checkId, `${named(req)} again: ${message}`);
     if (carried.length && again.length === 0) {
       // A counterexample of its own (a property's shrunk input) is this check's to replay: said with it.
       const own = outcome.failures.find((f) => f.counterexample);
-      this.line(outcome.probeCompleted ? 'pass' : 'note', checkId, `its responses carried the finding of ${carried.map(named).join(', ')}, said above${own ? `; its counterexample: ${own.message}` : ''}`);
+      this.line(
+        outcome.probeCompleted ? 'pass' : 'note',
+        checkId,
+        `its responses carried the finding of ${carried.map(named).join(', ')}, said above${own ? `; its counterexample: ${own.message}` : ''}`,
+      );
     }
   }
 
   private flushSkips(): void {
     for (const [reason, ids] of this.skips) {
       if (ids.length === 1) this.line('skip', ids[0]!, reason);
-      else this.line('skip', `${ids.length} checks`, `${reason} (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''})`);
+      else
+        this.line(
+          'skip',
+          `${ids.length} checks`,
+          `${reason} (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''})`,
+        );
     }
     this.skips.clear();
   }

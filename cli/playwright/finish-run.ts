@@ -18,12 +18,36 @@ export async function finishRun(host: RunHost): Promise<ConformanceReport> {
   const { engine, run } = host;
   // A run that ends with checks still queued (deadline, interruption) sends nothing more: they end as not sent.
   if (engine.pending > 0) engine.state.stopped ??= 'the run ended (deadline or interruption) before this check ran';
-  const outcomes = new Map<string, CheckOutcome>(await Promise.race([engine.finished(), new Promise<ReadonlyMap<string, CheckOutcome>>((r) => setTimeout(() => r(engine.settledOutcomes), DRAIN_MS).unref())]));
+  const outcomes = new Map<string, CheckOutcome>(
+    await Promise.race([
+      engine.finished(),
+      new Promise<ReadonlyMap<string, CheckOutcome>>((r) =>
+        setTimeout(() => r(engine.settledOutcomes), DRAIN_MS).unref(),
+      ),
+    ]),
+  );
   for (const id of host.selection ?? []) {
-    if (!outcomes.has(id)) outcomes.set(id, { checkId: id, status: 'error', cause: 'run-limit', reason: 'the run ended before this check ran (deadline or interruption)', failures: [], observations: [], requests: 0, seed: 0 });
+    if (!outcomes.has(id))
+      outcomes.set(id, {
+        checkId: id,
+        status: 'error',
+        cause: 'run-limit',
+        reason: 'the run ended before this check ran (deadline or interruption)',
+        failures: [],
+        observations: [],
+        requests: 0,
+        seed: 0,
+      });
   }
-  const report = reportOfRun(host.run, engine, outcomes, { startedAt: host.startedAt, ...(host.shard ? { shard: host.shard } : {}) });
-  writeReportFiles(report, run.settings.reportDir, { mask: new Mask(secretsOf(run.target)), force: run.settings.force });
-  if (process.env['CONFORMANCE_KEEP_RUN_DIR'] === '1') engine.state.log.writeTo(join(run.settings.runDir, 'requests.jsonl'));
+  const report = reportOfRun(host.run, engine, outcomes, {
+    startedAt: host.startedAt,
+    ...(host.shard ? { shard: host.shard } : {}),
+  });
+  writeReportFiles(report, run.settings.reportDir, {
+    mask: new Mask(secretsOf(run.target)),
+    force: run.settings.force,
+  });
+  if (process.env['CONFORMANCE_KEEP_RUN_DIR'] === '1')
+    engine.state.log.writeTo(join(run.settings.runDir, 'requests.jsonl'));
   return report;
 }

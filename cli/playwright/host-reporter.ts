@@ -28,7 +28,12 @@ export default class HostReporter implements Reporter {
     }
     // The engine runs in the command's process (cli/conformance.ts): the selection travels over its socket.
     const socket = process.env[ENGINE_SOCKET_ENV];
-    if (socket) sendPlan(socket, { plan, ...(shard ? { shard } : {}) }).catch((e: unknown) => process.stderr.write(`conformance: the run's engine did not take Playwright's selection: ${terminalSafe(String((e as Error)?.message ?? e))}\n`));
+    if (socket)
+      sendPlan(socket, { plan, ...(shard ? { shard } : {}) }).catch((e: unknown) =>
+        process.stderr.write(
+          `conformance: the run's engine did not take Playwright's selection: ${terminalSafe(String((e as Error)?.message ?? e))}\n`,
+        ),
+      );
   }
 
   onTestEnd(_test: TestCase, result: TestResult): void {

@@ -5,7 +5,13 @@ import type { CheckOutcome } from '../../core/check/check.ts';
 import { Engine } from '../../core/run/engine.ts';
 import { concurrencyOf, deadlineLeftMs, deadlineReason } from '../../core/run/run-settings.ts';
 import { isGating } from '../../core/check/gating.ts';
-import { closeEngineServer, engineSocketPath, serveOutcomes, type OutcomeAnswer, type PlanMessage } from '../../playwright/engine-socket.ts';
+import {
+  closeEngineServer,
+  engineSocketPath,
+  serveOutcomes,
+  type OutcomeAnswer,
+  type PlanMessage,
+} from '../../playwright/engine-socket.ts';
 import { NodeTransport, PlaywrightTransport, type Transport } from '../../core/http/transport.ts';
 import { listingOf } from '../../core/check/check-listing.ts';
 import { secretsOf } from '../../core/text/mask.ts';
@@ -14,7 +20,6 @@ import { locatedListing } from '../../suites/check-locations.ts';
 import { ALL_CHECKS } from '../../suites/checks/index.ts';
 import { RESPONSE_JUDGES } from '../../suites/judges/index.ts';
 import type { PreparedRun } from '../prepare-run.ts';
-
 
 /**
  * One run's engine and the socket the Playwright tests reach it by. The command line hosts it in its
@@ -40,25 +45,63 @@ export class RunHost {
   private opened!: () => void;
   private readonly begun = new Promise<void>((resolve) => (this.opened = resolve));
 
-  constructor(readonly run: PreparedRun, transport: Transport, readonly socketPath = engineSocketPath()) {
-    this.engine = new Engine({ settings: run.settings, target: run.target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
+  constructor(
+    readonly run: PreparedRun,
+    transport: Transport,
+    readonly socketPath = engineSocketPath(),
+  ) {
+    this.engine = new Engine({
+      settings: run.settings,
+      target: run.target,
+      checks: ALL_CHECKS,
+      judges: RESPONSE_JUDGES,
+      transport,
+    });
   }
 
   /** A host whose run has begun: its tests are answered at once (a direct `npx playwright test`). */
-  static async start(run: PreparedRun, playwrightRequest?: () => Promise<import('@playwright/test').APIRequestContext>, socketPath?: string): Promise<RunHost> {
+  static async start(
+    run: PreparedRun,
+    playwrightRequest?: () => Promise<import('@playwright/test').APIRequestContext>,
+    socketPath?: string,
+  ): Promise<RunHost> {
     const host = await RunHost.open(run, playwrightRequest, socketPath);
     host.begin();
     return host;
   }
 
   /** A host listening on its socket, its run not begun: the listing and the keys are served, nothing else yet. */
-  static async open(run: PreparedRun, playwrightRequest?: () => Promise<import('@playwright/test').APIRequestContext>, socketPath?: string): Promise<RunHost> {
-    const limits = { timeoutMs: run.settings.requestTimeoutMs, bodyCapBytes: run.settings.bodyCapBytes, connections: concurrencyOf(run.settings) };
-    const transport = run.settings.transport === 'playwright' && playwrightRequest ? new PlaywrightTransport(await playwrightRequest(), limits) : new NodeTransport(limits);
+  static async open(
+    run: PreparedRun,
+    playwrightRequest?: () => Promise<import('@playwright/test').APIRequestContext>,
+    socketPath?: string,
+  ): Promise<RunHost> {
+    const limits = {
+      timeoutMs: run.settings.requestTimeoutMs,
+      bodyCapBytes: run.settings.bodyCapBytes,
+      connections: concurrencyOf(run.settings),
+    };
+    const transport =
+      run.settings.transport === 'playwright' && playwrightRequest
+        ? new PlaywrightTransport(await playwrightRequest(), limits)
+        : new NodeTransport(limits);
     const host = new RunHost(run, transport, socketPath);
     // Made now, not when the runner asks: the runner waits for it (loading the catalogue is most of it).
     checkListingJson();
-    host.server = await serveOutcomes(host.socketPath, { outcome: (id) => host.answer(id), planned: () => host.begun.then(() => host.selection ?? []), plan: (m) => void host.begun.then(() => host.fromRunner(m)).catch((e: unknown) => process.stderr.write(`conformance: the run's engine did not take Playwright's selection: ${terminalSafe(String((e as Error)?.message ?? e))}\n`)), listing: () => checkListingJson(), keys: () => secretsOf(run.target) });
+    host.server = await serveOutcomes(host.socketPath, {
+      outcome: (id) => host.answer(id),
+      planned: () => host.begun.then(() => host.selection ?? []),
+      plan: (m) =>
+        void host.begun
+          .then(() => host.fromRunner(m))
+          .catch((e: unknown) =>
+            process.stderr.write(
+              `conformance: the run's engine did not take Playwright's selection: ${terminalSafe(String((e as Error)?.message ?? e))}\n`,
+            ),
+          ),
+      listing: () => checkListingJson(),
+      keys: () => secretsOf(run.target),
+    });
     return host;
   }
 
@@ -75,7 +118,10 @@ export class RunHost {
    */
   plan(ids: readonly string[]): void {
     this.selection ??= [...ids];
-    this.deadline ??= setTimeout(() => this.stop(deadlineReason(this.run.settings)), deadlineLeftMs(this.run.settings)).unref();
+    this.deadline ??= setTimeout(
+      () => this.stop(deadlineReason(this.run.settings)),
+      deadlineLeftMs(this.run.settings),
+    ).unref();
     this.engine.plan(ids);
   }
 
@@ -95,7 +141,9 @@ export class RunHost {
       // The command computed the selection itself; Playwright's must be the same checks.
       const mine = new Set(this.selection);
       if (m.plan.length !== mine.size || m.plan.some((id) => !mine.has(id))) {
-        process.stderr.write(`conformance: Playwright selected ${m.plan.length} check(s) where the command computed ${mine.size}; the report covers the checks that ran\n`);
+        process.stderr.write(
+          `conformance: Playwright selected ${m.plan.length} check(s) where the command computed ${mine.size}; the report covers the checks that ran\n`,
+        );
         this.selection = [...new Set([...this.selection, ...m.plan])];
       }
     }

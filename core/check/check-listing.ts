@@ -17,5 +17,9 @@ export interface CheckListing {
  * a run splits the same list.
  */
 export function listingOf(checks: readonly CheckDeclaration[]): CheckListing[] {
-  return expectedFinishOrder(checks, DEFAULTS.numRuns, DEFAULTS.concurrency).map((c) => ({ id: c.id, tags: tagsOf(c), wholeRun: c.wholeRun ?? false }));
+  return expectedFinishOrder(checks, DEFAULTS.numRuns, DEFAULTS.concurrency).map((c) => ({
+    id: c.id,
+    tags: tagsOf(c),
+    wholeRun: c.wholeRun ?? false,
+  }));
 }

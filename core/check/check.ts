@@ -95,7 +95,11 @@ export function planOrder<C extends CheckDeclaration>(checks: readonly C[], numR
  * flight or the pace hold the run back. Whole-run checks finish after every other check, in plan
  * order. Only a forecast: any order gives the same outcomes.
  */
-export function expectedFinishOrder<C extends CheckDeclaration>(checks: readonly C[], numRuns: number, places: number): C[] {
+export function expectedFinishOrder<C extends CheckDeclaration>(
+  checks: readonly C[],
+  numRuns: number,
+  places: number,
+): C[] {
   const freeAt: number[] = Array.from({ length: Math.max(1, places) }, () => 0);
   const finish = new Map<C, number>();
   const planned = planOrder(checks, numRuns);
@@ -109,7 +113,9 @@ export function expectedFinishOrder<C extends CheckDeclaration>(checks: readonly
     finish.set(c, end);
   }
   const rank = new Map(planned.map((c, i) => [c, i]));
-  return [...checks].sort((a, b) => (finish.get(a) ?? Infinity) - (finish.get(b) ?? Infinity) || rank.get(a)! - rank.get(b)!);
+  return [...checks].sort(
+    (a, b) => (finish.get(a) ?? Infinity) - (finish.get(b) ?? Infinity) || rank.get(a)! - rank.get(b)!,
+  );
 }
 
 /** What one check run produced; attached to its Playwright test result and read by the reporter. */
@@ -129,7 +135,13 @@ export interface CheckOutcome {
    * response this check received (issue 19: a requirement's status is its own).
    */
   probeCompleted?: true;
-  failures: Array<{ requirementId: string; message: string; exchanges: Exchange[]; curl?: string; counterexample?: Counterexample }>;
+  failures: Array<{
+    requirementId: string;
+    message: string;
+    exchanges: Exchange[];
+    curl?: string;
+    counterexample?: Counterexample;
+  }>;
   observations: Array<{ requirementId: string; value: unknown }>;
   requests: number;
   seed: number;

@@ -21,7 +21,17 @@ export interface Exchange {
 export const EVIDENCE_BODY_CHARS = 4_000;
 
 // Headers whose values change from run to run; masked so two runs with one seed write the same report.
-const VOLATILE = new Set(['date', 'x-request-id', 'request-id', 'cf-ray', 'etag', 'age', 'x-amzn-trace-id', 'server-timing', 'keep-alive']);
+const VOLATILE = new Set([
+  'date',
+  'x-request-id',
+  'request-id',
+  'cf-ray',
+  'etag',
+  'age',
+  'x-amzn-trace-id',
+  'server-timing',
+  'keep-alive',
+]);
 
 export function maskVolatileHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -65,6 +75,7 @@ export function excerptHeaders(headers: Record<string, string>): Record<string, 
   const entries = Object.entries(headers);
   const out: Record<string, string> = {};
   for (const [k, v] of entries.slice(0, EVIDENCE_HEADERS)) out[excerpt(k, 200)] = excerpt(v, 500);
-  if (entries.length > EVIDENCE_HEADERS) out['x-conformance-omitted'] = `${entries.length - EVIDENCE_HEADERS} more headers not kept`;
+  if (entries.length > EVIDENCE_HEADERS)
+    out['x-conformance-omitted'] = `${entries.length - EVIDENCE_HEADERS} more headers not kept`;
   return out;
 }

@@ -8,13 +8,18 @@ export function conform(cond: unknown, requirementId: string, message: string, r
   if (!cond) throw new ConformanceFailure(requirementId, message, res ? [res.exchange] : []);
 }
 
-export function expectStatus(res: ApiResponse, allowed: number | readonly number[], requirementId: string, what = ''): void {
+export function expectStatus(
+  res: ApiResponse,
+  allowed: number | readonly number[],
+  requirementId: string,
+  what = '',
+): void {
   const list = typeof allowed === 'number' ? [allowed] : allowed;
   if (list.includes(res.status)) return;
   const location = res.headers['location'] ? ` (redirect to ${res.headers['location']}, not followed)` : '';
   throw new ConformanceFailure(
     requirementId,
-    `${what ? what + ': ' : ''}expected HTTP ${list.join(' or ')}, got ${res.status}${location}`,
+    `${what ? `${what}: ` : ''}expected HTTP ${list.join(' or ')}, got ${res.status}${location}`,
     [res.exchange],
   );
 }
@@ -22,16 +27,35 @@ export function expectStatus(res: ApiResponse, allowed: number | readonly number
 /** The body parses as JSON and the media type is application/json (parameters allowed). */
 export function expectJson(res: ApiResponse, requirementId = 'general.json-media-type'): unknown {
   // The one media-type rule, shared with the whole-run JSON judge (suites/judges/json-body.ts).
-  conform(isJsonMediaType(res.headers['content-type']), requirementId, `Content-Type is ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json`, res);
-  conform(res.jsonError === undefined, requirementId, `body is not JSON (${res.jsonError}): ${res.text.slice(0, 80)}`, res);
+  conform(
+    isJsonMediaType(res.headers['content-type']),
+    requirementId,
+    `Content-Type is ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json`,
+    res,
+  );
+  conform(
+    res.jsonError === undefined,
+    requirementId,
+    `body is not JSON (${res.jsonError}): ${res.text.slice(0, 80)}`,
+    res,
+  );
   return res.json;
 }
 
 /** Validates value against an OpenAPI component; the message names the exact path of each violation. */
-export function expectSchema(value: unknown, schema: SchemaName, requirementId: string, res?: ApiResponse, at = ''): void {
+export function expectSchema(
+  value: unknown,
+  schema: SchemaName,
+  requirementId: string,
+  res?: ApiResponse,
+  at = '',
+): void {
   const violations = validate(schema, value);
   if (violations.length === 0) return;
-  const list = violations.slice(0, 5).map((v) => `${at}${v.path || '/'} ${v.message}`).join('; ');
+  const list = violations
+    .slice(0, 5)
+    .map((v) => `${at}${v.path || '/'} ${v.message}`)
+    .join('; ');
   const more = violations.length > 5 ? ` (+${violations.length - 5} more)` : '';
   throw new ConformanceFailure(requirementId, `does not match ${schema}: ${list}${more}`, res ? [res.exchange] : []);
 }

@@ -4,7 +4,11 @@ import { OPERATION_TAG } from '../document/operations.ts';
 
 /** Tags that let `--grep @must`, `--grep @files` or `--grep @property` select checks. */
 export function tagsOf(check: CheckDeclaration): string[] {
-  return [`@${strongestLevel(check.requirements).toLowerCase()}`, `@${OPERATION_TAG[check.operation]}`, `@${check.kind ?? 'check'}`];
+  return [
+    `@${strongestLevel(check.requirements).toLowerCase()}`,
+    `@${OPERATION_TAG[check.operation]}`,
+    `@${check.kind ?? 'check'}`,
+  ];
 }
 
 /**

@@ -11,9 +11,7 @@ export function encodeFileId(path: string, padded = false): string {
   return FILE_ID_PREFIX + (padded ? b64 + '='.repeat((4 - (b64.length % 4)) % 4) : b64);
 }
 
-export type DecodedFileId =
-  | { ok: true; path: string; padded: boolean }
-  | { ok: false; reason: string };
+export type DecodedFileId = { ok: true; path: string; padded: boolean } | { ok: false; reason: string };
 
 const URL_SAFE = /^[A-Za-z0-9_-]*={0,2}$/;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -24,7 +22,11 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
  * several checks, each id compared with a cursor), and a decode is three passes over the id, so up to
  * 4,096 ids of up to 1,024 characters are remembered.
  */
-export const decodeFileId: (id: string) => DecodedFileId = shortKeyMemo((id) => Object.freeze(decodeUnfrozen(id)), 4096, 1024);
+export const decodeFileId: (id: string) => DecodedFileId = shortKeyMemo(
+  (id) => Object.freeze(decodeUnfrozen(id)),
+  4096,
+  1024,
+);
 
 function decodeUnfrozen(id: string): DecodedFileId {
   if (!id.startsWith(FILE_ID_PREFIX)) return { ok: false, reason: `does not start with ${FILE_ID_PREFIX}` };

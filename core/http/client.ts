@@ -52,7 +52,10 @@ function refuseLongUrl(url: URL, mask: Mask): void {
   const length = url.href.length;
   if (length <= MAX_URL_CHARS) return;
   const names = [...new Set(url.searchParams.keys())].map((k) => excerpt(mask.text(k), 100)).join(', ');
-  throw new CannotJudge('unreadable', `GET ${excerpt(mask.text(url.pathname), 200)}: the URL would be ${length} characters long (query parameters ${names}: a value the target sent, such as a cursor?), over the ${MAX_URL_CHARS} the suite sends; not sent (RFC 9110 4.1 recommends 8000 octets)`);
+  throw new CannotJudge(
+    'unreadable',
+    `GET ${excerpt(mask.text(url.pathname), 200)}: the URL would be ${length} characters long (query parameters ${names}: a value the target sent, such as a cursor?), over the ${MAX_URL_CHARS} the suite sends; not sent (RFC 9110 4.1 recommends 8000 octets)`,
+  );
 }
 
 /**
@@ -151,7 +154,12 @@ export class Client {
     scope?: CheckScope,
     private readonly freshAnswers = false,
   ) {
-    this.memory = memory ?? { mask: new Mask(secretsOf(target)), duplicateKeys: new TextMemo(), answers: new Map(), answerChars: 0 };
+    this.memory = memory ?? {
+      mask: new Mask(secretsOf(target)),
+      duplicateKeys: new TextMemo(),
+      answers: new Map(),
+      answerChars: 0,
+    };
     this.scope = scope ?? { check: '', exchanges: [], onResponse: undefined, asked: 0, rank: 0 };
   }
 
@@ -161,7 +169,13 @@ export class Client {
    * together each have one.
    */
   forCheck(check: string, rank = 0): Client {
-    return new Client(this.target, this.settings, this.transport, this.state, this.memory, { check, exchanges: [], onResponse: undefined, asked: 0, rank });
+    return new Client(this.target, this.settings, this.transport, this.state, this.memory, {
+      check,
+      exchanges: [],
+      onResponse: undefined,
+      asked: 0,
+      rank,
+    });
   }
 
   /**
@@ -210,13 +224,23 @@ export class Client {
 
   /** 4.1 GET /containers/{container_id}/files */
   listContainerFiles(containerId: string, query: Query = {}, auth: Auth = 'key'): Promise<ApiResponse> {
-    return this.get({ operation: 'listContainerFiles', pathParams: { container_id: containerId } }, `/containers/${encodeURIComponent(containerId)}/files`, query, auth);
+    return this.get(
+      { operation: 'listContainerFiles', pathParams: { container_id: containerId } },
+      `/containers/${encodeURIComponent(containerId)}/files`,
+      query,
+      auth,
+    );
   }
 
   /** 4.2 GET /models/{author}/{slug}/endpoints; model is `author/slug`. */
   listModelEndpoints(model: string, auth: Auth = 'key'): Promise<ApiResponse> {
     const [author = '', slug = ''] = model.split('/');
-    return this.get({ operation: 'listModelEndpoints', pathParams: { author, slug } }, `/models/${encodeURIComponent(author)}/${encodeURIComponent(slug)}/endpoints`, {}, auth);
+    return this.get(
+      { operation: 'listModelEndpoints', pathParams: { author, slug } },
+      `/models/${encodeURIComponent(author)}/${encodeURIComponent(slug)}/endpoints`,
+      {},
+      auth,
+    );
   }
 
   /** 4.3 GET /interns; query keys are the wire names (see internsQuery in core/api-helpers). */
@@ -224,14 +248,21 @@ export class Client {
     return this.get({ operation: 'listInterns', pathParams: {} }, '/interns', query, auth, baseUrl);
   }
 
-  private async get(op: Pick<SeenResponse, 'operation' | 'pathParams'>, path: string, query: Query, auth: Auth, baseUrl = this.target.baseUrl): Promise<ApiResponse> {
+  private async get(
+    op: Pick<SeenResponse, 'operation' | 'pathParams'>,
+    path: string,
+    query: Query,
+    auth: Auth,
+    baseUrl = this.target.baseUrl,
+  ): Promise<ApiResponse> {
     const url = this.documentedUrl(path, baseUrl);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.append(k, String(v));
     refuseLongUrl(url, this.mask);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'conformance-suite' };
     const authorization = this.authorization(auth);
     if (authorization !== undefined) headers['authorization'] = authorization;
-    if (this.freshAnswers) return (await this.send(op, url, headers, auth, baseUrl, { rank: this.scope.rank })).response;
+    if (this.freshAnswers)
+      return (await this.send(op, url, headers, auth, baseUrl, { rank: this.scope.rank })).response;
 
     // A GET the run already made is answered from its memory (GET is safe and idempotent, RFC 9110
     // 9.2.1-9.2.2; a check that asks whether the target moved uses `fresh`): the same request, the
@@ -256,7 +287,8 @@ export class Client {
     let kept: Answer | undefined;
     try {
       const answer = await this.send(op, url, headers, auth, baseUrl, ticket);
-      if (answer.chars > ANSWER_MAX_CHARS || this.memory.answerChars + answer.chars > ANSWERS_MAX_CHARS) return answer.response;
+      if (answer.chars > ANSWER_MAX_CHARS || this.memory.answerChars + answer.chars > ANSWERS_MAX_CHARS)
+        return answer.response;
       kept = answer;
       this.memory.answerChars += answer.chars;
       return { ...answer.response, headers: { ...answer.response.headers } };
@@ -274,7 +306,14 @@ export class Client {
     return response;
   }
 
-  private async send(op: Pick<SeenResponse, 'operation' | 'pathParams'>, url: URL, headers: Record<string, string>, auth: Auth, baseUrl: string, ticket: Ticket): Promise<Answer> {
+  private async send(
+    op: Pick<SeenResponse, 'operation' | 'pathParams'>,
+    url: URL,
+    headers: Record<string, string>,
+    auth: Auth,
+    baseUrl: string,
+    ticket: Ticket,
+  ): Promise<Answer> {
     let retries = 0;
     for (;;) {
       this.refuseIfStopped();
@@ -297,7 +336,15 @@ export class Client {
         // Redacted: a transport's message may quote the request (and so the key).
         const message = this.mask.text(e instanceof TransportError ? e.message : String(e));
         const exchange = this.record(url, headers, undefined, ms, retries, message);
-        this.log.append({ method: 'GET', url: excerpt(this.mask.text(url.toString())), status: null, ms, retry: retries > 0 ? 1 : 0, check: this.check, error: message });
+        this.log.append({
+          method: 'GET',
+          url: excerpt(this.mask.text(url.toString())),
+          status: null,
+          ms,
+          retry: retries > 0 ? 1 : 0,
+          check: this.check,
+          error: message,
+        });
         // The run stopped while this request was in flight (its transport closed): cut short, not the target's failure.
         if (this.state.stopped) throw new CannotJudge('budget', `cut short: ${this.state.stopped}`, [exchange]);
         const failure = `GET ${this.mask.text(url.pathname)}: ${message}`;
@@ -323,7 +370,11 @@ export class Client {
       // Redacted before any check sees it: a target that echoes the key cannot put it in a message.
       // Strict UTF-8 (RFC 8259 8.1), redacted before it is parsed: a target that echoes the key
       // cannot put it in a message, a parsed value or an evidence body.
-      const body = decodeJsonBody(raw.body, (t) => this.mask.text(t), (t) => this.memory.duplicateKeys.of(t, firstDuplicateKey));
+      const body = decodeJsonBody(
+        raw.body,
+        (t) => this.mask.text(t),
+        (t) => this.memory.duplicateKeys.of(t, firstDuplicateKey),
+      );
       const text = body.text;
       const responseHeaders = this.mask.headers(raw.headers);
       const exchange = this.record(url, headers, { status: raw.status, headers: responseHeaders, text }, ms, retries);
@@ -346,7 +397,14 @@ export class Client {
         text,
         query: Object.fromEntries(url.searchParams),
         auth: typeof auth === 'string' ? auth : 'other',
-        ...(op.operation === 'listInterns' && auth === 'key' ? { interns: { keyWorkspace: this.target.interns.workspaceId, filterNamed: this.target.interns.params !== undefined } } : {}),
+        ...(op.operation === 'listInterns' && auth === 'key'
+          ? {
+              interns: {
+                keyWorkspace: this.target.interns.workspaceId,
+                filterNamed: this.target.interns.params !== undefined,
+              },
+            }
+          : {}),
         ...(baseUrl !== this.target.baseUrl ? { regional: true } : {}),
         exchange,
         ...(body.invalidUtf8Offset !== undefined ? { invalidUtf8Offset: body.invalidUtf8Offset } : {}),
@@ -379,7 +437,8 @@ export class Client {
     if (auth === 'none') return undefined;
     if (auth === 'key') return `Bearer ${this.target.apiKey}`;
     if (auth === 'restricted') {
-      if (!this.target.restrictedApiKey) throw new Error('restricted key requested but the target file has no restrictedApiKey');
+      if (!this.target.restrictedApiKey)
+        throw new Error('restricted key requested but the target file has no restrictedApiKey');
       return `Bearer ${this.target.restrictedApiKey}`;
     }
     if ('header' in auth) return auth.header;
@@ -395,11 +454,16 @@ export class Client {
    */
   private documentedUrl(path: string, baseUrl: string): URL {
     const base = baseUrl.replace(/\/+$/, '');
-    const allowed = [this.target.baseUrl, this.target.interns.regionalBaseUrl].filter((b): b is string => !!b).map((b) => b.replace(/\/+$/, ''));
-    if (!allowed.includes(base)) throw new Error(`the client refuses ${this.mask.text(base)}: it is not a base URL of the target file`);
+    const allowed = [this.target.baseUrl, this.target.interns.regionalBaseUrl]
+      .filter((b): b is string => !!b)
+      .map((b) => b.replace(/\/+$/, ''));
+    if (!allowed.includes(base))
+      throw new Error(`the client refuses ${this.mask.text(base)}: it is not a base URL of the target file`);
     const url = new URL(base + path);
     if (url.pathname !== new URL(base).pathname.replace(/\/$/, '') + path) {
-      throw new Error(`the client refuses GET ${this.mask.text(base + path)}: a path parameter would leave the documented path (${url.pathname})`);
+      throw new Error(
+        `the client refuses GET ${this.mask.text(base + path)}: a path parameter would leave the documented path (${url.pathname})`,
+      );
     }
     return url;
   }
@@ -450,7 +514,10 @@ export class Client {
   private spendBudget(url: URL): void {
     // The command line's preflight (settings.requestsBefore) counts against the budget too.
     if (this.state.granted + this.settings.requestsBefore >= this.settings.maxRequests) {
-      throw new CannotJudge('budget', `request budget of ${this.settings.maxRequests} spent before GET ${url.pathname}`);
+      throw new CannotJudge(
+        'budget',
+        `request budget of ${this.settings.maxRequests} spent before GET ${url.pathname}`,
+      );
     }
     this.state.granted++;
   }
@@ -515,7 +582,13 @@ export class Client {
       durationMs,
       retries,
       ...(response
-        ? { response: { status: response.status, headers: excerptHeaders(maskVolatileHeaders(response.headers)), ...truncateBody(response.text) } }
+        ? {
+            response: {
+              status: response.status,
+              headers: excerptHeaders(maskVolatileHeaders(response.headers)),
+              ...truncateBody(response.text),
+            },
+          }
         : {}),
       ...(error ? { error: excerpt(r.text(error)) } : {}),
     };

@@ -7,7 +7,11 @@ export type Settled<R> = { ok: true; value: R } | { ok: false; thrown: unknown }
  * started: read in index order, they say what calls one after another would have said, so a caller
  * that reads them so concludes the same at any `inFlight` (at 1 it is the loop in order exactly).
  */
-export async function settleInFlight<T, R>(items: readonly T[], inFlight: number, fn: (item: T, index: number) => Promise<R>): Promise<Array<Settled<R> | undefined>> {
+export async function settleInFlight<T, R>(
+  items: readonly T[],
+  inFlight: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<Array<Settled<R> | undefined>> {
   const out: Array<Settled<R> | undefined> = new Array<Settled<R> | undefined>(items.length);
   let next = 0;
   let threw = false;

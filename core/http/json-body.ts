@@ -74,7 +74,11 @@ const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * key per name, so the parsed objects hold fewer names than the text's members (its `:` outside
  * strings, counted by the reading limits' pass) exactly when some object names one twice.
  */
-export function decodeJsonBody(buf: Uint8Array, redact: (text: string) => string = (t) => t, duplicateKeyOf: (text: string) => string | undefined = firstDuplicateKey): DecodedJsonBody {
+export function decodeJsonBody(
+  buf: Uint8Array,
+  redact: (text: string) => string = (t) => t,
+  duplicateKeyOf: (text: string) => string | undefined = firstDuplicateKey,
+): DecodedJsonBody {
   let text: string;
   let invalidUtf8Offset: number | undefined;
   try {
@@ -126,7 +130,8 @@ function readingScan(text: string): string | { members: number } {
     } else if (c === 0x3a /* : */) {
       members++;
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (++depth > MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels, not read (RFC 8259 section 9 lets a reader limit nesting; the service's bodies are a few levels deep)`;
+      if (++depth > MAX_JSON_DEPTH)
+        return `nested deeper than ${MAX_JSON_DEPTH} levels, not read (RFC 8259 section 9 lets a reader limit nesting; the service's bodies are a few levels deep)`;
       values++;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
     else if (c === 0x2c /* , */ && ++values > MAX_JSON_VALUES) {

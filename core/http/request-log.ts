@@ -30,6 +30,6 @@ export class RequestLog {
   }
 
   writeTo(file: string): void {
-    writeFileSync(file, this.entries.map((e) => JSON.stringify(e) + '\n').join(''));
+    writeFileSync(file, this.entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
   }
 }

@@ -46,7 +46,10 @@ export class NodeTransport implements Transport {
 
   constructor(private readonly limits: TransportLimits) {
     const maxSockets = Math.max(1, limits.connections ?? DEFAULTS.concurrency);
-    this.agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets }), 'https:': new https.Agent({ keepAlive: true, maxSockets }) };
+    this.agents = {
+      'http:': new http.Agent({ keepAlive: true, maxSockets }),
+      'https:': new https.Agent({ keepAlive: true, maxSockets }),
+    };
   }
 
   get(url: URL, headers: Record<string, string>): Promise<RawResponse> {
@@ -69,7 +72,9 @@ export class NodeTransport implements Transport {
           size += chunk.length;
           if (size > bodyCapBytes) {
             // Settle first: destroying the response emits 'aborted', which would name a reset instead.
-            finish(new TransportError(`response body larger than the cap of ${bodyCapBytes} bytes; reading stopped`, true));
+            finish(
+              new TransportError(`response body larger than the cap of ${bodyCapBytes} bytes; reading stopped`, true),
+            );
             res.destroy();
             req.destroy();
             return;
@@ -78,10 +83,13 @@ export class NodeTransport implements Transport {
         });
         res.on('end', () => {
           const flat: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
           finish(null, { status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
         });
-        res.on('error', (e) => finish(new TransportError(`connection broken while reading the response (${describe(e)})`, true)));
+        res.on('error', (e) =>
+          finish(new TransportError(`connection broken while reading the response (${describe(e)})`, true)),
+        );
         res.on('aborted', () => finish(new TransportError('connection reset while reading the response', true)));
       });
       let answered = false;
@@ -91,7 +99,14 @@ export class NodeTransport implements Transport {
       }, timeoutMs);
       req.on('response', () => (answered = true));
       // A parse error (HPE_*) means the target did answer, with something unreadable: reachable.
-      req.on('error', (e: Error & { code?: string }) => finish(new TransportError(answered ? `connection broken while reading the response (${describe(e)})` : describe(e), answered || !!e.code?.startsWith('HPE_'))));
+      req.on('error', (e: Error & { code?: string }) =>
+        finish(
+          new TransportError(
+            answered ? `connection broken while reading the response (${describe(e)})` : describe(e),
+            answered || !!e.code?.startsWith('HPE_'),
+          ),
+        ),
+      );
       req.end();
     });
   }
@@ -111,9 +126,15 @@ export class PlaywrightTransport implements Transport {
 
   async get(url: URL, headers: Record<string, string>): Promise<RawResponse> {
     try {
-      const res = await this.request.get(url.toString(), { headers, maxRedirects: 0, timeout: this.limits.timeoutMs, failOnStatusCode: false });
+      const res = await this.request.get(url.toString(), {
+        headers,
+        maxRedirects: 0,
+        timeout: this.limits.timeoutMs,
+        failOnStatusCode: false,
+      });
       const body = await res.body();
-      if (body.length > this.limits.bodyCapBytes) throw new TransportError(`response body larger than the cap of ${this.limits.bodyCapBytes} bytes`, true);
+      if (body.length > this.limits.bodyCapBytes)
+        throw new TransportError(`response body larger than the cap of ${this.limits.bodyCapBytes} bytes`, true);
       return { status: res.status(), headers: res.headers(), body };
     } catch (e) {
       if (e instanceof TransportError) throw e;
@@ -137,7 +158,8 @@ function describe(e: Error & { code?: string }): string {
       return 'connection timed out';
     default:
       // Node reads at most http.maxHeaderSize bytes of headers (--max-http-header-size): named, not "not HTTP".
-      if (e.code === 'HPE_HEADER_OVERFLOW') return `the response headers are larger than the ${http.maxHeaderSize} bytes the suite reads (HPE_HEADER_OVERFLOW)`;
+      if (e.code === 'HPE_HEADER_OVERFLOW')
+        return `the response headers are larger than the ${http.maxHeaderSize} bytes the suite reads (HPE_HEADER_OVERFLOW)`;
       // llhttp's parse errors: the target answered something that is not HTTP/1.1.
       if (e.code?.startsWith('HPE_')) return `the answer is not valid HTTP (${e.code})`;
       return e.code ? `${e.code}: ${e.message}` : e.message;

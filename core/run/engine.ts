@@ -69,7 +69,9 @@ export class Engine {
    */
   plan(ids: readonly string[]): void {
     const selected = this.input.checks.filter((c) => ids.includes(c.id));
-    expectedFinishOrder(selected, this.input.settings.numRuns, this.concurrency).forEach((c, i) => this.ranks.set(c.id, i));
+    for (const [i, c] of expectedFinishOrder(selected, this.input.settings.numRuns, this.concurrency).entries()) {
+      this.ranks.set(c.id, i);
+    }
     for (const c of planOrder(selected, this.input.settings.numRuns)) void this.outcome(c.id);
   }
 
@@ -93,9 +95,14 @@ export class Engine {
         const others = [...this.outcomes].filter(([other]) => !this.byId.get(other)!.wholeRun).map(([, o]) => o);
         await this.outOfPlace(Promise.allSettled([before, ...others, ...this.gathers]));
       };
-      run = this.inPlace(() => executeCheck(check, this.client, this.view, this.input.settings, this.judging, turn, this.ranks.get(id))).finally(gathered);
+      run = this.inPlace(() =>
+        executeCheck(check, this.client, this.view, this.input.settings, this.judging, turn, this.ranks.get(id)),
+      ).finally(gathered);
       this.wholeRunQueue = run.catch(() => undefined);
-    } else run = this.inPlace(() => executeCheck(check, this.client, this.view, this.input.settings, this.judging, undefined, this.ranks.get(id)));
+    } else
+      run = this.inPlace(() =>
+        executeCheck(check, this.client, this.view, this.input.settings, this.judging, undefined, this.ranks.get(id)),
+      );
     const settled = run.then((o) => {
       this.settled.set(id, o);
       return o;

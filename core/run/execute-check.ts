@@ -44,7 +44,14 @@ export async function executeCheck(
   // response listeners apart, and share the budget, the pace, the pause and the run's memory.
   // Its requests wait for a place in flight, and for the pace, by the rank the engine gives it.
   client = client.forCheck(check.id, rank);
-  const outcome: CheckOutcome = { checkId: check.id, status: 'pass', failures: [], observations: [], requests: 0, seed };
+  const outcome: CheckOutcome = {
+    checkId: check.id,
+    status: 'pass',
+    failures: [],
+    observations: [],
+    requests: 0,
+    seed,
+  };
   // Each distinct violation once per check (Finding.dedupeKey); the report keeps it once per
   // requirement. Per check, not per run: what a check reports does not depend on what ran before it.
   const findings: Finding[] = [];
@@ -86,14 +93,16 @@ export async function executeCheck(
     log: client.log.entries,
     notes,
     observe: (requirementId, value) => {
-      if (!check.requirements.includes(requirementId)) throw new Error(`${check.id} observes ${requirementId}, which it does not declare`);
+      if (!check.requirements.includes(requirementId))
+        throw new Error(`${check.id} observes ${requirementId}, which it does not declare`);
       outcome.observations.push({ requirementId, value: boundedValue(value) });
     },
     skip: (reason) => {
       throw new SkipCheck(reason);
     },
     conform: (condition, message, res, requirementId = check.requirements[0]!) => {
-      if (!check.requirements.includes(requirementId)) throw new Error(`${check.id} fails ${requirementId}, which it does not declare`);
+      if (!check.requirements.includes(requirementId))
+        throw new Error(`${check.id} fails ${requirementId}, which it does not declare`);
       conform(condition, requirementId, message, res);
     },
   };
@@ -136,7 +145,12 @@ export async function executeCheck(
   // What the judges saw is evidence whatever the probe concluded: a violation seen is a failure.
   for (const f of findings) {
     const at = f.position === undefined ? '' : ` (record ${f.position})`;
-    outcome.failures.push({ requirementId: f.requirementId, message: `${excerpt(f.message)}${at}`, exchanges: [f.exchange], ...curlOf(f.exchange) });
+    outcome.failures.push({
+      requirementId: f.requirementId,
+      message: `${excerpt(f.message)}${at}`,
+      exchanges: [f.exchange],
+      ...curlOf(f.exchange),
+    });
   }
   for (const [requirementId, more] of beyond) {
     const last = outcome.failures.findLast((x) => x.requirementId === requirementId);

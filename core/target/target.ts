@@ -27,7 +27,9 @@ export interface Target {
 }
 
 /** The target as checks see it: everything but the keys, which only the HTTP client holds. */
-export type TargetView = Omit<Target, 'apiKey' | 'restrictedApiKey' | 'apiKeyVariable' | 'restrictedApiKeyVariable'> & { hasRestrictedKey: boolean };
+export type TargetView = Omit<Target, 'apiKey' | 'restrictedApiKey' | 'apiKeyVariable' | 'restrictedApiKeyVariable'> & {
+  hasRestrictedKey: boolean;
+};
 
 export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
@@ -81,14 +83,16 @@ export function parseTarget(text: string, fileName: string, options: LoadOptions
  */
 export function targetOfMapping(raw: unknown, fileName: string, options: LoadOptions = {}): Target {
   const file = terminalSafe(fileName);
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new TargetFileError(`target file ${file}: must be a YAML mapping`);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new TargetFileError(`target file ${file}: must be a YAML mapping`);
 
   for (const field of SECRET_FIELDS) {
     const value = (raw as Record<string, unknown>)[field];
     if (typeof value !== 'string' || WHOLE_VAR.test(value.trim())) continue;
     // A key is one variable or one literal, never a mix: every value read from the environment is
     // then a whole key, and the mask (core/text/mask.ts secretsOf) hides it wherever it appears.
-    if (value.includes('${')) throw new TargetFileError(`target file ${file}: ${field} mixes \${VAR} with other text; write \${ENV_VAR} alone`);
+    if (value.includes('${'))
+      throw new TargetFileError(`target file ${file}: ${field} mixes \${VAR} with other text; write \${ENV_VAR} alone`);
     if (!options.allowLiteralKeys) {
       throw new TargetFileError(
         `target file ${file}: ${field} is written literally; write \${ENV_VAR} and set the variable, or pass --allow-literal-keys`,
@@ -98,16 +102,24 @@ export function targetOfMapping(raw: unknown, fileName: string, options: LoadOpt
   refuseEnvironmentOutsideKeys(raw, file, '');
   // Only the key fields are expanded: nothing else of the file reads the environment.
   const rawFields = raw as Record<string, unknown>;
-  const resolved = Object.fromEntries(Object.entries(rawFields).map(([k, v]) => [k, (SECRET_FIELDS as readonly string[]).includes(k) ? substitute(v, options.env ?? process.env, file, `.${k}`) : v]));
-  if (!validateTarget(resolved)) throw new TargetFileError(`target file ${file}: ${terminalSafe(describeError(validateTarget.errors ?? []))}`);
+  const resolved = Object.fromEntries(
+    Object.entries(rawFields).map(([k, v]) => [
+      k,
+      (SECRET_FIELDS as readonly string[]).includes(k) ? substitute(v, options.env ?? process.env, file, `.${k}`) : v,
+    ]),
+  );
+  if (!validateTarget(resolved))
+    throw new TargetFileError(`target file ${file}: ${terminalSafe(describeError(validateTarget.errors ?? []))}`);
   const target = resolved;
   for (const field of SECRET_FIELDS) checkKey(field, target[field], (raw as Record<string, unknown>)[field], file);
   checkBaseUrl(target.baseUrl, 'baseUrl', file, options);
-  if (target.interns.regionalBaseUrl) checkBaseUrl(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
+  if (target.interns.regionalBaseUrl)
+    checkBaseUrl(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
   checkPlaceholders(target, file);
   checkPathParameters(target, file);
   target.baseUrl = target.baseUrl.replace(/\/+$/, '');
-  const variableOf = (field: string) => WHOLE_VAR.exec(String((raw as Record<string, unknown>)[field] ?? '').trim())?.[1];
+  const variableOf = (field: string) =>
+    WHOLE_VAR.exec(String((raw as Record<string, unknown>)[field] ?? '').trim())?.[1];
   const variable = variableOf('apiKey');
   if (variable) target.apiKeyVariable = variable;
   const restrictedVariable = variableOf('restrictedApiKey');
@@ -135,7 +147,9 @@ function checkPlaceholders(target: Target, file: string): void {
   const left = fields.filter(([, v]) => v !== undefined && (v.includes('...') || v.includes('\u2026')));
   if (left.length === 0) return;
   const named = left.map(([f, v]) => `${f} ${JSON.stringify(terminalSafe(v!))}`).join(', ');
-  throw new TargetFileError(`target file ${file}: ${named} still ${left.length === 1 ? 'holds' : 'hold'} the template's "..." placeholder: write the deployment's own value, or leave an optional field out`);
+  throw new TargetFileError(
+    `target file ${file}: ${named} still ${left.length === 1 ? 'holds' : 'hold'} the template's "..." placeholder: write the deployment's own value, or leave an optional field out`,
+  );
 }
 
 /**
@@ -148,17 +162,30 @@ function checkPathParameters(target: Target, file: string): void {
   const segment = (field: string, value: string | undefined, what: string) => {
     if (value === undefined) return;
     if (value === '' || value === '.' || value === '..' || value.includes('/')) {
-      throw new TargetFileError(`target file ${file}: ${field} ${JSON.stringify(terminalSafe(value))} cannot be ${what} (empty, "." or "..", or holding "/")`);
+      throw new TargetFileError(
+        `target file ${file}: ${field} ${JSON.stringify(terminalSafe(value))} cannot be ${what} (empty, "." or "..", or holding "/")`,
+      );
     }
   };
   segment('containerFiles.containerId', target.containerFiles.containerId, 'a container id (a path segment, 4.1)');
-  segment('containerFiles.emptyContainerId', target.containerFiles.emptyContainerId, 'a container id (a path segment, 4.1)');
-  segment('containerFiles.restartedContainerId', target.containerFiles.restartedContainerId, 'a container id (a path segment, 4.1)');
+  segment(
+    'containerFiles.emptyContainerId',
+    target.containerFiles.emptyContainerId,
+    'a container id (a path segment, 4.1)',
+  );
+  segment(
+    'containerFiles.restartedContainerId',
+    target.containerFiles.restartedContainerId,
+    'a container id (a path segment, 4.1)',
+  );
   for (const field of ['model', 'missingModel', 'forbiddenModel'] as const) {
     const model = target.modelEndpoints[field];
     if (model === undefined) continue;
     const parts = model.split('/');
-    if (parts.length !== 2) throw new TargetFileError(`target file ${file}: modelEndpoints.${field} ${JSON.stringify(terminalSafe(model))} is not <author>/<slug> (4.2: two path segments)`);
+    if (parts.length !== 2)
+      throw new TargetFileError(
+        `target file ${file}: modelEndpoints.${field} ${JSON.stringify(terminalSafe(model))} is not <author>/<slug> (4.2: two path segments)`,
+      );
     for (const p of parts) segment(`modelEndpoints.${field}`, p, 'an author or a slug (a path segment, 4.2)');
   }
 }
@@ -178,14 +205,19 @@ function readYaml(text: string, file: string): unknown {
   if (yamlError) {
     if (yamlError.message.includes('Maximum call stack size exceeded')) throw new TargetFileError(tooDeep);
     const line = yamlError.linePos?.[0]?.line;
-    throw new TargetFileError(`target file ${file}: not valid YAML${line ? ` (line ${line})` : ''}: ${terminalSafe(yamlError.message.split('\n')[0] ?? '')}`);
+    throw new TargetFileError(
+      `target file ${file}: not valid YAML${line ? ` (line ${line})` : ''}: ${terminalSafe(yamlError.message.split('\n')[0] ?? '')}`,
+    );
   }
   let raw: unknown;
   try {
     raw = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (e) {
     const message = (e as Error).message ?? String(e);
-    if (/alias count/i.test(message)) throw new TargetFileError(`target file ${file}: not valid YAML: more than ${MAX_YAML_ALIASES} alias expansions (an alias bomb?)`);
+    if (/alias count/i.test(message))
+      throw new TargetFileError(
+        `target file ${file}: not valid YAML: more than ${MAX_YAML_ALIASES} alias expansions (an alias bomb?)`,
+      );
     throw new TargetFileError(`target file ${file}: not valid YAML: ${terminalSafe(message.split('\n')[0] ?? '')}`);
   }
   if (depthExceeds(raw, MAX_YAML_DEPTH)) throw new TargetFileError(tooDeep);
@@ -193,7 +225,12 @@ function readYaml(text: string, file: string): unknown {
 }
 
 /** Nesting of flow collections (`[`, `{`) as YAML's own lexer sees them (quotes, comments, block scalars). */
-function flowDepthExceeds(text: string, max: number, lexer: import('yaml').Lexer, CST: typeof import('yaml').CST): boolean {
+function flowDepthExceeds(
+  text: string,
+  max: number,
+  lexer: import('yaml').Lexer,
+  CST: typeof import('yaml').CST,
+): boolean {
   let depth = 0;
   for (const token of lexer.lex(text)) {
     const type = CST.tokenType(token);
@@ -218,7 +255,9 @@ function depthExceeds(value: unknown, max: number, seen = new Set<object>()): bo
  * One line naming the field. A misspelt field shows as both "unknown field" and "missing field":
  * the unknown one is named first, since it is what the user wrote, with the known name it resembles.
  */
-function describeError(errors: ReadonlyArray<{ keyword: string; instancePath: string; params: unknown; message?: string }>): string {
+function describeError(
+  errors: ReadonlyArray<{ keyword: string; instancePath: string; params: unknown; message?: string }>,
+): string {
   const at = (e: { instancePath: string }) => e.instancePath.slice(1).replaceAll('/', '.');
   const join = (...parts: string[]) => parts.filter(Boolean).join('.');
   const unknown = errors.find((e) => e.keyword === 'additionalProperties');
@@ -228,12 +267,18 @@ function describeError(errors: ReadonlyArray<{ keyword: string; instancePath: st
     const required = missing ? (missing.params as { missingProperty: string }).missingProperty : undefined;
     // A required field the slip left missing first, else any field of that object (optional ones too,
     // in any letter case: restrictedApikey, regionalBaseURL).
-    const nearest = fieldsAt(unknown.instancePath).filter((f) => closeEnough(name, f)).sort((a, b) => distance(name, a) - distance(name, b))[0];
-    const hint = required && closeEnough(name, required) && (!nearest || distance(name, required) <= distance(name, nearest)) ? required : nearest;
+    const nearest = fieldsAt(unknown.instancePath)
+      .filter((f) => closeEnough(name, f))
+      .sort((a, b) => distance(name, a) - distance(name, b))[0];
+    const hint =
+      required && closeEnough(name, required) && (!nearest || distance(name, required) <= distance(name, nearest))
+        ? required
+        : nearest;
     return `unknown field ${join(at(unknown), name)}${hint ? ` (did you mean ${join(at(unknown), hint)}?)` : ''}`;
   }
   const missing = errors.find((e) => e.keyword === 'required');
-  if (missing) return `missing field ${join(at(missing), (missing.params as { missingProperty: string }).missingProperty)}`;
+  if (missing)
+    return `missing field ${join(at(missing), (missing.params as { missingProperty: string }).missingProperty)}`;
   const first = errors[0];
   return `${(first && at(first)) || '(root)'} ${first?.message ?? 'is invalid'}`;
 }
@@ -259,7 +304,8 @@ function distance(a: string, b: string): number {
   let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
   for (let i = 1; i <= x.length; i++) {
     const row = [i];
-    for (let j = 1; j <= y.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    for (let j = 1; j <= y.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
     prev = row;
   }
   return prev[y.length]!;
@@ -289,8 +335,15 @@ function refuseEnvironmentOutsideKeys(value: unknown, file: string, at: string):
   // A field the schema does not know is refused as such next (a misspelt `restrictedApiKy: ${VAR}`
   // reads better as "unknown field, did you mean"); it is never expanded.
   if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const known = fieldsAt(at.split('.').filter(Boolean).map((p) => `/${p}`).join(''));
-    for (const [k, v] of Object.entries(value)) if (known.includes(k)) refuseEnvironmentOutsideKeys(v, file, `${at}.${k}`);
+    const known = fieldsAt(
+      at
+        .split('.')
+        .filter(Boolean)
+        .map((p) => `/${p}`)
+        .join(''),
+    );
+    for (const [k, v] of Object.entries(value))
+      if (known.includes(k)) refuseEnvironmentOutsideKeys(v, file, `${at}.${k}`);
   }
 }
 
@@ -298,7 +351,8 @@ function substitute(value: unknown, env: NodeJS.ProcessEnv, file: string, at: st
   if (typeof value === 'string') {
     return value.replace(VAR, (_, name: string) => {
       const v = env[name];
-      if (v === undefined || v === '') throw new TargetFileError(`target file ${file}: ${at.slice(1)}: environment variable ${name} is not set`);
+      if (v === undefined || v === '')
+        throw new TargetFileError(`target file ${file}: ${at.slice(1)}: environment variable ${name} is not set`);
       return v;
     });
   }
@@ -323,16 +377,26 @@ export function isLoopback(hostname: string): boolean {
  */
 function checkBaseUrl(url: string, field: string, file: string, options: LoadOptions): void {
   // new URL() silently drops tabs and newlines; a URL with them is not what the user meant.
-  if (/[\u0000-\u0020\u007f-\u009f]/.test(url)) throw new TargetFileError(`target file ${file}: ${field} holds white space or a control character`);
+  if (/[\u0000-\u0020\u007f-\u009f]/.test(url))
+    throw new TargetFileError(`target file ${file}: ${field} holds white space or a control character`);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new TargetFileError(`target file ${file}: ${field} is not a URL`);
   }
-  if (/^[^:]*:\/\/[^/?#]*@/.test(url) || parsed.username || parsed.password) throw new TargetFileError(`target file ${file}: ${field} must not carry credentials (user:password@); the key goes in apiKey`);
-  if (url.includes('?')) throw new TargetFileError(`target file ${file}: ${field} must not have a query (?...); give the base URL only, e.g. https://api.example.com/v1`);
-  if (url.includes('#')) throw new TargetFileError(`target file ${file}: ${field} must not have a fragment (#...); give the base URL only, e.g. https://api.example.com/v1`);
+  if (/^[^:]*:\/\/[^/?#]*@/.test(url) || parsed.username || parsed.password)
+    throw new TargetFileError(
+      `target file ${file}: ${field} must not carry credentials (user:password@); the key goes in apiKey`,
+    );
+  if (url.includes('?'))
+    throw new TargetFileError(
+      `target file ${file}: ${field} must not have a query (?...); give the base URL only, e.g. https://api.example.com/v1`,
+    );
+  if (url.includes('#'))
+    throw new TargetFileError(
+      `target file ${file}: ${field} must not have a fragment (#...); give the base URL only, e.g. https://api.example.com/v1`,
+    );
   if (parsed.protocol === 'http:' && !isLoopback(parsed.hostname) && !options.allowInsecure) {
     throw new TargetFileError(
       `target file ${file}: ${field} uses plain http:// to ${parsed.hostname}; the bearer key would travel in clear text (pass --allow-insecure to accept)`,
@@ -351,13 +415,26 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * secrets file, a Latin-1 character) would otherwise be sent as raw bytes or refused by the HTTP
  * stack, and the target blamed. The message names where the key came from, never the key.
  */
-function checkKey(field: (typeof SECRET_FIELDS)[number], value: string | undefined, written: unknown, file: string): void {
+function checkKey(
+  field: (typeof SECRET_FIELDS)[number],
+  value: string | undefined,
+  written: unknown,
+  file: string,
+): void {
   if (value === undefined || (B64TOKEN.test(value) && value.length <= MAX_KEY_CHARS)) return;
   const vars = typeof written === 'string' ? [...written.matchAll(VAR)].map((m) => `$${m[1]}`) : [];
-  const source = vars.length === 0 ? 'written in the file' : typeof written === 'string' && written.trim() === `\${${vars[0]!.slice(1)}}` ? `from ${vars[0]}` : `from the file and ${vars.join(', ')}`;
+  const source =
+    vars.length === 0
+      ? 'written in the file'
+      : typeof written === 'string' && written.trim() === `\${${vars[0]!.slice(1)}}`
+        ? `from ${vars[0]}`
+        : `from the file and ${vars.join(', ')}`;
   // The mask searches every encoding of every key (core/text/mask.ts): its tables grow with the key, so a
   // run's memory is bounded only if the key is. A bearer token, a JWT with many claims included, fits.
-  if (value.length > MAX_KEY_CHARS) throw new TargetFileError(`target file ${file}: ${field} (${source}) is ${value.length} characters long, over the ${MAX_KEY_CHARS} the suite takes (a file's whole content instead of the key?)`);
+  if (value.length > MAX_KEY_CHARS)
+    throw new TargetFileError(
+      `target file ${file}: ${field} (${source}) is ${value.length} characters long, over the ${MAX_KEY_CHARS} the suite takes (a file's whole content instead of the key?)`,
+    );
   throw new TargetFileError(
     `target file ${file}: ${field} (${source}) is not a valid bearer token: ${keyProblem(value)}; RFC 6750 2.1 allows letters, digits, - . _ ~ + / and = at the end`,
   );

@@ -69,6 +69,9 @@ export function toData(value: unknown): unknown {
 
 /** The value as JSON data (see toData): one line, or indented by `indent` spaces; at most `max` characters (cut with `…`). */
 export function dataJson(value: unknown, max = 400, indent = 0): string {
-  const s = (JSON.stringify(toData(value), null, indent) ?? 'null').replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const s = (JSON.stringify(toData(value), null, indent) ?? 'null').replace(
+    UNSAFE_IN_JSON,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }

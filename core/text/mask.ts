@@ -54,11 +54,17 @@ export interface Secret {
  * The secret values of a target, for redaction, each with the placeholder printed instead. Here, not in
  * core/target/target.ts, so that Playwright's runner masks its console without loading the target's schema.
  */
-export function secretsOf(target: Pick<Target, 'apiKey' | 'restrictedApiKey' | 'apiKeyVariable' | 'restrictedApiKeyVariable'>): Secret[] {
+export function secretsOf(
+  target: Pick<Target, 'apiKey' | 'restrictedApiKey' | 'apiKeyVariable' | 'restrictedApiKeyVariable'>,
+): Secret[] {
   // Named by the target file's own variable (`${EXAMPLE_MANAGEMENT_KEY}` -> $EXAMPLE_MANAGEMENT_KEY), so a
   // printed curl runs where the target file's variables are set; $API_KEY only for a key written literally.
   const out = [{ value: target.apiKey, placeholder: `$${target.apiKeyVariable ?? 'API_KEY'}` }];
-  if (target.restrictedApiKey) out.push({ value: target.restrictedApiKey, placeholder: `$${target.restrictedApiKeyVariable ?? 'RESTRICTED_API_KEY'}` });
+  if (target.restrictedApiKey)
+    out.push({
+      value: target.restrictedApiKey,
+      placeholder: `$${target.restrictedApiKeyVariable ?? 'RESTRICTED_API_KEY'}`,
+    });
   return out;
 }
 
@@ -100,7 +106,8 @@ function built(key: string, secrets: readonly Secret[]): Built {
   const known = BUILT.get(key);
   if (known) return known;
   const forms: Form[] = [];
-  for (const { value, placeholder } of secrets) for (const form of formsOf(value)) forms.push({ lower: asciiLower(viewOf(form, true, false).text), placeholder });
+  for (const { value, placeholder } of secrets)
+    for (const form of formsOf(value)) forms.push({ lower: asciiLower(viewOf(form, true, false).text), placeholder });
   // A stable sort: forms of one length stay in the order of their secrets.
   forms.sort((a, b) => b.lower.length - a.lower.length);
   const made = { forms, search: new MultiSearch(forms.map((f) => f.lower)) };
@@ -223,14 +230,22 @@ export function formsOf(value: string): string[] {
   const utf16le = Buffer.from(value, 'utf16le');
   const utf16be = Buffer.from(utf16le).swap16();
   // UTF-16 as hex: the bytes in either order, and the code units (`0073 006b`, `U+0073U+006B`).
-  const units = (utf16be.toString('hex').match(/..../g) ?? []);
-  encoded.push(utf16le.toString('hex'), utf16be.toString('hex'), units.join(' '), units.join(','), units.map((u) => `u+${u}`).join(' '), units.map((u) => `u+${u}`).join(''));
+  const units = utf16be.toString('hex').match(/..../g) ?? [];
+  encoded.push(
+    utf16le.toString('hex'),
+    utf16be.toString('hex'),
+    units.join(' '),
+    units.join(','),
+    units.map((u) => `u+${u}`).join(' '),
+    units.map((u) => `u+${u}`).join(''),
+  );
   // The bytes as lists: octal (also as one run of digits), decimal, 0x.
   const octal = bytes.map((b) => b.toString(8).padStart(3, '0'));
   const decimal = bytes.map(String);
   const hex0x = bytes.map((b) => `0x${b.toString(16).padStart(2, '0')}`);
   encoded.push(octal.join(''), hex0x.join(''));
-  for (const separator of [' ', ',', ', ', ';']) encoded.push(octal.join(separator), decimal.join(separator), hex0x.join(separator));
+  for (const separator of [' ', ',', ', ', ';'])
+    encoded.push(octal.join(separator), decimal.join(separator), hex0x.join(separator));
   encoded.push(rot13(value), [...value].reverse().join(''));
   for (let offset = 0; offset < 5; offset++) encoded.push(stableBase32(utf8, offset));
   for (const bytes of [utf8, utf16le, utf16be]) {
@@ -291,7 +306,9 @@ function stableBase32(bytes: Buffer, offset: number): string {
  * before it, characters from floor(8*(offset+n)/6) on mix in the bytes after it.
  */
 function stableBase64(bytes: Buffer, offset: number): string {
-  const all = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64').replace(/=+$/, '');
+  const all = Buffer.concat([Buffer.alloc(offset), bytes])
+    .toString('base64')
+    .replace(/=+$/, '');
   return all.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
 }
 
@@ -402,7 +419,8 @@ class View {
   /** Whether both views are the same text mapped the same way (searching the second finds nothing new). */
   sameAs(other: View): boolean {
     if (this.below || other.below || this.at.length !== other.at.length) return false;
-    for (let j = 0; j < this.at.length; j++) if (this.at[j] !== other.at[j] || this.from[j] !== other.from[j] || this.to[j] !== other.to[j]) return false;
+    for (let j = 0; j < this.at.length; j++)
+      if (this.at[j] !== other.at[j] || this.from[j] !== other.from[j] || this.to[j] !== other.to[j]) return false;
     return this.text === other.text;
   }
 
@@ -439,8 +457,28 @@ function decodedView(s: string, quotedPrintable: boolean, first = viewOf(s, true
 
 /** Named character references of the characters a b64token key and its encodings are made of. */
 const NAMED: Readonly<Record<string, string>> = {
-  lowbar: '_', underbar: '_', sol: '/', plus: '+', period: '.', equals: '=', tilde: '~', dash: '-', hyphen: '-', minus: '-',
-  amp: '&', colon: ':', num: '#', percnt: '%', bsol: '\\', quot: '"', apos: "'", lt: '<', gt: '>', nbsp: ' ', excl: '!', comma: ',',
+  lowbar: '_',
+  underbar: '_',
+  sol: '/',
+  plus: '+',
+  period: '.',
+  equals: '=',
+  tilde: '~',
+  dash: '-',
+  hyphen: '-',
+  minus: '-',
+  amp: '&',
+  colon: ':',
+  num: '#',
+  percnt: '%',
+  bsol: '\\',
+  quot: '"',
+  apos: "'",
+  lt: '<',
+  gt: '>',
+  nbsp: ' ',
+  excl: '!',
+  comma: ',',
 };
 
 const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
@@ -452,7 +490,8 @@ const isOctal = (c: number) => c >= 48 && c <= 55;
 const PENDING = new Uint16Array(1024);
 
 /** ASCII characters a pass of viewOf reads one by one (each other ASCII character is its own view). */
-const stopsAt = (codes: string) => Uint8Array.from({ length: 128 }, (_, c) => (codes.includes(String.fromCharCode(c)) ? 1 : 0));
+const stopsAt = (codes: string) =>
+  Uint8Array.from({ length: 128 }, (_, c) => (codes.includes(String.fromCharCode(c)) ? 1 : 0));
 const STOPS_LITERAL = stopsAt('\0\n\r');
 const STOPS_DECODE = stopsAt('\0\n\r"\'\\%&');
 const STOPS_QUOTED_PRINTABLE = stopsAt('\0\n\r"\'\\%&=');
@@ -474,7 +513,13 @@ function ownRun(s: string, i: number, stops: Uint8Array, decode: boolean, ends: 
     if (!ends.test(s)) return n;
     let j = ends.lastIndex - 1;
     // A match of two characters (a quote and a blank or `+` after it) ends one further.
-    if (decode && j - 1 >= i && isGlueAfterQuote(s.charCodeAt(j)) && (s.charCodeAt(j - 1) === 34 || s.charCodeAt(j - 1) === 39)) j--;
+    if (
+      decode &&
+      j - 1 >= i &&
+      isGlueAfterQuote(s.charCodeAt(j)) &&
+      (s.charCodeAt(j - 1) === 34 || s.charCodeAt(j - 1) === 39)
+    )
+      j--;
     if (s.charCodeAt(j) < 0x80) return j;
     const limit = Math.min(n, j + 64);
     i = ownChars(s, j, limit, stops, decode);
@@ -565,7 +610,8 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
     let j = i + 1;
     while (s.charCodeAt(j) === 50 && s.charCodeAt(j + 1) === 53 && j + 1 < n) j += 2;
     countWork(j - i);
-    if (isHex(s.charCodeAt(j)) && isHex(s.charCodeAt(j + 1))) return { end: j + 2, code: parseInt(s.slice(j, j + 2), 16) };
+    if (isHex(s.charCodeAt(j)) && isHex(s.charCodeAt(j + 1)))
+      return { end: j + 2, code: parseInt(s.slice(j, j + 2), 16) };
     // `%2525`: the last `25` is the byte itself, a percent sign.
     if (j > i + 1) return { end: j, code: 37 };
     return undefined;
@@ -668,7 +714,13 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
     const run = backslashes(i);
     if (run > i) {
       const next = s.charCodeAt(run);
-      if (next === 117 /* u */ && isHex(s.charCodeAt(run + 1)) && isHex(s.charCodeAt(run + 2)) && isHex(s.charCodeAt(run + 3)) && isHex(s.charCodeAt(run + 4))) {
+      if (
+        next === 117 /* u */ &&
+        isHex(s.charCodeAt(run + 1)) &&
+        isHex(s.charCodeAt(run + 2)) &&
+        isHex(s.charCodeAt(run + 3)) &&
+        isHex(s.charCodeAt(run + 4))
+      ) {
         const code = parseInt(s.slice(run + 1, run + 5), 16);
         if (code !== 0) emit(code, i, run + 5);
         decodedAny = true;
@@ -749,7 +801,15 @@ function viewOf(s: string, decode: boolean, quotedPrintable: boolean): View {
   }
   closeRun();
   flushPending();
-  return new View(text, at, from, to, undefined, decode && !decodedAny, k === n && (at.length === 0 || (at.length === 1 && to[0] === -1)));
+  return new View(
+    text,
+    at,
+    from,
+    to,
+    undefined,
+    decode && !decodedAny,
+    k === n && (at.length === 0 || (at.length === 1 && to[0] === -1)),
+  );
 }
 
 /**

@@ -49,7 +49,6 @@ export class MultiSearch {
    */
   private readonly asciiClass = new Int32Array(128);
   private readonly otherClass = new Map<number, number>();
-  private readonly classes: number;
   /** Per node: the node reached on its longest proper suffix, and the first node of its suffix chain (itself included) where a pattern ends, or -1. */
   private readonly fail: Int32Array;
   private readonly reports: Int32Array;
@@ -93,7 +92,6 @@ export class MultiSearch {
     // if a pattern holds the upper-case letter itself, which a caller lowering its text never meets).
     for (let c = 65; c <= 90; c++) if (this.asciiClass[c] === 0) this.asciiClass[c] = this.asciiClass[c + 32]!;
     this.asciiOnly = ascii;
-    this.classes = classes;
     this.lengths = Int32Array.from(patterns, (p) => p.length);
     this.fail = new Int32Array(total);
     this.reports = new Int32Array(total).fill(-1);
@@ -215,7 +213,13 @@ export class MultiSearch {
       this.onlyChild[node] = child;
     } else if (label === -2) this.many.get(node)!.set(c, child);
     else {
-      this.many.set(node, new Map([[label, this.onlyChild[node]!], [c, child]]));
+      this.many.set(
+        node,
+        new Map([
+          [label, this.onlyChild[node]!],
+          [c, child],
+        ]),
+      );
       this.onlyLabel[node] = -2;
     }
   }

@@ -28,8 +28,14 @@ const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 // invisible format characters: U+00AD, U+180E, U+200B..D, U+2060..4, U+206A..F, U+FEFF, U+FFF9..B;
 // and whatever else does not show (INVISIBLE_CLASS).
 const INVISIBLE = '\\u00ad\\u180e\\u200b-\\u200d\\u2060-\\u2064\\u206a-\\u206f\\ufeff\\ufff9-\\ufffb';
-const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069${INVISIBLE}${INVISIBLE_CLASS}]`, 'gu');
-const UNSAFE_BUT_NEWLINE = new RegExp(`[\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069${INVISIBLE}${INVISIBLE_CLASS}]`, 'gu');
+const UNSAFE = new RegExp(
+  `[\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069${INVISIBLE}${INVISIBLE_CLASS}]`,
+  'gu',
+);
+const UNSAFE_BUT_NEWLINE = new RegExp(
+  `[\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069${INVISIBLE}${INVISIBLE_CLASS}]`,
+  'gu',
+);
 
 export interface TerminalSafeOptions {
   /** Keep `\n` as a line break (for a block the suite lays out); `\r` and the rest are still escaped. */

@@ -25,7 +25,10 @@ export class TextMemo<V> {
 
   of(text: string, compute: (text: string) => V): V {
     if (text.length < this.minChars || text.length > this.maxChars) return compute(text);
-    const key = text.length > this.maxEntryChars ? `\u0000sha256:${text.length}:${createHash('sha256').update(text, 'utf16le').digest('base64')}` : text;
+    const key =
+      text.length > this.maxEntryChars
+        ? `\u0000sha256:${text.length}:${createHash('sha256').update(text, 'utf16le').digest('base64')}`
+        : text;
     const known = this.known.get(key);
     if (known) return known.value;
     const value = compute(text);
@@ -52,7 +55,11 @@ export class TextMemo<V> {
  * full, so a hostile target's long or countless ones cost no memory; a longer key is computed every
  * time. What is returned is shared: a caller that returns objects freezes them.
  */
-export function shortKeyMemo<V>(compute: (key: string) => V, maxEntries: number, maxKeyChars: number): (key: string) => V {
+export function shortKeyMemo<V>(
+  compute: (key: string) => V,
+  maxEntries: number,
+  maxKeyChars: number,
+): (key: string) => V {
   const known = new Map<string, V>();
   return (key) => {
     if (key.length > maxKeyChars) return compute(key);

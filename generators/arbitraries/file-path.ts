@@ -15,7 +15,8 @@ const HARD = [...'aAbBzZ09 ./-_~+=%é日本\u00e9\u0301\uFFFD\uE000'].concat(['\
  */
 export function filePath(c: FilePathConstraints = {}): fc.Arbitrary<string> {
   const maxLength = c.maxLength ?? 40;
-  if (!Number.isInteger(maxLength) || maxLength < 1) throw new RangeError(`filePath: maxLength must be a positive integer, got ${maxLength}`);
+  if (!Number.isInteger(maxLength) || maxLength < 1)
+    throw new RangeError(`filePath: maxLength must be a positive integer, got ${maxLength}`);
   return fc.oneof(
     fc.string({ minLength: 1, maxLength, unit: fc.constantFrom(...HARD) }),
     fc.string({ minLength: 1, maxLength, unit: 'grapheme' }),

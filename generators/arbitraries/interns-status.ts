@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 
 /** The lifecycle states of section 3. */
-export const INTERN_STATES = ['awaiting_chat_install', 'queued', 'provisioning', 'running', 'failed', 'stopped', 'destroying', 'destroy_failed'] as const;
+export const INTERN_STATES = [
+  'awaiting_chat_install',
+  'queued',
+  'provisioning',
+  'running',
+  'failed',
+  'stopped',
+  'destroying',
+  'destroy_failed',
+] as const;
 export type InternState = (typeof INTERN_STATES)[number];
 
 export interface StatusSubsetConstraints {
@@ -24,7 +33,17 @@ export function statusSubset(c: StatusSubsetConstraints = {}): fc.Arbitrary<Inte
  * left out: trimming it would not break the document.
  */
 export function invalidStatusFilter(): fc.Arbitrary<string> {
-  const unknown = fc.constantFrom('sleeping', 'RUNNING', 'Running', 'deleted', 'active', 'destroyed', '*', 'all', 'running;failed');
+  const unknown = fc.constantFrom(
+    'sleeping',
+    'RUNNING',
+    'Running',
+    'deleted',
+    'active',
+    'destroyed',
+    '*',
+    'all',
+    'running;failed',
+  );
   return fc.oneof(
     unknown,
     fc.tuple(fc.constantFrom(...INTERN_STATES), unknown).map(([s, u]) => `${s},${u}`),

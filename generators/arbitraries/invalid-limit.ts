@@ -16,17 +16,24 @@ export type InvalidLimit = { value: string; reason: 'out-of-range' | 'not-an-int
  */
 export function invalidLimit(c: InvalidLimitConstraints): fc.Arbitrary<InvalidLimit> {
   assertIntegerRange('invalidLimit', c.min, c.max);
-  const outOfRange = fc.oneof(
-    fc.constantFrom(c.min - 1, c.max + 1, -1, 0).filter((n) => n < c.min || n > c.max),
-    fc.integer({ min: c.max + 1, max: 2 ** 31 }),
-    fc.integer({ min: -(2 ** 31), max: c.min - 1 }),
-    fc.constant(Number.MAX_SAFE_INTEGER),
-  ).map((n) => ({ value: String(n), reason: 'out-of-range' as const }));
-  const hugeDigits = fc.integer({ min: 20, max: 40 }).map((n) => ({ value: '9'.repeat(n), reason: 'out-of-range' as const }));
+  const outOfRange = fc
+    .oneof(
+      fc.constantFrom(c.min - 1, c.max + 1, -1, 0).filter((n) => n < c.min || n > c.max),
+      fc.integer({ min: c.max + 1, max: 2 ** 31 }),
+      fc.integer({ min: -(2 ** 31), max: c.min - 1 }),
+      fc.constant(Number.MAX_SAFE_INTEGER),
+    )
+    .map((n) => ({ value: String(n), reason: 'out-of-range' as const }));
+  const hugeDigits = fc
+    .integer({ min: 20, max: 40 })
+    .map((n) => ({ value: '9'.repeat(n), reason: 'out-of-range' as const }));
   const notInteger = fc
     .oneof(
       fc.constantFrom('abc', '1.5', '', '1e2', 'NaN', 'Infinity', 'null', '0x10', '[1]', '2.0'),
-      fc.double({ min: c.min, max: c.max, noNaN: true }).filter((d) => !Number.isInteger(d)).map((d) => String(d)),
+      fc
+        .double({ min: c.min, max: c.max, noNaN: true })
+        .filter((d) => !Number.isInteger(d))
+        .map((d) => String(d)),
       fc.string({ minLength: 1, maxLength: 6, unit: fc.constantFrom(...'abcxyz-_.!~') }),
     )
     .map((value) => ({ value, reason: 'not-an-integer' as const }));

@@ -6,7 +6,11 @@ import fc from 'fast-check';
  * a header value a client can send.
  */
 export function malformedAuthorization(): fc.Arbitrary<{ header: string; kind: 'unknown-key' | 'malformed' }> {
-  const token = fc.string({ minLength: 8, maxLength: 48, unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.') });
+  const token = fc.string({
+    minLength: 8,
+    maxLength: 48,
+    unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.'),
+  });
   const malformed = fc.oneof(
     // No empty value: an empty header reads as a missing one (5 rule 2), which the auth.missing checks
     // judge on their own; here it would make that requirement's status depend on the seed.

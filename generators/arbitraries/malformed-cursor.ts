@@ -13,7 +13,19 @@ export function malformedCursor(): fc.Arbitrary<string> {
     body.map((b) => b || 'YQ'),
     body.map((b) => `file_${b || 'YQ'}`),
     body.map((b) => `CFILE_${b || 'YQ'}`),
-    fc.constantFrom('cfile_a+b/', 'cfile_++++', 'cfile_////', 'cfile_Zm9v+w', 'cfile_A', 'cfile_AAAAA', 'cfile_!!', 'cfile_a.b', 'cfile_a b', 'cfile_a~b', 'cfile_%41%42'),
+    fc.constantFrom(
+      'cfile_a+b/',
+      'cfile_++++',
+      'cfile_////',
+      'cfile_Zm9v+w',
+      'cfile_A',
+      'cfile_AAAAA',
+      'cfile_!!',
+      'cfile_a.b',
+      'cfile_a b',
+      'cfile_a~b',
+      'cfile_%41%42',
+    ),
     body.filter((b) => b.length > 0).map((b) => `cfile_${b}*`),
   );
 }

@@ -18,12 +18,17 @@ export interface PathAroundConstraints {
   compare: (a: string, b: string) => number;
 }
 
-export function pathAround(listing: readonly string[], constraints: PathAroundConstraints): fc.Arbitrary<{ path: string; position: PathPosition }> {
+export function pathAround(
+  listing: readonly string[],
+  constraints: PathAroundConstraints,
+): fc.Arbitrary<{ path: string; position: PathPosition }> {
   if (!Array.isArray(listing)) throw new TypeError('pathAround: listing must be an array of paths');
-  if (typeof constraints?.compare !== 'function') throw new TypeError('pathAround: constraints.compare must be a function');
+  if (typeof constraints?.compare !== 'function')
+    throw new TypeError('pathAround: constraints.compare must be a function');
   const comparePaths = constraints.compare;
   for (let i = 1; i < listing.length; i++) {
-    if (comparePaths(listing[i - 1]!, listing[i]!) >= 0) throw new RangeError(`pathAround: listing is not in strictly increasing path order at ${i}`);
+    if (comparePaths(listing[i - 1]!, listing[i]!) >= 0)
+      throw new RangeError(`pathAround: listing is not in strictly increasing path order at ${i}`);
   }
   const arbitrary = fc.oneof(
     filePath().map((path) => ({ path, position: 'arbitrary' as const })),
@@ -36,9 +41,11 @@ export function pathAround(listing: readonly string[], constraints: PathAroundCo
   return fc.oneof(
     index.map((i) => ({ path: listing[i]!, position: 'listed' as const })),
     // p + "\u0000" sorts right after p and before any longer listed path p + x.
-    index.map((i) => ({ path: listing[i]! + '\u0000', position: 'between' as const })),
-    fc.constant({ path: '\u0000', position: 'before-first' as const }).filter(({ path }) => comparePaths(path, first) < 0),
-    fc.constant({ path: last + '\u{10FFFF}', position: 'after-last' as const }),
+    index.map((i) => ({ path: `${listing[i]!}\u0000`, position: 'between' as const })),
+    fc
+      .constant({ path: '\u0000', position: 'before-first' as const })
+      .filter(({ path }) => comparePaths(path, first) < 0),
+    fc.constant({ path: `${last}\u{10FFFF}`, position: 'after-last' as const }),
     { weight: 2, arbitrary },
   );
 }

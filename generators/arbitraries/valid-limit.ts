@@ -12,5 +12,8 @@ export interface ValidLimitConstraints {
 export function validLimit(c: ValidLimitConstraints): fc.Arbitrary<number> {
   assertIntegerRange('validLimit', c.min, c.max);
   const edges = [...new Set([c.min, c.min + 1, c.max - 1, c.max].filter((n) => n >= c.min && n <= c.max))];
-  return fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...edges) }, { weight: 3, arbitrary: fc.integer({ min: c.min, max: c.max }) });
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constantFrom(...edges) },
+    { weight: 3, arbitrary: fc.integer({ min: c.min, max: c.max }) },
+  );
 }

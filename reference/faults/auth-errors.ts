@@ -17,10 +17,23 @@ export const AUTH_ERRORS_FAULTS: readonly FaultDeclaration[] = [
     // (a 200, or the 400 of an invalid query) gets the 401 instead, and fails its own requirement with it.
     alsoFails: sameCause(
       [
-        'files.list.schema', 'files.container-id.restarted', 'files.limit.bounds-accepted', 'files.limit.out-of-range-rejected', 'files.limit.non-integer-rejected', 'files.after.invalid-rejected',
-        'models.response.data-wrapper', 'models.unknown-model-404',
-        'interns.list.schema', 'interns.limit.bounds-accepted', 'interns.limit.respected', 'interns.limit.out-of-range-rejected', 'interns.limit.non-integer-rejected',
-        'interns.status.invalid-rejected', 'interns.status.unknown-rejected', 'interns.workspace.filter', 'interns.workspace.malformed-rejected',
+        'files.list.schema',
+        'files.container-id.restarted',
+        'files.limit.bounds-accepted',
+        'files.limit.out-of-range-rejected',
+        'files.limit.non-integer-rejected',
+        'files.after.invalid-rejected',
+        'models.response.data-wrapper',
+        'models.unknown-model-404',
+        'interns.list.schema',
+        'interns.limit.bounds-accepted',
+        'interns.limit.respected',
+        'interns.limit.out-of-range-rejected',
+        'interns.limit.non-integer-rejected',
+        'interns.status.invalid-rejected',
+        'interns.status.unknown-rejected',
+        'interns.workspace.filter',
+        'interns.workspace.malformed-rejected',
       ],
       'The valid key is refused with 401 on every operation (5 rule 1), so the request this requirement is judged on gets that 401 instead of the answer the document gives it.',
     ),
@@ -37,7 +50,8 @@ export const AUTH_ERRORS_FAULTS: readonly FaultDeclaration[] = [
     name: 'auth-missing-key-403',
     operation: 'general',
     breaks: ['auth.missing-401'],
-    description: 'A request without an Authorization header gets 403 (a well-formed 403 body) instead of 401 (5 rule 2).',
+    description:
+      'A request without an Authorization header gets 403 (a well-formed 403 body) instead of 401 (5 rule 2).',
   },
   {
     name: 'auth-invalid-key-accepted',
@@ -49,7 +63,8 @@ export const AUTH_ERRORS_FAULTS: readonly FaultDeclaration[] = [
     name: 'auth-basic-scheme-accepted',
     operation: 'general',
     breaks: ['auth.malformed-401'],
-    description: 'An `Authorization: Basic base64(<key>:)` header carrying a valid key is accepted (200); 5 rule 1 names the bearer scheme only.',
+    description:
+      'An `Authorization: Basic base64(<key>:)` header carrying a valid key is accepted (200); 5 rule 1 names the bearer scheme only.',
   },
   {
     name: 'auth-restricted-401',
@@ -61,33 +76,53 @@ export const AUTH_ERRORS_FAULTS: readonly FaultDeclaration[] = [
     name: 'auth-error-code-mismatch',
     operation: 'listInterns',
     breaks: ['auth.error-shape', 'interns.errors.code-equals-status'],
-    description: 'The 401 body of list interns carries error.code 403: an integer, but not the status (7.3 "401 (integer)"; 7.2 ties no code to the model-endpoints statuses, so the fault lives on list interns).',
+    description:
+      'The 401 body of list interns carries error.code 403: an integer, but not the status (7.3 "401 (integer)"; 7.2 ties no code to the model-endpoints statuses, so the fault lives on list interns).',
   },
   // ------------------------------------------------------------------ section 7
   {
     name: 'errors-flat-body',
     operation: 'listModelEndpoints',
     breaks: ['general.errors.shape', 'models.errors.shape', 'models.unknown-model-error', 'models.unknown-model-404'],
-    description: 'The 404 of an unknown model is `{ code, message }` at the top level, without the `error` object of section 7.',
+    description:
+      'The 404 of an unknown model is `{ code, message }` at the top level, without the `error` object of section 7.',
   },
   {
     name: 'errors-user-id-number',
     operation: 'listContainerFiles',
     breaks: ['general.errors.shape'],
-    description: 'The 400 bodies of listContainerFiles carry `user_id: 42` (section 7: string or null); error.code and message stay right.',
+    description:
+      'The 400 bodies of listContainerFiles carry `user_id: 42` (section 7: string or null); error.code and message stay right.',
   },
   {
     name: 'errors-html-body',
     operation: 'listModelEndpoints',
-    breaks: ['general.json-body', 'general.errors.shape', 'models.errors.shape', 'models.unknown-model-error', 'models.unknown-model-404'],
-    alsoFails: [{ id: 'general.json-media-type', why: 'The page is served as text/html, not application/json, the media type every response is held to (SHOULD).' }],
-    description: 'The 404 of an unknown model is an HTML page served as text/html (a framework default page), not a JSON error body.',
+    breaks: [
+      'general.json-body',
+      'general.errors.shape',
+      'models.errors.shape',
+      'models.unknown-model-error',
+      'models.unknown-model-404',
+    ],
+    alsoFails: [
+      {
+        id: 'general.json-media-type',
+        why: 'The page is served as text/html, not application/json, the media type every response is held to (SHOULD).',
+      },
+    ],
+    description:
+      'The 404 of an unknown model is an HTML page served as text/html (a framework default page), not a JSON error body.',
   },
   {
     name: 'errors-text-plain-content-type',
     operation: 'general',
     breaks: ['general.json-body'],
-    alsoFails: [{ id: 'general.json-media-type', why: 'text/plain is not application/json either, the media type every response is held to (SHOULD).' }],
+    alsoFails: [
+      {
+        id: 'general.json-media-type',
+        why: 'text/plain is not application/json either, the media type every response is held to (SHOULD).',
+      },
+    ],
     description: 'Every 401 carries its correct JSON error body, but with Content-Type text/plain.',
   },
   {
@@ -113,18 +148,21 @@ export const AUTH_ERRORS_FAULTS: readonly FaultDeclaration[] = [
     name: 'errors-files-no-service-metadata',
     operation: 'listContainerFiles',
     breaks: ['files.errors.service-metadata'],
-    description: 'The 400 bodies of listContainerFiles leave out service_metadata and user_id (section 7: present on the container-files errors).',
+    description:
+      'The 400 bodies of listContainerFiles leave out service_metadata and user_id (section 7: present on the container-files errors).',
   },
   {
     name: 'errors-models-string-code',
     operation: 'listModelEndpoints',
     breaks: ['models.errors.code-integer'],
-    description: 'The 404 of an unknown model carries error.code "not_found" (a string; 7 reserves string codes for 7.3).',
+    description:
+      'The 404 of an unknown model carries error.code "not_found" (a string; 7 reserves string codes for 7.3).',
   },
   {
     name: 'errors-interns-integer-invalid-body',
     operation: 'listInterns',
     breaks: ['interns.errors.shape', 'interns.limit.non-integer-rejected', 'interns.limit.out-of-range-rejected'],
-    description: 'An invalid interns page size is answered with error.code 400 (an integer 7.3 does not list) instead of "invalid_body".',
+    description:
+      'An invalid interns page size is answered with error.code 400 (an integer 7.3 does not list) instead of "invalid_body".',
   },
 ];

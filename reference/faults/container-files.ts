@@ -31,17 +31,30 @@ export const CONTAINER_FILES_FAULTS: readonly FaultDeclaration[] = [
     operation: 'listContainerFiles',
     breaks: ['files.file.id-encodes-path'],
     alsoFails: [
-      { id: 'files.after.strictly-after', why: 'after is read in the same raw codec, so a container file id as 2.1 writes it ("cfile_" + base64url of the path) names another path to it: the listing resumes after that other path, not "strictly after that path" (4.1).' },
-      { id: 'files.after.invalid-rejected', why: 'Every value after "cfile_" is a raw path to this codec, so a prefixed value that is no base64url ("cfile_fn5+") is accepted, not refused with 400 (7.1).' },
+      {
+        id: 'files.after.strictly-after',
+        why: 'after is read in the same raw codec, so a container file id as 2.1 writes it ("cfile_" + base64url of the path) names another path to it: the listing resumes after that other path, not "strictly after that path" (4.1).',
+      },
+      {
+        id: 'files.after.invalid-rejected',
+        why: 'Every value after "cfile_" is a raw path to this codec, so a prefixed value that is no base64url ("cfile_fn5+") is accepted, not refused with 400 (7.1).',
+      },
     ],
-    description: 'Ids are cfile_ followed by the raw path, not its base64url encoding (2.1); after is read the same way.',
+    description:
+      'Ids are cfile_ followed by the raw path, not its base64url encoding (2.1); after is read the same way.',
   },
   {
     name: 'files-standard-base64-ids',
     operation: 'listContainerFiles',
     breaks: ['files.file.id-url-safe-alphabet'],
-    alsoFails: [{ id: 'files.after.invalid-rejected', why: 'after is read in the same standard alphabet, so a cfile_ value with "+" or "/" (no base64url, 2.1) is accepted, not refused with 400 (7.1).' }],
-    description: 'Ids use the standard base64 alphabet (+ and /) instead of base64url (2.1); after is read the same way.',
+    alsoFails: [
+      {
+        id: 'files.after.invalid-rejected',
+        why: 'after is read in the same standard alphabet, so a cfile_ value with "+" or "/" (no base64url, 2.1) is accepted, not refused with 400 (7.1).',
+      },
+    ],
+    description:
+      'Ids use the standard base64 alphabet (+ and /) instead of base64url (2.1); after is read the same way.',
   },
   {
     name: 'files-container-id-not-echoed',
@@ -59,15 +72,22 @@ export const CONTAINER_FILES_FAULTS: readonly FaultDeclaration[] = [
     name: 'files-absolute-paths',
     operation: 'listContainerFiles',
     breaks: ['files.file.path-relative'],
-    description: 'Paths (and the ids that encode them) begin with "/" (2.1 "relative to the container"); after strips it back.',
+    description:
+      'Paths (and the ids that encode them) begin with "/" (2.1 "relative to the container"); after strips it back.',
   },
   // ---- 2.2 / 4.1 page contents
   {
     name: 'files-locale-order',
     operation: 'listContainerFiles',
     breaks: ['files.list.path-order'],
-    alsoFails: [{ id: 'files.pagination.limit-independent', why: 'Which files sit between the first and the last of a page depends on its size, so walks at two limits list the same files in two sequences (2.2, 4.1: one "lexicographic path order").' }],
-    description: 'The files between the first and the last of each page are sorted with localeCompare, not byte-wise (2.2, 4.1); first_id, last_id and the set of files each page holds stay right.',
+    alsoFails: [
+      {
+        id: 'files.pagination.limit-independent',
+        why: 'Which files sit between the first and the last of a page depends on its size, so walks at two limits list the same files in two sequences (2.2, 4.1: one "lexicographic path order").',
+      },
+    ],
+    description:
+      'The files between the first and the last of each page are sorted with localeCompare, not byte-wise (2.2, 4.1); first_id, last_id and the set of files each page holds stay right.',
   },
   {
     name: 'files-first-id-wrong',
@@ -98,26 +118,30 @@ export const CONTAINER_FILES_FAULTS: readonly FaultDeclaration[] = [
     name: 'files-limit-bounds-not-enforced',
     operation: 'listContainerFiles',
     breaks: ['files.limit.out-of-range-rejected'],
-    description: 'An integer limit outside 1..1000 (0, -1, 1001) is clamped into range instead of rejected with 400 (4.1, 7.1).',
+    description:
+      'An integer limit outside 1..1000 (0, -1, 1001) is clamped into range instead of rejected with 400 (4.1, 7.1).',
   },
   {
     name: 'files-limit-non-integer-accepted',
     operation: 'listContainerFiles',
     breaks: ['files.limit.non-integer-rejected'],
-    description: 'limit is read with parseInt: "1.5" is 1, "abc" and "" fall back to the default, instead of 400 (4.1, 7.1).',
+    description:
+      'limit is read with parseInt: "1.5" is 1, "abc" and "" fall back to the default, instead of 400 (4.1, 7.1).',
   },
   // ---- 4.1 after
   {
     name: 'files-after-invalid-accepted',
     operation: 'listContainerFiles',
     breaks: ['files.after.no-prefix-rejected', 'files.after.invalid-rejected'],
-    description: 'An after value that is not a container file id is ignored (listing from the start) instead of rejected with 400 (4.1, 7.1).',
+    description:
+      'An after value that is not a container file id is ignored (listing from the start) instead of rejected with 400 (4.1, 7.1).',
   },
   {
     name: 'files-after-unknown-path-rejected',
     operation: 'listContainerFiles',
     breaks: ['files.after.any-file-id'],
-    description: 'A well-formed after id whose path is not an object of the container is refused with 400 (4.1 "any container file id").',
+    description:
+      'A well-formed after id whose path is not an object of the container is refused with 400 (4.1 "any container file id").',
   },
   // ---- 4.1 pagination rules 1-4, one page at a time
   {
@@ -130,13 +154,15 @@ export const CONTAINER_FILES_FAULTS: readonly FaultDeclaration[] = [
     name: 'files-last-id-not-last',
     operation: 'listContainerFiles',
     breaks: ['files.pagination.last-id-is-last-listed'],
-    description: 'On pages not at the scan bound with two or more files, last_id is the id of the first listed file (4.1 rule 2).',
+    description:
+      'On pages not at the scan bound with two or more files, last_id is the id of the first listed file (4.1 rule 2).',
   },
   {
     name: 'files-scan-bound-position-behind',
     operation: 'listContainerFiles',
     breaks: ['files.pagination.scan-bound-position'],
-    description: 'On a page that ends at the scan bound after listing files, last_id names a position before the last listed file (4.1 rule 3).',
+    description:
+      'On a page that ends at the scan bound after listing files, last_id names a position before the last listed file (4.1 rule 3).',
   },
   {
     name: 'files-null-last-id-with-data',
@@ -148,7 +174,13 @@ export const CONTAINER_FILES_FAULTS: readonly FaultDeclaration[] = [
     name: 'files-short-page-without-scan-bound',
     operation: 'listContainerFiles',
     breaks: ['files.pagination.short-page-at-scan-bound'],
-    alsoFails: [{ id: 'files.limit.default', why: 'The page without limit stops at 99 files as well, not at the scan bound: 4.1 / 8 "Default 100".' }],
-    description: 'Pages stop at limit-1 files with has_more true and last_id their last file, without reaching the scan bound (4.1 rules 2-3).',
+    alsoFails: [
+      {
+        id: 'files.limit.default',
+        why: 'The page without limit stops at 99 files as well, not at the scan bound: 4.1 / 8 "Default 100".',
+      },
+    ],
+    description:
+      'Pages stop at limit-1 files with has_more true and last_id their last file, without reaching the scan bound (4.1 rules 2-3).',
   },
 ];

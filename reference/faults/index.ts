@@ -36,7 +36,6 @@ export interface FaultDeclaration {
   description: string;
 }
 
-
 /** Faults the reference can be started with (options.faults), one file per area so each stays small. */
 export const FAULTS: readonly FaultDeclaration[] = [
   ...CONTAINER_FILES_FAULTS,

@@ -6,13 +6,15 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
     name: 'interns-status-dropped-with-workspace',
     operation: 'listInterns',
     breaks: ['interns.status.filter'],
-    description: '4.3: the status filter is honoured alone (and with a page size) but dropped when the workspace filter is given too: every status of the workspace is listed.',
+    description:
+      '4.3: the status filter is honoured alone (and with a page size) but dropped when the workspace filter is given too: every status of the workspace is listed.',
   },
   {
     name: 'interns-page-not-newest',
     operation: 'listInterns',
     breaks: ['interns.order.newest-first'],
-    description: '2.6, 4.3: with a page size (and no cursor), when more interns match than fit, the page leaves out the newest one: it is in order, newest first, but it is not the first k interns of the query at a larger page size.',
+    description:
+      '2.6, 4.3: with a page size (and no cursor), when more interns match than fit, the page leaves out the newest one: it is in order, newest first, but it is not the first k interns of the query at a larger page size.',
   },
   {
     name: 'interns-has-more-string',
@@ -48,7 +50,8 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
     name: 'interns-hostname-mismatch',
     operation: 'listInterns',
     breaks: ['interns.intern.hostname-label-name'],
-    description: '2.5: the first label of hostname is derived from the id, not the intern name (a name that is a host label).',
+    description:
+      '2.5: the first label of hostname is derived from the id, not the intern name (a name that is a host label).',
   },
   {
     name: 'interns-model-bad-shape',
@@ -66,7 +69,8 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
     name: 'interns-other-workspace-leak',
     operation: 'listInterns',
     breaks: ['interns.intern.workspace-of-key'],
-    description: '4.3: without a workspace filter, the interns of another workspace (a default workspace) are listed instead of the key\'s.',
+    description:
+      "4.3: without a workspace filter, the interns of another workspace (a default workspace) are listed instead of the key's.",
   },
   {
     name: 'interns-oldest-first',
@@ -90,7 +94,8 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
     name: 'interns-limit-bounds-not-enforced',
     operation: 'listInterns',
     breaks: ['interns.limit.out-of-range-rejected'],
-    description: '4.3 / 7.3: an integer page size outside 1..500 is clamped into range and answered 200 instead of invalid_body.',
+    description:
+      '4.3 / 7.3: an integer page size outside 1..500 is clamped into range and answered 200 instead of invalid_body.',
   },
   {
     name: 'interns-status-filter-ignored',
@@ -114,37 +119,45 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
     name: 'interns-page-size-off-by-one',
     operation: 'listInterns',
     breaks: ['interns.limit.respected'],
-    alsoFails: [{ id: 'interns.limit.maximum', why: 'Asked for the maximum page size of 500, the page holds 501 interns: 8 "Page size 1 to 500".' }],
+    alsoFails: [
+      {
+        id: 'interns.limit.maximum',
+        why: 'Asked for the maximum page size of 500, the page holds 501 interns: 8 "Page size 1 to 500".',
+      },
+    ],
     description: '4.3: a page holds one intern more than the page size asked for.',
   },
   {
     name: 'interns-bad-status-accepted',
     operation: 'listInterns',
     breaks: ['interns.status.unknown-rejected', 'interns.status.invalid-rejected'],
-    description: '4.3 / 7.3: status values that are not section 3 states are silently dropped instead of rejected with invalid_body.',
+    description:
+      '4.3 / 7.3: status values that are not section 3 states are silently dropped instead of rejected with invalid_body.',
   },
   {
     name: 'interns-workspace-filter-refused',
     operation: 'listInterns',
     breaks: ['interns.workspace.filter'],
-    description: '4.3: the workspace filter set to the key\'s own workspace is refused with 403.',
+    description: "4.3: the workspace filter set to the key's own workspace is refused with 403.",
   },
   {
     name: 'interns-workspace-fallback',
     operation: 'listInterns',
     breaks: ['interns.workspace.mismatch-no-fallback', 'interns.workspace.mismatch-refused'],
-    description: '4.3: a workspace filter naming another workspace is ignored: 200 with the key\'s own interns.',
+    description: "4.3: a workspace filter naming another workspace is ignored: 200 with the key's own interns.",
   },
   {
     name: 'interns-malformed-workspace-accepted',
     operation: 'listInterns',
     breaks: ['interns.workspace.malformed-refused', 'interns.workspace.malformed-rejected'],
-    description: '4.3 / 7.3: a workspace filter that is not a UUID is ignored (200) instead of rejected with invalid_body.',
+    description:
+      '4.3 / 7.3: a workspace filter that is not a UUID is ignored (200) instead of rejected with invalid_body.',
   },
   {
     name: 'interns-malformed-workspace-empty',
     operation: 'listInterns',
     breaks: ['interns.workspace.malformed-refused', 'interns.workspace.malformed-rejected'],
-    description: '4.3 "string (UUID format)": a workspace filter that is not a UUID is answered 200 with an empty data, as another workspace\'s UUID may be (reading workspace-mismatch-empty); a value outside the parameter\'s type is invalid input under every reading.',
+    description:
+      '4.3 "string (UUID format)": a workspace filter that is not a UUID is answered 200 with an empty data, as another workspace\'s UUID may be (reading workspace-mismatch-empty); a value outside the parameter\'s type is invalid input under every reading.',
   },
 ];

@@ -24,13 +24,15 @@ export const MODEL_ENDPOINTS_FAULTS: readonly FaultDeclaration[] = [
     name: 'models-no-description',
     operation: 'listModelEndpoints',
     breaks: ['models.model.fields-present'],
-    description: '2.3 lists description among the model\'s fields and no word leaves its presence open (2.4 does so for endpoint fields only): the model is answered without it.',
+    description:
+      "2.3 lists description among the model's fields and no word leaves its presence open (2.4 does so for endpoint fields only): the model is answered without it.",
   },
   {
     name: 'models-pricing-fifth-field',
     operation: 'listModelEndpoints',
     breaks: ['models.endpoint.pricing-decimal-strings'],
-    description: '2.4 "Four fields `prompt`, `completion`, `request`, `image`": every pricing object also carries a fifth decimal string, discount (a count binds as 4.2\'s "one field" does).',
+    description:
+      '2.4 "Four fields `prompt`, `completion`, `request`, `image`": every pricing object also carries a fifth decimal string, discount (a count binds as 4.2\'s "one field" does).',
   },
   {
     name: 'models-architecture-modalities-string',
@@ -90,7 +92,8 @@ export const MODEL_ENDPOINTS_FAULTS: readonly FaultDeclaration[] = [
     name: 'models-forbidden-error-no-code',
     operation: 'listModelEndpoints',
     breaks: ['models.forbidden-model-error', 'models.errors.shape'],
-    description: '5 rule 3 / 7: the 403 for a model of another workspace has an error object without `code` (section 7: "| error.code | integer, or string on some operations | yes | |").',
+    description:
+      '5 rule 3 / 7: the 403 for a model of another workspace has an error object without `code` (section 7: "| error.code | integer, or string on some operations | yes | |").',
   },
   {
     name: 'models-unknown-200',

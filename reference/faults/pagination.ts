@@ -12,13 +12,19 @@ export const PAGINATION_FAULTS: readonly FaultDeclaration[] = [
     name: 'files-after-nfc-normalized',
     operation: 'listContainerFiles',
     breaks: ['files.after.strictly-after'],
-    description: 'The path an after id names is normalised to NFC before it is compared: after the id of the NFD "intl/cafe\u0301.md", the NFC "intl/caf\u00e9.md" listed after it is skipped (4.1 "Listing resumes strictly after that path").',
+    description:
+      'The path an after id names is normalised to NFC before it is compared: after the id of the NFD "intl/cafe\u0301.md", the NFC "intl/caf\u00e9.md" listed after it is skipped (4.1 "Listing resumes strictly after that path").',
   },
   {
     name: 'files-page-larger-than-limit',
     operation: 'listContainerFiles',
     breaks: ['files.limit.page-size', 'files.limit.default-maximum'],
-    alsoFails: [{ id: 'files.limit.default', why: 'The page without limit holds 101 files, not the default of 100 (4.1 / 8 "Default 100").' }],
+    alsoFails: [
+      {
+        id: 'files.limit.default',
+        why: 'The page without limit holds 101 files, not the default of 100 (4.1 / 8 "Default 100").',
+      },
+    ],
     description: 'every page holds one file more than limit',
   },
   {

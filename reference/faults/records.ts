@@ -13,43 +13,50 @@ export const RECORD_FAULTS: readonly FaultDeclaration[] = [
     name: 'files-record-source-user',
     operation: 'listContainerFiles',
     breaks: ['files.file.schema'],
-    description: 'One file of the main container (the last in path order) says source "user" instead of "assistant" (2.1).',
+    description:
+      'One file of the main container (the last in path order) says source "user" instead of "assistant" (2.1).',
   },
   {
     name: 'files-record-object-file',
     operation: 'listContainerFiles',
     breaks: ['files.file.schema'],
-    description: 'One file of the main container (the last in path order) says object "file" instead of "container.file" (2.1).',
+    description:
+      'One file of the main container (the last in path order) says object "file" instead of "container.file" (2.1).',
   },
   {
     name: 'files-record-created-at-millis',
     operation: 'listContainerFiles',
     breaks: ['files.file.created-at-seconds'],
-    description: 'One file of the main container (the last in path order) has created_at in milliseconds (2.1 "in seconds").',
+    description:
+      'One file of the main container (the last in path order) has created_at in milliseconds (2.1 "in seconds").',
   },
   {
     name: 'files-record-id-other-path',
     operation: 'listContainerFiles',
     breaks: ['files.file.id-encodes-path'],
-    description: 'The id of one file of the main container (the last in path order) is the base64url of its path followed by a NUL, not of its path (2.1); as a cursor it resumes after that path as before.',
+    description:
+      'The id of one file of the main container (the last in path order) is the base64url of its path followed by a NUL, not of its path (2.1); as a cursor it resumes after that path as before.',
   },
   {
     name: 'interns-record-status-paused',
     operation: 'listInterns',
     breaks: ['interns.intern.status-value'],
-    description: 'One intern of the key (the 500th newest) has status "paused", which section 3 does not list; no status filter selects it.',
+    description:
+      'One intern of the key (the 500th newest) has status "paused", which section 3 does not list; no status filter selects it.',
   },
   {
     name: 'interns-record-created-at-offset',
     operation: 'listInterns',
     breaks: ['interns.intern.timestamps'],
-    description: 'One intern of the key (the 500th newest) has createdAt written with a +02:00 offset (the same instant), not in UTC (2.5).',
+    description:
+      'One intern of the key (the 500th newest) has createdAt written with a +02:00 offset (the same instant), not in UTC (2.5).',
   },
   {
     name: 'models-record-endpoint-pricing-number',
     operation: 'listModelEndpoints',
     breaks: ['models.endpoint.pricing-decimal-strings'],
-    description: 'One endpoint of each model (the last; the third of four with faultPosition middle) has pricing.completion as a JSON number, not a string (2.4).',
+    description:
+      'One endpoint of each model (the last; the third of four with faultPosition middle) has pricing.completion as a JSON number, not a string (2.4).',
   },
   {
     name: 'interns-record-no-vault-id',
@@ -61,19 +68,22 @@ export const RECORD_FAULTS: readonly FaultDeclaration[] = [
     name: 'models-record-pricing-two-fields',
     operation: 'listModelEndpoints',
     breaks: ['models.endpoint.pricing-decimal-strings'],
-    description: 'One endpoint of each model (the last; the third of four with faultPosition middle) has pricing with prompt and completion only (2.4 "Four fields").',
+    description:
+      'One endpoint of each model (the last; the third of four with faultPosition middle) has pricing with prompt and completion only (2.4 "Four fields").',
   },
   {
     name: 'models-record-latency-no-p99',
     operation: 'listModelEndpoints',
     breaks: ['models.endpoint.percentiles'],
-    description: 'One endpoint of each model (the last; the third of four with faultPosition middle) has latency_last_30m without p99 (2.4 "Numbers p50, p75, p90, p99").',
+    description:
+      'One endpoint of each model (the last; the third of four with faultPosition middle) has latency_last_30m without p99 (2.4 "Numbers p50, p75, p90, p99").',
   },
   {
     name: 'models-description-latin1',
     operation: 'listModelEndpoints',
     breaks: ['general.json-body'],
-    description: 'The model description ends in "(café)" with the é sent as the Latin-1 byte 0xE9, which is not UTF-8 (RFC 8259 section 8.1: JSON is UTF-8).',
+    description:
+      'The model description ends in "(café)" with the é sent as the Latin-1 byte 0xE9, which is not UTF-8 (RFC 8259 section 8.1: JSON is UTF-8).',
   },
 ];
 

@@ -1,5 +1,13 @@
 /** GET /containers/{container_id}/files — listContainerFiles (2.1, 2.2, 4.1, 8). */
-import { CONTAINER_MAIN, CONTAINERS, containerWith, indexContainer, visiblePaths, type Container, type StoredObject } from '../data.ts';
+import {
+  CONTAINER_MAIN,
+  CONTAINERS,
+  containerWith,
+  indexContainer,
+  visiblePaths,
+  type Container,
+  type StoredObject,
+} from '../data.ts';
 import { filesError, type JsonResponse } from '../errors.ts';
 import { FILE_ID_PREFIX, fileId, pathFromFileId } from '../ids.ts';
 import type { FaultPosition, ReferenceOptions } from '../options.ts';
@@ -29,12 +37,19 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
 
   const limitRaw = single(query, 'limit');
   if (!limitRaw.ok) return filesError(400);
-  if (hasFault(opts, 'files-limit0-has-more-without-cursor') && limitRaw.value === '0') return { status: 200, body: { object: 'list', data: [], first_id: null, last_id: null, has_more: true } };
+  if (hasFault(opts, 'files-limit0-has-more-without-cursor') && limitRaw.value === '0')
+    return { status: 200, body: { object: 'list', data: [], first_id: null, last_id: null, has_more: true } };
   let limit = readLimit(opts, limitRaw.value, LIMIT_MIN, LIMIT_MAX, LIMIT_DEFAULT);
-  if (hasFault(opts, 'files-limit-above-maximum-served') && /^[0-9]+$/.test(limitRaw.value ?? '') && Number(limitRaw.value) > LIMIT_MAX) limit = { ok: true, value: Number(limitRaw.value) };
+  if (
+    hasFault(opts, 'files-limit-above-maximum-served') &&
+    /^[0-9]+$/.test(limitRaw.value ?? '') &&
+    Number(limitRaw.value) > LIMIT_MAX
+  )
+    limit = { ok: true, value: Number(limitRaw.value) };
   if (hasFault(opts, 'files-default-limit-50') && limitRaw.value === undefined) limit = { ok: true, value: 50 };
   if (hasFault(opts, 'files-limit-1-rejected') && limitRaw.value === '1') limit = { ok: false };
-  if (hasFault(opts, 'files-limit-bounds-not-enforced') && /^-?[0-9]+$/.test(limitRaw.value ?? '')) limit = { ok: true, value: Math.min(LIMIT_MAX, Math.max(LIMIT_MIN, Number(limitRaw.value))) };
+  if (hasFault(opts, 'files-limit-bounds-not-enforced') && /^-?[0-9]+$/.test(limitRaw.value ?? ''))
+    limit = { ok: true, value: Math.min(LIMIT_MAX, Math.max(LIMIT_MIN, Number(limitRaw.value))) };
   if (hasFault(opts, 'files-limit-non-integer-accepted')) limit = parseIntLimit(limitRaw.value);
   if (!limit.ok) return filesError(400);
 
@@ -47,30 +62,53 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
   if (afterRaw.value !== undefined) {
     const path = afterPath(opts, afterRaw.value);
     if (path !== null) afterKey = Buffer.from(path, 'utf8');
-    else if (hasFault(opts, 'files-after-invalid-accepted')) afterKey = null; // fault: read as absent
+    else if (hasFault(opts, 'files-after-invalid-accepted'))
+      afterKey = null; // fault: read as absent
     else return filesError(400);
   }
 
   // 4.1 lists no 404 (errors are 400, 401, 403, 429, 500, 503 only), so an unknown container id
   // is answered with an empty list rather than an undocumented status.
-  if (hasFault(opts, 'errors-files-404-status') && !CONTAINERS.has(containerId)) return { status: 404, body: { error: { code: 404, message: 'Container not found', metadata: null }, service_metadata: null, user_id: null } };
+  if (hasFault(opts, 'errors-files-404-status') && !CONTAINERS.has(containerId))
+    return {
+      status: 404,
+      body: {
+        error: { code: 404, message: 'Container not found', metadata: null },
+        service_metadata: null,
+        user_id: null,
+      },
+    };
   if (hasFault(opts, 'files-restarted-container-rejected') && /-r[0-9a-z]+$/i.test(containerId)) return filesError(400);
   if (hasReading(opts, 'unknown-container-forbidden') && !CONTAINERS.has(containerId)) return filesError(403);
   const container = containerWith(containerId, opts.hiddenRuns) ?? NO_CONTAINER;
-  if (hasFault(opts, 'files-after-unknown-path-rejected') && afterKey !== null && !container.objects.some((o) => o.key.equals(afterKey))) return filesError(400);
+  if (
+    hasFault(opts, 'files-after-unknown-path-rejected') &&
+    afterKey !== null &&
+    !container.objects.some((o) => o.key.equals(afterKey))
+  )
+    return filesError(400);
   let pageSize = limit.value;
   if (hasReading(opts, 'page-cap-50')) pageSize = Math.min(pageSize, 50);
   if (hasFault(opts, 'files-short-page-without-scan-bound')) pageSize = Math.max(1, pageSize - 1);
   if (hasFault(opts, 'files-page-larger-than-limit')) pageSize += 1;
-  const body = page(ctx, containerId, container, afterKey, pageSize) as { data: Array<{ id: string }>; first_id: unknown };
-  if (hasFault(opts, 'files-limit-1-first-id-wrong') && limitRaw.value === '1' && body.data.length === 1) body.first_id = fileId('not-the-first-file.txt', { padded: opts.paddedIds });
+  const body = page(ctx, containerId, container, afterKey, pageSize) as {
+    data: Array<{ id: string }>;
+    first_id: unknown;
+  };
+  if (hasFault(opts, 'files-limit-1-first-id-wrong') && limitRaw.value === '1' && body.data.length === 1)
+    body.first_id = fileId('not-the-first-file.txt', { padded: opts.paddedIds });
   // Fault files-list-media-type: a JSON media type (RFC 6839), not the application/json of 4.1.
-  if (hasFault(opts, 'files-list-media-type')) return { status: 200, body, headers: { 'content-type': 'application/vnd.api+json' } };
+  if (hasFault(opts, 'files-list-media-type'))
+    return { status: 200, body, headers: { 'content-type': 'application/vnd.api+json' } };
   return { status: 200, body };
 }
 
 /** First index whose key is strictly greater than `after` (byte-wise UTF-8 order, 4.1 "strictly after"). */
-function startIndex(objects: readonly StoredObject[], after: Buffer | null, compare: (a: Buffer, b: Buffer) => number = Buffer.compare): number {
+function startIndex(
+  objects: readonly StoredObject[],
+  after: Buffer | null,
+  compare: (a: Buffer, b: Buffer) => number = Buffer.compare,
+): number {
   if (after === null) return 0;
   let lo = 0;
   let hi = objects.length;
@@ -93,13 +131,20 @@ function startIndex(objects: readonly StoredObject[], after: Buffer | null, comp
  * never ends with an empty page except at the scan bound, and never fetches a page that can only
  * be empty (2.2: "true when another page can be fetched").
  */
-function page(ctx: RouteContext, containerId: string, container: Container, after: Buffer | null, limit: number): unknown {
+function page(
+  ctx: RouteContext,
+  containerId: string,
+  container: Container,
+  after: Buffer | null,
+  limit: number,
+): unknown {
   const { opts } = ctx;
   const caseInsensitive = hasFault(opts, 'pagination-wrong-sort-order');
   const keyOrder = readingKeyOrder(opts);
   const c = caseInsensitive ? caseInsensitiveView(container) : keyOrder ? orderedView(container, keyOrder) : container;
   // Fault files-limit-above-maximum-served lifts the scan bound too, so a page above the maximum shows.
-  const bound = hasFault(opts, 'files-limit-above-maximum-served') && limit > LIMIT_MAX ? Infinity : Math.max(1, opts.scanBound);
+  const bound =
+    hasFault(opts, 'files-limit-above-maximum-served') && limit > LIMIT_MAX ? Infinity : Math.max(1, opts.scanBound);
   const data: unknown[] = [];
   let lastListed: StoredObject | null = null;
   let scanPosition: StoredObject | null = null; // set when the page ends at the scan bound
@@ -107,7 +152,8 @@ function page(ctx: RouteContext, containerId: string, container: Container, afte
   let i = startIndex(c.objects, after, caseInsensitive ? compareCaseInsensitive : (keyOrder ?? Buffer.compare));
   const start = i;
   if (hasFault(opts, 'files-after-inclusive') && after !== null && i > 0 && c.objects[i - 1]!.key.equals(after)) i--;
-  if (hasFault(opts, 'pagination-skip-item-between-pages') && after !== null) i = (c.nextVisible[i] ?? c.objects.length) + 1;
+  if (hasFault(opts, 'pagination-skip-item-between-pages') && after !== null)
+    i = (c.nextVisible[i] ?? c.objects.length) + 1;
   for (; i < c.objects.length && data.length < limit; i++) {
     const o = c.objects[i]!;
     if (o.hidden) {
@@ -122,30 +168,58 @@ function page(ctx: RouteContext, containerId: string, container: Container, afte
     data.push(fileObject(ctx, containerId, o));
     lastListed = o;
   }
-  if (hasFault(opts, 'files-locale-order') && data.length > 3) data.splice(1, data.length - 2, ...(data.slice(1, -1) as Array<{ path: string }>).sort((a, b) => a.path.localeCompare(b.path)));
+  if (hasFault(opts, 'files-locale-order') && data.length > 3)
+    data.splice(
+      1,
+      data.length - 2,
+      ...(data.slice(1, -1) as Array<{ path: string }>).sort((a, b) => a.path.localeCompare(b.path)),
+    );
   // i is the index just after the resume position.
-  let hasMore = (c.nextVisible[i] ?? c.objects.length) < c.objects.length && !(hasFault(opts, 'pagination-has-more-false-on-truncated-page') && scanPosition !== null);
+  let hasMore =
+    (c.nextVisible[i] ?? c.objects.length) < c.objects.length &&
+    !(hasFault(opts, 'pagination-has-more-false-on-truncated-page') && scanPosition !== null);
   // has-more-when-full: no look-ahead; a full page or one that ended at the scan bound says more may follow.
-  if (hasReading(opts, 'has-more-when-full')) hasMore = i < c.objects.length && (data.length >= limit || scanPosition !== null);
+  if (hasReading(opts, 'has-more-when-full'))
+    hasMore = i < c.objects.length && (data.length >= limit || scanPosition !== null);
   // Fault files-listed-twice: the first file again in the second place (the second file is lost).
   if (hasFault(opts, 'files-listed-twice') && data.length >= 3) data[1] = data[0];
   let lastId: string | null;
-  if (scanPosition !== null && hasMore) lastId = hasReading(opts, 'scan-cursor-opaque') || hasReading(opts, 'scan-cursor-bare-base64') || hasFault(opts, 'files-scan-cursor-refused') ? opaqueScanCursor(scanPosition.path, opts) : idOf(opts, scanPosition.path); // rule 3
-  else if (lastListed !== null) lastId = idOf(opts, lastListed.path); // rule 2
+  if (scanPosition !== null && hasMore)
+    lastId =
+      hasReading(opts, 'scan-cursor-opaque') ||
+      hasReading(opts, 'scan-cursor-bare-base64') ||
+      hasFault(opts, 'files-scan-cursor-refused')
+        ? opaqueScanCursor(scanPosition.path, opts)
+        : idOf(opts, scanPosition.path); // rule 3
+  else if (lastListed !== null)
+    lastId = idOf(opts, lastListed.path); // rule 2
   else lastId = null; // rule 4: only with has_more false and empty data
   if (hasFault(opts, 'files-last-id-null-with-has-more') && hasMore) lastId = null;
-  if (hasFault(opts, 'files-last-id-not-last') && scanPosition === null && data.length > 1) lastId = (data[0] as { id: string }).id;
+  if (hasFault(opts, 'files-last-id-not-last') && scanPosition === null && data.length > 1)
+    lastId = (data[0] as { id: string }).id;
   // Fault: at limits 21 to 64 a full page's last_id names the next file, which the page did not list;
   // the walk resumes after it and never lists it. Each page alone keeps every rule of one page.
-  if (hasFault(opts, 'files-last-id-skips-file-at-some-limits') && scanPosition === null && hasMore && data.length === limit && limit >= 21 && limit <= 64) lastId = idOf(opts, c.objects[c.nextVisible[i]!]!.path);
-  if (hasFault(opts, 'files-scan-bound-position-behind') && scanPosition !== null && hasMore && lastListed !== null) lastId = idOf(opts, [...lastListed.path].slice(0, -1).join('') + '\u0000');
+  if (
+    hasFault(opts, 'files-last-id-skips-file-at-some-limits') &&
+    scanPosition === null &&
+    hasMore &&
+    data.length === limit &&
+    limit >= 21 &&
+    limit <= 64
+  )
+    lastId = idOf(opts, c.objects[c.nextVisible[i]!]!.path);
+  if (hasFault(opts, 'files-scan-bound-position-behind') && scanPosition !== null && hasMore && lastListed !== null)
+    lastId = idOf(opts, `${[...lastListed.path].slice(0, -1).join('')}\u0000`);
   if (hasFault(opts, 'files-null-last-id-with-data') && !hasMore) lastId = null;
-  if (hasFault(opts, 'pagination-cursor-cycle') && hasMore && after !== null) lastId = idOf(opts, after.toString('utf8'));
-  if (hasFault(opts, 'pagination-cursor-backwards') && hasMore && start > 1) lastId = idOf(opts, c.objects[start - 2]!.path);
+  if (hasFault(opts, 'pagination-cursor-cycle') && hasMore && after !== null)
+    lastId = idOf(opts, after.toString('utf8'));
+  if (hasFault(opts, 'pagination-cursor-backwards') && hasMore && start > 1)
+    lastId = idOf(opts, c.objects[start - 2]!.path);
   let first = data.length > 0 && !opts.firstIdNull ? (data[0] as { id: string }).id : null; // rule 5
   if (hasFault(opts, 'files-first-id-wrong') && data.length > 1) first = (data[data.length - 1] as { id: string }).id;
   const list = { object: 'list', data, first_id: first, last_id: lastId, has_more: hasMore };
-  if (hasFault(opts, 'files-empty-container-has-more') && container !== NO_CONTAINER && container.visibleCount === 0) Object.assign(list, { has_more: true, last_id: null });
+  if (hasFault(opts, 'files-empty-container-has-more') && container !== NO_CONTAINER && container.visibleCount === 0)
+    Object.assign(list, { has_more: true, last_id: null });
   if (hasFault(opts, 'files-list-wrong-object')) list.object = 'container.file.list';
   return extra(opts, list);
 }
@@ -171,7 +245,8 @@ function madeFileObject(opts: ReferenceOptions, containerId: string, o: StoredOb
   if (hasFault(opts, 'files-wrong-source')) file.source = 'user';
   if (hasFault(opts, 'files-container-id-not-echoed')) file.container_id = containerId.replace(/-r[0-9a-z]+$/i, '');
   if (hasFault(opts, 'files-created-at-millis')) file.created_at = o.created_at * 1000;
-  const faulty = opts.faults.length > 0 && containerId === CONTAINER_MAIN && o.path === recordFaultPath(opts.faultPosition);
+  const faulty =
+    opts.faults.length > 0 && containerId === CONTAINER_MAIN && o.path === recordFaultPath(opts.faultPosition);
   if (faulty && hasFault(opts, 'files-record-source-user')) file.source = 'user';
   if (faulty && hasFault(opts, 'files-record-object-file')) file.object = 'file';
   if (faulty && hasFault(opts, 'files-record-created-at-millis')) file.created_at = o.created_at * 1000;
@@ -187,18 +262,25 @@ function idOf(opts: ReferenceOptions, path: string): string {
   const shown = shownPath(opts, path);
   if (hasFault(opts, 'files-raw-path-ids')) return FILE_ID_PREFIX + shown;
   // The id is changed here, in the codec, so first_id, last_id and the cursor agree with data[].id.
-  if (hasFault(opts, 'files-record-id-other-path') && path === recordFaultPath(opts.faultPosition)) return fileId(`${shown}\u0000`, { padded: padsIds(opts) });
+  if (hasFault(opts, 'files-record-id-other-path') && path === recordFaultPath(opts.faultPosition))
+    return fileId(`${shown}\u0000`, { padded: padsIds(opts) });
   const id = fileId(shown, { padded: padsIds(opts) });
-  if (hasFault(opts, 'files-standard-base64-ids')) return FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('-', '+').replaceAll('_', '/');
+  if (hasFault(opts, 'files-standard-base64-ids'))
+    return FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('-', '+').replaceAll('_', '/');
   return id;
 }
 
 /** The path an `after` value names, or null when it is not a container file id (see idOf). */
 function afterPath(opts: ReferenceOptions, id: string): string | null {
   let path: string | null;
-  if (hasFault(opts, 'files-raw-path-ids')) path = id.startsWith(FILE_ID_PREFIX) && id.length > FILE_ID_PREFIX.length ? id.slice(FILE_ID_PREFIX.length) : null;
-  else if (hasFault(opts, 'files-standard-base64-ids')) path = id.startsWith(FILE_ID_PREFIX) ? pathFromFileId(FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('+', '-').replaceAll('/', '_')) : null;
-  else if (hasFault(opts, 'files-after-unprefixed-accepted') && !id.startsWith(FILE_ID_PREFIX)) path = readCursor(opts, FILE_ID_PREFIX + id);
+  if (hasFault(opts, 'files-raw-path-ids'))
+    path = id.startsWith(FILE_ID_PREFIX) && id.length > FILE_ID_PREFIX.length ? id.slice(FILE_ID_PREFIX.length) : null;
+  else if (hasFault(opts, 'files-standard-base64-ids'))
+    path = id.startsWith(FILE_ID_PREFIX)
+      ? pathFromFileId(FILE_ID_PREFIX + id.slice(FILE_ID_PREFIX.length).replaceAll('+', '-').replaceAll('/', '_'))
+      : null;
+  else if (hasFault(opts, 'files-after-unprefixed-accepted') && !id.startsWith(FILE_ID_PREFIX))
+    path = readCursor(opts, FILE_ID_PREFIX + id);
   else path = readCursor(opts, id);
   // Fault: the cursor's path normalised to NFC before the comparison: after the NFD spelling of a path
   // whose NFC spelling is listed too, the NFC one is skipped (4.1 "resumes strictly after that path").
@@ -213,7 +295,7 @@ function afterPath(opts: ReferenceOptions, id: string): string | null {
 
 /** 2.1 `path` as listed: relative to the container (the fault makes it absolute). */
 function shownPath(opts: ReferenceOptions, path: string): string {
-  if (hasFault(opts, 'files-absolute-paths')) return '/' + path;
+  if (hasFault(opts, 'files-absolute-paths')) return `/${path}`;
   return path;
 }
 
@@ -226,7 +308,10 @@ function parseIntLimit(raw: string | undefined): { ok: true; value: number } | {
 
 /** Fault pagination-wrong-sort-order: the key space ordered case-insensitively, not byte-wise. */
 function compareCaseInsensitive(a: Buffer, b: Buffer): number {
-  return Buffer.compare(Buffer.from(a.toString('utf8').toLowerCase()), Buffer.from(b.toString('utf8').toLowerCase())) || Buffer.compare(a, b);
+  return (
+    Buffer.compare(Buffer.from(a.toString('utf8').toLowerCase()), Buffer.from(b.toString('utf8').toLowerCase())) ||
+    Buffer.compare(a, b)
+  );
 }
 
 const caseInsensitiveViews = new WeakMap<Container, Container>();

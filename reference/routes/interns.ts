@@ -23,15 +23,25 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   const limitRaw = single(query, names.limit);
   if (!limitRaw.ok) return internsError('invalid_body', opts);
   let limit = readLimit(opts, limitRaw.value, LIMIT_MIN, LIMIT_MAX, opts.internsDefaultPageSize);
-  if (hasFault(opts, 'interns-limit-above-maximum-served') && /^[0-9]+$/.test(limitRaw.value ?? '') && Number(limitRaw.value) > LIMIT_MAX) limit = { ok: true, value: Number(limitRaw.value) };
-  if (hasFault(opts, 'interns-limit-non-integer-accepted') && limitRaw.value !== undefined) limit = parseIntPageSize(limitRaw.value, opts.internsDefaultPageSize);
-  if (hasFault(opts, 'interns-limit-bounds-not-enforced') && /^(0|-?[1-9][0-9]{0,15})$/.test(limitRaw.value ?? '')) limit = { ok: true, value: Math.min(Math.max(Number(limitRaw.value), LIMIT_MIN), LIMIT_MAX) };
-  if (hasFault(opts, 'errors-interns-integer-invalid-body') && !limit.ok) return { status: 400, body: { error: { code: 400, message: 'Invalid list query' } } };
+  if (
+    hasFault(opts, 'interns-limit-above-maximum-served') &&
+    /^[0-9]+$/.test(limitRaw.value ?? '') &&
+    Number(limitRaw.value) > LIMIT_MAX
+  )
+    limit = { ok: true, value: Number(limitRaw.value) };
+  if (hasFault(opts, 'interns-limit-non-integer-accepted') && limitRaw.value !== undefined)
+    limit = parseIntPageSize(limitRaw.value, opts.internsDefaultPageSize);
+  if (hasFault(opts, 'interns-limit-bounds-not-enforced') && /^(0|-?[1-9][0-9]{0,15})$/.test(limitRaw.value ?? ''))
+    limit = { ok: true, value: Math.min(Math.max(Number(limitRaw.value), LIMIT_MIN), LIMIT_MAX) };
+  if (hasFault(opts, 'errors-interns-integer-invalid-body') && !limit.ok)
+    return { status: 400, body: { error: { code: 400, message: 'Invalid list query' } } };
   if (!limit.ok) return internsError('invalid_body', opts);
   if (hasFault(opts, 'interns-limit-max-too-low') && limit.value > 100) return internsError('invalid_body', opts);
   if (hasFault(opts, 'interns-limit-not-enforced')) limit = { ok: true, value: opts.internsDefaultPageSize };
-  if (hasFault(opts, 'interns-page-size-off-by-one') && limitRaw.value !== undefined) limit = { ok: true, value: limit.value + 1 };
-  if (hasFault(opts, 'interns-default-page-501') && limitRaw.value === undefined) limit = { ok: true, value: LIMIT_MAX + 1 };
+  if (hasFault(opts, 'interns-page-size-off-by-one') && limitRaw.value !== undefined)
+    limit = { ok: true, value: limit.value + 1 };
+  if (hasFault(opts, 'interns-default-page-501') && limitRaw.value === undefined)
+    limit = { ok: true, value: LIMIT_MAX + 1 };
 
   // 4.3: comma-separated list of section-3 values. Exact, case-sensitive values; an unknown
   // value or an empty element (`running,`, ``) makes the query invalid (7.3 invalid_body).
@@ -41,13 +51,19 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   if (statusRaw.value !== undefined) {
     let parts = statusRaw.value.split(',');
     // status-filter-lenient: case folded, blanks trimmed, empty elements dropped.
-    if (hasReading(opts, 'status-filter-lenient')) parts = parts.map((p) => p.trim().toLowerCase()).filter((p) => p.length > 0);
-    if (!parts.every((p) => (INTERN_STATUSES as readonly string[]).includes(p)) && !hasFault(opts, 'interns-bad-status-accepted')) return internsError('invalid_body', opts);
+    if (hasReading(opts, 'status-filter-lenient'))
+      parts = parts.map((p) => p.trim().toLowerCase()).filter((p) => p.length > 0);
+    if (
+      !parts.every((p) => (INTERN_STATUSES as readonly string[]).includes(p)) &&
+      !hasFault(opts, 'interns-bad-status-accepted')
+    )
+      return internsError('invalid_body', opts);
     statuses = new Set(parts as InternStatus[]);
   }
   if (hasFault(opts, 'interns-status-filter-ignored')) statuses = null;
   if (hasFault(opts, 'interns-status-subset-ignored') && statuses !== null && statuses.size > 1) statuses = null;
-  if (hasFault(opts, 'interns-status-list-first-only') && statuses !== null && statuses.size > 1) statuses = new Set([[...statuses][0]!]);
+  if (hasFault(opts, 'interns-status-list-first-only') && statuses !== null && statuses.size > 1)
+    statuses = new Set([[...statuses][0]!]);
 
   // 4.3: the workspace filter is a UUID that "must match the workspace of the API key".
   // Malformed -> invalid_body (the query is invalid). Well-formed but another workspace -> 403
@@ -56,14 +72,18 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   const wsRaw = single(query, names.workspace);
   if (!wsRaw.ok) return internsError('invalid_body', opts);
   let wsFilter = wsRaw.value;
-  if (hasFault(opts, 'interns-malformed-workspace-accepted') && wsFilter !== undefined && !UUID.test(wsFilter)) wsFilter = undefined;
+  if (hasFault(opts, 'interns-malformed-workspace-accepted') && wsFilter !== undefined && !UUID.test(wsFilter))
+    wsFilter = undefined;
   if (wsFilter !== undefined) {
-    if (!UUID.test(wsFilter) && hasFault(opts, 'interns-malformed-workspace-empty')) return { status: 200, body: extra(opts, { data: [], has_more: false }) };
-    if (!UUID.test(wsFilter)) return internsError(hasReading(opts, 'workspace-malformed-forbidden') ? 403 : 'invalid_body', opts);
+    if (!UUID.test(wsFilter) && hasFault(opts, 'interns-malformed-workspace-empty'))
+      return { status: 200, body: extra(opts, { data: [], has_more: false }) };
+    if (!UUID.test(wsFilter))
+      return internsError(hasReading(opts, 'workspace-malformed-forbidden') ? 403 : 'invalid_body', opts);
     if (hasFault(opts, 'interns-workspace-filter-refused')) return internsError(403, opts);
     const mismatch = wsFilter.toLowerCase() !== caller.workspaceId.toLowerCase();
     // workspace-mismatch-empty: only interns of that workspace, and the key sees none of them.
-    if (mismatch && hasReading(opts, 'workspace-mismatch-empty') && !hasFault(opts, 'interns-workspace-fallback')) return { status: 200, body: extra(opts, { data: [], has_more: false }) };
+    if (mismatch && hasReading(opts, 'workspace-mismatch-empty') && !hasFault(opts, 'interns-workspace-fallback'))
+      return { status: 200, body: extra(opts, { data: [], has_more: false }) };
     if (mismatch && !hasFault(opts, 'interns-workspace-fallback')) return internsError(403, opts);
   }
 
@@ -71,7 +91,8 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   // last intern (opts.internsCursor); an id that is not a UUID is an invalid query, one it does not
   // list is "404-type not found" (4.3, 7.3 not_found).
   const cursorRaw = single(query, opts.internsCursor);
-  if (!cursorRaw.ok || (cursorRaw.value !== undefined && !UUID.test(cursorRaw.value))) return internsError('invalid_body', opts);
+  if (!cursorRaw.ok || (cursorRaw.value !== undefined && !UUID.test(cursorRaw.value)))
+    return internsError('invalid_body', opts);
   const cursor = cursorRaw.value?.toLowerCase();
   // Fault: the status filter is honoured alone and dropped when the workspace filter comes with it.
   if (hasFault(opts, 'interns-status-dropped-with-workspace') && wsFilter !== undefined) statuses = null;
@@ -86,7 +107,8 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   let resumed = cursor === undefined;
   let hasMore = false;
   let visibleWorkspace = caller.workspaceId;
-  if (hasFault(opts, 'interns-other-workspace-leak') && wsFilter === undefined) visibleWorkspace = INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId ?? visibleWorkspace;
+  if (hasFault(opts, 'interns-other-workspace-leak') && wsFilter === undefined)
+    visibleWorkspace = INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId ?? visibleWorkspace;
   let ordered = INTERNS;
   if (hasFault(opts, 'interns-oldest-first')) ordered = [...INTERNS].reverse();
   for (const listed of ordered) {
@@ -110,9 +132,12 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   }
   // Faults met only on a page fetched with the cursor, or on a page of more than 300 interns (the page-size bounds check's 500), never on a check's sample.
   const deep = data as Array<Record<string, unknown>>;
-  if (hasFault(opts, 'interns-deep-other-workspace') && deep.length > 300) deep[300] = { ...deep[300], workspaceId: INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId };
-  if (hasFault(opts, 'interns-deep-order-swapped') && deep.length > 301) [deep[300], deep[301]] = [deep[301]!, deep[300]!];
-  if (hasFault(opts, 'interns-cursor-page-other-workspace') && cursor !== undefined && deep.length > 2) deep[2] = { ...deep[2], workspaceId: INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId };
+  if (hasFault(opts, 'interns-deep-other-workspace') && deep.length > 300)
+    deep[300] = { ...deep[300], workspaceId: INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId };
+  if (hasFault(opts, 'interns-deep-order-swapped') && deep.length > 301)
+    [deep[300], deep[301]] = [deep[301]!, deep[300]!];
+  if (hasFault(opts, 'interns-cursor-page-other-workspace') && cursor !== undefined && deep.length > 2)
+    deep[2] = { ...deep[2], workspaceId: INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId };
   const body: Record<string, unknown> = { data, has_more: hasMore };
   if (hasFault(opts, 'interns-has-more-string')) body.has_more = String(hasMore);
   return { status: 200, body: extra(opts, body) };
@@ -132,12 +157,16 @@ const servedIntern = servedOnce<Intern>();
 function internBody(opts: RouteContext['opts'], intern: (typeof INTERNS)[number]): Record<string, unknown> {
   const out: Record<string, unknown> = { ...intern };
   // interns-omit-null-fields: 2.5 has no Required column; null fields are left out.
-  if (hasReading(opts, 'interns-omit-null-fields')) for (const k of ['attached_vault_id', 'instructions', 'lastFailureMessage', 'progress']) if (out[k] === null) delete out[k];
+  if (hasReading(opts, 'interns-omit-null-fields'))
+    for (const k of ['attached_vault_id', 'instructions', 'lastFailureMessage', 'progress'])
+      if (out[k] === null) delete out[k];
   if (hasFault(opts, 'interns-description-not-string')) out.description = null;
   if (hasFault(opts, 'interns-bad-uuid')) out.vault_id = `vault_${intern.vault_id.slice(0, 8)}`;
-  if (hasFault(opts, 'interns-timestamps-no-millis')) for (const k of ['createdAt', 'updatedAt'] as const) out[k] = intern[k].replace(/\.\d{3}Z$/, 'Z');
+  if (hasFault(opts, 'interns-timestamps-no-millis'))
+    for (const k of ['createdAt', 'updatedAt'] as const) out[k] = intern[k].replace(/\.\d{3}Z$/, 'Z');
   if (hasFault(opts, 'interns-hostname-no-domain')) out.hostname = intern.name;
-  if (hasFault(opts, 'interns-hostname-mismatch')) out.hostname = `i-${intern.id.slice(0, 8)}.${intern.hostname.split('.').slice(1).join('.')}`;
+  if (hasFault(opts, 'interns-hostname-mismatch'))
+    out.hostname = `i-${intern.id.slice(0, 8)}.${intern.hostname.split('.').slice(1).join('.')}`;
   if (hasFault(opts, 'interns-model-bad-shape')) out.model = intern.model.split('/').pop();
   if (hasFault(opts, 'interns-unknown-status-value') && intern.status === 'stopped') out.status = 'paused';
   return out;
@@ -149,13 +178,15 @@ function internBody(opts: RouteContext['opts'], intern: (typeof INTERNS)[number]
  * section 3 and only the record rule breaks.
  */
 function stored(opts: ReferenceOptions, intern: Intern): Intern {
-  if (opts.faults.length === 0 || intern.id !== recordFaultInternId(intern.workspaceId, opts.faultPosition)) return intern;
+  if (opts.faults.length === 0 || intern.id !== recordFaultInternId(intern.workspaceId, opts.faultPosition))
+    return intern;
   const out = { ...intern };
   // The status is outside section 3 on purpose: that is the fault.
   if (hasFault(opts, 'interns-record-status-paused')) out.status = 'paused' as InternStatus;
   // The same instant written with a +02:00 offset, so the order (newest first) is unchanged.
   if (hasFault(opts, 'interns-record-no-vault-id')) delete (out as Partial<Intern>).vault_id;
-  if (hasFault(opts, 'interns-record-created-at-offset')) out.createdAt = new Date(Date.parse(intern.createdAt) + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
+  if (hasFault(opts, 'interns-record-created-at-offset'))
+    out.createdAt = new Date(Date.parse(intern.createdAt) + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
   return out;
 }
 

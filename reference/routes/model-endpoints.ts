@@ -17,22 +17,37 @@ export function listModelEndpoints(ctx: RouteContext): JsonResponse {
   // of another workspace; reading forbidden-model-404 does not reveal that it exists.
   if (`${author}/${slug}` === FORBIDDEN_MODEL_FIXTURE) {
     if (hasReading(ctx.opts, 'forbidden-model-404')) return modelsError(404);
-    if (hasFault(ctx.opts, 'models-forbidden-error-no-code')) return { status: 403, body: { error: { message: 'Only management keys of the owning workspace can perform this operation' } } };
+    if (hasFault(ctx.opts, 'models-forbidden-error-no-code'))
+      return {
+        status: 403,
+        body: { error: { message: 'Only management keys of the owning workspace can perform this operation' } },
+      };
     return modelsError(403);
   }
   const named = MODELS.get(`${author}/${slug}`);
   if (!named && hasFault(ctx.opts, 'models-unknown-200')) {
-    const architecture = { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: 'Other' };
-    return { status: 200, body: { data: { id: `${author}/${slug}`, name: slug, created: 0, description: '', architecture, endpoints: [] } } };
+    const architecture = {
+      input_modalities: ['text'],
+      output_modalities: ['text'],
+      modality: 'text->text',
+      instruct_type: null,
+      tokenizer: 'Other',
+    };
+    return {
+      status: 200,
+      body: { data: { id: `${author}/${slug}`, name: slug, created: 0, description: '', architecture, endpoints: [] } },
+    };
   }
   if (!named) return modelsError(hasReading(ctx.opts, 'unknown-model-403') ? 403 : 404); // 7.2: "Resource not found"
   let model = named;
-  if (hasFault(ctx.opts, 'models-other-model-returned')) model = [...MODELS.values()].find((m) => m.id !== named.id) ?? named;
+  if (hasFault(ctx.opts, 'models-other-model-returned'))
+    model = [...MODELS.values()].find((m) => m.id !== named.id) ?? named;
   // 4.2: an object with one field `data` holding the model with endpoints (2.3).
   const data = modelBody(ctx.opts, model);
   if (hasFault(ctx.opts, 'models-no-data-wrapper')) return { status: 200, body: data };
   if (hasFault(ctx.opts, 'models-description-latin1')) return { status: 200, body: null, raw: latin1Cafe({ data }) };
-  if (hasFault(ctx.opts, 'models-wrapper-extra-field')) return { status: 200, body: { data, links: { self: `/models/${author}/${slug}/endpoints` } } };
+  if (hasFault(ctx.opts, 'models-wrapper-extra-field'))
+    return { status: 200, body: { data, links: { self: `/models/${author}/${slug}/endpoints` } } };
   // 4.2 "one field `data`": unknown fields (options.extraFields) go inside the model, never beside data.
   return { status: 200, body: { data } };
 }
@@ -42,8 +57,10 @@ function modelBody(opts: ReferenceOptions, m: Model): unknown {
     ? // 2.4: nullability of instruct_type/tokenizer is not shown; the sparse variant sends null.
       { ...m.architecture, instruct_type: null, tokenizer: null }
     : m.architecture;
-  if (hasFault(opts, 'models-modality-arrow-missing')) arch = { ...arch, modality: m.architecture.modality.replace('->', ' to ') };
-  if (hasFault(opts, 'models-architecture-modalities-string')) arch = { ...arch, input_modalities: m.architecture.input_modalities.join(',') };
+  if (hasFault(opts, 'models-modality-arrow-missing'))
+    arch = { ...arch, modality: m.architecture.modality.replace('->', ' to ') };
+  if (hasFault(opts, 'models-architecture-modalities-string'))
+    arch = { ...arch, input_modalities: m.architecture.input_modalities.join(',') };
   const body: Record<string, unknown> = {
     id: m.id,
     name: m.name,
@@ -54,9 +71,17 @@ function modelBody(opts: ReferenceOptions, m: Model): unknown {
   };
   // Record fault: one endpoint (options.faultPosition), not every one, with pricing.completion a JSON number.
   const bad = recordIndex(opts.faultPosition, m.endpoints.length);
-  if (hasFault(opts, 'models-record-endpoint-pricing-number') && bad >= 0) (body.endpoints as Array<Record<string, unknown>>)[bad]!.pricing = { ...m.endpoints[bad]!.pricing, completion: Number(m.endpoints[bad]!.pricing.completion) };
+  if (hasFault(opts, 'models-record-endpoint-pricing-number') && bad >= 0)
+    (body.endpoints as Array<Record<string, unknown>>)[bad]!.pricing = {
+      ...m.endpoints[bad]!.pricing,
+      completion: Number(m.endpoints[bad]!.pricing.completion),
+    };
   const endpoints = body.endpoints as Array<Record<string, unknown>>;
-  if (hasFault(opts, 'models-record-pricing-two-fields') && bad >= 0) endpoints[bad]!.pricing = { prompt: m.endpoints[bad]!.pricing.prompt, completion: m.endpoints[bad]!.pricing.completion };
+  if (hasFault(opts, 'models-record-pricing-two-fields') && bad >= 0)
+    endpoints[bad]!.pricing = {
+      prompt: m.endpoints[bad]!.pricing.prompt,
+      completion: m.endpoints[bad]!.pricing.completion,
+    };
   if (hasFault(opts, 'models-record-latency-no-p99') && bad >= 0) {
     const { p99: _p99, ...rest } = m.endpoints[bad]!.latency_last_30m;
     endpoints[bad]!.latency_last_30m = rest;
@@ -73,13 +98,18 @@ function modelBody(opts: ReferenceOptions, m: Model): unknown {
 function endpointBody(opts: ReferenceOptions, e: Endpoint, i: number): Record<string, unknown> {
   const out: Record<string, unknown> = opts.sparseEndpoints ? sparse(e, i) : { ...e };
   // pricing-exponent: the decimal numbers as Python prints floats ("2.5e-06" below 1e-4, "0.0").
-  if (hasReading(opts, 'pricing-exponent')) out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, pythonFloat(Number(v))]));
-  if (hasFault(opts, 'models-pricing-not-numeric')) out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, `$${v}`]));
+  if (hasReading(opts, 'pricing-exponent'))
+    out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, pythonFloat(Number(v))]));
+  if (hasFault(opts, 'models-pricing-not-numeric'))
+    out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, `$${v}`]));
   if (hasFault(opts, 'models-endpoint-context-length-string')) out.context_length = String(e.context_length);
   if (hasFault(opts, 'models-pricing-fifth-field')) out.pricing = { ...(out.pricing as object), discount: '0' };
-  if (hasFault(opts, 'models-pricing-numbers')) out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, Number(v)]));
-  if (hasFault(opts, 'models-percentile-strings')) out.latency_last_30m = Object.fromEntries(Object.entries(e.latency_last_30m).map(([k, v]) => [k, String(v)]));
-  if (hasFault(opts, 'models-uptime-strings')) for (const k of ['uptime_last_5m', 'uptime_last_30m', 'uptime_last_1d']) if (k in out) out[k] = String(out[k]);
+  if (hasFault(opts, 'models-pricing-numbers'))
+    out.pricing = Object.fromEntries(Object.entries(e.pricing).map(([k, v]) => [k, Number(v)]));
+  if (hasFault(opts, 'models-percentile-strings'))
+    out.latency_last_30m = Object.fromEntries(Object.entries(e.latency_last_30m).map(([k, v]) => [k, String(v)]));
+  if (hasFault(opts, 'models-uptime-strings'))
+    for (const k of ['uptime_last_5m', 'uptime_last_30m', 'uptime_last_1d']) if (k in out) out[k] = String(out[k]);
   return out;
 }
 

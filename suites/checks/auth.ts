@@ -2,10 +2,18 @@ import type { ApiResponse } from '../../core/http/client.ts';
 import { defineChecks, type CheckDeclaration } from '../../core/check/check.ts';
 import { CannotJudge } from '../../core/check/errors.ts';
 import { conform, expectSchema, expectStatus } from '../../core/check/expect.ts';
-import { errorBody, OPERATION_PROBES, sendWithKeyHeader, type KeyHeader, type OperationProbe } from '../support/operations.ts';
+import {
+  errorBody,
+  OPERATION_PROBES,
+  sendWithKeyHeader,
+  type KeyHeader,
+  type OperationProbe,
+} from '../support/operations.ts';
 
 const needsRestrictedKey = (t: { hasRestrictedKey: boolean }) =>
-  t.hasRestrictedKey ? undefined : 'restrictedApiKey is not set in the target file (a valid key that lacks permission, section 5 rule 3)';
+  t.hasRestrictedKey
+    ? undefined
+    : 'restrictedApiKey is not set in the target file (a valid key that lacks permission, section 5 rule 3)';
 
 /**
  * 5 + 7: a 401 or 403 carries the error body of its operation (7.1 / 7.2 / 7.3 schema). Its code is
@@ -22,7 +30,12 @@ function expectAuthErrorBody(res: ApiResponse, op: OperationProbe, status: 401 |
   if (op.operation === 'listModelEndpoints') return expectSchema(body, 'Error', 'auth.error-shape', res);
   expectSchema(body, op.errorSchema, 'auth.error-shape', res);
   const code = (body as { error: { code: unknown } }).error.code;
-  conform(code === status, 'auth.error-shape', `${op.operation} ${status}: error.code is ${JSON.stringify(code)}, expected the integer ${status}`, res);
+  conform(
+    code === status,
+    'auth.error-shape',
+    `${op.operation} ${status}: error.code is ${JSON.stringify(code)}, expected the integer ${status}`,
+    res,
+  );
 }
 
 /**
@@ -58,7 +71,11 @@ function authChecks(op: OperationProbe): CheckDeclaration[] {
         // A model answered "Resource not found" (7.2) is the target file's modelEndpoints.model, not a
         // refused key (principle 6): named as models.response.schema names it, where no preflight ran first.
         if (op.operation === 'listModelEndpoints' && res.status === 404) {
-          throw new CannotJudge('target-file', `modelEndpoints.model ${JSON.stringify(ctx.target.modelEndpoints.model)} was answered 404: is it a model the deployment serves? Check the target file`, [res.exchange]);
+          throw new CannotJudge(
+            'target-file',
+            `modelEndpoints.model ${JSON.stringify(ctx.target.modelEndpoints.model)} was answered 404: is it a model the deployment serves? Check the target file`,
+            [res.exchange],
+          );
         }
         expectStatus(res, 200, 'auth.bearer-accepted', `${op.operation} with Authorization: Bearer $API_KEY`);
       },
@@ -84,7 +101,10 @@ function authChecks(op: OperationProbe): CheckDeclaration[] {
         // 5 rule 2 ("the key is invalid"): a made-up token no deployment issues, and an empty one
         // (RFC 6750 section 2.1: b64token is 1*char; a server may see `Bearer` once trailing
         // whitespace is stripped; either way no key).
-        for (const [header, what] of [['Bearer conformance-suite-unknown-key-0000', 'an unknown bearer key'], ['Bearer ', 'an empty bearer token']] as const) {
+        for (const [header, what] of [
+          ['Bearer conformance-suite-unknown-key-0000', 'an unknown bearer key'],
+          ['Bearer ', 'an empty bearer token'],
+        ] as const) {
           const res = await op.send(ctx, { header });
           expectStatus(res, 401, 'auth.invalid-401', `${op.operation} with ${what}`);
           expectAuthErrorBody(res, op, 401);
@@ -117,7 +137,12 @@ function authChecks(op: OperationProbe): CheckDeclaration[] {
         // 5 rule 3: a valid key lacking permission gets 403. Which kind of key each operation needs
         // is not shown (section 5), so 200 is as conformant as 403; 401 would call a valid key invalid.
         const res = await op.send(ctx, 'restricted');
-        conform(res.status !== 401, 'auth.restricted-403', `${op.operation} answered 401 to a valid (restricted) key; 5 rule 3 gives 403 when a valid key lacks permission`, res);
+        conform(
+          res.status !== 401,
+          'auth.restricted-403',
+          `${op.operation} answered 401 to a valid (restricted) key; 5 rule 3 gives 403 when a valid key lacks permission`,
+          res,
+        );
         expectStatus(res, [200, 403], 'auth.restricted-403', `${op.operation} with the restricted key`);
         if (res.status === 403) expectAuthErrorBody(res, op, 403);
       },

@@ -4,13 +4,33 @@
  * around the target's own listing.
  */
 import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
-import type { ApiResponse } from '../../core/http/client.ts';
 import { expectStatus } from '../../core/check/expect.ts';
 import { encodeFileId } from '../../core/document/file-id.ts';
 import { afterInSomeOrder } from '../support/path-order.ts';
 import { fullListing } from '../support/traversal.ts';
-import { CONTROL, expectRejected, firstFilesAfter, LIMIT_DEFAULT, LIMIT_MAX, main, orderOf, prefixlessScanCursor, q } from '../support/container-files.ts';
-import { fetchPage, pageEnd, pathBetween, readPage, usesPadding, walkAllowance, walkNotReached, walkPages, walkToFile, type FetchedPage } from '../support/file-pages.ts';
+import {
+  CONTROL,
+  expectRejected,
+  firstFilesAfter,
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  main,
+  orderOf,
+  prefixlessScanCursor,
+  q,
+} from '../support/container-files.ts';
+import {
+  fetchPage,
+  pageEnd,
+  pathBetween,
+  readPage,
+  usesPadding,
+  walkAllowance,
+  walkNotReached,
+  walkPages,
+  walkToFile,
+  type FetchedPage,
+} from '../support/file-pages.ts';
 
 /** Listed files whose cursors the unusual-paths check asks, at most. */
 const UNUSUAL_PICKS = 8;
@@ -24,7 +44,8 @@ const LIMIT_SPELLINGS = ['1e2', '2.0', '+5', '05', '0x10', ''];
  * other non-ASCII, long paths.
  */
 /** A path quoted with every character outside printable ASCII escaped: an NFD and an NFC spelling look alike otherwise. */
-const qEscaped = (p: string) => JSON.stringify(p).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const qEscaped = (p: string) =>
+  JSON.stringify(p).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 function unusualPaths(paths: readonly string[]): number[] {
   const kinds: ReadonlyArray<(p: string) => boolean> = [
@@ -58,7 +79,11 @@ export const containerFilesQueryChecks = defineChecks([
       const { pages } = await walkPages(ctx, main(ctx), { maxPages: 3 });
       for (const p of pages) {
         const n = p.page.data.length;
-        ctx.conform(n <= LIMIT_DEFAULT, `a page without limit holds ${n} files, more than the default of ${LIMIT_DEFAULT}`, p.res);
+        ctx.conform(
+          n <= LIMIT_DEFAULT,
+          `a page without limit holds ${n} files, more than the default of ${LIMIT_DEFAULT}`,
+          p.res,
+        );
       }
     },
   },
@@ -71,10 +96,17 @@ export const containerFilesQueryChecks = defineChecks([
       // SHOULD (4.1 never says a page is full): a page that ends at the scan bound (4.1 rule 3) may be
       // short, so walk forward (bounded) to a page that ends at its last listed file with has_more true.
       const full = (p: FetchedPage) => p.page.has_more && pageEnd(p.page) === 'last-listed';
-      const { pages, end } = await walkPages(ctx, main(ctx), { maxPages: 8, followEmpty: true, enough: (ps) => full(ps[ps.length - 1]!) });
+      const { pages, end } = await walkPages(ctx, main(ctx), {
+        maxPages: 8,
+        followEmpty: true,
+        enough: (ps) => full(ps[ps.length - 1]!),
+      });
       // Pages that end at the scan bound say nothing of the default: without one that ends at its last
       // file, the default is not judged (a listing that ended has none to show, a walk cut short may).
-      if (!pages.some(full) && end !== 'last-page') return ctx.skip(`no page of the first ${pages.length} without limit ended at its last listed file with has_more true (each ended at the scan bound, 4.1 rule 3): the default page size is not judged`);
+      if (!pages.some(full) && end !== 'last-page')
+        return ctx.skip(
+          `no page of the first ${pages.length} without limit ended at its last listed file with has_more true (each ended at the scan bound, 4.1 rule 3): the default page size is not judged`,
+        );
       for (const p of pages) {
         const n = p.page.data.length;
         if (full(p)) {
@@ -97,16 +129,27 @@ export const containerFilesQueryChecks = defineChecks([
       // the server's page sizes (a page need not be full: a server capping at 50 caps both alike).
       // Pages that end at the scan bound (rule 3) are alike at any limit, so the walk goes on to a
       // page that ends at its last listed file with has_more true, where the limit shows.
-      const shape = (p: FetchedPage) => JSON.stringify([p.page.data.map((f) => f.path), p.page.has_more, p.page.last_id]);
+      const shape = (p: FetchedPage) =>
+        JSON.stringify([p.page.data.map((f) => f.path), p.page.has_more, p.page.last_id]);
       const full = (p: FetchedPage) => p.page.has_more && pageEnd(p.page) === 'last-listed';
       const { pages } = await walkPages(ctx, main(ctx), { maxPages: 8, enough: (ps) => full(ps[ps.length - 1]!) });
       for (const without of pages) {
-        const hundred = await fetchPage(ctx, main(ctx), { limit: LIMIT_DEFAULT, ...(without.after !== undefined ? { after: without.after } : {}) });
+        const hundred = await fetchPage(ctx, main(ctx), {
+          limit: LIMIT_DEFAULT,
+          ...(without.after !== undefined ? { after: without.after } : {}),
+        });
         if (shape(hundred) === shape(without)) continue;
         // Live data is not ours: asked again without limit, a page that changed is not judged. Asked of
         // the target itself (api.fresh), not of the run's memory: the question is whether it moved.
-        const again = await fetchPage({ ...ctx, api: ctx.api.fresh }, main(ctx), without.after !== undefined ? { after: without.after } : {});
-        if (shape(again) !== shape(without)) return ctx.skip(`the page without limit after ${q(String(without.after ?? '(start)'))} changed between two requests: the listing is moving`);
+        const again = await fetchPage(
+          { ...ctx, api: ctx.api.fresh },
+          main(ctx),
+          without.after !== undefined ? { after: without.after } : {},
+        );
+        if (shape(again) !== shape(without))
+          return ctx.skip(
+            `the page without limit after ${q(String(without.after ?? '(start)'))} changed between two requests: the listing is moving`,
+          );
         const [a, b] = [without.page, hundred.page];
         ctx.conform(
           false,
@@ -155,7 +198,11 @@ export const containerFilesQueryChecks = defineChecks([
         const res = await ctx.api.listContainerFiles(main(ctx), { limit });
         if (res.status !== 200) continue;
         const p = readPage(res);
-        ctx.conform(p.data.length <= LIMIT_MAX, `limit=${limit} answered a page of ${p.data.length} files, more than the maximum of ${LIMIT_MAX}`, res);
+        ctx.conform(
+          p.data.length <= LIMIT_MAX,
+          `limit=${limit} answered a page of ${p.data.length} files, more than the maximum of ${LIMIT_MAX}`,
+          res,
+        );
       }
     },
   },
@@ -167,7 +214,8 @@ export const containerFilesQueryChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       // 4.1: limit is an integer; 7.1: invalid parameters are 400 (not read as a prefix, not defaulted).
       // Only values that are no integer under any reading; other spellings are observed (files.limit.spelling).
-      for (const v of ['abc', '1.5']) await expectRejected(ctx, { limit: v }, 'files.limit.non-integer-rejected', `limit=${q(v)}`);
+      for (const v of ['abc', '1.5'])
+        await expectRejected(ctx, { limit: v }, 'files.limit.non-integer-rejected', `limit=${q(v)}`);
     },
   },
   {
@@ -180,7 +228,8 @@ export const containerFilesQueryChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       // 4.1 gives the type "integer", not how a query string spells one (readings limit-number-spellings, limit-empty-default).
       const seen: Record<string, number> = {};
-      for (const v of LIMIT_SPELLINGS) seen[`limit=${v}`] = (await ctx.api.listContainerFiles(main(ctx), { limit: v })).status;
+      for (const v of LIMIT_SPELLINGS)
+        seen[`limit=${v}`] = (await ctx.api.listContainerFiles(main(ctx), { limit: v })).status;
       ctx.observe('general.integer-spelling', { operation: 'listContainerFiles', statuses: seen });
     },
   },
@@ -193,7 +242,11 @@ export const containerFilesQueryChecks = defineChecks([
       for (const limit of [1, 7]) {
         const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 3 });
         for (const p of pages) {
-          ctx.conform(p.page.data.length <= limit, `limit=${limit} but the page holds ${p.page.data.length} files`, p.res);
+          ctx.conform(
+            p.page.data.length <= limit,
+            `limit=${limit} but the page holds ${p.page.data.length} files`,
+            p.res,
+          );
         }
       }
     },
@@ -208,9 +261,17 @@ export const containerFilesQueryChecks = defineChecks([
       // page after its k-th file starts with its (k+1)-th and lists nothing at or before the k-th.
       const limit = 5;
       // Pages without a file are followed on (4.1 rule 3: any number may come in a row).
-      const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 5, followEmpty: true, enough: (ps) => ps[ps.length - 1]!.page.data.length >= 2 });
+      const { pages } = await walkPages(ctx, main(ctx), {
+        limit,
+        maxPages: 5,
+        followEmpty: true,
+        enough: (ps) => ps[ps.length - 1]!.page.data.length >= 2,
+      });
       const base = pages.find((p) => p.page.data.length >= 2);
-      if (!base) return ctx.skip(`no page of the first ${pages.length} at limit ${limit} (${pages.filter((p) => p.page.data.length > 0).length} of them with a file) lists two files`);
+      if (!base)
+        return ctx.skip(
+          `no page of the first ${pages.length} at limit ${limit} (${pages.filter((p) => p.page.data.length > 0).length} of them with a file) lists two files`,
+        );
       const order = orderOf(base);
       const data = base.page.data;
       const k = Math.floor((data.length - 2) / 2);
@@ -224,14 +285,25 @@ export const containerFilesQueryChecks = defineChecks([
         // After the cursor in another reading than the page's: an order the listing does not keep is
         // files.list.path-order's (page-rules.ts), the resumption itself is strictly after.
         if (why && afterInSomeOrder(cursor.path, f.path)) continue;
-        ctx.conform(!why, `after=${q(cursor.id)} (path ${q(cursor.path)}) but the page lists ${q(f.path)}, which is not after it: ${why}`, next.res);
+        ctx.conform(
+          !why,
+          `after=${q(cursor.id)} (path ${q(cursor.path)}) but the page lists ${q(f.path)}, which is not after it: ${why}`,
+          next.res,
+        );
       }
       const expected = data.slice(k + 1).map((f) => f.path);
       const got = next.page.data.map((f) => f.path);
       // Only where the listing went on (pages without a file are followed, 4.1 rule 3) and then ended:
       // a cursor that stops moving forward is files.pagination.progress's to judge, not this.
-      if (walk.end === 'no-cursor' || walk.end === 'no-progress') return ctx.skip(`after=${q(cursor.id)} the listing went on with has_more true but ${walk.end === 'no-cursor' ? 'no cursor' : 'a cursor that does not move forward'} before listing a file: where it resumes is not judged here (files.pagination.last-id-when-has-more, files.pagination.progress)`);
-      ctx.conform(got.length > 0, `after=${q(cursor.id)} lists no file, expected ${q(expected[0]!)} (listed after it on the page before)`, next.res);
+      if (walk.end === 'no-cursor' || walk.end === 'no-progress')
+        return ctx.skip(
+          `after=${q(cursor.id)} the listing went on with has_more true but ${walk.end === 'no-cursor' ? 'no cursor' : 'a cursor that does not move forward'} before listing a file: where it resumes is not judged here (files.pagination.last-id-when-has-more, files.pagination.progress)`,
+        );
+      ctx.conform(
+        got.length > 0,
+        `after=${q(cursor.id)} lists no file, expected ${q(expected[0]!)} (listed after it on the page before)`,
+        next.res,
+      );
       const n = Math.min(got.length, expected.length);
       ctx.conform(
         got.slice(0, n).every((p, i) => p === expected[i]),
@@ -242,7 +314,8 @@ export const containerFilesQueryChecks = defineChecks([
   },
   {
     id: 'files.after.listed-unusual-paths',
-    title: 'after set to the id of a listed file whose path is unusual (not NFC, astral, URL-special, not ASCII, long) resumes at the file listed next',
+    title:
+      'after set to the id of a listed file whose path is unusual (not NFC, astral, URL-special, not ASCII, long) resumes at the file listed next',
     operation: 'listContainerFiles',
     // files.pagination.next-page: the full listing it reads fails it when a cursor of the target's own is refused.
     requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.pagination.next-page'],
@@ -253,7 +326,10 @@ export const containerFilesQueryChecks = defineChecks([
       // `%` or `+` again, cuts it short) shows on the paths it would change, so those are asked.
       const full = await fullListing(ctx, main(ctx));
       const picks = unusualPaths(full.files.map((f) => f.path));
-      if (picks.length === 0) return ctx.skip(`none of the ${full.files.length} listed paths is unusual (all NFC, ASCII, short, without URL-special characters)`);
+      if (picks.length === 0)
+        return ctx.skip(
+          `none of the ${full.files.length} listed paths is unusual (all NFC, ASCII, short, without URL-special characters)`,
+        );
       const notReached: string[] = [];
       let judged = 0;
       // One walk's share of the budget for all the picks' walks together (file-pages.ts walkAllowance).
@@ -267,11 +343,21 @@ export const containerFilesQueryChecks = defineChecks([
         // Whether a path with a control character or a leading "/" may be named is left open
         // (readings cursor-control-refused, cursor-absolute-refused).
         if (res.status === 400 && (CONTROL.test(file.path) || file.path.startsWith('/'))) continue;
-        ctx.conform(res.status === 200, `after=${q(file.id)} (the id of the listed ${qEscaped(file.path)}) answered HTTP ${res.status}, not 200`, res, 'files.after.any-file-id');
+        ctx.conform(
+          res.status === 200,
+          `after=${q(file.id)} (the id of the listed ${qEscaped(file.path)}) answered HTTP ${res.status}, not 200`,
+          res,
+          'files.after.any-file-id',
+        );
         // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
         // followed to the first file, within the walk's share of the budget.
         const left = Math.max(1, allowance - (ctx.api.asked - started));
-        const walk = await walkToFile(ctx, main(ctx), { limit: 2, after: file.id, first: { res, page: readPage(res), limit: 2, after: file.id }, maxRequests: left });
+        const walk = await walkToFile(ctx, main(ctx), {
+          limit: 2,
+          after: file.id,
+          first: { res, page: readPage(res), limit: 2, after: file.id },
+          maxRequests: left,
+        });
         const why = walkNotReached(walk, `after=${q(file.id)}`);
         if (why) {
           notReached.push(why);
@@ -288,7 +374,11 @@ export const containerFilesQueryChecks = defineChecks([
         );
       }
       // Nothing asked and compared is nothing judged: said, never passed silently.
-      if (judged === 0) ctx.skip(notReached[0] ?? `none of the ${picks.length} unusual listed paths was judged: each was the last file of a listing cut short by the budget, a path whose refusal is left open, or followed by a cursor that stopped moving forward (files.pagination.progress's)`);
+      if (judged === 0)
+        ctx.skip(
+          notReached[0] ??
+            `none of the ${picks.length} unusual listed paths was judged: each was the last file of a listing cut short by the budget, a path whose refusal is left open, or followed by a cursor that stopped moving forward (files.pagination.progress's)`,
+        );
     },
   },
   {
@@ -307,11 +397,20 @@ export const containerFilesQueryChecks = defineChecks([
         const c = pathBetween(a, b);
         return c !== undefined && !CONTROL.test(c) ? c : undefined;
       };
-      const hasPair = (p: FetchedPage) => p.page.data.some((f, i) => i > 0 && between(p.page.data[i - 1]!.path, f.path) !== undefined);
+      const hasPair = (p: FetchedPage) =>
+        p.page.data.some((f, i) => i > 0 && between(p.page.data[i - 1]!.path, f.path) !== undefined);
       // Pages without a file are followed on (4.1 rule 3: any number may come in a row).
-      const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 5, followEmpty: true, enough: (ps) => hasPair(ps[ps.length - 1]!) });
+      const { pages } = await walkPages(ctx, main(ctx), {
+        limit,
+        maxPages: 5,
+        followEmpty: true,
+        enough: (ps) => hasPair(ps[ps.length - 1]!),
+      });
       const base = pages.find(hasPair);
-      if (!base) return ctx.skip(`no page of the first ${pages.length} at limit ${limit} (${pages.filter((p) => p.page.data.length > 0).length} of them with a file) has two neighbouring files with a path between them`);
+      if (!base)
+        return ctx.skip(
+          `no page of the first ${pages.length} at limit ${limit} (${pages.filter((p) => p.page.data.length > 0).length} of them with a file) has two neighbouring files with a path between them`,
+        );
       const order = orderOf(base);
       const i = base.page.data.findIndex((f, j) => j > 0 && between(base.page.data[j - 1]!.path, f.path) !== undefined);
       const before = base.page.data[i - 1]!;
@@ -320,16 +419,33 @@ export const containerFilesQueryChecks = defineChecks([
       // The target's own padding style, so only the path is new (RFC 4648 section 5 leaves padding open).
       const after = encodeFileId(probe, usesPadding(pages));
       const res = await ctx.api.listContainerFiles(main(ctx), { limit, after });
-      expectStatus(res, 200, 'files.after.any-file-id', `after=${q(after)}, the id of ${q(probe)} (between the listed ${q(before.path)} and ${q(nextFile.path)})`);
+      expectStatus(
+        res,
+        200,
+        'files.after.any-file-id',
+        `after=${q(after)}, the id of ${q(probe)} (between the listed ${q(before.path)} and ${q(nextFile.path)})`,
+      );
       // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1).
-      const walk = await walkToFile(ctx, main(ctx), { limit, after, first: { res, page: readPage(res), limit, after } });
+      const walk = await walkToFile(ctx, main(ctx), {
+        limit,
+        after,
+        first: { res, page: readPage(res), limit, after },
+      });
       const notReached = walkNotReached(walk, `after the id of ${q(probe)}`);
       if (notReached) return ctx.skip(notReached);
-      if (walk.end === 'no-cursor' || walk.end === 'no-progress') return ctx.skip(`after the id of ${q(probe)} the listing went on with has_more true but ${walk.end === 'no-cursor' ? 'no cursor' : 'a cursor that does not move forward'} before listing a file: where it resumes is not judged here (files.pagination.last-id-when-has-more, files.pagination.progress)`);
+      if (walk.end === 'no-cursor' || walk.end === 'no-progress')
+        return ctx.skip(
+          `after the id of ${q(probe)} the listing went on with has_more true but ${walk.end === 'no-cursor' ? 'no cursor' : 'a cursor that does not move forward'} before listing a file: where it resumes is not judged here (files.pagination.last-id-when-has-more, files.pagination.progress)`,
+        );
       const p = walk.page;
       for (const f of p.page.data) {
         const why = order.before(probe, f.path);
-        ctx.conform(!why, `after the id of ${q(probe)} the page lists ${q(f.path)}, which is not after it: ${why}`, p.res, 'files.after.strictly-after');
+        ctx.conform(
+          !why,
+          `after the id of ${q(probe)} the page lists ${q(f.path)}, which is not after it: ${why}`,
+          p.res,
+          'files.after.strictly-after',
+        );
       }
       const first = p.page.data[0];
       ctx.conform(
@@ -352,13 +468,17 @@ export const containerFilesQueryChecks = defineChecks([
       // whose scan-bound cursors, as far as the shared listing shows, all carry the prefix.
       const own = await prefixlessScanCursor(ctx);
       if (own.unknown !== undefined) return ctx.skip(own.unknown);
-      if (own.cursor !== undefined) return ctx.skip(`the target names scan positions without the cfile_ prefix (last_id ${q(own.cursor)}, 4.1 rule 3): a value without it may be one of its own cursors, so its refusal is not demanded`);
+      if (own.cursor !== undefined)
+        return ctx.skip(
+          `the target names scan positions without the cfile_ prefix (last_id ${q(own.cursor)}, 4.1 rule 3): a value without it may be one of its own cursors, so its refusal is not demanded`,
+        );
       const bad: Array<[string, string]> = [
         ['YWJj', 'base64url of "abc" without the prefix'],
         ['file_YWJj', 'another prefix'],
         ['CFILE_YWJj', 'the prefix in capitals'],
       ];
-      for (const [after, why] of bad) await expectRejected(ctx, { after }, 'files.after.no-prefix-rejected', `after=${q(after)} (${why})`);
+      for (const [after, why] of bad)
+        await expectRejected(ctx, { after }, 'files.after.no-prefix-rejected', `after=${q(after)} (${why})`);
     },
   },
   {

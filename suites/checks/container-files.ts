@@ -9,24 +9,16 @@
 import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
 import { expectJson, expectStatus } from '../../core/check/expect.ts';
 import { compareUtf16, PathOrderTracker } from '../support/path-order.ts';
+import { filesOf, readPage, sameId, walkOrSkip, walkPages } from '../support/file-pages.ts';
 import {
-  filesOf,
-  readPage,
-  sameId,
-  walkOrSkip,
-  walkPages,
-} from '../support/file-pages.ts';
-import { containerIdEchoRule, createdAtSecondsRule, fileIdRule, pathRelativeRule } from '../judges/container-file-records.ts';
+  containerIdEchoRule,
+  createdAtSecondsRule,
+  fileIdRule,
+  pathRelativeRule,
+} from '../judges/container-file-records.ts';
 import { conformRecord } from '../judges/records.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
-import {
-  LIMIT_MAX,
-  main,
-  q,
-  sampleFiles,
-  SAMPLE_PAGES,
-  where,
-} from '../support/container-files.ts';
+import { LIMIT_MAX, main, q, sampleFiles, SAMPLE_PAGES, where } from '../support/container-files.ts';
 
 export const containerFilesChecks = defineChecks([
   {
@@ -61,10 +53,16 @@ export const containerFilesChecks = defineChecks([
     requirements: ['files.file.container-id-echo'],
     async probe(ctx: ProbeContext) {
       // 4.1: a restarted session's id (-r<nonce>) is a container id of its own: echo it whole.
-      const ids = [main(ctx), ctx.target.containerFiles.restartedContainerId].filter((x): x is string => x !== undefined);
+      const ids = [main(ctx), ctx.target.containerFiles.restartedContainerId].filter(
+        (x): x is string => x !== undefined,
+      );
       let seen = 0;
       for (const containerId of ids) {
-        const walk = await walkOrSkip(ctx, containerId, containerId !== main(ctx), { limit: LIMIT_MAX, maxPages: 3, enough: (ps) => filesOf(ps).length > 0 });
+        const walk = await walkOrSkip(ctx, containerId, containerId !== main(ctx), {
+          limit: LIMIT_MAX,
+          maxPages: 3,
+          enough: (ps) => filesOf(ps).length > 0,
+        });
         for (const { file, at } of filesOf(walk?.pages ?? [])) {
           seen++;
           conformRecord(ctx, containerIdEchoRule(containerId), file, at.res, where(file, at));
@@ -79,7 +77,8 @@ export const containerFilesChecks = defineChecks([
     operation: 'listContainerFiles',
     requirements: ['files.file.created-at-seconds'],
     async probe(ctx: ProbeContext) {
-      for (const { file, at } of await sampleFiles(ctx)) conformRecord(ctx, createdAtSecondsRule, file, at.res, where(file, at));
+      for (const { file, at } of await sampleFiles(ctx))
+        conformRecord(ctx, createdAtSecondsRule, file, at.res, where(file, at));
     },
   },
   {
@@ -89,12 +88,14 @@ export const containerFilesChecks = defineChecks([
     requirements: ['files.file.path-relative'],
     async probe(ctx: ProbeContext) {
       // 2.1 "Path relative to the container": read as not beginning with "/" (SHOULD: no grammar is given).
-      for (const { file, at } of await sampleFiles(ctx)) conformRecord(ctx, pathRelativeRule, file, at.res, where(file, at));
+      for (const { file, at } of await sampleFiles(ctx))
+        conformRecord(ctx, pathRelativeRule, file, at.res, where(file, at));
     },
   },
   {
     id: 'files.list.path-order',
-    title: 'The files of a page are in strictly increasing lexicographic path order, UTF-8 or UTF-16, one order throughout',
+    title:
+      'The files of a page are in strictly increasing lexicographic path order, UTF-8 or UTF-16, one order throughout',
     operation: 'listContainerFiles',
     requirements: ['files.list.path-order'],
     async probe(ctx: ProbeContext) {
@@ -125,8 +126,16 @@ export const containerFilesChecks = defineChecks([
         const file = p.page.data[0];
         // 4.1 rule 5: null is always allowed; otherwise it names data[0] (padding may differ).
         if (first === null) continue;
-        ctx.conform(file !== undefined, `first_id is ${JSON.stringify(first)} on a page with no file; expected null`, p.res);
-        ctx.conform(sameId(first, file.id), `first_id is ${JSON.stringify(first)}, expected null or the id of the first file ${q(file.id)}`, p.res);
+        ctx.conform(
+          file !== undefined,
+          `first_id is ${JSON.stringify(first)} on a page with no file; expected null`,
+          p.res,
+        );
+        ctx.conform(
+          sameId(first, file.id),
+          `first_id is ${JSON.stringify(first)}, expected null or the id of the first file ${q(file.id)}`,
+          p.res,
+        );
       }
     },
   },
@@ -135,7 +144,10 @@ export const containerFilesChecks = defineChecks([
     title: "A restarted session's container id (suffix -r<nonce>) is accepted as the path parameter",
     operation: 'listContainerFiles',
     requirements: ['files.container-id.restarted'],
-    needs: (t) => (t.containerFiles.restartedContainerId ? undefined : 'containerFiles.restartedContainerId is not set in the target file'),
+    needs: (t) =>
+      t.containerFiles.restartedContainerId
+        ? undefined
+        : 'containerFiles.restartedContainerId is not set in the target file',
     async probe(ctx: ProbeContext) {
       const id = ctx.target.containerFiles.restartedContainerId!;
       const res = await ctx.api.listContainerFiles(id);
@@ -161,7 +173,9 @@ export const containerFilesChecks = defineChecks([
       ctx.observe('files.rate-limit.thresholds', {
         limited: limited.length > 0,
         // Sorted: the log's order is the order checks in flight together happened to send in.
-        retryAfter: [...new Set(limited.map((e) => e.retryAfter ?? null))].sort((a, b) => compareUtf16(String(a), String(b))).slice(0, 10),
+        retryAfter: [...new Set(limited.map((e) => e.retryAfter ?? null))]
+          .sort((a, b) => compareUtf16(String(a), String(b)))
+          .slice(0, 10),
       });
     },
   },

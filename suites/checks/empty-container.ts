@@ -37,13 +37,18 @@ const MAX_PAGES = 4;
 function carelessContainer(e: unknown, id: string): unknown {
   const res = e instanceof UnreadableListing ? e.response : undefined;
   if (!res || (res.status !== 404 && res.status !== 403) || /[?&]after=/.test(res.exchange.request.url)) return e;
-  return new CannotJudge('target-file', `containerFiles.emptyContainerId ${JSON.stringify(id)} was answered ${res.status}: is it a container of the deployment (and one this key may read)? Check the target file`, [res.exchange]);
+  return new CannotJudge(
+    'target-file',
+    `containerFiles.emptyContainerId ${JSON.stringify(id)} was answered ${res.status}: is it a container of the deployment (and one this key may read)? Check the target file`,
+    [res.exchange],
+  );
 }
 
 export const emptyContainerChecks = defineChecks([
   {
     id: 'files.empty-container.pages',
-    title: 'A container with no file lists empty pages that obey 2.2 and 4.1 rules 1-5, at limits 1, default and 1000 with an after',
+    title:
+      'A container with no file lists empty pages that obey 2.2 and 4.1 rules 1-5, at limits 1, default and 1000 with an after',
     operation: 'listContainerFiles',
     // assertPageRules names the precise rule a page breaks; the first is the one an empty page breaks most.
     requirements: [
@@ -60,7 +65,8 @@ export const emptyContainerChecks = defineChecks([
       'files.after.strictly-after',
     ],
     estimatedRequests: EMPTY_QUERIES.length,
-    needs: (t) => (t.containerFiles.emptyContainerId ? undefined : 'containerFiles.emptyContainerId is not set in the target file'),
+    needs: (t) =>
+      t.containerFiles.emptyContainerId ? undefined : 'containerFiles.emptyContainerId is not set in the target file',
     async probe(ctx: ProbeContext) {
       const id = ctx.target.containerFiles.emptyContainerId!;
       let listed = 0;
@@ -97,13 +103,19 @@ export const emptyContainerChecks = defineChecks([
       // most naturally, reading unknown-container-forbidden) are choices a deployment can make, so the
       // answer is observed here. A status 4.1 does not list, 404 included, is no choice it leaves:
       // files.errors.documented-status fails it (spec/readings.yaml, decision files-error-statuses).
-      const res = await ctx.api.listContainerFiles(`cntr_conformance-suite-unknown-${ctx.seed.toString(16)}`, { limit: 1 });
+      const res = await ctx.api.listContainerFiles(`cntr_conformance-suite-unknown-${ctx.seed.toString(16)}`, {
+        limit: 1,
+      });
       const body = isObject(res.json) ? res.json : undefined;
       const error = body && isObject(body.error) ? body.error : undefined;
       ctx.observe('files.container-id.unknown', {
         status: res.status,
         ...(res.status === 200 && body
-          ? { 'data.length': Array.isArray(body.data) ? body.data.length : jsonType(body, 'data'), has_more: brief(body.has_more), last_id: brief(body.last_id) }
+          ? {
+              'data.length': Array.isArray(body.data) ? body.data.length : jsonType(body, 'data'),
+              has_more: brief(body.has_more),
+              last_id: brief(body.last_id),
+            }
           : {}),
         ...(error ? { 'error.code': brief(error.code), 'error.message': brief(error.message) } : {}),
       });

@@ -67,7 +67,7 @@ function loggedErrors(ctx: ProbeContext, pathPattern: RegExp): RequestLogEntry[]
     } catch {
       return false;
     }
-    return path.startsWith(base + '/') && pathPattern.test(path.slice(base.length));
+    return path.startsWith(`${base}/`) && pathPattern.test(path.slice(base.length));
   });
 }
 
@@ -91,7 +91,11 @@ export const errorsChecks = defineChecks([
       for (const res of errors) {
         const { code } = errorObject(res, 'files.errors.shape');
         // 7 "integer, or string on some operations"; 7.1's code equals the HTTP status, an integer.
-        ctx.conform(Number.isInteger(code), `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer (7.1)`, res);
+        ctx.conform(
+          Number.isInteger(code),
+          `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer (7.1)`,
+          res,
+        );
       }
     },
   },
@@ -109,8 +113,12 @@ export const errorsChecks = defineChecks([
       });
       requireSome(ctx, judged, 'listContainerFiles error body with an error.code');
       for (const res of judged) {
-        const code = ((res.json as { error: { code: number | string } }).error).code;
-        ctx.conform(Number(code) === res.status, `HTTP ${res.status} carries error.code ${JSON.stringify(code)}; 7.1: error.code equals the HTTP status`, res);
+        const code = (res.json as { error: { code: number | string } }).error.code;
+        ctx.conform(
+          Number(code) === res.status,
+          `HTTP ${res.status} carries error.code ${JSON.stringify(code)}; 7.1: error.code equals the HTTP status`,
+          res,
+        );
       }
     },
   },
@@ -124,7 +132,11 @@ export const errorsChecks = defineChecks([
     gather: async (ctx) => void (await provokedFileErrors(ctx)),
     async probe(ctx: ProbeContext) {
       for (const res of errorsAmong(await provokedFileErrors(ctx))) {
-        ctx.conform((FILES_DOCUMENTED as readonly number[]).includes(res.status), `listContainerFiles answered ${res.status}; 4.1 documents ${FILES_DOCUMENTED.join(', ')}`, res);
+        ctx.conform(
+          (FILES_DOCUMENTED as readonly number[]).includes(res.status),
+          `listContainerFiles answered ${res.status}; 4.1 documents ${FILES_DOCUMENTED.join(', ')}`,
+          res,
+        );
       }
       // Every other listContainerFiles error this run has seen so far (the request log is shared by
       // the whole run; a 429/503 that was retried is in it too and is documented).
@@ -152,7 +164,11 @@ export const errorsChecks = defineChecks([
       for (const res of judged) {
         const body = res.json as Record<string, unknown>;
         const missing = ['service_metadata', 'user_id'].filter((k) => !(k in body));
-        ctx.conform(missing.length === 0, `HTTP ${res.status} body has no ${missing.join(' and ')} (section 7: present on the container-files errors)`, res);
+        ctx.conform(
+          missing.length === 0,
+          `HTTP ${res.status} body has no ${missing.join(' and ')} (section 7: present on the container-files errors)`,
+          res,
+        );
       }
     },
   },
@@ -169,7 +185,11 @@ export const errorsChecks = defineChecks([
         const { code } = errorObject(res, 'models.errors.shape');
         // 7: code is "integer, or string on some operations"; whether a string is allowed here is
         // models.errors.code-integer's (SHOULD) question, so any integer or string passes this MUST.
-        ctx.conform(Number.isInteger(code) || typeof code === 'string', `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer or a string (7)`, res);
+        ctx.conform(
+          Number.isInteger(code) || typeof code === 'string',
+          `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer or a string (7)`,
+          res,
+        );
       }
     },
   },
@@ -180,11 +200,17 @@ export const errorsChecks = defineChecks([
     requirements: ['models.errors.code-integer'],
     async probe(ctx: ProbeContext) {
       // 7: string codes are for "some operations"; 7.3 is where the document shows them, 7.2 does not.
-      const judged = (await modelsErrors(ctx)).filter((res) => isObject(res.json) && isObject(res.json['error']) && 'code' in res.json['error']);
+      const judged = (await modelsErrors(ctx)).filter(
+        (res) => isObject(res.json) && isObject(res.json['error']) && 'code' in res.json['error'],
+      );
       requireSome(ctx, judged, 'model-endpoints error body with an error.code');
       for (const res of judged) {
         const code = (res.json as { error: { code: unknown } }).error.code;
-        ctx.conform(Number.isInteger(code), `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer (string codes are shown only in 7.3)`, res);
+        ctx.conform(
+          Number.isInteger(code),
+          `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer (string codes are shown only in 7.3)`,
+          res,
+        );
       }
     },
   },
@@ -211,7 +237,8 @@ export const errorsChecks = defineChecks([
   // ------------------------------------------------------------------ 7.3 list interns
   {
     id: 'interns.errors.shape',
-    title: 'Interns error bodies (invalid page size, no key) carry a 7.3 code and a string message, an integer code as their status',
+    title:
+      'Interns error bodies (invalid page size, no key) carry a 7.3 code and a string message, an integer code as their status',
     operation: 'listInterns',
     requirements: ['interns.errors.shape', 'interns.errors.code-equals-status'],
     needs: needsInternsParams,
@@ -221,8 +248,14 @@ export const errorsChecks = defineChecks([
       requireSome(ctx, errors, 'error response of list interns');
       for (const res of errors) {
         const { code } = errorObject(res, 'interns.errors.shape');
-        const ok = (INTERNS_INT_CODES as readonly unknown[]).includes(code) || (INTERNS_STRING_CODES as readonly unknown[]).includes(code);
-        ctx.conform(ok, `HTTP ${res.status}: error.code is ${JSON.stringify(code)}; 7.3 shows the integers ${INTERNS_INT_CODES.join(', ')} and the strings ${INTERNS_STRING_CODES.join(', ')}`, res);
+        const ok =
+          (INTERNS_INT_CODES as readonly unknown[]).includes(code) ||
+          (INTERNS_STRING_CODES as readonly unknown[]).includes(code);
+        ctx.conform(
+          ok,
+          `HTTP ${res.status}: error.code is ${JSON.stringify(code)}; 7.3 shows the integers ${INTERNS_INT_CODES.join(', ')} and the strings ${INTERNS_STRING_CODES.join(', ')}`,
+          res,
+        );
         const broken = errorCodeViolation('listInterns', res.status, code);
         if (broken) ctx.conform(false, broken.message, res, broken.requirementId);
       }
@@ -239,7 +272,11 @@ export const errorsChecks = defineChecks([
       // 7.3: "HTTP status for the bodies whose code is a string: not shown."
       const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit: 0 }));
       const error = isObject(res.json) ? res.json['error'] : undefined;
-      ctx.observe('interns.errors.string-code-status', { request: 'invalid page size (0)', status: res.status, code: isObject(error) ? (error['code'] ?? null) : null });
+      ctx.observe('interns.errors.string-code-status', {
+        request: 'invalid page size (0)',
+        status: res.status,
+        code: isObject(error) ? (error['code'] ?? null) : null,
+      });
     },
   },
 ]);

@@ -8,7 +8,8 @@ import { errorBody, errorsAmong, OPERATION_PROBES } from '../support/operations.
 async function successAndErrors(ctx: ProbeContext): Promise<ApiResponse[]> {
   const out: ApiResponse[] = [];
   for (const op of OPERATION_PROBES) {
-    for (const res of [await op.send(ctx, 'key'), await op.send(ctx, 'none'), await op.sendInvalid(ctx)]) if (res) out.push(res);
+    for (const res of [await op.send(ctx, 'key'), await op.send(ctx, 'none'), await op.sendInvalid(ctx)])
+      if (res) out.push(res);
   }
   return out;
 }
@@ -33,7 +34,13 @@ export const generalChecks = defineChecks([
         // Section 7: error {code, message, metadata?: object|null}, service_metadata?: object|null,
         // user_id?: string|null; code "integer, or string on some operations". Content-Type is
         // general.json-media-type's: the body is parsed whatever it says.
-        expectSchema(errorBody(res, 'general.errors.shape'), 'Error', 'general.errors.shape', res, `HTTP ${res.status} `);
+        expectSchema(
+          errorBody(res, 'general.errors.shape'),
+          'Error',
+          'general.errors.shape',
+          res,
+          `HTTP ${res.status} `,
+        );
       }
     },
   },
@@ -70,7 +77,10 @@ export const generalChecks = defineChecks([
       // 9 rule 1: "{base_url} already includes the version path segment /v1; paths in section 4 are
       // appended to it." The client appends them to target.baseUrl, so its last segment must be v1.
       const path = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
-      ctx.conform(path.split('/').at(-1) === 'v1', `baseUrl ${target.baseUrl} does not end with the path segment /v1 (section 9 rule 1)`);
+      ctx.conform(
+        path.split('/').at(-1) === 'v1',
+        `baseUrl ${target.baseUrl} does not end with the path segment /v1 (section 9 rule 1)`,
+      );
     },
   },
   {
@@ -84,7 +94,9 @@ export const generalChecks = defineChecks([
       const seen: Record<string, Record<string, string>> = {};
       for (const op of OPERATION_PROBES) {
         const res = await op.send(ctx, 'key');
-        const headers = Object.fromEntries(VERSION_HEADERS.filter((h) => res.headers[h] !== undefined).map((h) => [h, res.headers[h]!]));
+        const headers = Object.fromEntries(
+          VERSION_HEADERS.filter((h) => res.headers[h] !== undefined).map((h) => [h, res.headers[h]!]),
+        );
         if (Object.keys(headers).length) seen[op.operation] = headers;
       }
       ctx.observe('general.versioning.negotiation', Object.keys(seen).length ? seen : 'none');

@@ -23,7 +23,9 @@ const JUDGE_ID = 'interns.pages';
 function internsOf(json: unknown): Map<string, number> | undefined {
   if (!isObject(json) || !Array.isArray(json.data)) return undefined;
   const out = new Map<string, number>();
-  for (const i of json.data) if (isObject(i) && typeof i.id === 'string') out.set(i.id.toLowerCase(), typeof i.createdAt === 'string' ? Date.parse(i.createdAt) : NaN);
+  for (const i of json.data)
+    if (isObject(i) && typeof i.id === 'string')
+      out.set(i.id.toLowerCase(), typeof i.createdAt === 'string' ? Date.parse(i.createdAt) : NaN);
   return out;
 }
 
@@ -42,7 +44,12 @@ async function confirmed(ctx: ProbeContext, f: NotNewest): Promise<Exchange[] | 
   return [page.exchange, other.exchange];
 }
 
-const describe = (query: Readonly<Record<string, string>>) => (Object.keys(query).length ? Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&') : 'no parameter');
+const describe = (query: Readonly<Record<string, string>>) =>
+  Object.keys(query).length
+    ? Object.entries(query)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('&')
+    : 'no parameter';
 
 /**
  * This check's own pages: the unfiltered listing, then one status the widest page shows, at each size
@@ -52,11 +59,13 @@ const describe = (query: Readonly<Record<string, string>>) => (Object.keys(query
 async function ownPages(ctx: ProbeContext): Promise<void> {
   await confirmInternsParams(ctx);
   const sizes = [...OWN_SIZES, INTERNS_LIMIT().max];
-  const pages = (query: (limit: number) => { limit: number; status?: string }) => settleInFlight(sizes, sizes.length, (limit) => ctx.api.listInterns(internsQuery(ctx.target, query(limit))));
+  const pages = (query: (limit: number) => { limit: number; status?: string }) =>
+    settleInFlight(sizes, sizes.length, (limit) => ctx.api.listInterns(internsQuery(ctx.target, query(limit))));
   const unfiltered = await pages((limit) => ({ limit }));
   firstThrown(unfiltered);
   const widest = unfiltered[unfiltered.length - 1]!;
-  const data = widest.ok && isObject(widest.value.json) && Array.isArray(widest.value.json.data) ? widest.value.json.data : [];
+  const data =
+    widest.ok && isObject(widest.value.json) && Array.isArray(widest.value.json.data) ? widest.value.json.data : [];
   const first = data.find((i) => isObject(i) && typeof i.status === 'string');
   const status = isObject(first) ? String(first.status) : undefined;
   if (status !== undefined) firstThrown(await pages((limit) => ({ limit, status })));
@@ -65,7 +74,8 @@ async function ownPages(ctx: ProbeContext): Promise<void> {
 export const internsPrefixChecks = defineChecks([
   {
     id: 'interns.order.newest-prefix',
-    title: 'A page of list interns is the newest interns of its query: the first k of the same query at a larger page size',
+    title:
+      'A page of list interns is the newest interns of its query: the first k of the same query at a larger page size',
     operation: 'listInterns',
     requirements: ['interns.order.newest-first'],
     wholeRun: true,
@@ -87,7 +97,10 @@ export const internsPrefixChecks = defineChecks([
           evidence,
         );
       }
-      if (ctx.notes.dropped > 0) ctx.skip(`the run's notes reached their bound (${ctx.notes.dropped} response(s) not kept): only part of the run's pages was compared, so the requirement is not judged whole`);
+      if (ctx.notes.dropped > 0)
+        ctx.skip(
+          `the run's notes reached their bound (${ctx.notes.dropped} response(s) not kept): only part of the run's pages was compared, so the requirement is not judged whole`,
+        );
     },
   },
 ]);

@@ -5,7 +5,7 @@
  */
 import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
 import { expectSchema, expectStatus } from '../../core/check/expect.ts';
-import { INTERN_STATES, expectInvalidBody, internPage, plainInternPage, widestInternPage } from '../support/interns.ts';
+import { INTERN_STATES, expectInvalidBody, internPage, widestInternPage } from '../support/interns.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { errorBody } from '../support/operations.ts';
 import { compareUtf16 } from '../support/path-order.ts';
@@ -101,7 +101,10 @@ export const internsQueryChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       // 4.3 gives the type "integer", not how a query string spells one (readings limit-number-spellings, limit-empty-default).
       const seen: Record<string, number> = {};
-      for (const v of INTERNS_LIMIT_SPELLINGS) seen[`${ctx.target.interns.params!.limit}=${v}`] = (await ctx.api.listInterns(internsQuery(ctx.target, { limit: v }))).status;
+      for (const v of INTERNS_LIMIT_SPELLINGS)
+        seen[`${ctx.target.interns.params!.limit}=${v}`] = (
+          await ctx.api.listInterns(internsQuery(ctx.target, { limit: v }))
+        ).status;
       ctx.observe('general.integer-spelling', { operation: 'listInterns', statuses: seen });
     },
   },
@@ -117,7 +120,8 @@ export const internsQueryChecks = defineChecks([
       // filter that is not applied shows other states.
       const { interns } = await widestInternPage(ctx);
       const counts: Record<string, number> = {};
-      for (const intern of interns) if ((INTERN_STATES as readonly string[]).includes(String(intern.status))) tally(counts, String(intern.status));
+      for (const intern of interns)
+        if ((INTERN_STATES as readonly string[]).includes(String(intern.status))) tally(counts, String(intern.status));
       // Ties by code units, not localeCompare: the same choice on every machine, whatever its locale
       // (and no collator to load on the engine's thread: 13 ms of a default run, profiled).
       const seen = Object.keys(counts).sort((a, b) => (counts[a] ?? 0) - (counts[b] ?? 0) || compareUtf16(a, b));
@@ -132,7 +136,11 @@ export const internsQueryChecks = defineChecks([
         expectStatus(res, 200, 'interns.status.filter', `status filter ${JSON.stringify(value)}`);
         const page = internPage(ctx, res);
         for (const [i, intern] of page.interns.entries()) {
-          ctx.conform(wanted.includes(String(intern.status)), `status filter ${JSON.stringify(value)}: /data/${i} has status ${JSON.stringify(intern.status)}`, res);
+          ctx.conform(
+            wanted.includes(String(intern.status)),
+            `status filter ${JSON.stringify(value)}: /data/${i} has status ${JSON.stringify(intern.status)}`,
+            res,
+          );
         }
         // "Lifecycle statuses to include": a filtered list that is whole (has_more false) includes every
         // intern of those states the unfiltered page showed (each value of the list applied, not the first).
@@ -167,12 +175,16 @@ export const internsQueryChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       // 4.3: "Comma-separated list of values from section 3", exactly as written there. SHOULD: lenient
       // parsers fold case and skip empty elements (reading status-filter-lenient).
-      await expectEachInvalid(ctx, 'interns.status.invalid-rejected', 'status', ['RUNNING', 'running,', 'running,,failed']);
+      await expectEachInvalid(ctx, 'interns.status.invalid-rejected', 'status', [
+        'RUNNING',
+        'running,',
+        'running,,failed',
+      ]);
     },
   },
   {
     id: 'interns.workspace.filter',
-    title: 'The workspace filter set to the key\'s workspace lists only that workspace',
+    title: "The workspace filter set to the key's workspace lists only that workspace",
     operation: 'listInterns',
     requirements: ['interns.workspace.filter'],
     needs: needsInternsParams,
@@ -181,9 +193,13 @@ export const internsQueryChecks = defineChecks([
       const own = ctx.target.interns.workspaceId;
       const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: own }));
       // 4.3: "Only interns of this workspace; it must match the workspace of the API key" — it does here.
-      expectStatus(res, 200, 'interns.workspace.filter', 'workspace filter set to the key\'s own workspace');
+      expectStatus(res, 200, 'interns.workspace.filter', "workspace filter set to the key's own workspace");
       for (const [i, intern] of internPage(ctx, res).interns.entries()) {
-        ctx.conform(sameUuid(intern.workspaceId, own), `workspace filter ${own}: /data/${i}/workspaceId is ${JSON.stringify(intern.workspaceId)}`, res);
+        ctx.conform(
+          sameUuid(intern.workspaceId, own),
+          `workspace filter ${own}: /data/${i}/workspaceId is ${JSON.stringify(intern.workspaceId)}`,
+          res,
+        );
       }
     },
   },
@@ -203,11 +219,24 @@ export const internsQueryChecks = defineChecks([
       if (res.status >= 200 && res.status < 300) {
         const data = internPage(ctx, res).interns;
         const ws = [...new Set(data.map((x) => String(x.workspaceId)))].slice(0, 3);
-        ctx.conform(data.length === 0, `workspace filter ${other} (not the key's) answered HTTP ${res.status} listing ${data.length} interns${ws.length ? ` of workspace(s) ${ws.join(', ')}` : ''}`, res);
+        ctx.conform(
+          data.length === 0,
+          `workspace filter ${other} (not the key's) answered HTTP ${res.status} listing ${data.length} interns${ws.length ? ` of workspace(s) ${ws.join(', ')}` : ''}`,
+          res,
+        );
         return;
       }
-      ctx.conform(res.status >= 400 && res.status < 500, `workspace filter ${other} (not the key's): expected a 4xx error or an empty list, got HTTP ${res.status}`, res);
-      expectSchema(errorBody(res, 'interns.workspace.mismatch-no-fallback'), 'InternsError', 'interns.workspace.mismatch-no-fallback', res);
+      ctx.conform(
+        res.status >= 400 && res.status < 500,
+        `workspace filter ${other} (not the key's): expected a 4xx error or an empty list, got HTTP ${res.status}`,
+        res,
+      );
+      expectSchema(
+        errorBody(res, 'interns.workspace.mismatch-no-fallback'),
+        'InternsError',
+        'interns.workspace.mismatch-no-fallback',
+        res,
+      );
     },
   },
   {
@@ -222,9 +251,18 @@ export const internsQueryChecks = defineChecks([
       const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: other }));
       // 4.3: "it must match the workspace of the API key". SHOULD: an empty list also keeps every intern
       // out (reading workspace-mismatch-empty). The status is not named, so any 4xx is a refusal.
-      ctx.conform(res.status >= 400 && res.status < 500, `workspace filter ${other} (not the key's): expected a 4xx error, got HTTP ${res.status}`, res);
+      ctx.conform(
+        res.status >= 400 && res.status < 500,
+        `workspace filter ${other} (not the key's): expected a 4xx error, got HTTP ${res.status}`,
+        res,
+      );
       // 7.3: the refusal carries the interns error body.
-      expectSchema(errorBody(res, 'interns.workspace.mismatch-refused'), 'InternsError', 'interns.workspace.mismatch-refused', res);
+      expectSchema(
+        errorBody(res, 'interns.workspace.mismatch-refused'),
+        'InternsError',
+        'interns.workspace.mismatch-refused',
+        res,
+      );
     },
   },
   {
@@ -239,8 +277,17 @@ export const internsQueryChecks = defineChecks([
       // refused as an invalid query (invalid_body) or as not permitted (403, reading
       // workspace-malformed-forbidden), never answered 200.
       const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: 'not-a-uuid' }));
-      ctx.conform(res.status >= 400 && res.status < 500, `workspace filter "not-a-uuid": expected a 4xx error, got HTTP ${res.status}`, res);
-      expectSchema(errorBody(res, 'interns.workspace.malformed-refused'), 'InternsError', 'interns.workspace.malformed-refused', res);
+      ctx.conform(
+        res.status >= 400 && res.status < 500,
+        `workspace filter "not-a-uuid": expected a 4xx error, got HTTP ${res.status}`,
+        res,
+      );
+      expectSchema(
+        errorBody(res, 'interns.workspace.malformed-refused'),
+        'InternsError',
+        'interns.workspace.malformed-refused',
+        res,
+      );
     },
   },
   {

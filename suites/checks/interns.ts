@@ -5,7 +5,14 @@ import { internPage, plainInternPage, someInterns, widestInternsQuery } from '..
 import { internsQuery } from '../support/interns-query.ts';
 import { expectJsonBody } from '../support/json-media.ts';
 import { brief, jsonType, tally } from '../support/values.ts';
-import { hostnameNameRule, hostnameShapeRule, modelShapeRule, statusValueRule, timestampsRule, uuidFieldsRule } from '../judges/intern-records.ts';
+import {
+  hostnameNameRule,
+  hostnameShapeRule,
+  modelShapeRule,
+  statusValueRule,
+  timestampsRule,
+  uuidFieldsRule,
+} from '../judges/intern-records.ts';
 import { conformRecord } from '../judges/records.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
 import { foreignWorkspace, foreignWorkspaceMessage } from '../judges/intern-pages.ts';
@@ -19,7 +26,13 @@ export const internsChecks = defineChecks([
     id: 'interns.response.schema',
     title: 'The interns of the key come as an intern list of 2.6 made of interns of 2.5',
     operation: 'listInterns',
-    requirements: ['interns.list.schema', 'interns.intern.field-types', 'interns.intern.fields-present', 'interns.intern.schema', 'general.json-body'],
+    requirements: [
+      'interns.list.schema',
+      'interns.intern.field-types',
+      'interns.intern.fields-present',
+      'interns.intern.schema',
+      'general.json-body',
+    ],
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listInterns();
       expectStatus(res, 200, 'interns.list.schema');
@@ -122,19 +135,27 @@ export const internsChecks = defineChecks([
       // failure says both. The rule is the whole-run judge's (suites/judges/intern-pages.ts).
       for (const [i, intern] of interns.entries()) {
         const ws = foreignWorkspace(intern, own);
-        ctx.conform(ws === undefined, ws === undefined ? '' : foreignWorkspaceMessage(res.json, i, ws, own, !ctx.target.interns.params), res);
+        ctx.conform(
+          ws === undefined,
+          ws === undefined ? '' : foreignWorkspaceMessage(res.json, i, ws, own, !ctx.target.interns.params),
+          res,
+        );
       }
     },
   },
   {
     id: 'interns.pages.cursor-walk',
-    title: 'Following the interns cursor the target file names, each page lists interns of the key\'s workspace, newest first across pages',
+    title:
+      "Following the interns cursor the target file names, each page lists interns of the key's workspace, newest first across pages",
     operation: 'listInterns',
     // The pages' own rules (the key's workspace, the order within a page, the records) are the
     // whole-run judges'; the walk adds the order across a page boundary.
     requirements: ['interns.intern.workspace-of-key', 'interns.order.newest-first'],
     estimatedRequests: CURSOR_PAGES,
-    needs: (t) => (t.interns.cursorParam ? undefined : 'interns.cursorParam is not set in the target file (4.3: how to fetch the page after one with has_more true is not shown)'),
+    needs: (t) =>
+      t.interns.cursorParam
+        ? undefined
+        : 'interns.cursorParam is not set in the target file (4.3: how to fetch the page after one with has_more true is not shown)',
     async probe(ctx: ProbeContext) {
       // 4.3 "How to fetch the page after one with `has_more` true: not shown": the target file names a
       // parameter taking the previous page's last intern id. A server that does not follow it as
@@ -145,23 +166,39 @@ export const internsChecks = defineChecks([
       for (let n = 0; n < CURSOR_PAGES; n++) {
         const res = await ctx.api.listInterns(last === undefined ? {} : { [param]: last.id });
         const where = last === undefined ? 'the first page' : `the page after ${param}=${last.id}`;
-        if (res.status !== 200) return ctx.skip(`${where} answered HTTP ${res.status}${last === undefined ? '' : ': is interns.cursorParam the parameter the server reads?'}`);
+        if (res.status !== 200)
+          return ctx.skip(
+            `${where} answered HTTP ${res.status}${last === undefined ? '' : ': is interns.cursorParam the parameter the server reads?'}`,
+          );
         const page = internPage(ctx, res);
         for (const [i, intern] of page.interns.entries()) {
           const id = typeof intern.id === 'string' ? intern.id.toLowerCase() : undefined;
-          if (id !== undefined && listed.has(id)) return ctx.skip(`${where} lists /data/${i} ${JSON.stringify(intern.id)} again: the server does not read ${param} as the cursor`);
+          if (id !== undefined && listed.has(id))
+            return ctx.skip(
+              `${where} lists /data/${i} ${JSON.stringify(intern.id)} again: the server does not read ${param} as the cursor`,
+            );
           if (id !== undefined) listed.add(id);
         }
         const first = page.interns[0];
         const firstAt = typeof first?.createdAt === 'string' ? Date.parse(first.createdAt) : NaN;
         // 2.6 "Newest first": the page after a page lists nothing newer than that page's last intern.
         if (last !== undefined && Number.isFinite(last.at) && Number.isFinite(firstAt)) {
-          ctx.conform(firstAt <= last.at, `${where}: /data/0/createdAt ${String(first!.createdAt)} is newer than the previous page's last intern (${last.text}): not newest first across pages`, res, 'interns.order.newest-first');
+          ctx.conform(
+            firstAt <= last.at,
+            `${where}: /data/0/createdAt ${String(first!.createdAt)} is newer than the previous page's last intern (${last.text}): not newest first across pages`,
+            res,
+            'interns.order.newest-first',
+          );
         }
         const end = page.interns[page.interns.length - 1];
         if (page.body.has_more !== true || end === undefined) return;
-        if (typeof end.id !== 'string') return ctx.skip(`${where} ends with an intern without a string id: no cursor to follow`);
-        last = { id: end.id, at: typeof end.createdAt === 'string' ? Date.parse(end.createdAt) : NaN, text: String(end.createdAt) };
+        if (typeof end.id !== 'string')
+          return ctx.skip(`${where} ends with an intern without a string id: no cursor to follow`);
+        last = {
+          id: end.id,
+          at: typeof end.createdAt === 'string' ? Date.parse(end.createdAt) : NaN,
+          text: String(end.createdAt),
+        };
       }
     },
   },
@@ -180,7 +217,11 @@ export const internsChecks = defineChecks([
         const text = typeof intern.createdAt === 'string' ? intern.createdAt : '';
         const at = Date.parse(text);
         if (!Number.isFinite(at)) continue;
-        ctx.conform(!prev || at <= prev.at, `/data/${i}/createdAt ${text} is newer than /data/${prev?.i}/createdAt ${prev?.text}: not newest first`, res);
+        ctx.conform(
+          !prev || at <= prev.at,
+          `/data/${i}/createdAt ${text} is newer than /data/${prev?.i}/createdAt ${prev?.text}: not newest first`,
+          res,
+        );
         prev = { i, at, text };
       }
     },
@@ -200,15 +241,25 @@ export const internsChecks = defineChecks([
         // A 429/503 that outlasts the retries is still an answer that is not a 2xx: refused. A transport
         // error (no answer, unknown host) says nothing about refusal and stays an error.
         if (e instanceof CannotJudge && e.reason === 'rate-limited') {
-          ctx.observe('interns.regional-host-refused', { status: e.exchanges[0]?.response?.status, note: 'refused with a retryable status' });
+          ctx.observe('interns.regional-host-refused', {
+            status: e.exchanges[0]?.response?.status,
+            note: 'refused with a retryable status',
+          });
           return;
         }
         throw e;
       }
       // 4.3: "Requests sent to regional host names are refused": the status is not named, so anything
       // but a 2xx (an error, or a redirect that is not followed) is a refusal.
-      ctx.conform(res.status < 200 || res.status >= 300, `GET /interns on the regional base URL answered HTTP ${res.status}`, res);
-      ctx.observe('interns.regional-host-refused', { status: res.status, ...(res.headers['location'] ? { location: res.headers['location'] } : {}) });
+      ctx.conform(
+        res.status < 200 || res.status >= 300,
+        `GET /interns on the regional base URL answered HTTP ${res.status}`,
+        res,
+      );
+      ctx.observe('interns.regional-host-refused', {
+        status: res.status,
+        ...(res.headers['location'] ? { location: res.headers['location'] } : {}),
+      });
     },
   },
   {
@@ -245,7 +296,11 @@ export const internsChecks = defineChecks([
       const n = (body.data as unknown[]).length;
       // 8 rule 2: "Default page size of list interns: not shown". With has_more false the count is
       // only a lower bound of the default (the key has no more interns).
-      ctx.observe('interns.limit.default', { 'data.length': n, has_more: body.has_more, ...(body.has_more === true ? { defaultPageSize: n } : { atLeast: n }) });
+      ctx.observe('interns.limit.default', {
+        'data.length': n,
+        has_more: body.has_more,
+        ...(body.has_more === true ? { defaultPageSize: n } : { atLeast: n }),
+      });
     },
   },
   {
@@ -256,7 +311,10 @@ export const internsChecks = defineChecks([
     requirements: ['interns.params.names'],
     async probe(ctx: ProbeContext) {
       // 4.3: "Names of these three query parameters: not shown" — the target file names them.
-      ctx.observe('interns.params.names', ctx.target.interns.params ?? 'not set in the target file: the checks that send a parameter are skipped');
+      ctx.observe(
+        'interns.params.names',
+        ctx.target.interns.params ?? 'not set in the target file: the checks that send a parameter are skipped',
+      );
     },
   },
   {
@@ -271,8 +329,17 @@ export const internsChecks = defineChecks([
       const { res, body } = await plainInternPage(ctx, query);
       // 4.3: "How to fetch the page after one with has_more true: not shown" — show every body field
       // beyond data/has_more and every header that looks like a cursor or a link.
-      const beyond = Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'data' && k !== 'has_more').slice(0, CAP).map(([k, v]) => [k, brief(v)]));
-      const headers = Object.fromEntries(Object.entries(res.headers).filter(([k]) => /cursor|link|next|page|continuation/i.test(k)).map(([k, v]) => [k, brief(v)]));
+      const beyond = Object.fromEntries(
+        Object.entries(body)
+          .filter(([k]) => k !== 'data' && k !== 'has_more')
+          .slice(0, CAP)
+          .map(([k, v]) => [k, brief(v)]),
+      );
+      const headers = Object.fromEntries(
+        Object.entries(res.headers)
+          .filter(([k]) => /cursor|link|next|page|continuation/i.test(k))
+          .map(([k, v]) => [k, brief(v)]),
+      );
       ctx.observe('interns.pagination.next-page', {
         request: ctx.target.interns.params ? 'page size 1' : 'no parameter (names not set)',
         has_more: body.has_more,
@@ -299,7 +366,14 @@ export const internsChecks = defineChecks([
       // and checks run together (--concurrency). The times, shortest first.
       observe('interns.timeout.length', {
         answered408: timedOut.length > 0,
-        ...(timedOut.length ? { msBefore408: timedOut.map((e) => e.ms).sort((a, b) => a - b).slice(0, CAP) } : {}),
+        ...(timedOut.length
+          ? {
+              msBefore408: timedOut
+                .map((e) => e.ms)
+                .sort((a, b) => a - b)
+                .slice(0, CAP),
+            }
+          : {}),
       });
     },
   },

@@ -2,7 +2,14 @@ import { CannotJudge } from '../../core/check/errors.ts';
 import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
 import { expectSchema, expectStatus } from '../../core/check/expect.ts';
 import { validate } from '../../spec/schemas.ts';
-import { ENDPOINT_FIELDS, PERCENTILE_FIELDS, UPTIME_FIELDS, endpointsOf, fetchTargetModel, presentFields } from '../support/model-endpoints.ts';
+import {
+  ENDPOINT_FIELDS,
+  PERCENTILE_FIELDS,
+  UPTIME_FIELDS,
+  endpointsOf,
+  fetchTargetModel,
+  presentFields,
+} from '../support/model-endpoints.ts';
 import { AUTHOR_SLUG, brief, isObject, jsonType, tally } from '../support/values.ts';
 import { SECONDS_CEILING } from '../judges/container-file-records.ts';
 import { percentilesRule, pricingFixedPointRule, pricingRule, uptimeRule } from '../judges/endpoint-records.ts';
@@ -22,13 +29,24 @@ export const modelEndpointsChecks = defineChecks([
     id: 'models.response.schema',
     title: 'The endpoints of the target model come as { data: model } of 2.3 with endpoints of 2.4',
     operation: 'listModelEndpoints',
-    requirements: ['models.response.data-wrapper', 'models.response.one-field', 'models.model.schema', 'models.model.fields-present', 'models.endpoint.schema', 'general.json-body'],
+    requirements: [
+      'models.response.data-wrapper',
+      'models.response.one-field',
+      'models.model.schema',
+      'models.model.fields-present',
+      'models.endpoint.schema',
+      'general.json-body',
+    ],
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.model);
       // A model the deployment answers "Resource not found" (7.2) is the target file's to check, not a
       // failure of the server (principle 6): the run ends as an error naming the field.
       if (res.status === 404) {
-        throw new CannotJudge('target-file', `modelEndpoints.model ${JSON.stringify(ctx.target.modelEndpoints.model)} was answered 404: is it a model the deployment serves? Check the target file`, [res.exchange]);
+        throw new CannotJudge(
+          'target-file',
+          `modelEndpoints.model ${JSON.stringify(ctx.target.modelEndpoints.model)} was answered 404: is it a model the deployment serves? Check the target file`,
+          [res.exchange],
+        );
       }
       expectStatus(res, 200, 'models.response.data-wrapper');
       // Section 1 "exchanges JSON" (4.2 names no media type: application/json is general.json-media-type's SHOULD).
@@ -51,10 +69,17 @@ export const modelEndpointsChecks = defineChecks([
       const { res, model } = await fetchTargetModel(ctx);
       // An absent id is models.model.fields-present's (every 2.3 field is present: spec/readings.yaml,
       // decision model-fields-present); a non-string is a type error (models.model.schema).
-      if (typeof model.id !== 'string') return ctx.skip(`the model id is ${jsonType(model, 'id')}, not a string (models.response.schema judges its type)`);
+      if (typeof model.id !== 'string')
+        return ctx.skip(
+          `the model id is ${jsonType(model, 'id')}, not a string (models.response.schema judges its type)`,
+        );
       // 2.3: "Model identifier, shaped <author>/<slug>": two non-empty parts around exactly one slash
       // (4.2 takes author and slug as two path segments, so neither holds a slash).
-      ctx.conform(AUTHOR_SLUG.test(model.id), `model id ${JSON.stringify(model.id)} is not shaped <author>/<slug>`, res);
+      ctx.conform(
+        AUTHOR_SLUG.test(model.id),
+        `model id ${JSON.stringify(model.id)} is not shaped <author>/<slug>`,
+        res,
+      );
     },
   },
   {
@@ -70,7 +95,11 @@ export const modelEndpointsChecks = defineChecks([
       // 4.2: the path parameters author and slug name the model. Compared case-insensitively: SHOULD
       // only, since a deployment may answer an alias with its canonical id (requirement interpretation).
       const asked = ctx.target.modelEndpoints.model;
-      ctx.conform(model.id.toLowerCase() === asked.toLowerCase(), `asked for ${JSON.stringify(asked)}, got model ${JSON.stringify(model.id)}`, res);
+      ctx.conform(
+        model.id.toLowerCase() === asked.toLowerCase(),
+        `asked for ${JSON.stringify(asked)}, got model ${JSON.stringify(model.id)}`,
+        res,
+      );
     },
   },
   {
@@ -81,13 +110,23 @@ export const modelEndpointsChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
       // Every 2.3 field is present (decision model-fields-present): an absent created is failed there, once.
-      if (!('created' in model)) return ctx.skip('the model carries no created field (models.model.fields-present reports it)');
+      if (!('created' in model))
+        return ctx.skip('the model carries no created field (models.model.fields-present reports it)');
       const created = model.created;
-      ctx.conform(typeof created === 'number' && Number.isInteger(created), `created is ${JSON.stringify(created)}, not an integer`, res);
+      ctx.conform(
+        typeof created === 'number' && Number.isInteger(created),
+        `created is ${JSON.stringify(created)}, not an integer`,
+        res,
+      );
       // 2.3 "Unix timestamp in seconds": a value above 10^11 only makes sense as milliseconds.
       // Read as milliseconds only where a date can be (±8.64e15 ms, ECMA-262 21.4.1.22): 2^64+1 is judged, not a suite error.
-      const asMs = Math.abs(created) <= 8.64e15 ? `${new Date(created).toISOString()} read as ms` : 'not a date even read as ms';
-      ctx.conform(created <= MAX_SECONDS, `created ${created} is above 10^11: milliseconds, not seconds (${asMs})`, res);
+      const asMs =
+        Math.abs(created) <= 8.64e15 ? `${new Date(created).toISOString()} read as ms` : 'not a date even read as ms';
+      ctx.conform(
+        created <= MAX_SECONDS,
+        `created ${created} is above 10^11: milliseconds, not seconds (${asMs})`,
+        res,
+      );
     },
   },
   {
@@ -98,11 +137,17 @@ export const modelEndpointsChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       const { res, model } = await fetchTargetModel(ctx);
       const arch = model.architecture;
-      if (!isObject(arch)) return ctx.skip('the model carries no architecture object (models.response.schema reports it)');
+      if (!isObject(arch))
+        return ctx.skip('the model carries no architecture object (models.response.schema reports it)');
       // 2.4: nullability of modality is not shown, so null or absent cannot be judged.
-      if (typeof arch.modality !== 'string') return ctx.skip(`architecture.modality is ${jsonType(arch, 'modality')}: only a string has a form to judge`);
+      if (typeof arch.modality !== 'string')
+        return ctx.skip(`architecture.modality is ${jsonType(arch, 'modality')}: only a string has a form to judge`);
       // 2.3: "modality (string in the form <input>-><output>)": something, the arrow, something.
-      ctx.conform(/^.+->.+$/.test(arch.modality), `architecture.modality ${JSON.stringify(arch.modality)} is not of the form <input>-><output>`, res);
+      ctx.conform(
+        /^.+->.+$/.test(arch.modality),
+        `architecture.modality ${JSON.stringify(arch.modality)} is not of the form <input>-><output>`,
+        res,
+      );
     },
   },
   {
@@ -136,7 +181,8 @@ export const modelEndpointsChecks = defineChecks([
       if (!endpoints.some((e) => 'pricing' in e)) return ctx.skip('no endpoint carries pricing');
       // SHOULD: "a decimal number" also reads as exponent notation (reading pricing-exponent); fixed point
       // is the convention of the third-party API the service follows (9 rule 3).
-      for (const [i, e] of endpoints.entries()) conformRecord(ctx, pricingFixedPointRule, e, res, `/data/endpoints/${i}`);
+      for (const [i, e] of endpoints.entries())
+        conformRecord(ctx, pricingFixedPointRule, e, res, `/data/endpoints/${i}`);
     },
   },
   {
@@ -170,12 +216,17 @@ export const modelEndpointsChecks = defineChecks([
     title: 'A model that does not exist gets a 4xx error with the section 7 error body, never a model',
     operation: 'listModelEndpoints',
     requirements: ['models.unknown-model-error'],
-    needs: (t) => (t.modelEndpoints.missingModel ? undefined : 'modelEndpoints.missingModel is not set in the target file'),
+    needs: (t) =>
+      t.modelEndpoints.missingModel ? undefined : 'modelEndpoints.missingModel is not set in the target file',
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.missingModel!);
       // 1: the operation "Returns one model's metadata": there is none to return. 4.2 lists 403, 404 and
       // 500, and 7.2 ties no condition to 404 (reading unknown-model-403): any refusal (4xx) passes.
-      ctx.conform(res.status >= 400 && res.status < 500, `a model that does not exist answered HTTP ${res.status}, expected a 4xx error`, res);
+      ctx.conform(
+        res.status >= 400 && res.status < 500,
+        `a model that does not exist answered HTTP ${res.status}, expected a 4xx error`,
+        res,
+      );
       // Section 7: the error body (error object with code and string message), whatever its media type.
       expectSchema(errorBody(res, 'models.unknown-model-error'), 'Error', 'models.unknown-model-error', res);
     },
@@ -185,15 +236,25 @@ export const modelEndpointsChecks = defineChecks([
     title: 'A model the key may not read gets a 4xx error with the section 7 error body, never the model',
     operation: 'listModelEndpoints',
     requirements: ['models.forbidden-model-error'],
-    needs: (t) => (t.modelEndpoints.forbiddenModel ? undefined : 'modelEndpoints.forbiddenModel is not set in the target file'),
+    needs: (t) =>
+      t.modelEndpoints.forbiddenModel ? undefined : 'modelEndpoints.forbiddenModel is not set in the target file',
     async probe(ctx: ProbeContext) {
       const model = ctx.target.modelEndpoints.forbiddenModel!;
       const res = await ctx.api.listModelEndpoints(model);
       // 5 rule 3: "When authentication succeeds but the key lacks permission, the response is 403"; a
       // 404 that does not reveal the model exists is a reading (forbidden-model-404). A 200 says this
       // key may read it: the target file's to check, not the server's failure (principle 6).
-      if (res.status >= 200 && res.status < 300) throw new CannotJudge('target-file', `modelEndpoints.forbiddenModel ${JSON.stringify(model)} was answered ${res.status}: this key may read it. Check the target file`, [res.exchange]);
-      ctx.conform(res.status >= 400 && res.status < 500, `a model the key may not read answered HTTP ${res.status}, expected a 4xx error (5 rule 3: 403)`, res);
+      if (res.status >= 200 && res.status < 300)
+        throw new CannotJudge(
+          'target-file',
+          `modelEndpoints.forbiddenModel ${JSON.stringify(model)} was answered ${res.status}: this key may read it. Check the target file`,
+          [res.exchange],
+        );
+      ctx.conform(
+        res.status >= 400 && res.status < 500,
+        `a model the key may not read answered HTTP ${res.status}, expected a 4xx error (5 rule 3: 403)`,
+        res,
+      );
       // Section 7: the error body (error object with code and string message), whatever its media type.
       expectSchema(errorBody(res, 'models.forbidden-model-error'), 'Error', 'models.forbidden-model-error', res);
     },
@@ -203,7 +264,8 @@ export const modelEndpointsChecks = defineChecks([
     title: 'A model that does not exist gets 404 with an error body',
     operation: 'listModelEndpoints',
     requirements: ['models.unknown-model-404'],
-    needs: (t) => (t.modelEndpoints.missingModel ? undefined : 'modelEndpoints.missingModel is not set in the target file'),
+    needs: (t) =>
+      t.modelEndpoints.missingModel ? undefined : 'modelEndpoints.missingModel is not set in the target file',
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.missingModel!);
       // 7.2: 404 "Resource not found". SHOULD: no condition is tied to it (models.unknown-model-error is the MUST).
@@ -214,7 +276,11 @@ export const modelEndpointsChecks = defineChecks([
       // Whether error.code is an integer here is models.errors.code-integer (SHOULD, the errors checks):
       // a string code is shown, not failed as a MUST of this requirement.
       const extra = validate('ModelEndpointsError', body);
-      if (extra.length) ctx.observe('models.unknown-model-404', { errorCode: (body as { error: { code: unknown } }).error.code, note: 'not an integer code (see models.errors.code-integer)' });
+      if (extra.length)
+        ctx.observe('models.unknown-model-404', {
+          errorCode: (body as { error: { code: unknown } }).error.code,
+          note: 'not an integer code (see models.errors.code-integer)',
+        });
     },
   },
   {
@@ -236,11 +302,23 @@ export const modelEndpointsChecks = defineChecks([
         for (const e of endpoints) {
           tally(types, jsonType(e, field));
           const v = brief(e[field]);
-          if (v !== undefined && values.length < VALUES_CAP && !values.some((x) => JSON.stringify(x) === JSON.stringify(v))) values.push(v);
+          if (
+            v !== undefined &&
+            values.length < VALUES_CAP &&
+            !values.some((x) => JSON.stringify(x) === JSON.stringify(v))
+          )
+            values.push(v);
         }
         seen[field] = {
           onEndpoints: { types, values },
-          ...(arch ? { onArchitecture: { type: jsonType(arch, field), ...(field in arch ? { value: brief(arch[field]) } : {}) } } : {}),
+          ...(arch
+            ? {
+                onArchitecture: {
+                  type: jsonType(arch, field),
+                  ...(field in arch ? { value: brief(arch[field]) } : {}),
+                },
+              }
+            : {}),
         };
       }
       ctx.observe('models.endpoint.nullability', seen);
@@ -258,7 +336,9 @@ export const modelEndpointsChecks = defineChecks([
       // 2.4: "which endpoint fields are required: not shown". Present = the key is there (null counts as present).
       const present: Record<string, number> = {};
       for (const field of ENDPOINT_FIELDS) present[field] = endpoints.filter((e) => field in e).length;
-      const others = [...new Set(endpoints.flatMap((e) => Object.keys(e)))].filter((k) => !(ENDPOINT_FIELDS as readonly string[]).includes(k));
+      const others = [...new Set(endpoints.flatMap((e) => Object.keys(e)))].filter(
+        (k) => !(ENDPOINT_FIELDS as readonly string[]).includes(k),
+      );
       ctx.observe('models.endpoint.required-fields', {
         endpoints: endpoints.length,
         present,

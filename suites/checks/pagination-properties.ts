@@ -3,7 +3,13 @@ import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
 import { ConformanceFailure } from '../../core/check/errors.ts';
 import { conform } from '../../core/check/expect.ts';
 import { expectErrorShape } from '../judges/response-schema.ts';
-import { invalidLimit, malformedAuthorization, malformedCursor, pathAround, validLimit } from '../../generators/arbitraries/index.ts';
+import {
+  invalidLimit,
+  malformedAuthorization,
+  malformedCursor,
+  pathAround,
+  validLimit,
+} from '../../generators/arbitraries/index.ts';
 import { encodeFileId, FILE_ID_PREFIX } from '../../core/document/file-id.ts';
 import { FILES_LIMIT } from '../../spec/parameter-bounds.ts';
 import { prefixlessScanCursor } from '../support/container-files.ts';
@@ -25,7 +31,12 @@ import { fullListing, pageCapFor, traverse, type Traversal } from '../support/tr
 const ONE_PAGE_RULES = PAGE_RULE_REQUIREMENTS.filter((r) => r !== 'files.limit.default-maximum');
 
 /** The rules every page of a traversal is judged by and the walk itself. */
-const PAGE_RULES = ['files.pagination.next-page', 'files.pagination.limit-independent', 'files.pagination.progress', ...ONE_PAGE_RULES] as const;
+const PAGE_RULES = [
+  'files.pagination.next-page',
+  'files.pagination.limit-independent',
+  'files.pagination.progress',
+  ...ONE_PAGE_RULES,
+] as const;
 
 /** Fraction of the run's request budget files.property.strictly-after spends, its walks included. */
 const STRICTLY_AFTER_SHARE = 0.04;
@@ -38,13 +49,30 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  * side is only the start of its listing (a prefix traversal, or a full listing cut by the budget), only
  * as far as it reaches is compared: what lies past a cut is not known, so it is never a failure.
  */
-function expectSameFiles(got: readonly ListedFile[], want: readonly ListedFile[], limit: number, cut: { got: boolean; want: boolean }): void {
-  const n = cut.got && cut.want ? Math.min(got.length, want.length) : cut.got ? got.length : cut.want ? want.length : Math.max(got.length, want.length);
+function expectSameFiles(
+  got: readonly ListedFile[],
+  want: readonly ListedFile[],
+  limit: number,
+  cut: { got: boolean; want: boolean },
+): void {
+  const n =
+    cut.got && cut.want
+      ? Math.min(got.length, want.length)
+      : cut.got
+        ? got.length
+        : cut.want
+          ? want.length
+          : Math.max(got.length, want.length);
   for (let i = 0; i < n; i++) {
     const g = got[i]?.path;
     const w = want[i]?.path;
     if (g === w) continue;
-    const what = g === undefined ? `ends after ${i} files where limit 1000 lists ${JSON.stringify(w)} next` : w === undefined ? `lists ${JSON.stringify(g)} after the last file of limit 1000` : `lists ${JSON.stringify(g)} at position ${i} where limit 1000 lists ${JSON.stringify(w)}`;
+    const what =
+      g === undefined
+        ? `ends after ${i} files where limit 1000 lists ${JSON.stringify(w)} next`
+        : w === undefined
+          ? `lists ${JSON.stringify(g)} after the last file of limit 1000`
+          : `lists ${JSON.stringify(g)} at position ${i} where limit 1000 lists ${JSON.stringify(w)}`;
     throw new ConformanceFailure('files.pagination.limit-independent', `traversal at limit ${limit} ${what}`);
   }
 }
@@ -69,7 +97,10 @@ export const paginationPropertyChecks = defineChecks([
       if (n === 0) ctx.skip('the container lists no file: nothing to traverse');
       // An endless cursor and a container too large for the budget look the same from outside: neither
       // is failed; the prefix and strictly-after properties still judge every page they read.
-      if (full.stopped === 'page-cap') ctx.skip(`the listing did not end within ${full.pages} pages at limit 1000: a full traversal is beyond the request budget`);
+      if (full.stopped === 'page-cap')
+        ctx.skip(
+          `the listing did not end within ${full.pages} pages at limit 1000: a full traversal is beyond the request budget`,
+        );
       // Limits that keep one traversal within about 20 pages of files (the budget bounds the rest).
       const bounds = FILES_LIMIT();
       const minLimit = Math.min(bounds.max, Math.max(bounds.min, Math.ceil(n / 20)));
@@ -82,7 +113,11 @@ export const paginationPropertyChecks = defineChecks([
           const cap = pageCapFor(n, limit, full.scanBoundPages, full.pages);
           // A cap derived from a listing that did not end (a file or a cursor that did not move forward)
           // bounds no walk: the walk is then judged page by page for as many pages, and not failed there.
-          const t = await traverse(ctx, ctx.target.containerFiles.containerId, full.complete ? { limit, pageCap: cap } : { limit, stopAfter: cap, pageCap: cap + 1 });
+          const t = await traverse(
+            ctx,
+            ctx.target.containerFiles.containerId,
+            full.complete ? { limit, pageCap: cap } : { limit, stopAfter: cap, pageCap: cap + 1 },
+          );
           expectSameFiles(t.files, full.files, limit, { got: !t.complete, want: !full.complete });
         },
       });
@@ -116,7 +151,14 @@ export const paginationPropertyChecks = defineChecks([
     operation: 'listContainerFiles',
     kind: 'property',
     // files.limit.bounds-accepted: a limit refused without after as well is the limit's fault, not the cursor's.
-    requirements: ['files.after.strictly-after', 'files.after.any-file-id', 'files.after.control-char-paths', 'files.pagination.next-page', 'files.limit.bounds-accepted', ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after')],
+    requirements: [
+      'files.after.strictly-after',
+      'files.after.any-file-id',
+      'files.after.control-char-paths',
+      'files.pagination.next-page',
+      'files.limit.bounds-accepted',
+      ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after'),
+    ],
     // One resumed page a run on the reference's data; pages that end at the scan bound add the walk
     // to the next file (within the property's share of the budget).
     estimatedRequests: 1,
@@ -135,7 +177,10 @@ export const paginationPropertyChecks = defineChecks([
       let judged = 0;
       let notReached: string | undefined;
       await checkProperty(ctx, 'files.property.strictly-after', {
-        arbitrary: fc.record({ at: pathAround(paths, { compare: (a, b) => compareIn(orders[0]!, a, b) }), limit: validLimit({ min: 1, max: 20 }) }),
+        arbitrary: fc.record({
+          at: pathAround(paths, { compare: (a, b) => compareIn(orders[0]!, a, b) }),
+          limit: validLimit({ min: 1, max: 20 }),
+        }),
         requestsPerRun: 3,
         budgetShare: STRICTLY_AFTER_SHARE,
         // Its runs share the walks' part of the budget and what they count (judged, not reached).
@@ -156,13 +201,28 @@ export const paginationPropertyChecks = defineChecks([
           if (res.status !== 200) {
             // Which of the two the target refused: the limit alone ("Minimum 1, maximum 1000", 4.1) or the cursor.
             const alone = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit });
-            ctx.conform(alone.status === 200, `limit=${limit} answered ${alone.status} (with and without after), expected 200 (4.1 "Minimum 1, maximum 1000")`, alone, 'files.limit.bounds-accepted');
+            ctx.conform(
+              alone.status === 200,
+              `limit=${limit} answered ${alone.status} (with and without after), expected 200 (4.1 "Minimum 1, maximum 1000")`,
+              alone,
+              'files.limit.bounds-accepted',
+            );
           }
-          ctx.conform(res.status === 200, `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`, res, 'files.after.any-file-id');
+          ctx.conform(
+            res.status === 200,
+            `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`,
+            res,
+            'files.after.any-file-id',
+          );
           // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
           // followed to the first file within what is left of the property's share of the budget.
           const spent = ctx.api.asked - started;
-          const walk = await walkToFile(ctx, ctx.target.containerFiles.containerId, { limit, after, first: { res, page: readPage(res), limit, after }, maxRequests: Math.max(1, share - spent) });
+          const walk = await walkToFile(ctx, ctx.target.containerFiles.containerId, {
+            limit,
+            after,
+            first: { res, page: readPage(res), limit, after },
+            maxRequests: Math.max(1, share - spent),
+          });
           for (const fp of walk.pages) assertPageRules(fp, order);
           const got = walk.page.page.data.map((f) => f.path);
           // Not reached within the share: where the listing resumes is not known, so nothing is compared.
@@ -175,7 +235,10 @@ export const paginationPropertyChecks = defineChecks([
           const known = new Set(paths);
           const unknown = got.find((p) => !known.has(p));
           if (full.complete && unknown !== undefined) {
-            throw new ConformanceFailure('files.pagination.next-page', `after=${after} lists ${JSON.stringify(unknown)}, which following last_id from the start never listed: the traversal ended early or skipped it`);
+            throw new ConformanceFailure(
+              'files.pagination.next-page',
+              `after=${after} lists ${JSON.stringify(unknown)}, which following last_id from the start never listed: the traversal ended early or skipped it`,
+            );
           }
           // A full listing that stopped because a file or a cursor did not move forward (a page out of
           // order, a file twice) is no order to compare with: the page rules above judged these pages.
@@ -195,23 +258,40 @@ export const paginationPropertyChecks = defineChecks([
         },
       });
       if (refusedControl.length > 0) ctx.observe('files.after.control-char-paths', { refusedWith400: refusedControl });
-      if (judged === 0 && notReached !== undefined) ctx.skip(`no generated cursor reached a listed file: ${notReached}`);
+      if (judged === 0 && notReached !== undefined)
+        ctx.skip(`no generated cursor reached a listed file: ${notReached}`);
     },
   },
   {
     id: 'files.property.invalid-inputs',
-    title: 'Any limit that is no integer and any after without the cfile_ prefix gives 400 with the 7.1 error body whose code is 400',
+    title:
+      'Any limit that is no integer and any after without the cfile_ prefix gives 400 with the 7.1 error body whose code is 400',
     operation: 'listContainerFiles',
     kind: 'property',
-    requirements: ['files.limit.non-integer-rejected', 'files.after.no-prefix-rejected', 'files.errors.shape', 'files.errors.code-equals-status'],
+    requirements: [
+      'files.limit.non-integer-rejected',
+      'files.after.no-prefix-rejected',
+      'files.errors.shape',
+      'files.errors.code-equals-status',
+    ],
     estimatedRequests: 1,
     async probe(ctx: ProbeContext) {
       const bounds = FILES_LIMIT();
       // Only what every reading refuses (spec/readings.yaml): out-of-range integers, other spellings of an
       // integer and malformed cfile_ ids are files.property.strict-inputs' (SHOULD) or observed. A value
       // without the prefix may be the target's own scan cursor when its cursors lack it (4.1 rule 3).
-      const limits = invalidLimit(bounds).filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'not-an-integer').map((l): { limit?: string; after?: string; requirement: string } => ({ limit: l.value, requirement: 'files.limit.non-integer-rejected' }));
-      const cursors = malformedCursor().filter((after) => !after.startsWith(FILE_ID_PREFIX)).map((after): { limit?: string; after?: string; requirement: string } => ({ after, requirement: 'files.after.no-prefix-rejected' }));
+      const limits = invalidLimit(bounds)
+        .filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'not-an-integer')
+        .map((l): { limit?: string; after?: string; requirement: string } => ({
+          limit: l.value,
+          requirement: 'files.limit.non-integer-rejected',
+        }));
+      const cursors = malformedCursor()
+        .filter((after) => !after.startsWith(FILE_ID_PREFIX))
+        .map((after): { limit?: string; after?: string; requirement: string } => ({
+          after,
+          requirement: 'files.after.no-prefix-rejected',
+        }));
       const own = await prefixlessScanCursor(ctx);
       const input = own.cursor === undefined && own.unknown === undefined ? fc.oneof(limits, cursors) : limits;
       await checkProperty(ctx, 'files.property.invalid-inputs', {
@@ -221,10 +301,20 @@ export const paginationPropertyChecks = defineChecks([
         predicate: async (q) => {
           const { requirement, ...query } = q;
           const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, query);
-          conform(res.status === 400, requirement, `${JSON.stringify(query)} answered ${res.status}, expected 400`, res);
+          conform(
+            res.status === 400,
+            requirement,
+            `${JSON.stringify(query)} answered ${res.status}, expected 400`,
+            res,
+          );
           expectErrorShape('listContainerFiles', res);
           const code = (res.json as { error: { code: unknown } }).error.code;
-          ctx.conform(code === 400, `error.code is ${JSON.stringify(code)} on a 400`, res, 'files.errors.code-equals-status');
+          ctx.conform(
+            code === 400,
+            `error.code is ${JSON.stringify(code)} on a 400`,
+            res,
+            'files.errors.code-equals-status',
+          );
         },
       });
     },
@@ -240,8 +330,12 @@ export const paginationPropertyChecks = defineChecks([
       const bounds = FILES_LIMIT();
       // SHOULD (spec/readings.yaml): a limit may be clamped into range, and a cursor decoded leniently.
       const input = fc.oneof(
-        invalidLimit(bounds).filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'out-of-range').map((l) => ({ limit: l.value, requirement: 'files.limit.out-of-range-rejected' })),
-        malformedCursor().filter((after) => after.startsWith(FILE_ID_PREFIX)).map((after) => ({ after, requirement: 'files.after.invalid-rejected' })),
+        invalidLimit(bounds)
+          .filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'out-of-range')
+          .map((l) => ({ limit: l.value, requirement: 'files.limit.out-of-range-rejected' })),
+        malformedCursor()
+          .filter((after) => after.startsWith(FILE_ID_PREFIX))
+          .map((after) => ({ after, requirement: 'files.after.invalid-rejected' })),
       );
       await checkProperty(ctx, 'files.property.strict-inputs', {
         arbitrary: input,
@@ -249,7 +343,12 @@ export const paginationPropertyChecks = defineChecks([
         budgetShare: 0.01,
         predicate: async ({ requirement, ...query }) => {
           const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, query);
-          ctx.conform(res.status === 400, `${JSON.stringify(query)} answered ${res.status}, expected 400`, res, requirement);
+          ctx.conform(
+            res.status === 400,
+            `${JSON.stringify(query)} answered ${res.status}, expected 400`,
+            res,
+            requirement,
+          );
         },
       });
     },
@@ -270,7 +369,11 @@ export const paginationPropertyChecks = defineChecks([
           const res = auth.header === '' ? await op.send(ctx, 'none') : await op.send(ctx, { header: auth.header });
           // 5 rule 2: none of these values carries a key the service knows (made-up tokens, an empty bearer,
           // no scheme or another one): the key is missing or invalid under every reading.
-          ctx.conform(res.status === 401, `${op.operation} with Authorization ${JSON.stringify(auth.header)} answered ${res.status}, expected 401`, res);
+          ctx.conform(
+            res.status === 401,
+            `${op.operation} with Authorization ${JSON.stringify(auth.header)} answered ${res.status}, expected 401`,
+            res,
+          );
         },
       });
     },

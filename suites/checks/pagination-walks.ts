@@ -46,7 +46,8 @@ async function askAgain(ctx: ProbeContext, n: FilePageNote): Promise<{ exchange:
 /** The finding as a failure, with both walks' pages asked again as evidence; undefined when the listing answered otherwise this time. */
 async function confirmed(ctx: ProbeContext, f: PassedOver): Promise<ConformanceFailure | undefined> {
   // The first and last page of each chain (the empty pages between are counted in the message).
-  const ends = (pages: readonly FilePageNote[]) => (pages.length > 1 ? [pages[0]!, pages[pages.length - 1]!] : [pages[0]!]);
+  const ends = (pages: readonly FilePageNote[]) =>
+    pages.length > 1 ? [pages[0]!, pages[pages.length - 1]!] : [pages[0]!];
   const exchanges: Exchange[] = [];
   for (const n of [...ends(f.walk.pages), ...ends(f.other.pages)]) {
     const again = await askAgain(ctx, n);
@@ -80,7 +81,11 @@ async function ownWalks(ctx: ProbeContext): Promise<void> {
   const limits = perWalk >= 1 ? WALK_LIMITS : WALK_LIMITS.slice(0, share);
   const walked = await settleInFlight(limits, concurrencyOf(ctx.settings), async (limit) => {
     try {
-      await walkPages(ctx, container, { limit, maxPages: Math.max(1, perWalk), enough: (pages) => pages.filter((p) => p.page.data.length > 0).length >= PAGES_WITH_FILES });
+      await walkPages(ctx, container, {
+        limit,
+        maxPages: Math.max(1, perWalk),
+        enough: (pages) => pages.filter((p) => p.page.data.length > 0).length >= PAGES_WITH_FILES,
+      });
     } catch (e) {
       // A page this walk cannot read ends this walk only: its status or shape is another check's.
       if (!(e instanceof UnreadableListing)) throw e;
@@ -110,7 +115,10 @@ export const paginationWalkChecks = defineChecks([
         const failure = await confirmed(ctx, f);
         if (failure) throw failure;
       }
-      if (ctx.notes.dropped > 0) ctx.skip(`the run's notes reached their bound (${ctx.notes.dropped} response(s) not kept): only part of the run's walks was compared, so the requirement is not judged whole`);
+      if (ctx.notes.dropped > 0)
+        ctx.skip(
+          `the run's notes reached their bound (${ctx.notes.dropped} response(s) not kept): only part of the run's walks was compared, so the requirement is not judged whole`,
+        );
     },
   },
 ]);

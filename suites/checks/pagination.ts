@@ -3,7 +3,17 @@
  * The fast-check properties of pagination (any limit, any cursor) are in pagination-properties.ts.
  */
 import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
-import { fetchPage, pageEnd, pathOf, readPage, UnreadableListing, walkOrSkip, walkPages, walkToFile, type FetchedPage } from '../support/file-pages.ts';
+import {
+  fetchPage,
+  pageEnd,
+  pathOf,
+  readPage,
+  UnreadableListing,
+  walkOrSkip,
+  walkPages,
+  walkToFile,
+  type FetchedPage,
+} from '../support/file-pages.ts';
 import { PathOrderTracker } from '../support/path-order.ts';
 
 /** 4.1 / 8: limit maximum 1000. */
@@ -13,9 +23,14 @@ const main = (ctx: ProbeContext) => ctx.target.containerFiles.containerId;
 const q = (s: string) => JSON.stringify(s);
 
 /** The page after `from`, fetched with after set to its last_id: 2.2 promises it (a refusal fails files.pagination.next-page). */
-async function nextPageAfter(ctx: ProbeContext, lastId: string, from: FetchedPage): Promise<FetchedPage> {
+async function nextPageAfter(ctx: ProbeContext, lastId: string, _from: FetchedPage): Promise<FetchedPage> {
   const res = await ctx.api.listContainerFiles(main(ctx), { limit: LIMIT_MAX, after: lastId });
-  ctx.conform(!(res.status >= 400 && res.status < 500), `has_more was true, yet after=last_id (${lastId}) answered HTTP ${res.status}: 2.2 promises another page`, res, 'files.pagination.next-page');
+  ctx.conform(
+    !(res.status >= 400 && res.status < 500),
+    `has_more was true, yet after=last_id (${lastId}) answered HTTP ${res.status}: 2.2 promises another page`,
+    res,
+    'files.pagination.next-page',
+  );
   return { res, page: readPage(res), limit: LIMIT_MAX, after: lastId };
 }
 
@@ -83,7 +98,10 @@ export const paginationChecks = defineChecks([
           const next = pages[n + 1] ?? (await nextPageAfter(ctx, id, p));
           // An empty page again (4.1 rule 3, any number in a row): followed to the first file after it,
           // which lies after the position too; a walk that reaches none compares nothing.
-          const walk = next.page.data.length > 0 || !next.page.has_more ? undefined : await walkToFile(ctx, main(ctx), { limit: LIMIT_MAX, after: id, first: next });
+          const walk =
+            next.page.data.length > 0 || !next.page.has_more
+              ? undefined
+              : await walkToFile(ctx, main(ctx), { limit: LIMIT_MAX, after: id, first: next });
           at = (walk?.page ?? next).page.data[0]?.path;
           what = `the listing resumed from the opaque last_id ${q(id)} at ${q(at ?? '')}`;
           if (at === undefined) continue;
@@ -99,7 +117,10 @@ export const paginationChecks = defineChecks([
           ctx.conform(!why, `${what} is not after the request's cursor ${q(cursor)}: ${why}`, p.res);
         }
       }
-      if (judged === 0) ctx.skip(`no page of the first ${pages.length} at limit ${LIMIT_MAX} ended at the scan bound at a position the walk could place (4.1 rule 3)`);
+      if (judged === 0)
+        ctx.skip(
+          `no page of the first ${pages.length} at limit ${LIMIT_MAX} ended at the scan bound at a position the walk could place (4.1 rule 3)`,
+        );
     },
   },
   {
@@ -111,10 +132,15 @@ export const paginationChecks = defineChecks([
       // 4.1 rule 4: last_id is null only when has_more is false and data is empty. With has_more
       // true a null last_id is rule 1's failure (files.pagination.last-id-when-has-more); here the
       // last page of a listing (has_more false) is judged: a null last_id needs an empty data.
-      const ids = [main(ctx), ctx.target.containerFiles.restartedContainerId].filter((x): x is string => x !== undefined);
+      const ids = [main(ctx), ctx.target.containerFiles.restartedContainerId].filter(
+        (x): x is string => x !== undefined,
+      );
       let lastPages = 0;
       for (const containerId of ids) {
-        const walk = await walkOrSkip(ctx, containerId, containerId !== main(ctx), { limit: LIMIT_MAX, maxPages: containerId === main(ctx) ? 8 : 3 });
+        const walk = await walkOrSkip(ctx, containerId, containerId !== main(ctx), {
+          limit: LIMIT_MAX,
+          maxPages: containerId === main(ctx) ? 8 : 3,
+        });
         for (const p of walk?.pages ?? []) {
           if (p.page.has_more) continue;
           lastPages++;
@@ -125,7 +151,8 @@ export const paginationChecks = defineChecks([
           );
         }
       }
-      if (lastPages === 0) ctx.skip('no last page (has_more false) reached within a few pages of the configured containers');
+      if (lastPages === 0)
+        ctx.skip('no last page (has_more false) reached within a few pages of the configured containers');
     },
   },
   {
@@ -187,7 +214,14 @@ export const paginationChecks = defineChecks([
         if (!(e instanceof UnreadableListing)) throw e;
         stoppedBy = e.message;
       }
-      ctx.observe('files.scan-bound.value', { limit: LIMIT_MAX, pagesWalked, scanBoundPagesSeen, emptyPagesWithHasMore, smallestScanBoundPage, stoppedBy });
+      ctx.observe('files.scan-bound.value', {
+        limit: LIMIT_MAX,
+        pagesWalked,
+        scanBoundPagesSeen,
+        emptyPagesWithHasMore,
+        smallestScanBoundPage,
+        stoppedBy,
+      });
     },
   },
 ]);

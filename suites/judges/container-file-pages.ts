@@ -19,12 +19,14 @@ const NOTED_CURSOR_CHARS = 4096;
  * breaks no rule of one page (a page that does is that rule's failure, never evidence of another).
  */
 export function filePageNote(response: SeenResponse): RunNote | undefined {
-  if (response.operation !== 'listContainerFiles' || response.status !== 200 || response.auth !== 'key') return undefined;
+  if (response.operation !== 'listContainerFiles' || response.status !== 200 || response.auth !== 'key')
+    return undefined;
   if (Object.keys(response.query).some((k) => k !== 'limit' && k !== 'after')) return undefined;
   if (filePageProblem(response.json) !== undefined) return undefined;
   const page = response.json as FilePage;
   const after = response.query['after'];
-  if (pageViolation({ page, limit: limitOfRequest(response.query['limit']), after: after === '' ? undefined : after })) return undefined;
+  if (pageViolation({ page, limit: limitOfRequest(response.query['limit']), after: after === '' ? undefined : after }))
+    return undefined;
   if ((after?.length ?? 0) > NOTED_CURSOR_CHARS || (page.last_id?.length ?? 0) > NOTED_CURSOR_CHARS) return undefined;
   const value: FilePageNote = {
     container: response.pathParams['container_id'] ?? '',
@@ -34,7 +36,11 @@ export function filePageNote(response: SeenResponse): RunNote | undefined {
     lastId: page.last_id,
     hasMore: page.has_more,
   };
-  const chars = value.paths.reduce((n, p) => n + p.length + 16, 0) + (after?.length ?? 0) + (page.last_id?.length ?? 0) + value.container.length;
+  const chars =
+    value.paths.reduce((n, p) => n + p.length + 16, 0) +
+    (after?.length ?? 0) +
+    (page.last_id?.length ?? 0) +
+    value.container.length;
   return { key: JSON.stringify([value.container, value.limit ?? null, value.after ?? null]), value, chars };
 }
 
@@ -46,9 +52,20 @@ export const containerFilePagesJudge: ResponseJudge = {
     // A body that is no readable list is the schema judge's (files.list.schema).
     if (filePageProblem(response.json) !== undefined) return [];
     const after = response.query['after'];
-    const broken = pageViolation({ page: response.json as FilePage, limit: limitOfRequest(response.query['limit']), after: after === '' ? undefined : after });
+    const broken = pageViolation({
+      page: response.json as FilePage,
+      limit: limitOfRequest(response.query['limit']),
+      after: after === '' ? undefined : after,
+    });
     if (!broken) return [];
-    return [{ requirementId: broken.requirementId, message: broken.message, exchange: response.exchange, dedupeKey: `${broken.requirementId}:page` }];
+    return [
+      {
+        requirementId: broken.requirementId,
+        message: broken.message,
+        exchange: response.exchange,
+        dedupeKey: `${broken.requirementId}:page`,
+      },
+    ];
   },
   note: filePageNote,
 };

@@ -65,28 +65,49 @@ export function containerIdEchoRule(containerId: string): RecordRule {
 export const createdAtSecondsRule: RecordRule = (file) => {
   if (!('created_at' in file)) return undefined;
   const t = file.created_at;
-  const fail = (kind: string, message: string): RecordViolation => ({ requirementId: 'files.file.created-at-seconds', kind, message });
-  if (typeof t !== 'number' || !Number.isInteger(t)) return fail('created_at:not-integer', `created_at of ${q(file.path)} is ${q(t)}, expected an integer (2.1)`);
-  if (t > SECONDS_CEILING) return fail('created_at:milliseconds', `created_at of ${q(file.path)} is ${t}, which in seconds is after the year 5138: milliseconds, not the seconds of 2.1`);
+  const fail = (kind: string, message: string): RecordViolation => ({
+    requirementId: 'files.file.created-at-seconds',
+    kind,
+    message,
+  });
+  if (typeof t !== 'number' || !Number.isInteger(t))
+    return fail('created_at:not-integer', `created_at of ${q(file.path)} is ${q(t)}, expected an integer (2.1)`);
+  if (t > SECONDS_CEILING)
+    return fail(
+      'created_at:milliseconds',
+      `created_at of ${q(file.path)} is ${t}, which in seconds is after the year 5138: milliseconds, not the seconds of 2.1`,
+    );
   return undefined;
 };
 
 /** 2.1 path: "Path relative to the container", read as not beginning with "/" (SHOULD: no grammar is given). */
 export const pathRelativeRule: RecordRule = (file) =>
   typeof file.path === 'string' && file.path.startsWith('/')
-    ? { requirementId: 'files.file.path-relative', kind: 'path:absolute', message: `path ${q(file.path)} begins with "/", expected a path relative to the container` }
+    ? {
+        requirementId: 'files.file.path-relative',
+        kind: 'path:absolute',
+        message: `path ${q(file.path)} begins with "/", expected a path relative to the container`,
+      }
     : undefined;
 
 /** ContainerFile schema rules (paths relative to the file) that a rule above judges under its own requirement. */
 export function ownedInFile(v: SchemaViolation): boolean {
-  return (v.keyword === 'pattern' && v.path === '/id') // files.file.id-encodes-path / id-url-safe-alphabet
-    || (v.keyword === 'type' && v.path === '/created_at'); // files.file.created-at-seconds
+  return (
+    (v.keyword === 'pattern' && v.path === '/id') || // files.file.id-encodes-path / id-url-safe-alphabet
+    (v.keyword === 'type' && v.path === '/created_at')
+  ); // files.file.created-at-seconds
 }
 
 /** Every file of every 200 page of listContainerFiles, whichever check fetched it. */
 export const containerFileRecordsJudge: ResponseJudge = {
   id: 'files.records',
-  requirements: ['files.file.id-encodes-path', 'files.file.id-url-safe-alphabet', 'files.file.container-id-echo', 'files.file.created-at-seconds', 'files.file.path-relative'],
+  requirements: [
+    'files.file.id-encodes-path',
+    'files.file.id-url-safe-alphabet',
+    'files.file.container-id-echo',
+    'files.file.created-at-seconds',
+    'files.file.path-relative',
+  ],
   judge(response): Finding[] {
     if (response.operation !== 'listContainerFiles' || response.status !== 200) return [];
     const rules: RecordRule[] = [fileIdRule, createdAtSecondsRule, pathRelativeRule];

@@ -10,7 +10,10 @@ import { excerpt } from '../../core/check/evidence.ts';
 const NAMED = 5;
 
 /** The fields of `obj` beyond the `counted` ones, worded for a message; undefined when there are none. */
-export function fieldsBeyondCount(obj: Record<string, unknown>, counted: readonly string[]): { count: number; text: string } | undefined {
+export function fieldsBeyondCount(
+  obj: Record<string, unknown>,
+  counted: readonly string[],
+): { count: number; text: string } | undefined {
   const others: string[] = [];
   let count = 0;
   for (const k in obj) {

@@ -12,12 +12,24 @@ import { fieldsBeyondCount } from './counted-fields.ts';
 import { arrayAt, recordFindings, type RecordRule, type RecordViolation } from './records.ts';
 
 /** The first violations of a component, as the checks have always worded them. */
-function schemaViolation(requirementId: string, schema: SchemaName, field: string, violations: readonly SchemaViolation[]): RecordViolation | undefined {
+function schemaViolation(
+  requirementId: string,
+  schema: SchemaName,
+  field: string,
+  violations: readonly SchemaViolation[],
+): RecordViolation | undefined {
   const first = violations[0];
   if (!first) return undefined;
-  const list = violations.slice(0, 5).map((v) => `${field}${v.path} ${v.message}`).join('; ');
+  const list = violations
+    .slice(0, 5)
+    .map((v) => `${field}${v.path} ${v.message}`)
+    .join('; ');
   const more = violations.length > 5 ? ` (+${violations.length - 5} more)` : '';
-  return { requirementId, kind: `${field}${first.path.replace(/\/\d+(?=\/|$)/g, '/*')}:${first.keyword}`, message: `does not match ${schema}: ${list}${more}` };
+  return {
+    requirementId,
+    kind: `${field}${first.path.replace(/\/\d+(?=\/|$)/g, '/*')}:${first.keyword}`,
+    message: `does not match ${schema}: ${list}${more}`,
+  };
 }
 
 /**
@@ -36,14 +48,24 @@ export const pricingRule: RecordRule = (endpoint) => {
   if (!('pricing' in endpoint)) return undefined;
   const pricing = endpoint.pricing;
   const structural = validate('Pricing', pricing).filter((v) => v.keyword !== 'pattern');
-  if (structural.length) return schemaViolation('models.endpoint.pricing-decimal-strings', 'Pricing', 'pricing', structural);
+  if (structural.length)
+    return schemaViolation('models.endpoint.pricing-decimal-strings', 'Pricing', 'pricing', structural);
   // "Four fields": the count binds as 4.2's "one field" does (spec/readings.yaml, decision stated-counts).
   const beyond = isObject(pricing) ? fieldsBeyondCount(pricing, PRICING_FIELDS) : undefined;
-  if (beyond) return { requirementId: 'models.endpoint.pricing-decimal-strings', kind: 'pricing:count', message: `pricing has ${beyond.count + PRICING_FIELDS.length} fields, the four and ${beyond.text}; 2.4: "Four fields \`prompt\`, \`completion\`, \`request\`, \`image\`"` };
+  if (beyond)
+    return {
+      requirementId: 'models.endpoint.pricing-decimal-strings',
+      kind: 'pricing:count',
+      message: `pricing has ${beyond.count + PRICING_FIELDS.length} fields, the four and ${beyond.text}; 2.4: "Four fields \`prompt\`, \`completion\`, \`request\`, \`image\`"`,
+    };
   for (const k of PRICING_FIELDS) {
     const v = isObject(pricing) ? pricing[k] : undefined;
     if (typeof v === 'string' && !DECIMAL_NUMERAL.test(v)) {
-      return { requirementId: 'models.endpoint.pricing-decimal-strings', kind: `pricing/${k}:numeral`, message: `pricing/${k} is ${JSON.stringify(v)}, not a string holding a decimal number` };
+      return {
+        requirementId: 'models.endpoint.pricing-decimal-strings',
+        kind: `pricing/${k}:numeral`,
+        message: `pricing/${k} is ${JSON.stringify(v)}, not a string holding a decimal number`,
+      };
     }
   }
   return undefined;
@@ -60,7 +82,12 @@ export const pricingFixedPointRule: RecordRule = (endpoint) => {
 export const percentilesRule: RecordRule = (endpoint) => {
   for (const field of PERCENTILE_FIELDS) {
     if (!(field in endpoint)) continue;
-    const v = schemaViolation('models.endpoint.percentiles', 'Percentiles', field, validate('Percentiles', endpoint[field]));
+    const v = schemaViolation(
+      'models.endpoint.percentiles',
+      'Percentiles',
+      field,
+      validate('Percentiles', endpoint[field]),
+    );
     if (v) return v;
   }
   return undefined;
@@ -71,8 +98,18 @@ export const uptimeRule: RecordRule = (endpoint) => {
   for (const field of UPTIME_FIELDS) {
     if (!(field in endpoint)) continue;
     const v = endpoint[field];
-    if (typeof v !== 'number' || !Number.isFinite(v)) return { requirementId: 'models.endpoint.uptime-numbers', kind: `${field}:type`, message: `${field} is ${JSON.stringify(v)}, not a number` };
-    if (v < 0 || v > 100) return { requirementId: 'models.endpoint.uptime-numbers', kind: `${field}:range`, message: `${field} is ${v}, outside 0..100 percent` };
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      return {
+        requirementId: 'models.endpoint.uptime-numbers',
+        kind: `${field}:type`,
+        message: `${field} is ${JSON.stringify(v)}, not a number`,
+      };
+    if (v < 0 || v > 100)
+      return {
+        requirementId: 'models.endpoint.uptime-numbers',
+        kind: `${field}:range`,
+        message: `${field} is ${v}, outside 0..100 percent`,
+      };
   }
   return undefined;
 };
@@ -82,7 +119,12 @@ const ENDPOINT_RULES: readonly RecordRule[] = [pricingRule, pricingFixedPointRul
 /** Every endpoint of every 200 answer of the model-endpoints operation, whichever check fetched it. */
 export const endpointRecordsJudge: ResponseJudge = {
   id: 'models.endpoint-records',
-  requirements: ['models.endpoint.pricing-decimal-strings', 'models.endpoint.pricing-fixed-point', 'models.endpoint.percentiles', 'models.endpoint.uptime-numbers'],
+  requirements: [
+    'models.endpoint.pricing-decimal-strings',
+    'models.endpoint.pricing-fixed-point',
+    'models.endpoint.percentiles',
+    'models.endpoint.uptime-numbers',
+  ],
   judge(response): Finding[] {
     if (response.operation !== 'listModelEndpoints' || response.status !== 200) return [];
     const model = isObject(response.json) ? response.json.data : undefined;

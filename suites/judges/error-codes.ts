@@ -19,13 +19,23 @@ function errorCode(response: SeenResponse): { code: unknown } | undefined {
 }
 
 /** The rule the error body of one response of `operation` breaks, or undefined. */
-export function errorCodeViolation(operation: SeenResponse['operation'], status: number, code: unknown): { requirementId: string; message: string } | undefined {
+export function errorCodeViolation(
+  operation: SeenResponse['operation'],
+  status: number,
+  code: unknown,
+): { requirementId: string; message: string } | undefined {
   // A code that is no integer is files.errors.shape's (the schema judge): one broken field, one failure.
   if (operation === 'listContainerFiles' && typeof code === 'number' && code !== status) {
-    return { requirementId: 'files.errors.code-equals-status', message: `HTTP ${status}: error.code is ${JSON.stringify(code)}, expected ${status} (7.1 "In these bodies error.code equals the HTTP status")` };
+    return {
+      requirementId: 'files.errors.code-equals-status',
+      message: `HTTP ${status}: error.code is ${JSON.stringify(code)}, expected ${status} (7.1 "In these bodies error.code equals the HTTP status")`,
+    };
   }
   if (operation === 'listInterns' && typeof code === 'number' && code !== status) {
-    return { requirementId: 'interns.errors.code-equals-status', message: `HTTP ${status}: the integer error.code ${code} is not the HTTP status (7.3 writes integer codes as statuses)` };
+    return {
+      requirementId: 'interns.errors.code-equals-status',
+      message: `HTTP ${status}: the integer error.code ${code} is not the HTTP status (7.3 writes integer codes as statuses)`,
+    };
   }
   return undefined;
 }
@@ -38,6 +48,14 @@ export const errorCodesJudge: ResponseJudge = {
     const body = errorCode(response);
     if (!body) return [];
     const broken = errorCodeViolation(response.operation, response.status, body.code);
-    return broken ? [{ ...broken, exchange: response.exchange, dedupeKey: `${broken.requirementId}:${response.status}:${JSON.stringify(body.code).slice(0, 40)}` }] : [];
+    return broken
+      ? [
+          {
+            ...broken,
+            exchange: response.exchange,
+            dedupeKey: `${broken.requirementId}:${response.status}:${JSON.stringify(body.code).slice(0, 40)}`,
+          },
+        ]
+      : [];
   },
 };

@@ -16,29 +16,43 @@ import { isObject } from '../support/values.ts';
 const MAX_PAGE = 500;
 
 /** Every rule of one interns page that it breaks, each once (its first violation): a page broken two ways fails both. */
-export function internPageViolations(response: Pick<SeenResponse, 'json' | 'interns'>): Array<{ requirementId: string; message: string; position?: number }> {
+export function internPageViolations(
+  response: Pick<SeenResponse, 'json' | 'interns'>,
+): Array<{ requirementId: string; message: string; position?: number }> {
   const found: Array<{ requirementId: string; message: string; position?: number }> = [];
   const data = arrayAt(response.json, 'data');
-  if (data.length > MAX_PAGE) found.push({ requirementId: 'interns.limit.maximum', message: `page holds ${data.length} interns, more than 500 (8 "Page size 1 to 500")` });
+  if (data.length > MAX_PAGE)
+    found.push({
+      requirementId: 'interns.limit.maximum',
+      message: `page holds ${data.length} interns, more than 500 (8 "Page size 1 to 500")`,
+    });
   let previous: number | undefined;
   for (const [i, intern] of data.entries()) {
     const at = isObject(intern) && typeof intern.createdAt === 'string' ? Date.parse(intern.createdAt) : NaN;
     // An unreadable createdAt is interns.intern.timestamps' (the record judge), not an order.
     if (Number.isNaN(at)) continue;
     if (previous !== undefined && at > previous) {
-      found.push({ requirementId: 'interns.order.newest-first', message: `data[${i}].createdAt ${JSON.stringify((intern as { createdAt: string }).createdAt)} is newer than the intern listed before it (2.6 "Newest first")`, position: i });
+      found.push({
+        requirementId: 'interns.order.newest-first',
+        message: `data[${i}].createdAt ${JSON.stringify((intern as { createdAt: string }).createdAt)} is newer than the intern listed before it (2.6 "Newest first")`,
+        position: i,
+      });
       break;
     }
     previous = at;
   }
   const workspace = response.interns?.keyWorkspace;
-  const foreign = workspace === undefined ? undefined : keyWorkspaceViolation(response.json, workspace, !response.interns?.filterNamed);
+  const foreign =
+    workspace === undefined
+      ? undefined
+      : keyWorkspaceViolation(response.json, workspace, !response.interns?.filterNamed);
   if (foreign) found.push(foreign);
   return found;
 }
 
 /** Said where a whole page is of one other workspace and nothing could tell a typo from a fault. */
-export const TYPO_HINT = 'every intern listed is of that one workspace: if interns.workspaceId is a typo, fix the target file';
+export const TYPO_HINT =
+  'every intern listed is of that one workspace: if interns.workspaceId is a typo, fix the target file';
 
 /**
  * The workspace of an intern when it is another than the key's (UUIDs compared case-insensitively,
@@ -58,16 +72,31 @@ export function foreignWorkspace(intern: unknown, keyWorkspace: string): string 
  * interns.workspaceId looks the same (the verdict stays: a server listing another single workspace
  * breaks 4.3 just as well).
  */
-export function foreignWorkspaceMessage(json: unknown, index: number, workspace: string, keyWorkspace: string, hint: boolean): string {
+export function foreignWorkspaceMessage(
+  json: unknown,
+  index: number,
+  workspace: string,
+  keyWorkspace: string,
+  hint: boolean,
+): string {
   const typo = hint && soleOtherWorkspace(json, keyWorkspace) !== undefined ? `; ${TYPO_HINT}` : '';
   return `/data/${index}/workspaceId ${JSON.stringify(workspace)} is not the key's workspace ${keyWorkspace} (4.3 "The API key selects the caller, the workspace and the visible interns")${typo}`;
 }
 
 /** The first intern of a page listed to the management key that is of another workspace than the key's. */
-export function keyWorkspaceViolation(json: unknown, keyWorkspace: string, hint = false): { requirementId: string; message: string; position: number } | undefined {
+export function keyWorkspaceViolation(
+  json: unknown,
+  keyWorkspace: string,
+  hint = false,
+): { requirementId: string; message: string; position: number } | undefined {
   for (const [i, intern] of arrayAt(json, 'data').entries()) {
     const ws = foreignWorkspace(intern, keyWorkspace);
-    if (ws !== undefined) return { requirementId: 'interns.intern.workspace-of-key', message: foreignWorkspaceMessage(json, i, ws, keyWorkspace, hint), position: i };
+    if (ws !== undefined)
+      return {
+        requirementId: 'interns.intern.workspace-of-key',
+        message: foreignWorkspaceMessage(json, i, ws, keyWorkspace, hint),
+        position: i,
+      };
   }
   return undefined;
 }
@@ -83,7 +112,12 @@ export function soleOtherWorkspace(json: unknown, keyWorkspace: string): string 
   const first = data[0];
   const ws = isObject(first) ? first.workspaceId : undefined;
   if (typeof ws !== 'string' || ws.toLowerCase() === keyWorkspace.toLowerCase()) return undefined;
-  const same = data.every((intern) => isObject(intern) && typeof intern.workspaceId === 'string' && intern.workspaceId.toLowerCase() === ws.toLowerCase());
+  const same = data.every(
+    (intern) =>
+      isObject(intern) &&
+      typeof intern.workspaceId === 'string' &&
+      intern.workspaceId.toLowerCase() === ws.toLowerCase(),
+  );
   return same ? ws : undefined;
 }
 
@@ -93,9 +127,12 @@ export function soleOtherWorkspace(json: unknown, keyWorkspace: string): string 
  * with the management key at the target's base URL. Interns without a string id are left out.
  */
 export function internPageNote(response: SeenResponse): RunNote | undefined {
-  if (response.operation !== 'listInterns' || response.status !== 200 || response.auth !== 'key' || response.regional) return undefined;
+  if (response.operation !== 'listInterns' || response.status !== 200 || response.auth !== 'key' || response.regional)
+    return undefined;
   if (!isObject(response.json) || !Array.isArray(response.json.data)) return undefined;
-  const interns = response.json.data.filter((i): i is Record<string, unknown> => isObject(i) && typeof i.id === 'string');
+  const interns = response.json.data.filter(
+    (i): i is Record<string, unknown> => isObject(i) && typeof i.id === 'string',
+  );
   const value: InternPageNote = {
     query: response.query,
     ids: interns.map((i) => (i.id as string).toLowerCase()),
@@ -113,7 +150,13 @@ export const internPagesJudge: ResponseJudge = {
   requirements: ['interns.limit.maximum', 'interns.order.newest-first', 'interns.intern.workspace-of-key'],
   judge(response): Finding[] {
     if (response.operation !== 'listInterns' || response.status !== 200) return [];
-    return internPageViolations(response).map((broken) => ({ requirementId: broken.requirementId, message: broken.message, exchange: response.exchange, ...(broken.position !== undefined ? { position: broken.position } : {}), dedupeKey: `${broken.requirementId}:page` }));
+    return internPageViolations(response).map((broken) => ({
+      requirementId: broken.requirementId,
+      message: broken.message,
+      exchange: response.exchange,
+      ...(broken.position !== undefined ? { position: broken.position } : {}),
+      dedupeKey: `${broken.requirementId}:page`,
+    }));
   },
   note: internPageNote,
 };

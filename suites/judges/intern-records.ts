@@ -16,14 +16,23 @@ const q = (v: unknown) => JSON.stringify(v);
 /** 2.5 / 3: "One of the lifecycle statuses in section 3" (exact, case-sensitive values). */
 export const statusValueRule: RecordRule = (intern) =>
   typeof intern.status === 'string' && !(INTERN_STATES as readonly string[]).includes(intern.status)
-    ? { requirementId: 'interns.intern.status-value', kind: 'status', message: `status ${q(intern.status)} is not a section 3 state` }
+    ? {
+        requirementId: 'interns.intern.status-value',
+        kind: 'status',
+        message: `status ${q(intern.status)} is not a section 3 state`,
+      }
     : undefined;
 
 /** 2.5: id, workspaceId and vault_id are "string (UUID format)": the 8-4-4-4-12 hexadecimal form of RFC 9562. */
 export const uuidFieldsRule: RecordRule = (intern) => {
   for (const field of ['id', 'workspaceId', 'vault_id']) {
     const v = intern[field];
-    if (typeof v === 'string' && !UUID.test(v)) return { requirementId: 'interns.intern.uuid-fields', kind: `uuid:${field}`, message: `${field} ${q(v)} is not a UUID` };
+    if (typeof v === 'string' && !UUID.test(v))
+      return {
+        requirementId: 'interns.intern.uuid-fields',
+        kind: `uuid:${field}`,
+        message: `${field} ${q(v)} is not a UUID`,
+      };
   }
   return undefined;
 };
@@ -33,7 +42,11 @@ export const timestampsRule: RecordRule = (intern) => {
   for (const field of ['createdAt', 'updatedAt']) {
     const v = intern[field];
     if (typeof v === 'string' && parseUtcMillis(v) === undefined) {
-      return { requirementId: 'interns.intern.timestamps', kind: `timestamp:${field}`, message: `${field} ${q(v)} is not an ISO 8601 UTC timestamp with milliseconds` };
+      return {
+        requirementId: 'interns.intern.timestamps',
+        kind: `timestamp:${field}`,
+        message: `${field} ${q(v)} is not an ISO 8601 UTC timestamp with milliseconds`,
+      };
     }
   }
   return undefined;
@@ -45,7 +58,11 @@ export const hostnameShapeRule: RecordRule = (intern) => {
   const labels = intern.hostname.split('.');
   return labels.length >= 2 && labels.every((l) => l.length > 0)
     ? undefined
-    : { requirementId: 'interns.intern.hostname-shape', kind: 'hostname:shape', message: `hostname ${q(intern.hostname)} is not <intern_name>.<domain>` };
+    : {
+        requirementId: 'interns.intern.hostname-shape',
+        kind: 'hostname:shape',
+        message: `hostname ${q(intern.hostname)} is not <intern_name>.<domain>`,
+      };
 };
 
 /**
@@ -58,7 +75,10 @@ export function hostnameNameJudgeable(intern: Record<string, unknown>): boolean 
 
 /** A display name made a host label the common way: lower case, every other run of characters one hyphen. */
 function labelOf(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 /**
@@ -74,25 +94,52 @@ export const hostnameNameRule: RecordRule = (intern) => {
   if (hostnameNameJudgeable(intern)) {
     return first === name.toLowerCase()
       ? undefined
-      : { requirementId: 'interns.intern.hostname-label-name', kind: 'hostname:name', message: `hostname ${q(hostname)} does not start with the name ${q(name)}` };
+      : {
+          requirementId: 'interns.intern.hostname-label-name',
+          kind: 'hostname:name',
+          message: `hostname ${q(hostname)} does not start with the name ${q(name)}`,
+        };
   }
   return first === labelOf(name)
     ? undefined
-    : { requirementId: 'interns.intern.hostname-name', kind: 'hostname:label', message: `hostname ${q(hostname)} does not start with ${q(labelOf(name))}, the name ${q(name)} made a host label` };
+    : {
+        requirementId: 'interns.intern.hostname-name',
+        kind: 'hostname:label',
+        message: `hostname ${q(hostname)} does not start with ${q(labelOf(name))}, the name ${q(name)} made a host label`,
+      };
 };
 
 /** 2.5 model: "Model identifier <author>/<slug>" (as 2.3). */
 export const modelShapeRule: RecordRule = (intern) =>
   typeof intern.model === 'string' && !AUTHOR_SLUG.test(intern.model)
-    ? { requirementId: 'interns.intern.model-shape', kind: 'model', message: `model ${q(intern.model)} is not <author>/<slug>` }
+    ? {
+        requirementId: 'interns.intern.model-shape',
+        kind: 'model',
+        message: `model ${q(intern.model)} is not <author>/<slug>`,
+      }
     : undefined;
 
-const INTERN_RULES: readonly RecordRule[] = [statusValueRule, uuidFieldsRule, timestampsRule, hostnameShapeRule, hostnameNameRule, modelShapeRule];
+const INTERN_RULES: readonly RecordRule[] = [
+  statusValueRule,
+  uuidFieldsRule,
+  timestampsRule,
+  hostnameShapeRule,
+  hostnameNameRule,
+  modelShapeRule,
+];
 
 /** Every intern of every 200 answer of list interns, whichever check (and whichever query) fetched it. */
 export const internRecordsJudge: ResponseJudge = {
   id: 'interns.records',
-  requirements: ['interns.intern.status-value', 'interns.intern.uuid-fields', 'interns.intern.timestamps', 'interns.intern.hostname-shape', 'interns.intern.hostname-label-name', 'interns.intern.hostname-name', 'interns.intern.model-shape'],
+  requirements: [
+    'interns.intern.status-value',
+    'interns.intern.uuid-fields',
+    'interns.intern.timestamps',
+    'interns.intern.hostname-shape',
+    'interns.intern.hostname-label-name',
+    'interns.intern.hostname-name',
+    'interns.intern.model-shape',
+  ],
   judge(response): Finding[] {
     if (response.operation !== 'listInterns' || response.status !== 200) return [];
     return recordFindings(response, '/data', arrayAt(response.json, 'data'), INTERN_RULES);

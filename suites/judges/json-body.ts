@@ -28,13 +28,34 @@ export const jsonBodyJudge: ResponseJudge = {
     if (documentedSchema(response.operation, response.status) === undefined) return [];
     const findings: Finding[] = [];
     const add = (requirementId: string, kind: string, message: string) =>
-      findings.push({ requirementId, message: `HTTP ${response.status}: ${message}`, exchange: response.exchange, dedupeKey: `${requirementId}:${response.operation}:${response.status}:${kind}` });
+      findings.push({
+        requirementId,
+        message: `HTTP ${response.status}: ${message}`,
+        exchange: response.exchange,
+        dedupeKey: `${requirementId}:${response.operation}:${response.status}:${kind}`,
+      });
     const contentType = response.exchange.response?.headers['content-type'];
-    if (!isJsonFamily(contentType)) add(JSON_BODY, 'content-type', `Content-Type is ${JSON.stringify(contentType ?? '(none)')}, not a JSON media type (application/json or a +json type)`);
-    else if (!isJsonMediaType(contentType)) add(REQUIREMENT, 'content-type', `Content-Type is ${JSON.stringify(contentType)}, expected application/json`);
+    if (!isJsonFamily(contentType))
+      add(
+        JSON_BODY,
+        'content-type',
+        `Content-Type is ${JSON.stringify(contentType ?? '(none)')}, not a JSON media type (application/json or a +json type)`,
+      );
+    else if (!isJsonMediaType(contentType))
+      add(REQUIREMENT, 'content-type', `Content-Type is ${JSON.stringify(contentType)}, expected application/json`);
     const offset = factsOf(response).invalidUtf8Offset;
-    if (offset !== undefined) add(JSON_BODY, 'utf-8', `the body is not UTF-8: the byte at offset ${offset} does not start a well-formed UTF-8 sequence (RFC 8259 section 8.1, RFC 3629)`);
-    if (response.json === undefined) add(JSON_BODY, 'not-json', `the body is not JSON: ${JSON.stringify((response.exchange.response?.body ?? '').slice(0, 80))}`);
+    if (offset !== undefined)
+      add(
+        JSON_BODY,
+        'utf-8',
+        `the body is not UTF-8: the byte at offset ${offset} does not start a well-formed UTF-8 sequence (RFC 8259 section 8.1, RFC 3629)`,
+      );
+    if (response.json === undefined)
+      add(
+        JSON_BODY,
+        'not-json',
+        `the body is not JSON: ${JSON.stringify((response.exchange.response?.body ?? '').slice(0, 80))}`,
+      );
     return findings;
   },
   observe: (response) => duplicateKeyObservation(response),
@@ -44,8 +65,13 @@ export const jsonBodyJudge: ResponseJudge = {
  * The first duplicate object name of a response, for an observation of general.json-media-type
  * (not a failure), or undefined. `value` is what the report shows.
  */
-export function duplicateKeyObservation(response: SeenResponse): { requirementId: string; value: { duplicateKey: string; status: number; url: string; check: string } } | undefined {
+export function duplicateKeyObservation(
+  response: SeenResponse,
+): { requirementId: string; value: { duplicateKey: string; status: number; url: string; check: string } } | undefined {
   const duplicateKey = factsOf(response).duplicateKey;
   if (duplicateKey === undefined) return undefined;
-  return { requirementId: REQUIREMENT, value: { duplicateKey, status: response.status, url: response.exchange.request.url, check: response.check } };
+  return {
+    requirementId: REQUIREMENT,
+    value: { duplicateKey, status: response.status, url: response.exchange.request.url, check: response.check },
+  };
 }

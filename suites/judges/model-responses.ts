@@ -15,7 +15,10 @@ export function modelWrapperViolation(json: unknown): { requirementId: string; m
   if (!isObject(json) || !('data' in json)) return undefined;
   const beyond = fieldsBeyondCount(json, ['data']);
   if (!beyond) return undefined;
-  return { requirementId: 'models.response.one-field', message: `the 200 body has ${beyond.count + 1} fields, data and ${beyond.text}; 4.2: "an object with one field \`data\`"` };
+  return {
+    requirementId: 'models.response.one-field',
+    message: `the 200 body has ${beyond.count + 1} fields, data and ${beyond.text}; 4.2: "an object with one field \`data\`"`,
+  };
 }
 
 export const modelResponsesJudge: ResponseJudge = {

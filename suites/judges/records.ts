@@ -34,7 +34,12 @@ export function arrayAt(holder: unknown, key: string): unknown[] {
  * Applies `rules` to every object of `records` (a non-object element is the schema judge's) and
  * turns each violation into a finding at `${pointer}/${i}` with the record's position.
  */
-export function recordFindings(response: SeenResponse, pointer: string, records: readonly unknown[], rules: readonly RecordRule[]): Finding[] {
+export function recordFindings(
+  response: SeenResponse,
+  pointer: string,
+  records: readonly unknown[],
+  rules: readonly RecordRule[],
+): Finding[] {
   const findings: Finding[] = [];
   // One finding per distinct violation (the first record that shows it): a page of a million records
   // broken alike is one finding, not a million (principle 4).
@@ -62,7 +67,13 @@ export function recordFindings(response: SeenResponse, pointer: string, records:
  * For a check that judges records it fetched itself: fails with the violation `rule` sees in `record`
  * (the rule's own requirement, which the check declares), the response as evidence, `where` naming the record.
  */
-export function conformRecord(ctx: Pick<ProbeContext, 'conform'>, rule: RecordRule, record: Record<string, unknown>, res: ApiResponse, where: string): void {
+export function conformRecord(
+  ctx: Pick<ProbeContext, 'conform'>,
+  rule: RecordRule,
+  record: Record<string, unknown>,
+  res: ApiResponse,
+  where: string,
+): void {
   const v = rule(record);
   if (v) ctx.conform(false, `${where}: ${v.message}`, res, v.requirementId);
 }

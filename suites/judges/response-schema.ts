@@ -61,7 +61,12 @@ export function documentedSchema(operation: ApiOperation, status: number): Schem
 }
 
 /** 2.5: the four fields whose note says "Null is a possible value". */
-const NULLABLE_INTERN_FIELDS: ReadonlySet<string> = new Set(['attached_vault_id', 'instructions', 'lastFailureMessage', 'progress']);
+const NULLABLE_INTERN_FIELDS: ReadonlySet<string> = new Set([
+  'attached_vault_id',
+  'instructions',
+  'lastFailureMessage',
+  'progress',
+]);
 
 /** The property a `required` violation names (Ajv: "must have required property 'x'"). */
 function missingProperty(v: SchemaViolation): string | undefined {
@@ -96,7 +101,8 @@ export const MAX_JUDGED_RECORDS = 1_001;
 function boundedRecords(body: unknown): unknown {
   if (!isObject(body)) return body;
   const data = body.data;
-  if (Array.isArray(data)) return data.length > MAX_JUDGED_RECORDS ? { ...body, data: data.slice(0, MAX_JUDGED_RECORDS) } : body;
+  if (Array.isArray(data))
+    return data.length > MAX_JUDGED_RECORDS ? { ...body, data: data.slice(0, MAX_JUDGED_RECORDS) } : body;
   if (isObject(data) && Array.isArray(data.endpoints) && data.endpoints.length > MAX_JUDGED_RECORDS) {
     return { ...body, data: { ...data, endpoints: data.endpoints.slice(0, MAX_JUDGED_RECORDS) } };
   }
@@ -119,23 +125,33 @@ function attribute200(operation: ApiOperation, v: SchemaViolation): Attribution 
     // MUST). One that "Null is a possible value" may be left out as null (reading interns-omit-null-fields):
     // its absence is interns.intern.schema's (SHOULD). A field of the wrong type is interns.intern.field-types'.
     if (r.relative.keyword === 'required' && r.relative.path === '') {
-      return { requirementId: NULLABLE_INTERN_FIELDS.has(missingProperty(r.relative) ?? '') ? 'interns.intern.schema' : 'interns.intern.fields-present', position: r.position };
+      return {
+        requirementId: NULLABLE_INTERN_FIELDS.has(missingProperty(r.relative) ?? '')
+          ? 'interns.intern.schema'
+          : 'interns.intern.fields-present',
+        position: r.position,
+      };
     }
     return { requirementId: 'interns.intern.field-types', position: r.position };
   }
   // 4.2: "an object with one field data, a model with endpoints (2.3)": the wrapper, the model, the endpoints.
   // A field of 2.3 missing from the model or its architecture is models.model.fields-present's.
-  if (v.keyword === 'required' && (v.path === '/data' || v.path === '/data/architecture')) return { requirementId: 'models.model.fields-present' };
+  if (v.keyword === 'required' && (v.path === '/data' || v.path === '/data/architecture'))
+    return { requirementId: 'models.model.fields-present' };
   if (v.path === '' || v.path === '/data') return { requirementId: 'models.response.data-wrapper' };
   const e = inRecord(v, '/data/endpoints');
-  if (e) return ownedInEndpoint(e.relative) ? undefined : { requirementId: 'models.endpoint.schema', position: e.position };
-  return ownedInModel({ ...v, path: v.path.slice('/data'.length) }) ? undefined : { requirementId: 'models.model.schema' };
+  if (e)
+    return ownedInEndpoint(e.relative) ? undefined : { requirementId: 'models.endpoint.schema', position: e.position };
+  return ownedInModel({ ...v, path: v.path.slice('/data'.length) })
+    ? undefined
+    : { requirementId: 'models.model.schema' };
 }
 
 /** Which requirement a violation of a section 7 error body breaks. */
 function attributeError(operation: ApiOperation, v: SchemaViolation): Attribution {
   // The optional members of section 7 (metadata, service_metadata, user_id: object/string or null) are general.errors.shape's.
-  if (/^\/(error\/metadata|service_metadata|user_id)(\/|$)/.test(v.path)) return { requirementId: 'general.errors.shape' };
+  if (/^\/(error\/metadata|service_metadata|user_id)(\/|$)/.test(v.path))
+    return { requirementId: 'general.errors.shape' };
   return { requirementId: ERRORS_SHAPE[operation] };
 }
 
@@ -145,11 +161,17 @@ function attributeError(operation: ApiOperation, v: SchemaViolation): Attributio
  * its message naming what each branch wanted ("must be integer or must be equal to one of ...").
  */
 function collapseAlternatives(violations: readonly SchemaViolation[]): SchemaViolation[] {
-  const alternatives = new Set(violations.filter((v) => v.keyword === 'anyOf' || v.keyword === 'oneOf').map((v) => v.path));
+  const alternatives = new Set(
+    violations.filter((v) => v.keyword === 'anyOf' || v.keyword === 'oneOf').map((v) => v.path),
+  );
   const out: SchemaViolation[] = [];
   for (const path of alternatives) {
     const branches = violations.filter((v) => v.path === path && v.keyword !== 'anyOf' && v.keyword !== 'oneOf');
-    out.push({ path, keyword: 'anyOf', message: [...new Set(branches.map((v) => v.message))].join(' or ') || 'must match a schema in anyOf' });
+    out.push({
+      path,
+      keyword: 'anyOf',
+      message: [...new Set(branches.map((v) => v.message))].join(' or ') || 'must match a schema in anyOf',
+    });
   }
   return [...violations.filter((v) => !alternatives.has(v.path)), ...out];
 }
@@ -164,13 +186,27 @@ export function responseSchemaViolations(operation: ApiOperation, status: number
   const out: SchemaFinding[] = [];
   for (const v of collapseAlternatives(validate(schema, status === 200 ? boundedRecords(body) : body))) {
     const a = status === 200 ? attribute200(operation, v) : attributeError(operation, v);
-    if (a) out.push({ requirementId: a.requirementId, schema, pointer: v.path, keyword: v.keyword, message: v.message, ...(a.position !== undefined ? { position: a.position } : {}) });
+    if (a)
+      out.push({
+        requirementId: a.requirementId,
+        schema,
+        pointer: v.path,
+        keyword: v.keyword,
+        message: v.message,
+        ...(a.position !== undefined ? { position: a.position } : {}),
+      });
   }
   // 7.2 / 7: a string error.code where the body otherwise has the section 7 shape is the SHOULD of 7.2.
   if (operation === 'listModelEndpoints' && status !== 200 && out.length === 0) {
     const error = isObject(body) ? body.error : undefined;
     if (isObject(error) && typeof error.code === 'string') {
-      out.push({ requirementId: 'models.errors.code-integer', schema: 'ModelEndpointsError', pointer: '/error/code', keyword: 'type', message: `is the string ${JSON.stringify(error.code)}, expected an integer (7.2)` });
+      out.push({
+        requirementId: 'models.errors.code-integer',
+        schema: 'ModelEndpointsError',
+        pointer: '/error/code',
+        keyword: 'type',
+        message: `is the string ${JSON.stringify(error.code)}, expected an integer (7.2)`,
+      });
     }
   }
   return out.sort((a, b) => (a.position ?? -1) - (b.position ?? -1));
@@ -180,11 +216,16 @@ export function responseSchemaViolations(operation: ApiOperation, status: number
  * The first requirement broken and its violations (at most 5 named), worded as expectSchema words
  * them: what a check that judges one response throws, so its message reads like the judge's.
  */
-export function firstSchemaFailure(found: readonly SchemaFinding[]): { requirementId: string; message: string } | undefined {
+export function firstSchemaFailure(
+  found: readonly SchemaFinding[],
+): { requirementId: string; message: string } | undefined {
   const first = found[0];
   if (!first) return undefined;
   const same = found.filter((f) => f.requirementId === first.requirementId);
-  const list = same.slice(0, 5).map((f) => `${f.pointer || '/'} ${f.message}`).join('; ');
+  const list = same
+    .slice(0, 5)
+    .map((f) => `${f.pointer || '/'} ${f.message}`)
+    .join('; ');
   const more = same.length > 5 ? ` (+${same.length - 5} more)` : '';
   return { requirementId: first.requirementId, message: `does not match ${first.schema}: ${list}${more}` };
 }
@@ -196,7 +237,11 @@ export function firstSchemaFailure(found: readonly SchemaFinding[]): { requireme
  * check goes on to judge its MUST requirements, which would otherwise be left "not reached".
  */
 export function conformToSchema(ctx: Pick<ProbeContext, 'conform'>, operation: ApiOperation, res: ApiResponse): void {
-  const failure = firstSchemaFailure(responseSchemaViolations(operation, res.status, res.json).filter((f) => requirement(f.requirementId).level === 'MUST'));
+  const failure = firstSchemaFailure(
+    responseSchemaViolations(operation, res.status, res.json).filter(
+      (f) => requirement(f.requirementId).level === 'MUST',
+    ),
+  );
   if (failure) ctx.conform(false, failure.message, res, failure.requirementId);
 }
 
@@ -207,7 +252,9 @@ export function conformToSchema(ctx: Pick<ProbeContext, 'conform'>, operation: A
  * every error body: blaming the operation's shape for it would name a rule that holds.
  */
 export function expectErrorShape(operation: ApiOperation, res: ApiResponse, body: unknown = res.json): void {
-  const failure = firstSchemaFailure(responseSchemaViolations(operation, res.status, body).filter((f) => f.requirementId === ERRORS_SHAPE[operation]));
+  const failure = firstSchemaFailure(
+    responseSchemaViolations(operation, res.status, body).filter((f) => f.requirementId === ERRORS_SHAPE[operation]),
+  );
   conform(failure === undefined, ERRORS_SHAPE[operation], failure?.message ?? '', res);
 }
 
@@ -218,9 +265,20 @@ const shapeOf = (pointer: string) => pointer.replace(/\/\d+(?=\/|$)/g, '/*');
 export const responseSchemaJudge: ResponseJudge = {
   id: 'responses.schema',
   requirements: [
-    'files.list.schema', 'files.file.schema', 'files.errors.shape',
-    'models.response.data-wrapper', 'models.model.schema', 'models.model.fields-present', 'models.endpoint.schema', 'models.errors.shape', 'models.errors.code-integer',
-    'interns.list.schema', 'interns.intern.field-types', 'interns.intern.fields-present', 'interns.intern.schema', 'interns.errors.shape',
+    'files.list.schema',
+    'files.file.schema',
+    'files.errors.shape',
+    'models.response.data-wrapper',
+    'models.model.schema',
+    'models.model.fields-present',
+    'models.endpoint.schema',
+    'models.errors.shape',
+    'models.errors.code-integer',
+    'interns.list.schema',
+    'interns.intern.field-types',
+    'interns.intern.fields-present',
+    'interns.intern.schema',
+    'interns.errors.shape',
     'general.errors.shape',
   ],
   judge(response): Finding[] {

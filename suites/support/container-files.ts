@@ -9,7 +9,15 @@ import { expectErrorShape } from '../judges/response-schema.ts';
 import { errorBody } from './operations.ts';
 import { PathOrderTracker } from './path-order.ts';
 import { fullListing } from './traversal.ts';
-import { filesOf, UnreadableListing, walkPages, walkToFile, type FetchedPage, type ForwardWalk, type ListedFile } from './file-pages.ts';
+import {
+  filesOf,
+  UnreadableListing,
+  walkPages,
+  walkToFile,
+  type FetchedPage,
+  type ForwardWalk,
+  type ListedFile,
+} from './file-pages.ts';
 
 /** 4.1 / 8: limit 1 to 1000, default 100. */
 export const LIMIT_MAX = 1000;
@@ -20,7 +28,10 @@ export const SAMPLE_PAGES = 4;
 export const main = (ctx: ProbeContext) => ctx.target.containerFiles.containerId;
 
 /** The files of the first pages of the container at limit 1000 (skips when there are none). */
-export async function sampleFiles(ctx: ProbeContext, pagesMax = SAMPLE_PAGES): Promise<Array<{ file: ListedFile; at: FetchedPage }>> {
+export async function sampleFiles(
+  ctx: ProbeContext,
+  pagesMax = SAMPLE_PAGES,
+): Promise<Array<{ file: ListedFile; at: FetchedPage }>> {
   const { pages } = await walkPages(ctx, main(ctx), { limit: LIMIT_MAX, maxPages: pagesMax });
   const files = filesOf(pages);
   if (files.length === 0) ctx.skip(`no file listed in the first ${pages.length} page(s) of containerFiles.containerId`);
@@ -36,7 +47,9 @@ export function orderOf(p: FetchedPage): PathOrderTracker {
   const d = p.page.data;
   for (let i = 1; i < d.length; i++) {
     if (order.before(d[i - 1]!.path, d[i]!.path)) {
-      throw new UnreadableListing(`cannot judge: GET ${p.res.exchange.request.url} is not in path order (files.list.path-order judges it)`);
+      throw new UnreadableListing(
+        `cannot judge: GET ${p.res.exchange.request.url} is not in path order (files.list.path-order judges it)`,
+      );
     }
   }
   return order;
@@ -58,7 +71,12 @@ export const q = (s: string) => JSON.stringify(s);
 export const where = (file: ListedFile, at: FetchedPage) => `/data/${at.page.data.indexOf(file)}`;
 
 /** 7.1: a rejected parameter is 400 with the container-files error body. */
-export async function expectRejected(ctx: ProbeContext, query: Record<string, string>, requirementId: string, what: string): Promise<void> {
+export async function expectRejected(
+  ctx: ProbeContext,
+  query: Record<string, string>,
+  requirementId: string,
+  what: string,
+): Promise<void> {
   const res = await ctx.api.listContainerFiles(main(ctx), query);
   expectStatus(res, 400, requirementId, what);
   // The body whatever its media type: that is general.json-body's and general.json-media-type's.
@@ -81,11 +99,15 @@ export async function prefixlessScanCursor(ctx: ProbeContext): Promise<{ cursor?
     // A listing that cannot be followed (its own cursor refused) is files.pagination.next-page's to fail,
     // in the checks that declare it; here it only leaves the question open.
     if (!(e instanceof ConformanceFailure)) throw e;
-    return { unknown: `the shared listing of containerFiles.containerId could not be followed (${e.requirementId}: ${e.message}), so whether the target names scan positions without the cfile_ prefix (4.1 rule 3) is not known` };
+    return {
+      unknown: `the shared listing of containerFiles.containerId could not be followed (${e.requirementId}: ${e.message}), so whether the target names scan positions without the cfile_ prefix (4.1 rule 3) is not known`,
+    };
   }
   if (full.prefixlessScanCursor !== undefined) return { cursor: full.prefixlessScanCursor };
   if (full.scanBoundPages === 0 && !full.complete) {
-    return { unknown: `the shared listing of containerFiles.containerId was cut after ${full.pages} pages at limit ${LIMIT_MAX} before any page ended at the scan bound, so whether the target names scan positions without the cfile_ prefix (4.1 rule 3) is not known` };
+    return {
+      unknown: `the shared listing of containerFiles.containerId was cut after ${full.pages} pages at limit ${LIMIT_MAX} before any page ended at the scan bound, so whether the target names scan positions without the cfile_ prefix (4.1 rule 3) is not known`,
+    };
   }
   return {};
 }

@@ -56,7 +56,8 @@ export function adjacencies(notes: readonly FilePageNote[]): Adjacency[] {
   const out: Adjacency[] = [];
   for (const n of notes) {
     // A file listed twice in a row is no pair of two files (files.pagination.next-page's own walks judge it).
-    for (let i = 1; i < n.paths.length; i++) if (n.paths[i - 1] !== n.paths[i]) out.push({ from: n.paths[i - 1]!, to: n.paths[i]!, kind: 'page', pages: [n] });
+    for (let i = 1; i < n.paths.length; i++)
+      if (n.paths[i - 1] !== n.paths[i]) out.push({ from: n.paths[i - 1]!, to: n.paths[i]!, kind: 'page', pages: [n] });
     const last = n.paths[n.paths.length - 1];
     if (last === undefined || n.lastId === null) continue;
     // The pages fetched with after = this page's last_id, through empty pages (4.1 rule 3 "data may be
@@ -70,8 +71,7 @@ export function adjacencies(notes: readonly FilePageNote[]): Adjacency[] {
           const first = q.paths[0];
           if (first !== undefined) {
             if (first !== last) out.push({ from: last, to: first, kind: 'cursor', pages: [...chain, q] });
-          }
-          else if (q.lastId !== null && !seen.has(q.lastId)) {
+          } else if (q.lastId !== null && !seen.has(q.lastId)) {
             seen.add(q.lastId);
             next.push({ cursor: q.lastId, chain: [...chain, q] });
           }
@@ -105,7 +105,12 @@ export function passedOver(notes: readonly FilePageNote[], max = 20): PassedOver
         if (f === s) continue;
         if (++searches > MAX_SEARCHES) return found;
         if (!leadsTo(after, f, s)) continue;
-        found.push({ walk, other, skipped: f, requirementId: walk.kind === 'cursor' ? 'files.pagination.next-page' : 'files.pagination.limit-independent' });
+        found.push({
+          walk,
+          other,
+          skipped: f,
+          requirementId: walk.kind === 'cursor' ? 'files.pagination.next-page' : 'files.pagination.limit-independent',
+        });
         if (found.length >= max) return found;
         break;
       }
@@ -141,6 +146,7 @@ export function queryOf(n: FilePageNote): { limit?: string; after?: string } {
 
 /** A page in words: its limit and cursor. */
 export function pageName(n: FilePageNote): string {
-  const after = n.after === undefined ? 'from the start' : `after=${n.after.length > 80 ? `${n.after.slice(0, 80)}…` : n.after}`;
+  const after =
+    n.after === undefined ? 'from the start' : `after=${n.after.length > 80 ? `${n.after.slice(0, 80)}…` : n.after}`;
   return `the page at ${n.limit === undefined ? 'the default limit' : `limit=${n.limit}`} ${after}`;
 }

@@ -58,7 +58,8 @@ export function filePageProblem(body: unknown): string | undefined {
   if (!Array.isArray(b.data)) return 'data is not an array';
   for (const f of b.data) {
     const file = f as Record<string, unknown> | null;
-    if (!file || typeof file !== 'object' || typeof file.id !== 'string' || typeof file.path !== 'string') return 'a data element has no string id and path';
+    if (!file || typeof file !== 'object' || typeof file.id !== 'string' || typeof file.path !== 'string')
+      return 'a data element has no string id and path';
   }
   if (typeof b.has_more !== 'boolean') return 'has_more is not a boolean';
   if (b.last_id !== null && typeof b.last_id !== 'string') return 'last_id is neither a string nor null';
@@ -75,7 +76,11 @@ export function readPage(res: ApiResponse): FilePage {
 }
 
 /** GET one page of `containerId` and read it (see readPage). */
-export async function fetchPage(ctx: ProbeContext, containerId: string, q: { limit?: number; after?: string } = {}): Promise<FetchedPage> {
+export async function fetchPage(
+  ctx: ProbeContext,
+  containerId: string,
+  q: { limit?: number; after?: string } = {},
+): Promise<FetchedPage> {
   const query: Query = {};
   if (q.limit !== undefined) query.limit = q.limit;
   if (q.after !== undefined) query.after = q.after;
@@ -99,14 +104,23 @@ export interface Walk {
 export async function walkPages(
   ctx: ProbeContext,
   containerId: string,
-  opts: { limit?: number; maxPages: number; after?: string; enough?: (pages: readonly FetchedPage[]) => boolean; followEmpty?: boolean },
+  opts: {
+    limit?: number;
+    maxPages: number;
+    after?: string;
+    enough?: (pages: readonly FetchedPage[]) => boolean;
+    followEmpty?: boolean;
+  },
 ): Promise<Walk> {
   const pages: FetchedPage[] = [];
   const allowance = walkAllowance(ctx);
   let counted = 0;
   let after = opts.after;
   for (;;) {
-    const p = await fetchPage(ctx, containerId, { ...(opts.limit !== undefined ? { limit: opts.limit } : {}), ...(after !== undefined ? { after } : {}) });
+    const p = await fetchPage(ctx, containerId, {
+      ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+      ...(after !== undefined ? { after } : {}),
+    });
     pages.push(p);
     if (!opts.followEmpty || p.page.data.length > 0) counted++;
     if (!p.page.has_more) return { pages, end: 'last-page' };
@@ -257,7 +271,12 @@ export function pathBetween(p: string, q: string): string | undefined {
  * walkPages, except that an unreadable listing of an optional extra container (the restarted one)
  * is left to the check that owns it (files.container-id.restarted): undefined instead of an error.
  */
-export async function walkOrSkip(ctx: ProbeContext, containerId: string, optional: boolean, opts: Parameters<typeof walkPages>[2]): Promise<Walk | undefined> {
+export async function walkOrSkip(
+  ctx: ProbeContext,
+  containerId: string,
+  optional: boolean,
+  opts: Parameters<typeof walkPages>[2],
+): Promise<Walk | undefined> {
   try {
     return await walkPages(ctx, containerId, opts);
   } catch (e) {

@@ -32,7 +32,11 @@ const PAGES_PER_QUERY = 24;
 
 /** The query without the page size: pages of one listing share it. */
 export function listingKey(query: Readonly<Record<string, string>>, pageSizeName: string): string {
-  return JSON.stringify(Object.entries(query).filter(([k]) => k !== pageSizeName).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return JSON.stringify(
+    Object.entries(query)
+      .filter(([k]) => k !== pageSizeName)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
 }
 
 /** Every page (one finding per pair, at most `max`) that is not the newest interns of its query. */
@@ -66,6 +70,7 @@ export function notNewest(notes: readonly InternPageNote[], pageSizeName: string
 
 function oldestOf(page: InternPageNote): { id: string; at: number } | undefined {
   let oldest: { id: string; at: number } | undefined;
-  for (const [j, at] of page.at.entries()) if (at !== null && (oldest === undefined || at < oldest.at)) oldest = { id: page.ids[j]!, at };
+  for (const [j, at] of page.at.entries())
+    if (at !== null && (oldest === undefined || at < oldest.at)) oldest = { id: page.ids[j]!, at };
   return oldest;
 }

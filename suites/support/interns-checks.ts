@@ -11,13 +11,22 @@ import { confirmInternsParams, internsQuery, needsInternsParams } from './intern
 export const CAP = 12;
 
 export function needsOtherWorkspace(t: TargetView): string | undefined {
-  return needsInternsParams(t) ?? (t.interns.otherWorkspaceId ? undefined : 'interns.otherWorkspaceId is not set in the target file');
+  return (
+    needsInternsParams(t) ??
+    (t.interns.otherWorkspaceId ? undefined : 'interns.otherWorkspaceId is not set in the target file')
+  );
 }
 
-export const sameUuid = (a: unknown, b: string): boolean => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+export const sameUuid = (a: unknown, b: string): boolean =>
+  typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 
 /** 7.3: each value of one query parameter is refused with invalid_body (any 4xx: the status of string codes is not shown). */
-export async function expectEachInvalid(ctx: ProbeContext, requirementId: string, param: 'limit' | 'status', values: readonly string[]): Promise<void> {
+export async function expectEachInvalid(
+  ctx: ProbeContext,
+  requirementId: string,
+  param: 'limit' | 'status',
+  values: readonly string[],
+): Promise<void> {
   await confirmInternsParams(ctx);
   for (const value of values) {
     const res = await ctx.api.listInterns(internsQuery(ctx.target, { [param]: value }));

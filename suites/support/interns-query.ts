@@ -5,7 +5,10 @@ import type { TargetView } from '../../core/target/target.ts';
 import { isObject } from './values.ts';
 
 /** 4.3: the query parameter names are not shown; the target file names them (interns.params). */
-export function internsQuery(target: Pick<TargetView, 'interns'>, q: { limit?: string | number; status?: string; workspace?: string }): Query {
+export function internsQuery(
+  target: Pick<TargetView, 'interns'>,
+  q: { limit?: string | number; status?: string; workspace?: string },
+): Query {
   const names = target.interns.params;
   if (!names) throw new Error('interns.params is not set in the target file');
   const out: Query = {};
@@ -17,7 +20,9 @@ export function internsQuery(target: Pick<TargetView, 'interns'>, q: { limit?: s
 
 /** `needs` of every check that sends an interns query parameter. */
 export function needsInternsParams(target: TargetView): string | undefined {
-  return target.interns.params ? undefined : 'interns.params is not set in the target file (the names are not shown in 4.3)';
+  return target.interns.params
+    ? undefined
+    : 'interns.params is not set in the target file (the names are not shown in 4.3)';
 }
 
 /** The objects of a 200 intern list, or undefined for any other answer (the schema checks judge those). */

@@ -22,7 +22,8 @@ export interface InternPage {
  */
 export function internPage(ctx: ProbeContext, res: ApiResponse): InternPage {
   const body = res.json;
-  if (!isObject(body) || !Array.isArray(body.data)) ctx.skip('the 200 body is not an intern list { data: [...] } (interns.response.schema reports it)');
+  if (!isObject(body) || !Array.isArray(body.data))
+    ctx.skip('the 200 body is not an intern list { data: [...] } (interns.response.schema reports it)');
   return { res, body, interns: body.data.filter(isObject) };
 }
 
@@ -33,7 +34,8 @@ export function internPage(ctx: ProbeContext, res: ApiResponse): InternPage {
  */
 export async function plainInternPage(ctx: ProbeContext, query: Query = {}): Promise<InternPage> {
   const res = await ctx.api.listInterns(query);
-  if (res.status !== 200) ctx.skip(`GET /interns answered HTTP ${res.status}, not 200 (interns.response.schema reports it)`);
+  if (res.status !== 200)
+    ctx.skip(`GET /interns answered HTTP ${res.status}, not 200 (interns.response.schema reports it)`);
   return internPage(ctx, res);
 }
 
@@ -67,16 +69,38 @@ export async function someInterns(ctx: ProbeContext): Promise<InternPage> {
  * bodies is not shown, so any 4xx is accepted (a 2xx, 3xx or 5xx is not a rejection of the query).
  */
 export function expectInvalidBody(res: ApiResponse, requirementId: string, what: string): void {
-  conform(res.status >= 400 && res.status < 500, requirementId, `${what}: expected a 4xx error with error.code "invalid_body", got HTTP ${res.status}`, res);
-  conform(res.jsonError === undefined, requirementId, `${what}: the HTTP ${res.status} body is not JSON (${res.jsonError})`, res);
+  conform(
+    res.status >= 400 && res.status < 500,
+    requirementId,
+    `${what}: expected a 4xx error with error.code "invalid_body", got HTTP ${res.status}`,
+    res,
+  );
+  conform(
+    res.jsonError === undefined,
+    requirementId,
+    `${what}: the HTTP ${res.status} body is not JSON (${res.jsonError})`,
+    res,
+  );
   const error = isObject(res.json) ? res.json.error : undefined;
   const code = isObject(error) ? error.code : undefined;
-  conform(code === 'invalid_body', requirementId, `${what}: HTTP ${res.status} with error.code ${JSON.stringify(code)}, expected "invalid_body" (7.3)`, res);
+  conform(
+    code === 'invalid_body',
+    requirementId,
+    `${what}: HTTP ${res.status} with error.code ${JSON.stringify(code)}, expected "invalid_body" (7.3)`,
+    res,
+  );
 }
 
 /** Section 3: the eight lifecycle states, written here from the document (not taken from the reference). */
 export const INTERN_STATES = [
-  'awaiting_chat_install', 'queued', 'provisioning', 'running', 'failed', 'stopped', 'destroying', 'destroy_failed',
+  'awaiting_chat_install',
+  'queued',
+  'provisioning',
+  'running',
+  'failed',
+  'stopped',
+  'destroying',
+  'destroy_failed',
 ] as const;
 
 /** RFC 9562 section 4 string form: 8-4-4-4-12 hexadecimal digits, either case; no version is imposed (2.5 says "UUID format"). */
@@ -87,11 +111,13 @@ export const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
 /** Rules of the Intern component that a requirement of their own covers (checked by that requirement's check). */
 export function ownedInIntern(v: SchemaViolation): boolean {
-  return (v.keyword === 'format' && ['/id', '/workspaceId', '/vault_id'].includes(v.path)) // interns.intern.uuid-fields
-    || (['format', 'pattern'].includes(v.keyword) && ['/createdAt', '/updatedAt'].includes(v.path)) // interns.intern.timestamps
-    || (v.keyword === 'pattern' && v.path === '/hostname') // interns.intern.hostname-shape
-    || (v.keyword === 'pattern' && v.path === '/model') // interns.intern.model-shape
-    || (v.keyword === 'enum' && v.path === '/status'); // interns.intern.status-value
+  return (
+    (v.keyword === 'format' && ['/id', '/workspaceId', '/vault_id'].includes(v.path)) || // interns.intern.uuid-fields
+    (['format', 'pattern'].includes(v.keyword) && ['/createdAt', '/updatedAt'].includes(v.path)) || // interns.intern.timestamps
+    (v.keyword === 'pattern' && v.path === '/hostname') || // interns.intern.hostname-shape
+    (v.keyword === 'pattern' && v.path === '/model') || // interns.intern.model-shape
+    (v.keyword === 'enum' && v.path === '/status')
+  ); // interns.intern.status-value
 }
 
 const UTC_MILLIS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})(?:Z|\+00:00)$/;
@@ -109,15 +135,37 @@ const UTC_MILLIS_MAX_CHARS = 29;
  * record (issue 31), and a run judges the same interns' timestamps page after page: each is read once
  * while they are few (core/text/text-memo.ts shortKeyMemo).
  */
-export const parseUtcMillis: (s: string) => number | undefined = shortKeyMemo(readUtcMillis, 16_384, UTC_MILLIS_MAX_CHARS);
+export const parseUtcMillis: (s: string) => number | undefined = shortKeyMemo(
+  readUtcMillis,
+  16_384,
+  UTC_MILLIS_MAX_CHARS,
+);
 
 function readUtcMillis(s: string): number | undefined {
   const m = UTC_MILLIS.exec(s);
   if (!m) return undefined;
-  const [y, mo, d, h, mi, sec, ms] = [m[1], m[2], m[3], m[4], m[5], m[6], m[7]].map(Number) as [number, number, number, number, number, number, number];
+  const [y, mo, d, h, mi, sec, ms] = [m[1], m[2], m[3], m[4], m[5], m[6], m[7]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  if (mo < 1 || mo > 12 || d < 1 || d > (mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1]!) || h > 23 || mi > 59 || sec > 59) return undefined;
+  if (
+    mo < 1 ||
+    mo > 12 ||
+    d < 1 ||
+    d > (mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1]!) ||
+    h > 23 ||
+    mi > 59 ||
+    sec > 59
+  )
+    return undefined;
   // Date.UTC reads years 0 to 99 as 1900 to 1999: those are computed 400 (Gregorian) years on and brought back.
-  return y < 100 ? Date.UTC(y + 400, mo - 1, d, h, mi, sec, ms) - FOUR_CENTURIES_MS : Date.UTC(y, mo - 1, d, h, mi, sec, ms);
+  return y < 100
+    ? Date.UTC(y + 400, mo - 1, d, h, mi, sec, ms) - FOUR_CENTURIES_MS
+    : Date.UTC(y, mo - 1, d, h, mi, sec, ms);
 }
-

@@ -16,7 +16,17 @@ export function isJsonFamily(contentType: string | undefined): boolean {
 /** The parsed body; fails `requirementId` unless it is JSON under a JSON media type. */
 export function expectJsonBody(res: ApiResponse, requirementId = 'general.json-body'): unknown {
   const contentType = res.headers['content-type'];
-  conform(isJsonFamily(contentType), requirementId, `Content-Type is ${JSON.stringify(contentType ?? '(none)')}, not a JSON media type (application/json or a +json type)`, res);
-  conform(res.jsonError === undefined, requirementId, `body is not JSON (${res.jsonError}): ${res.text.slice(0, 80)}`, res);
+  conform(
+    isJsonFamily(contentType),
+    requirementId,
+    `Content-Type is ${JSON.stringify(contentType ?? '(none)')}, not a JSON media type (application/json or a +json type)`,
+    res,
+  );
+  conform(
+    res.jsonError === undefined,
+    requirementId,
+    `body is not JSON (${res.jsonError}): ${res.text.slice(0, 80)}`,
+    res,
+  );
   return res.json;
 }

@@ -16,16 +16,19 @@ export interface TargetModel {
  */
 export async function fetchTargetModel(ctx: ProbeContext): Promise<TargetModel> {
   const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.model);
-  if (res.status !== 200) ctx.skip(`the target model answered HTTP ${res.status}, not 200 (models.response.schema reports it)`);
+  if (res.status !== 200)
+    ctx.skip(`the target model answered HTTP ${res.status}, not 200 (models.response.schema reports it)`);
   const body = res.json;
-  if (!isObject(body) || !isObject(body.data)) ctx.skip('the 200 body is not { data: <model> } (models.response.schema reports it)');
+  if (!isObject(body) || !isObject(body.data))
+    ctx.skip('the 200 body is not { data: <model> } (models.response.schema reports it)');
   return { res, model: body.data };
 }
 
 /** The model's endpoints (2.3 `endpoints`, 2.4), skipping the check when there is nothing to judge. */
 export function endpointsOf(ctx: ProbeContext, model: Record<string, unknown>): Array<Record<string, unknown>> {
   const endpoints = model.endpoints;
-  if (endpoints === undefined) ctx.skip('the model carries no endpoints field (models.model.fields-present reports it)');
+  if (endpoints === undefined)
+    ctx.skip('the model carries no endpoints field (models.model.fields-present reports it)');
   if (!Array.isArray(endpoints)) ctx.skip('endpoints is not an array (models.response.schema reports it)');
   const objects = endpoints.filter(isObject);
   if (objects.length === 0) ctx.skip('the model lists no endpoint objects: nothing to judge');
@@ -34,9 +37,24 @@ export function endpointsOf(ctx: ProbeContext, model: Record<string, unknown>): 
 
 /** 2.4 fields of an endpoint, in the order of the table. */
 export const ENDPOINT_FIELDS = [
-  'name', 'model_id', 'model_name', 'provider_name', 'tag', 'context_length', 'max_completion_tokens', 'max_prompt_tokens',
-  'quantization', 'status', 'supported_parameters', 'supports_implicit_caching', 'pricing', 'latency_last_30m',
-  'throughput_last_30m', 'uptime_last_5m', 'uptime_last_30m', 'uptime_last_1d',
+  'name',
+  'model_id',
+  'model_name',
+  'provider_name',
+  'tag',
+  'context_length',
+  'max_completion_tokens',
+  'max_prompt_tokens',
+  'quantization',
+  'status',
+  'supported_parameters',
+  'supports_implicit_caching',
+  'pricing',
+  'latency_last_30m',
+  'throughput_last_30m',
+  'uptime_last_5m',
+  'uptime_last_30m',
+  'uptime_last_1d',
 ] as const;
 
 export const UPTIME_FIELDS = ['uptime_last_5m', 'uptime_last_30m', 'uptime_last_1d'] as const;
@@ -46,21 +64,32 @@ export const PERCENTILE_FIELDS = ['latency_last_30m', 'throughput_last_30m'] as 
  * The given fields that the endpoints carry, with their JSON pointer: 2.4 leaves presence open, so an
  * absent field is not judged. Skips the check when no endpoint carries any of them.
  */
-export function presentFields(ctx: ProbeContext, endpoints: ReadonlyArray<Record<string, unknown>>, fields: readonly string[], what: string): Array<{ pointer: string; value: unknown }> {
-  const found = endpoints.flatMap((e, i) => fields.filter((f) => f in e).map((f) => ({ pointer: `/data/endpoints/${i}/${f}`, value: e[f] })));
+export function presentFields(
+  ctx: ProbeContext,
+  endpoints: ReadonlyArray<Record<string, unknown>>,
+  fields: readonly string[],
+  what: string,
+): Array<{ pointer: string; value: unknown }> {
+  const found = endpoints.flatMap((e, i) =>
+    fields.filter((f) => f in e).map((f) => ({ pointer: `/data/endpoints/${i}/${f}`, value: e[f] })),
+  );
   if (found.length === 0) ctx.skip(`no endpoint carries ${what}`);
   return found;
 }
 
 /** Rules of the Model component that a requirement of their own covers (checked by that requirement's check). */
 export function ownedInModel(v: SchemaViolation): boolean {
-  return (v.keyword === 'pattern' && v.path === '/id') // models.model.id-shape
-    || (v.keyword === 'pattern' && v.path === '/architecture/modality'); // models.architecture.modality-shape
+  return (
+    (v.keyword === 'pattern' && v.path === '/id') || // models.model.id-shape
+    (v.keyword === 'pattern' && v.path === '/architecture/modality')
+  ); // models.architecture.modality-shape
 }
 
 /** Rules of the Endpoint component that a requirement of their own covers. */
 export function ownedInEndpoint(v: SchemaViolation): boolean {
-  return /^\/pricing(\/|$)/.test(v.path) // models.endpoint.pricing-decimal-strings
-    || /^\/(latency|throughput)_last_30m(\/|$)/.test(v.path) // models.endpoint.percentiles
-    || /^\/uptime_last_(5m|30m|1d)$/.test(v.path); // models.endpoint.uptime-numbers
+  return (
+    /^\/pricing(\/|$)/.test(v.path) || // models.endpoint.pricing-decimal-strings
+    /^\/(latency|throughput)_last_30m(\/|$)/.test(v.path) || // models.endpoint.percentiles
+    /^\/uptime_last_(5m|30m|1d)$/.test(v.path)
+  ); // models.endpoint.uptime-numbers
 }

@@ -37,7 +37,8 @@ export const OPERATION_PROBES: readonly OperationProbe[] = [
     send: ({ api, target }, auth) => api.listModelEndpoints(target.modelEndpoints.model, auth),
     // 4.2 has no query parameters: the only error of its own input is a model that does not exist
     // (7.2 404), which only the target file can name (data-agnostic).
-    sendInvalid: ({ api, target }) => (target.modelEndpoints.missingModel ? api.listModelEndpoints(target.modelEndpoints.missingModel) : undefined),
+    sendInvalid: ({ api, target }) =>
+      target.modelEndpoints.missingModel ? api.listModelEndpoints(target.modelEndpoints.missingModel) : undefined,
     errorSchema: 'ModelEndpointsError',
   },
   {
@@ -45,7 +46,8 @@ export const OPERATION_PROBES: readonly OperationProbe[] = [
     tag: 'interns',
     send: ({ api }, auth) => api.listInterns({}, auth),
     // 4.3 / 8: page size minimum 1 -> 7.3 invalid_body. The parameter names are not shown (4.3).
-    sendInvalid: ({ api, target }) => (target.interns.params ? api.listInterns(internsQuery(target, { limit: 0 })) : undefined),
+    sendInvalid: ({ api, target }) =>
+      target.interns.params ? api.listInterns(internsQuery(target, { limit: 0 })) : undefined,
     errorSchema: 'InternsError',
   },
 ];
@@ -61,13 +63,22 @@ export function probeOf(operation: OperationProbe['operation']): OperationProbe 
  * the valid key under another scheme, or with no scheme, must still be refused, which only the real
  * key can show). The client builds it, so checks never see the key, and redacts every derived form.
  */
-export function sendWithKeyHeader(ctx: ProbeContext, op: OperationProbe, build: (key: string) => KeyHeader): Promise<ApiResponse> {
+export function sendWithKeyHeader(
+  ctx: ProbeContext,
+  op: OperationProbe,
+  build: (key: string) => KeyHeader,
+): Promise<ApiResponse> {
   return op.send(ctx, { fromKey: build });
 }
 
 /** The body of an error response parsed as JSON whatever its Content-Type (the media type is general.json-media-type's). */
 export function errorBody(res: ApiResponse, requirementId: string): unknown {
-  conform(res.jsonError === undefined, requirementId, `HTTP ${res.status} body is not JSON (${res.jsonError}): ${JSON.stringify(res.text.slice(0, 80))}`, res);
+  conform(
+    res.jsonError === undefined,
+    requirementId,
+    `HTTP ${res.status} body is not JSON (${res.jsonError}): ${JSON.stringify(res.text.slice(0, 80))}`,
+    res,
+  );
   return res.json;
 }
 
@@ -75,12 +86,25 @@ export function errorBody(res: ApiResponse, requirementId: string): unknown {
  * The section-7 `error` object of an error response: present, an object, with `code` and a string
  * `message`. Fails requirementId otherwise.
  */
-export function errorObject(res: ApiResponse, requirementId: string): { code: unknown; message: unknown; [k: string]: unknown } {
+export function errorObject(
+  res: ApiResponse,
+  requirementId: string,
+): { code: unknown; message: unknown; [k: string]: unknown } {
   const body = errorBody(res, requirementId);
   const error = isObject(body) ? body['error'] : undefined;
-  conform(isObject(error), requirementId, `HTTP ${res.status} body has no \`error\` object (section 7): ${JSON.stringify(res.text.slice(0, 120))}`, res);
+  conform(
+    isObject(error),
+    requirementId,
+    `HTTP ${res.status} body has no \`error\` object (section 7): ${JSON.stringify(res.text.slice(0, 120))}`,
+    res,
+  );
   conform('code' in error, requirementId, `HTTP ${res.status}: error.code is missing (section 7)`, res);
-  conform(typeof error['message'] === 'string', requirementId, `HTTP ${res.status}: error.message is ${JSON.stringify(error['message'])}, expected a string (section 7)`, res);
+  conform(
+    typeof error['message'] === 'string',
+    requirementId,
+    `HTTP ${res.status}: error.message is ${JSON.stringify(error['message'])}, expected a string (section 7)`,
+    res,
+  );
   return error as { code: unknown; message: unknown };
 }
 

@@ -44,32 +44,57 @@ export const PAGE_RULE_REQUIREMENTS = [
  * files.pagination.short-page-at-scan-bound's (SHOULD, a check of its own). Written once for the
  * pagination checks (assertPageRules) and the whole-run judge of every page (suites/judges/).
  */
-export function pageViolation(fp: PageUnderRules, order: PathOrderTracker = new PathOrderTracker()): PageViolation | undefined {
+export function pageViolation(
+  fp: PageUnderRules,
+  order: PathOrderTracker = new PathOrderTracker(),
+): PageViolation | undefined {
   const { page } = fp;
   const v = (requirementId: string, message: string): PageViolation => ({ requirementId, message });
   const cursor = fp.after === undefined ? undefined : pathOf(fp.after);
   const n = page.data.length;
   if (n > MAX_LIMIT) return v('files.limit.maximum', `page holds ${n} files, more than the maximum of 1000 (4.1, 8)`);
-  if (fp.limit === undefined && n > DEFAULT_LIMIT) return v('files.limit.default-maximum', `page holds ${n} files without limit; the default is 100 (4.1, 8)`);
-  if (fp.limit !== undefined && n > fp.limit) return v('files.limit.page-size', `page holds ${n} files for limit ${fp.limit}`);
+  if (fp.limit === undefined && n > DEFAULT_LIMIT)
+    return v('files.limit.default-maximum', `page holds ${n} files without limit; the default is 100 (4.1, 8)`);
+  if (fp.limit !== undefined && n > fp.limit)
+    return v('files.limit.page-size', `page holds ${n} files for limit ${fp.limit}`);
   for (let i = 1; i < n; i++) {
     const why = order.before(page.data[i - 1]!.path, page.data[i]!.path);
-    if (why) return v('files.list.path-order', `data[${i - 1}].path ${JSON.stringify(page.data[i - 1]!.path)} is listed before data[${i}].path ${JSON.stringify(page.data[i]!.path)}, but ${why}`);
+    if (why)
+      return v(
+        'files.list.path-order',
+        `data[${i - 1}].path ${JSON.stringify(page.data[i - 1]!.path)} is listed before data[${i}].path ${JSON.stringify(page.data[i]!.path)}, but ${why}`,
+      );
   }
   // A pair after each other in some reading, not in the listing's, breaks the order, not the rule
   // that paired them: the same page judged alone or in a walk names the same requirement.
-  const ruleOf = (a: string, b: string, requirementId: string) => (afterInSomeOrder(a, b) ? 'files.list.path-order' : requirementId);
+  const ruleOf = (a: string, b: string, requirementId: string) =>
+    afterInSomeOrder(a, b) ? 'files.list.path-order' : requirementId;
   const first = page.data[0];
   if (cursor !== undefined && first) {
     const why = order.before(cursor, first.path);
-    if (why) return v(ruleOf(cursor, first.path, 'files.after.strictly-after'), `after=${fp.after} names ${JSON.stringify(cursor)}, but the page starts at ${JSON.stringify(first.path)}, which is not after it: ${why}`);
+    if (why)
+      return v(
+        ruleOf(cursor, first.path, 'files.after.strictly-after'),
+        `after=${fp.after} names ${JSON.stringify(cursor)}, but the page starts at ${JSON.stringify(first.path)}, which is not after it: ${why}`,
+      );
   }
-  if (page.first_id !== null && first && !sameId(page.first_id, first.id)) return v('files.list.first-id', `first_id ${JSON.stringify(page.first_id)} is not the id of the first listed file ${first.id}`);
-  if (page.first_id !== null && !first) return v('files.list.first-id', `first_id ${JSON.stringify(page.first_id)} on a page with no file`);
-  if (page.has_more && page.last_id === null) return v('files.pagination.last-id-when-has-more', 'has_more is true but last_id is null');
-  if (page.last_id === null && n > 0) return v('files.pagination.null-last-id', `last_id is null on a page of ${n} files`);
+  if (page.first_id !== null && first && !sameId(page.first_id, first.id))
+    return v(
+      'files.list.first-id',
+      `first_id ${JSON.stringify(page.first_id)} is not the id of the first listed file ${first.id}`,
+    );
+  if (page.first_id !== null && !first)
+    return v('files.list.first-id', `first_id ${JSON.stringify(page.first_id)} on a page with no file`);
+  if (page.has_more && page.last_id === null)
+    return v('files.pagination.last-id-when-has-more', 'has_more is true but last_id is null');
+  if (page.last_id === null && n > 0)
+    return v('files.pagination.null-last-id', `last_id is null on a page of ${n} files`);
   const end = pageEnd(page);
-  if (end === 'other-listed') return v('files.pagination.last-id-is-last-listed', `last_id ${page.last_id} names a listed file that is not the last one`);
+  if (end === 'other-listed')
+    return v(
+      'files.pagination.last-id-is-last-listed',
+      `last_id ${page.last_id} names a listed file that is not the last one`,
+    );
   // 4.1 rule 3: a last_id that is a container file id names a path, and listing resumes strictly after
   // it, so it lies after the page and after the cursor. An opaque token ("names the scan position" says
   // no more) is judged by where the listing resumes from it (traversals, the scan-bound-position check).
@@ -77,9 +102,17 @@ export function pageViolation(fp: PageUnderRules, order: PathOrderTracker = new 
   if (position !== undefined) {
     const last = page.data[n - 1];
     const behindLast = last ? order.before(last.path, position) : undefined;
-    if (behindLast) return v(ruleOf(last!.path, position, 'files.pagination.scan-bound-position'), `last_id names ${JSON.stringify(position)}, not after the last listed path ${JSON.stringify(last!.path)}: ${behindLast}`);
+    if (behindLast)
+      return v(
+        ruleOf(last!.path, position, 'files.pagination.scan-bound-position'),
+        `last_id names ${JSON.stringify(position)}, not after the last listed path ${JSON.stringify(last!.path)}: ${behindLast}`,
+      );
     const behindCursor = cursor !== undefined ? order.before(cursor, position) : undefined;
-    if (behindCursor) return v(ruleOf(cursor!, position, 'files.pagination.scan-bound-position'), `last_id names ${JSON.stringify(position)}, not after the request's cursor ${JSON.stringify(cursor)}: ${behindCursor}`);
+    if (behindCursor)
+      return v(
+        ruleOf(cursor!, position, 'files.pagination.scan-bound-position'),
+        `last_id names ${JSON.stringify(position)}, not after the request's cursor ${JSON.stringify(cursor)}: ${behindCursor}`,
+      );
   }
   return undefined;
 }
@@ -100,7 +133,10 @@ export function limitOfRequest(raw: string | undefined): number | undefined {
 }
 
 /** pageViolation for a check's own pages: throws a ConformanceFailure naming the precise requirement. */
-export function assertPageRules(fp: PageUnderRules & { res: { exchange: Exchange } }, order: PathOrderTracker = new PathOrderTracker()): void {
+export function assertPageRules(
+  fp: PageUnderRules & { res: { exchange: Exchange } },
+  order: PathOrderTracker = new PathOrderTracker(),
+): void {
   const broken = pageViolation(fp, order);
   if (broken) throw new ConformanceFailure(broken.requirementId, broken.message, [fp.res.exchange]);
 }

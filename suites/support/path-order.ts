@@ -8,8 +8,17 @@
  */
 import { codePointRank, compareUnits, comparePaths } from '../../core/document/file-id.ts';
 
-export type PathOrder = 'UTF-8 byte order' | 'UTF-16 code-unit order' | 'UTF-8 component order' | 'UTF-16 component order';
-export const PATH_ORDERS: readonly PathOrder[] = ['UTF-8 byte order', 'UTF-16 code-unit order', 'UTF-8 component order', 'UTF-16 component order'];
+export type PathOrder =
+  | 'UTF-8 byte order'
+  | 'UTF-16 code-unit order'
+  | 'UTF-8 component order'
+  | 'UTF-16 component order';
+export const PATH_ORDERS: readonly PathOrder[] = [
+  'UTF-8 byte order',
+  'UTF-16 code-unit order',
+  'UTF-8 component order',
+  'UTF-16 component order',
+];
 
 /** UTF-16 code-unit order: JavaScript's own comparison of strings. */
 export function compareUtf16(a: string, b: string): number {
@@ -67,7 +76,8 @@ export class PathOrderTracker {
       return undefined;
     }
     if (a === b) return 'it is the same path';
-    if (PATH_ORDERS.every((o) => compareIn(o, a, b) > 0)) return `it is after it in every lexicographic path order (${PATH_ORDERS.join(', ')})`;
+    if (PATH_ORDERS.every((o) => compareIn(o, a, b) > 0))
+      return `it is after it in every lexicographic path order (${PATH_ORDERS.join(', ')})`;
     return `it is after it in ${this.candidates.join(' and ')}, the order of the paths listed before`;
   }
 

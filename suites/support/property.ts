@@ -42,7 +42,8 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
   // seed (each compared before its outcome is used), so the first run that does not pass, the shrinking
   // from it and the verdict are those of runs judged one after another. A replay judges its path alone.
   const ahead = o.runsInOrder || ctx.settings.replayPath ? [] : fc.sample(o.arbitrary, { seed: ctx.seed, numRuns });
-  const aheadJudged = ahead.length > 0 ? await settleInFlight(ahead, concurrencyOf(ctx.settings), (value) => o.predicate(value)) : [];
+  const aheadJudged =
+    ahead.length > 0 ? await settleInFlight(ahead, concurrencyOf(ctx.settings), (value) => o.predicate(value)) : [];
   let run = 0;
   let shrinking = false;
   const judge = async (value: T): Promise<void> => {
@@ -115,7 +116,9 @@ export function shapeOf(value: unknown): string {
       return 'a boolean';
     case 'object': {
       const keys = Object.keys(value as object);
-      return keys.length ? `an object with ${keys.slice(0, 6).join(', ')}${keys.length > 6 ? ', …' : ''}` : 'an empty object';
+      return keys.length
+        ? `an object with ${keys.slice(0, 6).join(', ')}${keys.length > 6 ? ', …' : ''}`
+        : 'an empty object';
     }
     default:
       return typeof value;

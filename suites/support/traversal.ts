@@ -51,14 +51,24 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
   const cursors = new Set<string>();
   let prefixlessScanCursor: string | undefined;
   const more = () => (prefixlessScanCursor === undefined ? {} : { prefixlessScanCursor });
-  const stop = (stopped: Traversal['stopped']): Traversal => ({ files, pages, scanBoundPages, complete: false, stopped, order, ...more() });
+  const stop = (stopped: Traversal['stopped']): Traversal => ({
+    files,
+    pages,
+    scanBoundPages,
+    complete: false,
+    stopped,
+    order,
+    ...more(),
+  });
   for (;;) {
     if (pages >= o.pageCap) {
       if (!judge) return stop('page-cap');
       // Many pages is no failure: every cursor so far was new and none went backwards (checked below),
       // and neither the number of files nor how many hidden objects lie in a row is bounded (8 rule 1,
       // 4.1 rule 3). The cap is the suite's economy, so the traversal ends unjudged, with the reason.
-      ctx.skip(`the traversal at limit ${o.limit} had not ended after ${pages} pages, each with a new cursor that did not go backwards: a longer walk than the suite spends on one traversal (${o.pageCap} pages), so it is not judged`);
+      ctx.skip(
+        `the traversal at limit ${o.limit} had not ended after ${pages} pages, each with a new cursor that did not go backwards: a longer walk than the suite spends on one traversal (${o.pageCap} pages), so it is not judged`,
+      );
     }
     // Also when only reading (the shared full listing): a refused cursor of the target's own is a failure
     // of the properties that read the listing, which all declare files.pagination.next-page.
@@ -69,8 +79,12 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
       // a last_id that comes back or goes behind breaks 4.1 rule 3 as well, which the whole-run page
       // judge fails on every page anyway: the walk reports its own rule, so progress is not left unreached.
       const broken = pageViolation(fp, order);
-      const cursor = fp.page.has_more && fp.page.last_id !== null ? cursorProblem(fp.page.last_id, after, cursors, order) : undefined;
-      if (cursor && (broken === undefined || broken.requirementId === 'files.pagination.scan-bound-position')) throw new ConformanceFailure('files.pagination.progress', cursor, [fp.res.exchange]);
+      const cursor =
+        fp.page.has_more && fp.page.last_id !== null
+          ? cursorProblem(fp.page.last_id, after, cursors, order)
+          : undefined;
+      if (cursor && (broken === undefined || broken.requirementId === 'files.pagination.scan-bound-position'))
+        throw new ConformanceFailure('files.pagination.progress', cursor, [fp.res.exchange]);
       if (broken) throw new ConformanceFailure(broken.requirementId, broken.message, [fp.res.exchange]);
     }
     for (const f of fp.page.data) {
@@ -81,7 +95,9 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
         const repeated = files.some((x) => x.path === f.path);
         throw new ConformanceFailure(
           repeated ? 'files.pagination.next-page' : 'files.list.path-order',
-          repeated ? `file ${JSON.stringify(f.path)} is listed twice (limit ${o.limit})` : `file ${JSON.stringify(f.path)} comes after ${JSON.stringify(prev!.path)} across pages (limit ${o.limit}), but ${why}`,
+          repeated
+            ? `file ${JSON.stringify(f.path)} is listed twice (limit ${o.limit})`
+            : `file ${JSON.stringify(f.path)} comes after ${JSON.stringify(prev!.path)} across pages (limit ${o.limit}), but ${why}`,
           [fp.res.exchange],
         );
       }
@@ -95,12 +111,17 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
       if (judge) await expectNothingAfter(ctx, containerId, fp);
       return { files, pages, scanBoundPages, complete: true, order, ...more() };
     }
-    if (o.stopAfter !== undefined && pages >= o.stopAfter) return { files, pages, scanBoundPages, complete: false, order, ...more() };
+    if (o.stopAfter !== undefined && pages >= o.stopAfter)
+      return { files, pages, scanBoundPages, complete: false, order, ...more() };
     const next = fp.page.last_id;
     // 4.1 rule 1: has_more true needs a cursor; a walk without one cannot go on (judged: a failure).
     if (next === null) {
       if (!judge) return stop('not-forward');
-      throw new ConformanceFailure('files.pagination.last-id-when-has-more', `has_more is true but last_id is null (limit ${o.limit})`, [fp.res.exchange]);
+      throw new ConformanceFailure(
+        'files.pagination.last-id-when-has-more',
+        `has_more is true but last_id is null (limit ${o.limit})`,
+        [fp.res.exchange],
+      );
     }
     const problem = cursorProblem(next, after, cursors, order);
     if (problem) {
@@ -118,7 +139,12 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
  * (a scan position, 4.1 rule 3) only may not come back; the page cap ends the rest unjudged. What is
  * wrong with `next`, or undefined.
  */
-function cursorProblem(next: string, after: string | undefined, cursors: ReadonlySet<string>, order: PathOrderTracker): string | undefined {
+function cursorProblem(
+  next: string,
+  after: string | undefined,
+  cursors: ReadonlySet<string>,
+  order: PathOrderTracker,
+): string | undefined {
   const nextPath = pathOf(next);
   const prevPath = after === undefined ? undefined : pathOf(after);
   const backwards = nextPath !== undefined && prevPath !== undefined ? order.before(prevPath, nextPath) : undefined;
@@ -131,11 +157,22 @@ function cursorProblem(next: string, after: string | undefined, cursors: Readonl
  * its last_id, whatever that token looks like (4.1 rule 3): a refusal (4xx) is files.pagination.next-page's
  * failure. Other answers cannot be judged here (readPage says why).
  */
-async function fetchFollowed(ctx: ProbeContext, containerId: string, limit: number, after: string | undefined, from: FetchedPage | undefined): Promise<FetchedPage> {
-  if (from === undefined || after === undefined) return fetchPage(ctx, containerId, { limit, ...(after !== undefined ? { after } : {}) });
+async function fetchFollowed(
+  ctx: ProbeContext,
+  containerId: string,
+  limit: number,
+  after: string | undefined,
+  from: FetchedPage | undefined,
+): Promise<FetchedPage> {
+  if (from === undefined || after === undefined)
+    return fetchPage(ctx, containerId, { limit, ...(after !== undefined ? { after } : {}) });
   const res = await ctx.api.listContainerFiles(containerId, { limit, after });
   if (res.status >= 400 && res.status < 500) {
-    throw new ConformanceFailure('files.pagination.next-page', `has_more was true, yet after=last_id (${after}) answered HTTP ${res.status}: 2.2 promises another page`, [from.res.exchange, res.exchange]);
+    throw new ConformanceFailure(
+      'files.pagination.next-page',
+      `has_more was true, yet after=last_id (${after}) answered HTTP ${res.status}: 2.2 promises another page`,
+      [from.res.exchange, res.exchange],
+    );
   }
   return { res, page: readPage(res), limit, after };
 }
@@ -173,7 +210,11 @@ export async function fullListing(ctx: ProbeContext, containerId: string): Promi
   // At most a tenth of the budget: beyond that no traversal property could afford to compare with it.
   // Not what is left of it: that depends on which checks ran before.
   const cap = Math.min(ABSOLUTE_PAGE_CAP, Math.floor(ctx.settings.maxRequests / 10));
-  if (cap < 1) throw new CannotJudge('budget', `request budget of ${ctx.settings.maxRequests} spent before the full listing could be read (a tenth of the budget, what it may take, is not one page)`);
+  if (cap < 1)
+    throw new CannotJudge(
+      'budget',
+      `request budget of ${ctx.settings.maxRequests} spent before the full listing could be read (a tenth of the budget, what it may take, is not one page)`,
+    );
   // Read, not judged: the properties judge every page they fetch themselves, inside fast-check, so a
   // fault surfaces as a shrunk counterexample rather than as a failure of this shared read.
   return traverse(ctx, containerId, { limit: 1000, pageCap: cap, judge: false });

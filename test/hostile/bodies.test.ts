@@ -3,7 +3,14 @@ import { CONSECUTIVE_FAILURE_LIMIT } from '../../core/http/client.ts';
 import { DEFAULTS } from '../../core/run/run-settings.ts';
 import { NodeTransport, TransportError } from '../../core/http/transport.ts';
 import { runCli } from '../support/harness.ts';
-import { HOSTILE_KEYS, stackLines, startHostile, writeTarget, type Action, type HostileServer } from '../support/hostile-server.ts';
+import {
+  HOSTILE_KEYS,
+  stackLines,
+  startHostile,
+  writeTarget,
+  type Action,
+  type HostileServer,
+} from '../support/hostile-server.ts';
 
 // 200 answers whose body is not what section 4 promises are the target's failures (exit 1), named in
 // the report; a body that never ends is cut at the cap while streaming (exit 2: it cannot be judged).
@@ -20,7 +27,10 @@ test.afterAll(async () => {
 async function against(action: Action, args: string[], timeoutMs = 90_000) {
   const server = await startHostile(action);
   servers.push(server);
-  const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', '1000', ...args], { env: { ...HOSTILE_KEYS }, timeoutMs });
+  const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', '1000', ...args], {
+    env: { ...HOSTILE_KEYS },
+    timeoutMs,
+  });
   return { server, run };
 }
 
@@ -29,7 +39,11 @@ const SCHEMA_CHECKS = ['--grep', ' (files|models|interns)\\.response\\.schema ']
 
 const CASES: Array<{ name: string; action: Action; says: RegExp }> = [
   { name: 'an empty body', action: { kind: 'raw', body: '' }, says: /body is not JSON \(empty body\)/ },
-  { name: 'truncated JSON', action: { kind: 'raw', body: '{"object":"list","data":[{"id":"cfile_' }, says: /body is not JSON/ },
+  {
+    name: 'truncated JSON',
+    action: { kind: 'raw', body: '{"object":"list","data":[{"id":"cfile_' },
+    says: /body is not JSON/,
+  },
   { name: 'a JSON array where an object is expected', action: { kind: 'json', body: [] }, says: /\bobject\b/ },
 ];
 
@@ -46,7 +60,12 @@ for (const { name, action, says } of CASES) {
       expect(c.reason).toMatch(says);
       // Each failing requirement is said once, under its own level, naming the check that saw it; a check
       // whose responses carried a finding said above says so without FAIL.
-      expect(run.stdout).toMatch(new RegExp(`^  (FAIL  MUST \\S+ — .*\\(check ${c.checkId.replace(/\./g, '\\.')}\\)|note  ${c.checkId.replace(/\./g, '\\.')} — )`, 'm'));
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `^  (FAIL  MUST \\S+ — .*\\(check ${c.checkId.replace(/\./g, '\\.')}\\)|note  ${c.checkId.replace(/\./g, '\\.')} — )`,
+          'm',
+        ),
+      );
     }
   });
 }
@@ -54,18 +73,28 @@ for (const { name, action, says } of CASES) {
 test('200 with an HTML page (a proxy error page): the whole suite ends, exit 1, failures name the media type', async () => {
   // About 1 s per failed check (Playwright restarts its worker after each): ~55 s idle, 3x on a loaded machine.
   test.setTimeout(420_000);
-  const html = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>';
-  const { run } = await against({ kind: 'raw', body: html, headers: { 'content-type': 'text/html; charset=utf-8' } }, [], 400_000);
+  const html =
+    '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>';
+  const { run } = await against(
+    { kind: 'raw', body: html, headers: { 'content-type': 'text/html; charset=utf-8' } },
+    [],
+    400_000,
+  );
   expect(stackLines(run)).toEqual([]);
   expect(run.code).toBe(1);
   expect(run.report?.verdict).toBe('non-conformant');
   const failed = run.report!.requirements.filter((r) => r.status === 'fail');
   expect(failed.map((r) => r.id)).toContain('general.json-media-type');
-  expect(run.report!.requirements.find((r) => r.id === 'general.json-media-type')?.reason).toMatch(/Content-Type is "text\/html; charset=utf-8", expected application\/json/);
+  expect(run.report!.requirements.find((r) => r.id === 'general.json-media-type')?.reason).toMatch(
+    /Content-Type is "text\/html; charset=utf-8", expected application\/json/,
+  );
   // An HTML answer is an answer: the run is never stopped early for it.
   expect(run.stdout).not.toContain('not sent: the target stopped answering');
   // Every check of the suite ran (a worker restart follows each failed check: about 1 s each).
-  test.info().annotations.push({ type: 'bound', description: `${run.ms} ms for ${run.report!.checks.length} checks, ${run.report!.run.requests} requests` });
+  test.info().annotations.push({
+    type: 'bound',
+    description: `${run.ms} ms for ${run.report!.checks.length} checks, ${run.report!.run.requests} requests`,
+  });
 });
 
 test('an endless body is cut at the cap while streaming: the server stops writing when the client goes, exit 2', async () => {
@@ -78,7 +107,9 @@ test('an endless body is cut at the cap while streaming: the server stops writin
   expect(run.code).toBe(2);
   const cap = `response body larger than the cap of ${DEFAULTS.bodyCapBytes} bytes; reading stopped`;
   expect(run.report?.verdict).toBe('incomplete');
-  expect(run.report?.run.incomplete).toMatch(/^\d+ MUST requirement\(s\) not judged: the target stopped answering \(3 requests in a row without a usable answer/);
+  expect(run.report?.run.incomplete).toMatch(
+    /^\d+ MUST requirement\(s\) not judged: the target stopped answering \(3 requests in a row without a usable answer/,
+  );
   expect(run.report?.run.incomplete).toContain(cap);
   expect(run.report!.checks.filter((c) => c.status === 'fail')).toEqual([]);
   const errors = run.report!.checks.filter((c) => c.status === 'error');
@@ -103,9 +134,14 @@ test('the node transport holds at most the cap of an endless body in memory', as
   try {
     const before = process.memoryUsage().arrayBuffers;
     for (let i = 0; i < 5; i++) {
-      const error = await transport.get(new URL(`${server.baseUrl}/interns`), {}).then(() => undefined, (e: unknown) => e);
+      const error = await transport.get(new URL(`${server.baseUrl}/interns`), {}).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(TransportError);
-      expect((error as TransportError).message).toBe(`response body larger than the cap of ${cap} bytes; reading stopped`);
+      expect((error as TransportError).message).toBe(
+        `response body larger than the cap of ${cap} bytes; reading stopped`,
+      );
       expect((error as TransportError).answered).toBe(true);
     }
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(32 * 1024 * 1024);

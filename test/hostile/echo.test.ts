@@ -26,7 +26,8 @@ const KEYS = Object.values(HOSTILE_KEYS);
  * The checks that carry both keys and other credential schemes (auth), read every kind of body
  * (schemas, error shapes, media type) and follow the echoed cursor (pagination).
  */
-const GREP = ' (auth\\.|files\\.pagination\\.|(files|models|interns)\\.response\\.schema |(general|files|models|interns)\\.errors\\.shape |general\\.json-media-type )';
+const GREP =
+  ' (auth\\.|files\\.pagination\\.|(files|models|interns)\\.response\\.schema |(general|files|models|interns)\\.errors\\.shape |general\\.json-media-type )';
 
 /** Regular files under dir, recursively; `skip` names directories not to enter. */
 function filesUnder(dir: string, skip: (name: string) => boolean = () => false): string[] {
@@ -65,10 +66,12 @@ test('a target echoing the key in every encoding: no encoding of either key on t
   expect.soft(findKeys(run.stdout + run.stderr, KEYS), 'the console').toEqual([]);
   // Read as UTF-8 (fullwidth, tag characters) and as Latin-1 (raw UTF-16 bytes).
   for (const file of filesUnder(run.reportDir)) {
-    for (const encoding of ['utf8', 'latin1'] as const) expect.soft(findKeys(readFileSync(file, encoding), KEYS), `${file} (${encoding})`).toEqual([]);
+    for (const encoding of ['utf8', 'latin1'] as const)
+      expect.soft(findKeys(readFileSync(file, encoding), KEYS), `${file} (${encoding})`).toEqual([]);
   }
   // tsx's compile cache (tsx-*) holds this project's sources, not anything of the run.
-  for (const file of filesUnder(tmp, (name) => name.startsWith('tsx-'))) expect.soft(findKeys(readFileSync(file, 'latin1'), KEYS), file).toEqual([]);
+  for (const file of filesUnder(tmp, (name) => name.startsWith('tsx-')))
+    expect.soft(findKeys(readFileSync(file, 'latin1'), KEYS), file).toEqual([]);
   // The target's escape sequences, carriage returns and C1 CSI never reach the terminal raw.
   expect.soft(run.stdout + run.stderr, 'the console').not.toMatch(/[\u0007\u001b\u009b\u202e]|\r(?!\n)/);
   // Nor does anything that does not show (tag characters, CGJ, variation selectors, Hangul fillers, U+2800: issue 29).

@@ -6,7 +6,13 @@ import { referenceKeyEnv, referenceTargetYaml } from '../../reference/target-fil
 import type { ReferenceServer } from '../../reference/options.ts';
 import { EXIT_CODE } from '../../reports/format.ts';
 import { ALL_CHECKS } from '../../suites/checks/index.ts';
-import { startHostile, writeTargetYaml, type Action, type HostileServer, type Recorded } from '../support/hostile-server.ts';
+import {
+  startHostile,
+  writeTargetYaml,
+  type Action,
+  type HostileServer,
+  type Recorded,
+} from '../support/hostile-server.ts';
 
 // Pagination that never ends, whose cursor cycles, or whose cursor goes backwards (4.1 rules 1-3): the
 // run ends in bounded time whatever the traversal does (the checks walk a bounded number of pages),
@@ -47,10 +53,20 @@ function page(mode: Mode, containerId: string, limit: number, after: string | un
   // "`data` may be empty"; 8 rule 1 bounds neither the scan bound nor how many such pages come in a row).
   if (mode === 'empty') {
     const end = start + limit;
-    return end < PATHS ? { object: 'list', data: [], first_id: null, last_id: idOf(end - 1), has_more: true } : { object: 'list', data: [], first_id: null, last_id: null, has_more: false };
+    return end < PATHS
+      ? { object: 'list', data: [], first_id: null, last_id: idOf(end - 1), has_more: true }
+      : { object: 'list', data: [], first_id: null, last_id: null, has_more: false };
   }
   const indexes = Array.from({ length: Math.min(limit, PATHS - start) }, (_, k) => start + k);
-  const data = indexes.map((i) => ({ id: idOf(i), object: 'container.file', container_id: containerId, bytes: 100 + i, created_at: 1_700_000_000, path: pathOf(i), source: 'assistant' }));
+  const data = indexes.map((i) => ({
+    id: idOf(i),
+    object: 'container.file',
+    container_id: containerId,
+    bytes: 100 + i,
+    created_at: 1_700_000_000,
+    path: pathOf(i),
+    source: 'assistant',
+  }));
   const last = start + indexes.length - 1;
   let lastId = idOf(last);
   // cycle: from the third page on, the cursor points back at the end of the first page (pages 2, 3, 2, 3, ...)
@@ -71,7 +87,10 @@ function responder(mode: Mode, reference: ReferenceServer): (req: Recorded) => A
     const after = url.searchParams.get('after') ?? undefined;
     if (rawLimit !== null && (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 1000)) return proxy;
     if (after !== undefined && decodeAfter(after) === undefined) return proxy;
-    return { kind: 'json', body: page(mode, reference.fixtures.containerId, rawLimit === null ? 100 : Number(rawLimit), after) };
+    return {
+      kind: 'json',
+      body: page(mode, reference.fixtures.containerId, rawLimit === null ? 100 : Number(rawLimit), after),
+    };
   };
 }
 
@@ -81,13 +100,23 @@ test.afterAll(async () => {
 });
 
 /** Checks that judge whether a cursor moves forward (written in suites/checks/). */
-const PROGRESS_REQUIREMENTS = ['files.pagination.progress', 'files.after.strictly-after', 'files.pagination.scan-bound-position', 'files.pagination.last-id-is-last-listed'];
+const PROGRESS_REQUIREMENTS = [
+  'files.pagination.progress',
+  'files.after.strictly-after',
+  'files.pagination.scan-bound-position',
+  'files.pagination.last-id-is-last-listed',
+];
 const progressChecked = ALL_CHECKS.some((c) => c.requirements.some((r) => PROGRESS_REQUIREMENTS.includes(r)));
 
 /** The run's request budget, and the bound on the requests a run may send here. */
 const MAX_REQUESTS = 1000;
 
-const WHAT: Record<Mode, string> = { endless: 'endless', cycle: 'cycling', backwards: 'going backwards', empty: 'endless through empty scan-bound pages' };
+const WHAT: Record<Mode, string> = {
+  endless: 'endless',
+  cycle: 'cycling',
+  backwards: 'going backwards',
+  empty: 'endless through empty scan-bound pages',
+};
 
 for (const mode of ['endless', 'cycle', 'backwards', 'empty'] as const) {
   test(`pagination whose cursor is ${WHAT[mode]}: the files checks end in bounded time`, async () => {
@@ -100,7 +129,13 @@ for (const mode of ['endless', 'cycle', 'backwards', 'empty'] as const) {
     // A request budget of MAX_REQUESTS, the bound asserted below, rather than the default 2000: the
     // shared full listing reads at most a tenth of the budget (traversal.ts), so an endless listing
     // is read 100 pages of 1000 files deep instead of 200. The page caps end the walks either way.
-    const report = await runConformance({ target: file, timeoutMs: 1000, grep: '@files', maxRequests: MAX_REQUESTS, env: referenceKeyEnv(reference) });
+    const report = await runConformance({
+      target: file,
+      timeoutMs: 1000,
+      grep: '@files',
+      maxRequests: MAX_REQUESTS,
+      env: referenceKeyEnv(reference),
+    });
     // Ended by the checks' own page caps: not by the budget, nor by a time-out of a check.
     expect(report.run.budgetExhausted).toEqual([]);
     expect(report.checks.filter((c) => /time limit|deadline/.test(c.reason ?? ''))).toEqual([]);
@@ -108,7 +143,10 @@ for (const mode of ['endless', 'cycle', 'backwards', 'empty'] as const) {
     // Bounded by what the time stands for: the requests sent, never the budget's end (the test's own
     // time-out catches a hang).
     expect(report.run.requests).toBeLessThan(MAX_REQUESTS);
-    test.info().annotations.push({ type: 'bound', description: `${report.run.requests} requests (${pages.length} with after=), verdict ${report.verdict}` });
+    test.info().annotations.push({
+      type: 'bound',
+      description: `${report.run.requests} requests (${pages.length} with after=), verdict ${report.verdict}`,
+    });
     const code = EXIT_CODE[report.verdict];
     if (mode === 'empty') {
       // Faithful as far as any number of pages can show: the suite's own bounds leave questions unjudged
@@ -126,7 +164,10 @@ for (const mode of ['endless', 'cycle', 'backwards', 'empty'] as const) {
       const failed = report.requirements.filter((r) => r.status === 'fail').map((r) => r.id);
       expect(failed.some((id) => PROGRESS_REQUIREMENTS.includes(id))).toBe(true);
     } else {
-      test.info().annotations.push({ type: 'pending', description: 'no check judges cursor progress yet (suites/checks/pagination.ts)' });
+      test.info().annotations.push({
+        type: 'pending',
+        description: 'no check judges cursor progress yet (suites/checks/pagination.ts)',
+      });
     }
   });
 }

@@ -10,7 +10,18 @@ import type { ReferenceServer } from '../../reference/options.ts';
 import { startReference } from '../../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../../reference/target-file.ts';
 import { runCli, testSettings } from '../support/harness.ts';
-import { firstThen, HOSTILE_KEYS, hostileTarget, OK_JSON, stackLines, startHostile, writeTarget, writeTargetYaml, type Action, type HostileServer } from '../support/hostile-server.ts';
+import {
+  firstThen,
+  HOSTILE_KEYS,
+  hostileTarget,
+  OK_JSON,
+  stackLines,
+  startHostile,
+  writeTarget,
+  writeTargetYaml,
+  type Action,
+  type HostileServer,
+} from '../support/hostile-server.ts';
 
 // 429 and 503 (section 7.1, 8 rule 3): retried under a bounded back-off that follows Retry-After up
 // to the cap, every retry counted in the report (run.retries), and a rate limit that outlasts the
@@ -31,7 +42,9 @@ const limited = (status: 429 | 503, retryAfter?: string): Action => ({
   kind: 'json',
   status,
   headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
-  body: { error: { code: status, message: status === 429 ? 'Rate limit exceeded' : 'Service temporarily unavailable' } },
+  body: {
+    error: { code: status, message: status === 429 ? 'Rate limit exceeded' : 'Service temporarily unavailable' },
+  },
 });
 
 test('429 (Retry-After beyond the cap, and none) and 503 (Retry-After 1) are retried, counted, and the run stays conformant', async () => {
@@ -43,19 +56,31 @@ test('429 (Retry-After beyond the cap, and none) and 503 (Retry-After 1) are ret
   // refused once each, and their retries (4, 6, 8) go through: one check at a time (--concurrency 1),
   // so that a retry is the very next request.
   const first = PREFLIGHT_REQUESTS;
-  const refusals: Record<number, Action> = { 1: limited(429, '3600'), [first]: limited(429, '3600'), [first + 2]: limited(429), [first + 4]: limited(503, '1') };
+  const refusals: Record<number, Action> = {
+    1: limited(429, '3600'),
+    [first]: limited(429, '3600'),
+    [first + 2]: limited(429),
+    [first + 4]: limited(503, '1'),
+  };
   const hostile = await startHostile((_req, i) => refusals[i] ?? proxy);
   servers.push(hostile);
   const file = writeTargetYaml(referenceTargetYaml(reference).replace(reference.baseUrl, hostile.baseUrl));
-  const run = await runCli(['--target', file, '--timeout', '2000', '--concurrency', '1'], { env: referenceKeyEnv(reference), timeoutMs: 110_000 });
+  const run = await runCli(['--target', file, '--timeout', '2000', '--concurrency', '1'], {
+    env: referenceKeyEnv(reference),
+    timeoutMs: 110_000,
+  });
   expect(stackLines(run)).toEqual([]);
   expect(run.code, run.stdout + run.stderr).toBe(0);
   expect(run.report?.verdict).toBe('conformant');
   expect(run.report?.run.retries).toBe(3);
-  expect(run.stdout).toMatch(/^requests: \d+ \(3 retries\); run took \(engine start to report\) [\d.]+ m?s; command [\d.]+ s from start to verdict$/m);
+  expect(run.stdout).toMatch(
+    /^requests: \d+ \(3 retries\); run took \(engine start to report\) [\d.]+ m?s; command [\d.]+ s from start to verdict$/m,
+  );
   // The first checks list files: the rate-limit point observes what the target chose (limited, with
   // which Retry-After values), never request counts.
-  expect(run.report!.requirements.find((q) => q.id === 'files.rate-limit.thresholds')?.observed).toEqual([{ limited: true, retryAfter: ['3600', null] }]);
+  expect(run.report!.requirements.find((q) => q.id === 'files.rate-limit.thresholds')?.observed).toEqual([
+    { limited: true, retryAfter: ['3600', null] },
+  ]);
   const r = hostile.received;
   // The preflight's 429 was not retried: each preflight request is another operation's, sent at once.
   expect(new Set(r.slice(0, first).map((q) => q.url.split('?')[0])).size).toBe(first);
@@ -69,13 +94,20 @@ test('a target that keeps answering 429 without Retry-After: exponential back-of
   const hostile = await startHostile(firstThen(PREFLIGHT_REQUESTS, OK_JSON, limited(429)));
   servers.push(hostile);
   // One check at a time: the checks that meet the limit are the first three, each its own request.
-  const run = await runCli(['--target', writeTarget(hostile.baseUrl), '--timeout', '1000', '--concurrency', '1'], { env: { ...HOSTILE_KEYS }, timeoutMs: 90_000 });
+  const run = await runCli(['--target', writeTarget(hostile.baseUrl), '--timeout', '1000', '--concurrency', '1'], {
+    env: { ...HOSTILE_KEYS },
+    timeoutMs: 90_000,
+  });
   expect(stackLines(run)).toEqual([]);
   expect(run.code).toBe(2);
   const report = run.report!;
   // MUST requirements left unjudged by the rate limit: incomplete, with the reason.
   expect(report.verdict).toBe('incomplete');
-  expect(report.run.incomplete).toMatch(new RegExp(`^\\d+ MUST requirement\\(s\\) not judged: .*target still answered 429 after ${DEFAULTS.maxRetries} retries`));
+  expect(report.run.incomplete).toMatch(
+    new RegExp(
+      `^\\d+ MUST requirement\\(s\\) not judged: .*target still answered 429 after ${DEFAULTS.maxRetries} retries`,
+    ),
+  );
   expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
   expect(report.requirements.filter((r) => r.status === 'fail')).toEqual([]);
   const errors = report.checks.filter((c) => c.status === 'error');
@@ -85,7 +117,9 @@ test('a target that keeps answering 429 without Retry-After: exponential back-of
   expect(hostile.received).toHaveLength(PREFLIGHT_REQUESTS + CONSECUTIVE_FAILURE_LIMIT * (1 + DEFAULTS.maxRetries));
   expect(report.run.retries).toBe(CONSECUTIVE_FAILURE_LIMIT * DEFAULTS.maxRetries);
   expect(report.run.rateLimitedWaitMs).toBe(CONSECUTIVE_FAILURE_LIMIT * (200 + 400 + 800));
-  expect(run.stdout).toMatch(/^ {2}skip {2}(?:\S+|\d+ checks) — not sent: the target stopped answering .*429 after 3 retries/m);
+  expect(run.stdout).toMatch(
+    /^ {2}skip {2}(?:\S+|\d+ checks) — not sent: the target stopped answering .*429 after 3 retries/m,
+  );
 });
 
 test('the client: Retry-After as seconds or HTTP date up to the cap; an unusable value falls back to the exponential wait', async () => {
@@ -100,23 +134,25 @@ test('the client: Retry-After as seconds or HTTP date up to the cap; an unusable
     { retryAfter: 'soon', expected: 200 },
   ];
   // At once: each case its own target and client; the wait is the one the client computed and held the run for.
-  await Promise.all(cases.map(async ({ retryAfter, expected }) => {
-    const hostile = await startHostile(firstThen(1, limited(429, retryAfter), OK_JSON));
-    servers.push(hostile);
-    const runDir = mkdtempSync(join(tmpdir(), 'hostile-retry-'));
-    const settings = testSettings(runDir, { maxRetries: 1, retryCapMs: 400 });
-    const transport = new NodeTransport({ timeoutMs: 2_000, bodyCapBytes: settings.bodyCapBytes });
-    const client = new Client(hostileTarget(hostile.baseUrl), settings, transport);
-    try {
-      const res = await client.listInterns();
-      expect(res.status).toBe(200);
-      expect(client.state.rateLimitedWaitMs, `Retry-After ${JSON.stringify(retryAfter)}`).toBe(expected);
-      expect(hostile.received).toHaveLength(2);
-      expect(client.log.entries.map((e) => e.retry)).toEqual([0, 1]);
-    } finally {
-      await transport.close();
-    }
-  }));
+  await Promise.all(
+    cases.map(async ({ retryAfter, expected }) => {
+      const hostile = await startHostile(firstThen(1, limited(429, retryAfter), OK_JSON));
+      servers.push(hostile);
+      const runDir = mkdtempSync(join(tmpdir(), 'hostile-retry-'));
+      const settings = testSettings(runDir, { maxRetries: 1, retryCapMs: 400 });
+      const transport = new NodeTransport({ timeoutMs: 2_000, bodyCapBytes: settings.bodyCapBytes });
+      const client = new Client(hostileTarget(hostile.baseUrl), settings, transport);
+      try {
+        const res = await client.listInterns();
+        expect(res.status).toBe(200);
+        expect(client.state.rateLimitedWaitMs, `Retry-After ${JSON.stringify(retryAfter)}`).toBe(expected);
+        expect(hostile.received).toHaveLength(2);
+        expect(client.log.entries.map((e) => e.retry)).toEqual([0, 1]);
+      } finally {
+        await transport.close();
+      }
+    }),
+  );
 });
 
 test('the client: a 503 that outlasts the retries is CannotJudge rate-limited with the reason', async () => {
@@ -124,9 +160,16 @@ test('the client: a 503 that outlasts the retries is CannotJudge rate-limited wi
   servers.push(hostile);
   const runDir = mkdtempSync(join(tmpdir(), 'hostile-retry-'));
   const transport = new NodeTransport({ timeoutMs: 2_000, bodyCapBytes: DEFAULTS.bodyCapBytes });
-  const client = new Client(hostileTarget(hostile.baseUrl), testSettings(runDir, { maxRetries: 2, retryCapMs: 400 }), transport);
+  const client = new Client(
+    hostileTarget(hostile.baseUrl),
+    testSettings(runDir, { maxRetries: 2, retryCapMs: 400 }),
+    transport,
+  );
   try {
-    const error = await client.listModelEndpoints('hostile/model').then(() => undefined, (e: unknown) => e);
+    const error = await client.listModelEndpoints('hostile/model').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(CannotJudge);
     expect((error as CannotJudge).reason).toBe('rate-limited');
     expect((error as CannotJudge).message).toBe('target still answered 503 after 2 retries (Retry-After: 0)');

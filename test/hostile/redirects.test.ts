@@ -1,6 +1,14 @@
 import { expect, test } from '@playwright/test';
 import { runCli } from '../support/harness.ts';
-import { firstThen, HOSTILE_KEYS, OK_JSON, stackLines, startHostile, writeTarget, type HostileServer } from '../support/hostile-server.ts';
+import {
+  firstThen,
+  HOSTILE_KEYS,
+  OK_JSON,
+  stackLines,
+  startHostile,
+  writeTarget,
+  type HostileServer,
+} from '../support/hostile-server.ts';
 
 // A redirect is never followed: it is the answer, reported as a failure naming the redirect and its
 // Location (the operations answer 200, section 4), and the key never travels to another origin.
@@ -27,12 +35,17 @@ for (const [where, transport] of [
     const other = await startHostile(OK_JSON);
     servers.push(other);
     const location = where === 'the same origin' ? '/v1/redirected/elsewhere' : `${other.baseUrl}/collect?from=hostile`;
-    const server = await startHostile(firstThen(PREFLIGHT_REQUESTS, OK_JSON, { kind: 'redirect', status: 302, location }));
+    const server = await startHostile(
+      firstThen(PREFLIGHT_REQUESTS, OK_JSON, { kind: 'redirect', status: 302, location }),
+    );
     servers.push(server);
-    const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', '1000', '--transport', transport, ...SCHEMA_CHECKS], {
-      env: { ...HOSTILE_KEYS },
-      timeoutMs: 90_000,
-    });
+    const run = await runCli(
+      ['--target', writeTarget(server.baseUrl), '--timeout', '1000', '--transport', transport, ...SCHEMA_CHECKS],
+      {
+        env: { ...HOSTILE_KEYS },
+        timeoutMs: 90_000,
+      },
+    );
     expect(stackLines(run)).toEqual([]);
     expect(run.code).toBe(1);
     expect(run.report?.verdict).toBe('non-conformant');

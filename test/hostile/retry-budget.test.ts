@@ -16,7 +16,11 @@ const LIMITED: Action = { kind: 'json', status: 429, body: { error: { code: 429,
 
 test('429 four times, then 200, over and over: the retry budget stops the run within it, never holds it', async () => {
   const hostile = await startHostile((_req, i) => (i % 5 === 4 ? OK_JSON : LIMITED));
-  const settings = testSettings(mkdtempSync(join(tmpdir(), 'retry-budget-')), { maxRetries: 3, retryCapMs: 200, retryBudgetMs: 1_500 });
+  const settings = testSettings(mkdtempSync(join(tmpdir(), 'retry-budget-')), {
+    maxRetries: 3,
+    retryCapMs: 200,
+    retryBudgetMs: 1_500,
+  });
   const transport = new NodeTransport({ timeoutMs: 2_000, bodyCapBytes: settings.bodyCapBytes });
   const client = new Client(hostileTarget(hostile.baseUrl), settings, transport);
   const outcomes: string[] = [];
@@ -32,12 +36,16 @@ test('429 four times, then 200, over and over: the retry budget stops the run wi
       }
     }
     // Every request meets three 429s with waits of 200 ms, then an answer (the 200, or a fourth 429).
-    expect(client.state.stopped).toMatch(/^the target kept answering 429\/503: the retry budget of 1.5 s was spent waiting/);
+    expect(client.state.stopped).toMatch(
+      /^the target kept answering 429\/503: the retry budget of 1.5 s was spent waiting/,
+    );
     expect(client.state.rateLimitedWaitMs).toBeLessThanOrEqual(1_500);
     expect(outcomes).toContain('answered');
     // Nothing more is sent once the budget is spent: the next request is refused before it leaves.
     const sent = hostile.received.length;
-    await expect(client.fresh.listModelEndpoints('hostile/model')).rejects.toThrow(/not sent: the target kept answering 429\/503/);
+    await expect(client.fresh.listModelEndpoints('hostile/model')).rejects.toThrow(
+      /not sent: the target kept answering 429\/503/,
+    );
     expect(hostile.received.length).toBe(sent);
   } finally {
     await transport.close();

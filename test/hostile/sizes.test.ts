@@ -20,8 +20,16 @@ test.afterAll(async () => {
 });
 
 /** The command line under GNU time: its exit, and the largest resident set of any of its processes. */
-async function measuredRun(target: string, reportDir: string, args: string[]): Promise<{ code: number | null; peakKb: number; stdout: string }> {
-  const run = await runScript('cli/conformance.ts', ['--target', target, '--report-dir', reportDir, '--timeout', '5000', ...args], { env: { ...HOSTILE_KEYS }, timeoutMs: 300_000, wrapper: [TIME, '-f', 'PEAK_KB=%M'] });
+async function measuredRun(
+  target: string,
+  reportDir: string,
+  args: string[],
+): Promise<{ code: number | null; peakKb: number; stdout: string }> {
+  const run = await runScript(
+    'cli/conformance.ts',
+    ['--target', target, '--report-dir', reportDir, '--timeout', '5000', ...args],
+    { env: { ...HOSTILE_KEYS }, timeoutMs: 300_000, wrapper: [TIME, '-f', 'PEAK_KB=%M'] },
+  );
   return { code: run.code, peakKb: Number(/PEAK_KB=(\d+)/.exec(run.stderr)?.[1] ?? NaN), stdout: run.stdout };
 }
 
@@ -30,11 +38,19 @@ function sizeOf(dir: string): number {
 }
 
 const MILLION_OBJECTS = `{"object":"list","data":[${'{},'.repeat(999_999)}{}],"first_id":null,"last_id":null,"has_more":false}`;
-const LONG_CURSOR = 'cfile_' + 'A'.repeat(7 * 1024 * 1024);
+const LONG_CURSOR = `cfile_${'A'.repeat(7 * 1024 * 1024)}`;
 /** A page of 26,000 files, 7.6 MB: under the body cap (8 MiB), over the values the suite parses. */
 const EIGHT_MB_PAGE = JSON.stringify({
   object: 'list',
-  data: Array.from({ length: 26_000 }, (_, i) => ({ id: `cfile_${Buffer.from(`f${i}`).toString('base64url')}`, object: 'container.file', container_id: 'cntr_hostile', bytes: 1, created_at: 1_700_000_000, path: `${'x'.repeat(150)}${i}`, source: 'user' })),
+  data: Array.from({ length: 26_000 }, (_, i) => ({
+    id: `cfile_${Buffer.from(`f${i}`).toString('base64url')}`,
+    object: 'container.file',
+    container_id: 'cntr_hostile',
+    bytes: 1,
+    created_at: 1_700_000_000,
+    path: `${'x'.repeat(150)}${i}`,
+    source: 'user',
+  })),
   first_id: null,
   last_id: null,
   has_more: false,
@@ -45,24 +61,56 @@ const EIGHT_MB_PAGE = JSON.stringify({
 // (900 MB before), 2 MB of them (2.64 GB), a million {} in 3 MB (1.91 GB), an 8 MB page (1.04 GB), a
 // 7 MB cursor (866 MB).
 const CASES: Array<{ name: string; files: Action; grep?: string; says?: RegExp }> = [
-  { name: 'a page of a million empty objects', files: { kind: 'raw', body: MILLION_OBJECTS }, grep: ' (files\\.response\\.schema|files\\.list\\.path-order) ' },
+  {
+    name: 'a page of a million empty objects',
+    files: { kind: 'raw', body: MILLION_OBJECTS },
+    grep: ' (files\\.response\\.schema|files\\.list\\.path-order) ',
+  },
   {
     name: 'a 7 MB cursor',
-    files: { kind: 'raw', body: JSON.stringify({ object: 'list', data: [], first_id: null, last_id: LONG_CURSOR, has_more: true }) },
+    files: {
+      kind: 'raw',
+      body: JSON.stringify({ object: 'list', data: [], first_id: null, last_id: LONG_CURSOR, has_more: true }),
+    },
     grep: ' (files\\.response\\.schema|files\\.pagination\\.next-page|files\\.property\\.traversal) ',
   },
-  { name: 'the whole run: 100,000 nested arrays in 200 KB', files: { kind: 'raw', body: '['.repeat(100_000) + ']'.repeat(100_000) }, says: /nested deeper than 512 levels, not read/ },
-  { name: 'the whole run: 2 MB of nested arrays', files: { kind: 'raw', body: '['.repeat(1_000_000) + ']'.repeat(1_000_000) }, says: /nested deeper than 512 levels, not read/ },
-  { name: 'the whole run: a page of a million empty objects', files: { kind: 'raw', body: MILLION_OBJECTS }, says: /more than 50000 values, not read/ },
-  { name: 'the whole run: an 8 MB page', files: { kind: 'raw', body: EIGHT_MB_PAGE }, says: /more than 50000 values, not read/ },
-  { name: 'the whole run: a 7 MB cursor', files: { kind: 'raw', body: JSON.stringify({ object: 'list', data: [], first_id: null, last_id: LONG_CURSOR, has_more: true }) }, says: /over the 65536 the suite sends; not sent/ },
+  {
+    name: 'the whole run: 100,000 nested arrays in 200 KB',
+    files: { kind: 'raw', body: '['.repeat(100_000) + ']'.repeat(100_000) },
+    says: /nested deeper than 512 levels, not read/,
+  },
+  {
+    name: 'the whole run: 2 MB of nested arrays',
+    files: { kind: 'raw', body: '['.repeat(1_000_000) + ']'.repeat(1_000_000) },
+    says: /nested deeper than 512 levels, not read/,
+  },
+  {
+    name: 'the whole run: a page of a million empty objects',
+    files: { kind: 'raw', body: MILLION_OBJECTS },
+    says: /more than 50000 values, not read/,
+  },
+  {
+    name: 'the whole run: an 8 MB page',
+    files: { kind: 'raw', body: EIGHT_MB_PAGE },
+    says: /more than 50000 values, not read/,
+  },
+  {
+    name: 'the whole run: a 7 MB cursor',
+    files: {
+      kind: 'raw',
+      body: JSON.stringify({ object: 'list', data: [], first_id: null, last_id: LONG_CURSOR, has_more: true }),
+    },
+    says: /over the 65536 the suite sends; not sent/,
+  },
 ];
 
 for (const { name, files, grep, says } of CASES) {
   test(`${name}: a report under 10 MB, every process under 512 MB`, async () => {
     test.skip(!existsSync(TIME), `${TIME} (GNU time) is not installed: apt-get install time`);
     test.setTimeout(360_000);
-    const server = await startHostile((req) => (req.url.includes('/files') ? files : { kind: 'json', body: { data: [], has_more: false } }));
+    const server = await startHostile((req) =>
+      req.url.includes('/files') ? files : { kind: 'json', body: { data: [], has_more: false } },
+    );
     servers.push(server);
     const reportDir = join(mkdtempSync(join(tmpdir(), 'sizes-')), 'report');
     const run = await measuredRun(writeTarget(server.baseUrl), reportDir, grep ? ['--grep', grep] : []);

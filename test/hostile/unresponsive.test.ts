@@ -2,7 +2,17 @@ import { expect, test } from '@playwright/test';
 import { CONSECUTIVE_FAILURE_LIMIT } from '../../core/http/client.ts';
 import { DEFAULTS } from '../../core/run/run-settings.ts';
 import { runCli } from '../support/harness.ts';
-import { firstThen, HOSTILE_KEYS, OK_JSON, stackLines, startHostile, stderrLines, writeTarget, type Action, type HostileServer } from '../support/hostile-server.ts';
+import {
+  firstThen,
+  HOSTILE_KEYS,
+  OK_JSON,
+  stackLines,
+  startHostile,
+  stderrLines,
+  writeTarget,
+  type Action,
+  type HostileServer,
+} from '../support/hostile-server.ts';
 
 // A target that never answers, or answers only after the request time-out: at the preflight the run
 // is refused in one line; after the preflight the client stops after CONSECUTIVE_FAILURE_LIMIT
@@ -24,7 +34,10 @@ test.afterAll(async () => {
 async function against(respond: Action | ((req: never, i: number) => Action), args: string[] = []) {
   const server = await startHostile(respond as Action);
   servers.push(server);
-  const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', String(TIMEOUT_MS), ...args], { env: { ...HOSTILE_KEYS }, timeoutMs: 90_000 });
+  const run = await runCli(['--target', writeTarget(server.baseUrl), '--timeout', String(TIMEOUT_MS), ...args], {
+    env: { ...HOSTILE_KEYS },
+    timeoutMs: 90_000,
+  });
   return { server, run };
 }
 
@@ -36,7 +49,13 @@ for (const [name, action] of [
     const { server, run } = await against(action);
     expect(stackLines(run)).toEqual([]);
     expect(run.code).toBe(2);
-    expect(stderrLines(run)).toEqual([expect.stringMatching(new RegExp(`^conformance: target http://127\\.0\\.0\\.1:\\d+/v1 is unreachable: no complete answer within ${TIMEOUT_MS} ms$`))]);
+    expect(stderrLines(run)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^conformance: target http://127\\.0\\.0\\.1:\\d+/v1 is unreachable: no complete answer within ${TIMEOUT_MS} ms$`,
+        ),
+      ),
+    ]);
     expect(run.report).toBeUndefined();
     // The CLI alone (one time-out): no Playwright run at all, the preflight's requests sent together.
     expect(server.received).toHaveLength(PREFLIGHT_REQUESTS);
@@ -50,13 +69,23 @@ for (const [name, then, transport] of [
 ] as const) {
   test(`a target that answers the preflight, then ${name}, stops the run after ${CONSECUTIVE_FAILURE_LIMIT} time-outs (exit 2)`, async () => {
     // One check at a time: the time-outs are the first three requests, each its own check's.
-    const { server, run } = await against(firstThen(PREFLIGHT_REQUESTS, OK_JSON, then), ['--transport', transport, '--concurrency', '1']);
+    const { server, run } = await against(firstThen(PREFLIGHT_REQUESTS, OK_JSON, then), [
+      '--transport',
+      transport,
+      '--concurrency',
+      '1',
+    ]);
     expect(stackLines(run)).toEqual([]);
     expect(run.code).toBe(2);
     // MUST requirements left unjudged because the target stopped answering: incomplete, never error nor fail.
     expect(run.report?.verdict).toBe('incomplete');
-    const timedOut = transport === 'node' ? new RegExp(`no complete answer within ${TIMEOUT_MS} ms`) : new RegExp(`Timeout ${TIMEOUT_MS}ms exceeded|no complete answer`);
-    expect(run.report?.run.incomplete).toMatch(/^\d+ MUST requirement\(s\) not judged: the target stopped answering \(3 requests in a row without a usable answer/);
+    const timedOut =
+      transport === 'node'
+        ? new RegExp(`no complete answer within ${TIMEOUT_MS} ms`)
+        : new RegExp(`Timeout ${TIMEOUT_MS}ms exceeded|no complete answer`);
+    expect(run.report?.run.incomplete).toMatch(
+      /^\d+ MUST requirement\(s\) not judged: the target stopped answering \(3 requests in a row without a usable answer/,
+    );
     expect(run.report?.run.incomplete).toMatch(timedOut);
     // The preflight, then exactly the failures that stop the run: nothing more was sent.
     expect(server.received).toHaveLength(PREFLIGHT_REQUESTS + CONSECUTIVE_FAILURE_LIMIT);
@@ -71,7 +100,9 @@ for (const [name, then, transport] of [
     expect(cut.length).toBeGreaterThan(0);
     expect(cut.every((c) => c.status === 'skip' && c.requests === 0)).toBe(true);
     // The stop is named on the console by each check it cut short (README: Stops when the target stops).
-    expect(run.stdout).toMatch(/^ {2}skip {2}(?:\S+|\d+ checks) — not sent: the target stopped answering \(3 requests in a row without a usable answer/m);
+    expect(run.stdout).toMatch(
+      /^ {2}skip {2}(?:\S+|\d+ checks) — not sent: the target stopped answering \(3 requests in a row without a usable answer/m,
+    );
     expect(run.stdout).toMatch(/^verdict: INCOMPLETE — \d+ MUST requirement\(s\) not judged: /m);
   });
 }
@@ -81,7 +112,9 @@ test(`a target that answers the preflight, then never answers, at concurrency ${
   expect(stackLines(run)).toEqual([]);
   expect(run.code).toBe(2);
   expect(run.report?.verdict).toBe('incomplete');
-  expect(run.report?.run.incomplete).toMatch(/^\d+ MUST requirement\(s\) not judged: the target stopped answering \(3 requests in a row without a usable answer/);
+  expect(run.report?.run.incomplete).toMatch(
+    /^\d+ MUST requirement\(s\) not judged: the target stopped answering \(3 requests in a row without a usable answer/,
+  );
   // The requests in flight when the third time-out came were sent before the stop; none after it.
   const sent = server.received.length - PREFLIGHT_REQUESTS;
   expect(sent).toBeGreaterThanOrEqual(CONSECUTIVE_FAILURE_LIMIT);

@@ -27,13 +27,17 @@ export function judgeFault(fault: FaultDeclaration, report: ConformanceReport): 
   const failed = new Set(report.requirements.filter((r) => r.status === 'fail').map((r) => r.id));
   const declared = new Set((fault.alsoFails ?? []).map((a) => a.id));
   const missing = fault.breaks.filter((id) => !failed.has(id)).map((id) => byId.get(id)!);
-  const extra = report.requirements.filter((r) => r.status === 'fail' && !fault.breaks.includes(r.id) && !declared.has(r.id));
+  const extra = report.requirements.filter(
+    (r) => r.status === 'fail' && !fault.breaks.includes(r.id) && !declared.has(r.id),
+  );
   const stale = [...declared].filter((id) => !failed.has(id)).map((id) => byId.get(id)!);
-  const caught = report.verdict === 'non-conformant' && missing.length === 0 && extra.length === 0 && stale.length === 0;
+  const caught =
+    report.verdict === 'non-conformant' && missing.length === 0 && extra.length === 0 && stale.length === 0;
   return { caught, verdict: report.verdict, missing, extra, stale, shown: fault.breaks.filter((id) => failed.has(id)) };
 }
 
-const line = (r: RequirementResult) => `    ${r.id} (${r.level}) ${r.status}: ${r.reason ?? ''}${r.status === 'fail' ? '' : ` [checks: ${r.checks.join(', ') || 'none'}]`}`;
+const line = (r: RequirementResult) =>
+  `    ${r.id} (${r.level}) ${r.status}: ${r.reason ?? ''}${r.status === 'fail' ? '' : ` [checks: ${r.checks.join(', ') || 'none'}]`}`;
 
 /** The test's failure message: the fault, then each missing, extra and stale requirement with its check and message, then what to do. */
 export function faultProblem(fault: FaultDeclaration, j: FaultJudgement, seed: number): string {
@@ -62,8 +66,11 @@ export function variantProblems(variant: ConformantVariant, report: ConformanceR
     }
     // A failure is never excused by a declaration: the variant is conformant or it is not.
     if (r.status !== 'fail' && declared.has(r.id)) continue;
-    out.push(`${r.id} ${r.status}: ${r.reason ?? ''}${r.status === 'fail' ? '' : " (judge it, or declare it on the variant: unjudged: [{ id, why }], the reading that leaves nothing to judge)"}`);
+    out.push(
+      `${r.id} ${r.status}: ${r.reason ?? ''}${r.status === 'fail' ? '' : ' (judge it, or declare it on the variant: unjudged: [{ id, why }], the reading that leaves nothing to judge)'}`,
+    );
   }
-  if (report.verdict !== 'conformant') out.push(`verdict ${report.verdict}${report.run.incomplete ? `: ${report.run.incomplete}` : ''}`);
+  if (report.verdict !== 'conformant')
+    out.push(`verdict ${report.verdict}${report.run.incomplete ? `: ${report.run.incomplete}` : ''}`);
   return out;
 }

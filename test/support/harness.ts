@@ -66,11 +66,21 @@ export function testSettings(runDir: string, overrides: Partial<RunSettings> = {
  */
 export async function runEngineAgainst(
   options: Partial<ReferenceOptions> = {},
-  more: { settings?: Partial<RunSettings>; select?: (id: string) => boolean; editTarget?: (target: Target) => void; engine?: (engine: Engine) => void } = {},
+  more: {
+    settings?: Partial<RunSettings>;
+    select?: (id: string) => boolean;
+    editTarget?: (target: Target) => void;
+    engine?: (engine: Engine) => void;
+  } = {},
 ): Promise<ConformanceReport> {
   const server = await startReference(options);
   const runDir = mkdtempSync(join(tmpdir(), 'engine-'));
-  const settings = testSettings(runDir, { maxRetries: DEFAULTS.maxRetries, retryCapMs: DEFAULTS.retryCapMs, requestTimeoutMs: DEFAULTS.requestTimeoutMs, ...more.settings });
+  const settings = testSettings(runDir, {
+    maxRetries: DEFAULTS.maxRetries,
+    retryCapMs: DEFAULTS.retryCapMs,
+    requestTimeoutMs: DEFAULTS.requestTimeoutMs,
+    ...more.settings,
+  });
   const target = referenceTarget(server);
   more.editTarget?.(target);
   const transport = new MemoryTransport(server);
@@ -80,7 +90,17 @@ export async function runEngineAgainst(
   try {
     engine.plan(ALL_CHECKS.map((c) => c.id).filter(more.select ?? (() => true)));
     const outcomes = await engine.finished();
-    return reportOfRun({ settings, target, suite: { name: 'conformance-suite', version: '0.0.0-test', commit: 'test' }, embedded: false }, engine, outcomes, { startedAt });
+    return reportOfRun(
+      {
+        settings,
+        target,
+        suite: { name: 'conformance-suite', version: '0.0.0-test', commit: 'test' },
+        embedded: false,
+      },
+      engine,
+      outcomes,
+      { startedAt },
+    );
   } finally {
     await transport.close();
     await server.close();
@@ -134,7 +154,11 @@ export interface Spawned {
 }
 
 /** Runs a command in a process of its own, killed at `timeoutMs` so a hang fails the test; its output collected. */
-export function spawned(command: string, args: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Spawned> {
+export function spawned(
+  command: string,
+  args: readonly string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<Spawned> {
   const started = Date.now();
   const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -154,14 +178,25 @@ export function spawned(command: string, args: readonly string[], opts: { cwd: s
  * A script of this project in a process of its own (npm test's build of it, else the source with
  * tsx's loader: test/support/build.ts), killed at `timeoutMs` so a hang fails the test.
  */
-export function runScript(script: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; wrapper?: readonly string[] } = {}): Promise<Spawned> {
+export function runScript(
+  script: string,
+  args: string[],
+  opts: { env?: Record<string, string>; timeoutMs?: number; wrapper?: readonly string[] } = {},
+): Promise<Spawned> {
   // `wrapper`: a command the script runs under (GNU time measuring its memory, say).
   const command = [...(opts.wrapper ?? []), ...scriptCommand(ROOT, script), ...args];
-  return spawned(command[0]!, command.slice(1), { cwd: ROOT, env: { ...process.env, ...opts.env, FORCE_COLOR: '0' }, timeoutMs: opts.timeoutMs ?? 90_000 });
+  return spawned(command[0]!, command.slice(1), {
+    cwd: ROOT,
+    env: { ...process.env, ...opts.env, FORCE_COLOR: '0' },
+    timeoutMs: opts.timeoutMs ?? 90_000,
+  });
 }
 
 /** Runs `npm run conformance` as a user would, and reads the report it wrote. */
-export async function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; reportDir?: string } = {}): Promise<CliRun> {
+export async function runCli(
+  args: string[],
+  opts: { env?: Record<string, string>; timeoutMs?: number; reportDir?: string } = {},
+): Promise<CliRun> {
   const reportDir = opts.reportDir ?? mkdtempSync(join(tmpdir(), 'report-'));
   const run = await runScript('cli/conformance.ts', ['--report-dir', reportDir, ...args], opts);
   const file = join(reportDir, 'report.json');

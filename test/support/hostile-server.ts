@@ -4,7 +4,13 @@
  * say what the suite sent; every response records how many bytes it wrote and whether the client
  * went away, so a test can say that the server stopped writing an endless body.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -100,11 +106,19 @@ export async function startHostile(respond: Responder | Action): Promise<Hostile
       case 'delay':
         return later(action.ms, () => act(action.then, req, res, record));
       case 'json':
-        return end(action.status ?? 200, { 'content-type': 'application/json', ...action.headers }, JSON.stringify(action.body));
+        return end(
+          action.status ?? 200,
+          { 'content-type': 'application/json', ...action.headers },
+          JSON.stringify(action.body),
+        );
       case 'raw':
         return end(action.status ?? 200, { 'content-type': 'application/json', ...action.headers }, action.body);
       case 'redirect':
-        return end(action.status ?? 302, { location: action.location, 'content-type': 'text/plain' }, `see ${action.location}`);
+        return end(
+          action.status ?? 302,
+          { location: action.location, 'content-type': 'text/plain' },
+          `see ${action.location}`,
+        );
       case 'garbage':
         res.socket?.end(action.bytes);
         return;
@@ -145,7 +159,8 @@ export async function startHostile(respond: Responder | Action): Promise<Hostile
             let text = Buffer.concat(chunks).toString('utf8');
             if (action.edit) text = JSON.stringify(action.edit(JSON.parse(text), up.statusCode ?? 0));
             const h: Record<string, string> = {};
-            for (const [k, v] of Object.entries(up.headers)) if (typeof v === 'string' && k !== 'content-length' && k !== 'connection' && k !== 'keep-alive') h[k] = v;
+            for (const [k, v] of Object.entries(up.headers))
+              if (typeof v === 'string' && k !== 'content-length' && k !== 'connection' && k !== 'keep-alive') h[k] = v;
             end(up.statusCode ?? 502, h, text);
           });
         });
@@ -259,7 +274,7 @@ export function writeTargetYaml(yaml: string): string {
 
 /** Lines of the console that look like a stack trace frame. */
 export function stackLines(run: Pick<CliRun, 'stdout' | 'stderr'>): string[] {
-  return (run.stdout + '\n' + run.stderr).split('\n').filter((l) => /^\s{4}at /.test(l));
+  return `${run.stdout}\n${run.stderr}`.split('\n').filter((l) => /^\s{4}at /.test(l));
 }
 
 /** The non-empty lines of stderr (a refused run prints exactly one). */

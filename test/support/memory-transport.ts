@@ -20,8 +20,16 @@ export class MemoryTransport implements Transport {
     const host = url.origin === this.main ? 'main' : url.origin === this.regional ? 'regional' : undefined;
     if (!host) throw new TransportError(`connect ECONNREFUSED ${url.host} (not the reference started for this run)`);
     const authorization = Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
-    const w = this.server.serve(host, { method: 'GET', url: url.pathname + url.search, headers: authorization === undefined ? {} : { authorization } });
-    return { status: w.status, headers: Object.fromEntries(Object.entries(w.headers).map(([k, v]) => [k.toLowerCase(), String(v)])), body: w.body };
+    const w = this.server.serve(host, {
+      method: 'GET',
+      url: url.pathname + url.search,
+      headers: authorization === undefined ? {} : { authorization },
+    });
+    return {
+      status: w.status,
+      headers: Object.fromEntries(Object.entries(w.headers).map(([k, v]) => [k.toLowerCase(), String(v)])),
+      body: w.body,
+    };
   }
 
   async close(): Promise<void> {}
