@@ -35,7 +35,9 @@ export interface RequirementFailure {
 }
 
 /** A requirement of the catalogue as the report gives it: its declaration and what the run found. */
-export interface RequirementResult extends Omit<Requirement, 'observable'> {
+/** A report's requirement row; a report read back (merge, diff) may name ids of another catalogue. */
+export interface RequirementResult extends Omit<Requirement, 'observable' | 'id'> {
+  id: string;
   status: RequirementStatus;
   /** Why it is skip, disabled or error; the first failure message when it is fail. */
   reason?: string;

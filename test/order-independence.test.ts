@@ -48,7 +48,8 @@ for (const fault of SAMPLE) {
     const options = fault ? { faults: [fault] } : {};
     const full = statuses(await runEngineAgainst(options, { settings: { seed: SEED } }));
     const differ: string[] = [];
-    const covering = (req: string) => ALL_CHECKS.filter((c) => c.requirements.includes(req)).map((c) => c.id);
+    const covering = (req: string) =>
+      ALL_CHECKS.filter((c) => (c.requirements as readonly string[]).includes(req)).map((c) => c.id);
     // Requirements declared by the same checks share the run of those checks alone (one selection, one run).
     const runsAlone = new Map<string, Promise<Map<string, string>>>();
     for (const [req, status] of full) {

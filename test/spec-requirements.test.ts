@@ -3,6 +3,10 @@ import { expect, test } from '@playwright/test';
 import { catalogue, LEVELS } from '../core/document/catalogue.ts';
 import { OPERATIONS } from '../core/document/operations.ts';
 import { documentAbsentReason, findServiceDocument, quoteProblem } from '../spec/document.ts';
+import { REQUIREMENT_IDS } from '../spec/requirement-ids.ts';
+import { requirementIdsSource } from '../spec/requirement-ids-source.ts';
+import { conform } from '../core/check/expect.ts';
+import { ConformanceFailure } from '../core/check/errors.ts';
 
 // A published requirement id is a promise: reports, CI gates and certifications cite it. This file
 // pins each id to its level and sentence, so an id never silently changes meaning. Adding an id means
@@ -104,4 +108,25 @@ test('the quote check finds a verbatim quote and refuses an altered one', () => 
   // Table text is quoted with its pipes and backticks, as it appears.
   expect(quoteProblem(doc, '2.2', '| object | string | yes | Always `list`. |')).toBeUndefined();
   expect(quoteProblem(doc, '2.2', 'object string yes Always list.')).toMatch(/not in the document/);
+});
+
+test('spec/requirement-ids.ts lists the catalogue as it is (npm run requirement-ids writes it)', () => {
+  const written = readFileSync(new URL('../spec/requirement-ids.ts', import.meta.url), 'utf8');
+  expect(written, 'run npm run requirement-ids').toBe(requirementIdsSource());
+  expect([...REQUIREMENT_IDS]).toEqual(catalogue().requirements.map((r) => r.id));
+});
+
+test('conform takes (condition, requirement id, message, response): a message where the id belongs does not compile', () => {
+  // @ts-expect-error the strings swapped: tsc (npm test's first step) fails if this ever compiles.
+  expect(() => conform(false, 'the page is empty', 'files.list.schema')).toThrow(ConformanceFailure);
+  let failure: unknown;
+  try {
+    conform(false, 'files.list.schema', 'the page is empty');
+  } catch (e) {
+    failure = e;
+  }
+  expect(failure).toBeInstanceOf(ConformanceFailure);
+  expect((failure as ConformanceFailure).requirementId).toBe('files.list.schema');
+  expect((failure as ConformanceFailure).message).toContain('the page is empty');
+  expect(() => conform(true, 'files.list.schema', 'never said')).not.toThrow();
 });

@@ -44,8 +44,8 @@ test('the judges see a response once per request and body; each finding carries 
   let judged = 0;
   const judge: ResponseJudge = {
     id: 'j',
-    requirements: ['r'],
-    judge: (r) => (judged++, [{ requirementId: 'r', message: 'm', exchange: r.exchange }]),
+    requirements: ['files.list.schema'],
+    judge: (r) => (judged++, [{ requirementId: 'files.list.schema', message: 'm', exchange: r.exchange }]),
   };
   const memo = new JudgeMemo([judge]);
   const body = 'x'.repeat(600);

@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 import type { ApiResponse, Client } from '../http/client.ts';
 import type { Counterexample } from './errors.ts';
 import type { Exchange } from './evidence.ts';
@@ -15,7 +16,7 @@ export interface ProbeContext {
   /** This check's own seed, derived from the run seed and the check id (so --grep replays it alone). */
   seed: number;
   /** Records what the target chose on a point the document leaves open (or any point worth showing). */
-  observe(requirementId: string, value: unknown): void;
+  observe(requirementId: RequirementId, value: unknown): void;
   /** Every request the run has sent so far (whole-run checks run after all others, so they see the run's). */
   log: readonly RequestLogEntry[];
   /**
@@ -25,11 +26,13 @@ export interface ProbeContext {
   notes: RunNotesView;
   /** Ends the check as skipped: it cannot be run against this target. */
   skip(reason: string): never;
+  /** The check's own requirement: its first declared one. */
+  requirement: RequirementId;
   /**
-   * Fails the check unless `condition` holds, with the response as evidence. The requirement is the
-   * check's own (its first declared one) unless another of its declared requirements is named.
+   * Fails the check on `requirementId` (one it declares) unless `condition` holds, with the response
+   * as evidence: the one `conform` (core/check/expect.ts), refusing a requirement the check does not declare.
    */
-  conform(condition: unknown, message: string, res?: ApiResponse, requirementId?: string): asserts condition;
+  conform(condition: unknown, requirementId: RequirementId, message: string, res?: ApiResponse): asserts condition;
 }
 
 export type CheckKind = 'check' | 'observation' | 'property';
@@ -41,7 +44,7 @@ export interface CheckDeclaration {
   title: string;
   operation: Operation;
   /** Requirement ids of spec/requirements.yaml this check proves (or observes). Its level derives from them. */
-  requirements: readonly string[];
+  requirements: readonly RequirementId[];
   kind?: CheckKind;
   /**
    * Judges what the whole run sent (its request log) as well as what it sends itself: run after
@@ -136,13 +139,13 @@ export interface CheckOutcome {
    */
   probeCompleted?: true;
   failures: Array<{
-    requirementId: string;
+    requirementId: RequirementId;
     message: string;
     exchanges: Exchange[];
     curl?: string;
     counterexample?: Counterexample;
   }>;
-  observations: Array<{ requirementId: string; value: unknown }>;
+  observations: Array<{ requirementId: RequirementId; value: unknown }>;
   requests: number;
   seed: number;
 }

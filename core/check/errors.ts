@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 import type { Exchange } from './evidence.ts';
 
 /** A fast-check counterexample, with what it takes to replay it. */
@@ -15,7 +16,7 @@ export interface Counterexample {
 export class ConformanceFailure extends Error {
   override readonly name = 'ConformanceFailure';
   constructor(
-    readonly requirementId: string,
+    readonly requirementId: RequirementId,
     message: string,
     readonly exchanges: readonly Exchange[] = [],
     readonly counterexample?: Counterexample,

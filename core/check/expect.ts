@@ -1,17 +1,18 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { validate, type SchemaName } from '../../spec/schemas.ts';
 import type { ApiResponse } from '../http/client.ts';
 import { ConformanceFailure } from './errors.ts';
 import { isJsonMediaType } from '../http/json-body.ts';
 
 /** Throws a conformance failure of requirementId unless cond holds; the response becomes the evidence. */
-export function conform(cond: unknown, requirementId: string, message: string, res?: ApiResponse): asserts cond {
+export function conform(cond: unknown, requirementId: RequirementId, message: string, res?: ApiResponse): asserts cond {
   if (!cond) throw new ConformanceFailure(requirementId, message, res ? [res.exchange] : []);
 }
 
 export function expectStatus(
   res: ApiResponse,
   allowed: number | readonly number[],
-  requirementId: string,
+  requirementId: RequirementId,
   what = '',
 ): void {
   const list = typeof allowed === 'number' ? [allowed] : allowed;
@@ -25,7 +26,7 @@ export function expectStatus(
 }
 
 /** The body parses as JSON and the media type is application/json (parameters allowed). */
-export function expectJson(res: ApiResponse, requirementId = 'general.json-media-type'): unknown {
+export function expectJson(res: ApiResponse, requirementId: RequirementId = 'general.json-media-type'): unknown {
   // The one media-type rule, shared with the whole-run JSON judge (suites/judges/json-body.ts).
   conform(
     isJsonMediaType(res.headers['content-type']),
@@ -46,7 +47,7 @@ export function expectJson(res: ApiResponse, requirementId = 'general.json-media
 export function expectSchema(
   value: unknown,
   schema: SchemaName,
-  requirementId: string,
+  requirementId: RequirementId,
   res?: ApiResponse,
   at = '',
 ): void {

@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 import type { Exchange } from './evidence.ts';
 import type { JsonBodyFacts } from '../http/json-body.ts';
 import type { Operation } from '../document/operations.ts';
@@ -40,7 +41,7 @@ export interface SeenResponse extends JsonBodyFacts {
 
 /** One violation a judge found: attributed to one requirement, with the exchange it was seen in. */
 export interface Finding {
-  requirementId: string;
+  requirementId: RequirementId;
   message: string;
   exchange: Exchange;
   /** Position of the offending record in the page's array (`data[i]`, `endpoints[i]`), when there is one. */
@@ -52,10 +53,10 @@ export interface Finding {
 /** A whole-run judgement: which requirements it can fail, and a pure function of one response. */
 export interface ResponseJudge {
   id: string;
-  requirements: readonly string[];
+  requirements: readonly RequirementId[];
   judge(response: SeenResponse): Finding[];
   /** What a response shows on a point the document leaves open (observed, never failed). */
-  observe?(response: SeenResponse): { requirementId: string; value: unknown } | undefined;
+  observe?(response: SeenResponse): { requirementId: RequirementId; value: unknown } | undefined;
   /**
    * What whole-run checks compare across responses (a walk at one limit against a walk at another),
    * kept for the run under this judge's id (core/run/run-notes.ts; ProbeContext.notes).

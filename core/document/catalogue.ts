@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { readSpecFile } from '../../spec/data-file.ts';
 import type { Operation } from './operations.ts';
 
@@ -5,7 +6,7 @@ export type Level = 'MUST' | 'SHOULD' | 'UNSPECIFIED';
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'UNSPECIFIED'];
 
 export interface Requirement {
-  id: string;
+  id: RequirementId;
   level: Level;
   section: string;
   operation: Operation;

@@ -100,7 +100,8 @@ export async function executeCheck(
     skip: (reason) => {
       throw new SkipCheck(reason);
     },
-    conform: (condition, message, res, requirementId = check.requirements[0]!) => {
+    requirement: check.requirements[0]!,
+    conform: (condition, requirementId, message, res) => {
       if (!check.requirements.includes(requirementId))
         throw new Error(`${check.id} fails ${requirementId}, which it does not declare`);
       conform(condition, requirementId, message, res);

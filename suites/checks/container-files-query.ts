@@ -81,6 +81,7 @@ export const containerFilesQueryChecks = defineChecks([
         const n = p.page.data.length;
         ctx.conform(
           n <= LIMIT_DEFAULT,
+          ctx.requirement,
           `a page without limit holds ${n} files, more than the default of ${LIMIT_DEFAULT}`,
           p.res,
         );
@@ -112,6 +113,7 @@ export const containerFilesQueryChecks = defineChecks([
         if (full(p)) {
           ctx.conform(
             n === LIMIT_DEFAULT,
+            ctx.requirement,
             `a page without limit holds ${n} files with has_more true and last_id its last file (not at the scan bound); expected the default of ${LIMIT_DEFAULT}`,
             p.res,
           );
@@ -153,6 +155,7 @@ export const containerFilesQueryChecks = defineChecks([
         const [a, b] = [without.page, hundred.page];
         ctx.conform(
           false,
+          ctx.requirement,
           `after ${q(String(without.after ?? '(start)'))}: without limit the page lists ${a.data.length} files (has_more ${a.has_more}, last_id ${q(String(a.last_id))}); with limit=${LIMIT_DEFAULT} it lists ${b.data.length} (has_more ${b.has_more}, last_id ${q(String(b.last_id))}): the default is not ${LIMIT_DEFAULT}`,
           without.res,
         );
@@ -200,6 +203,7 @@ export const containerFilesQueryChecks = defineChecks([
         const p = readPage(res);
         ctx.conform(
           p.data.length <= LIMIT_MAX,
+          ctx.requirement,
           `limit=${limit} answered a page of ${p.data.length} files, more than the maximum of ${LIMIT_MAX}`,
           res,
         );
@@ -244,6 +248,7 @@ export const containerFilesQueryChecks = defineChecks([
         for (const p of pages) {
           ctx.conform(
             p.page.data.length <= limit,
+            ctx.requirement,
             `limit=${limit} but the page holds ${p.page.data.length} files`,
             p.res,
           );
@@ -287,6 +292,7 @@ export const containerFilesQueryChecks = defineChecks([
         if (why && afterInSomeOrder(cursor.path, f.path)) continue;
         ctx.conform(
           !why,
+          ctx.requirement,
           `after=${q(cursor.id)} (path ${q(cursor.path)}) but the page lists ${q(f.path)}, which is not after it: ${why}`,
           next.res,
         );
@@ -301,12 +307,14 @@ export const containerFilesQueryChecks = defineChecks([
         );
       ctx.conform(
         got.length > 0,
+        ctx.requirement,
         `after=${q(cursor.id)} lists no file, expected ${q(expected[0]!)} (listed after it on the page before)`,
         next.res,
       );
       const n = Math.min(got.length, expected.length);
       ctx.conform(
         got.slice(0, n).every((p, i) => p === expected[i]),
+        ctx.requirement,
         `after=${q(cursor.id)} lists ${JSON.stringify(got.slice(0, n))}, expected ${JSON.stringify(expected.slice(0, n))} (the files after ${q(cursor.path)} on the page before)`,
         next.res,
       );
@@ -345,9 +353,9 @@ export const containerFilesQueryChecks = defineChecks([
         if (res.status === 400 && (CONTROL.test(file.path) || file.path.startsWith('/'))) continue;
         ctx.conform(
           res.status === 200,
+          'files.after.any-file-id',
           `after=${q(file.id)} (the id of the listed ${qEscaped(file.path)}) answered HTTP ${res.status}, not 200`,
           res,
-          'files.after.any-file-id',
         );
         // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
         // followed to the first file, within the walk's share of the budget.
@@ -369,6 +377,7 @@ export const containerFilesQueryChecks = defineChecks([
         const got = walk.page.page.data[0]?.path;
         ctx.conform(
           got === next,
+          ctx.requirement,
           `after=${q(file.id)} (the id of the listed ${qEscaped(file.path)}) resumed with ${got === undefined ? 'no file' : qEscaped(got)}, but the listing lists ${next === undefined ? 'no file' : qEscaped(next)} after it`,
           walk.page.res,
         );
@@ -442,17 +451,17 @@ export const containerFilesQueryChecks = defineChecks([
         const why = order.before(probe, f.path);
         ctx.conform(
           !why,
+          'files.after.strictly-after',
           `after the id of ${q(probe)} the page lists ${q(f.path)}, which is not after it: ${why}`,
           p.res,
-          'files.after.strictly-after',
         );
       }
       const first = p.page.data[0];
       ctx.conform(
         first !== undefined && first.path === nextFile.path,
+        'files.after.strictly-after',
         `after the id of ${q(probe)} the listing resumes at ${first ? q(first.path) : 'no file'}, expected ${q(nextFile.path)} (the file after it on the page before)`,
         p.res,
-        'files.after.strictly-after',
       );
     },
   },

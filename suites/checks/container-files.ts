@@ -109,7 +109,12 @@ export const containerFilesChecks = defineChecks([
         const b = files[i]!;
         if (a.at !== b.at) continue; // across pages is the pagination checks' business
         const why = order.before(a.file.path, b.file.path);
-        ctx.conform(!why, `${q(a.file.path)} is listed before ${q(b.file.path)}, but ${why}`, b.at.res);
+        ctx.conform(
+          !why,
+          ctx.requirement,
+          `${q(a.file.path)} is listed before ${q(b.file.path)}, but ${why}`,
+          b.at.res,
+        );
       }
     },
   },
@@ -128,11 +133,13 @@ export const containerFilesChecks = defineChecks([
         if (first === null) continue;
         ctx.conform(
           file !== undefined,
+          ctx.requirement,
           `first_id is ${JSON.stringify(first)} on a page with no file; expected null`,
           p.res,
         );
         ctx.conform(
           sameId(first, file.id),
+          ctx.requirement,
           `first_id is ${JSON.stringify(first)}, expected null or the id of the first file ${q(file.id)}`,
           p.res,
         );

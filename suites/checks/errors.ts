@@ -93,6 +93,7 @@ export const errorsChecks = defineChecks([
         // 7 "integer, or string on some operations"; 7.1's code equals the HTTP status, an integer.
         ctx.conform(
           Number.isInteger(code),
+          ctx.requirement,
           `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer (7.1)`,
           res,
         );
@@ -116,6 +117,7 @@ export const errorsChecks = defineChecks([
         const code = (res.json as { error: { code: number | string } }).error.code;
         ctx.conform(
           Number(code) === res.status,
+          ctx.requirement,
           `HTTP ${res.status} carries error.code ${JSON.stringify(code)}; 7.1: error.code equals the HTTP status`,
           res,
         );
@@ -134,6 +136,7 @@ export const errorsChecks = defineChecks([
       for (const res of errorsAmong(await provokedFileErrors(ctx))) {
         ctx.conform(
           (FILES_DOCUMENTED as readonly number[]).includes(res.status),
+          ctx.requirement,
           `listContainerFiles answered ${res.status}; 4.1 documents ${FILES_DOCUMENTED.join(', ')}`,
           res,
         );
@@ -147,6 +150,7 @@ export const errorsChecks = defineChecks([
       const first = undocumented[0];
       ctx.conform(
         first === undefined,
+        ctx.requirement,
         `${undocumented.length} listContainerFiles response(s) of this run have an undocumented status, first ${first?.status} to GET ${ctx.api.mask.text(first?.url ?? '')} (check ${first?.check}); 4.1 documents ${FILES_DOCUMENTED.join(', ')}`,
       );
     },
@@ -166,6 +170,7 @@ export const errorsChecks = defineChecks([
         const missing = ['service_metadata', 'user_id'].filter((k) => !(k in body));
         ctx.conform(
           missing.length === 0,
+          ctx.requirement,
           `HTTP ${res.status} body has no ${missing.join(' and ')} (section 7: present on the container-files errors)`,
           res,
         );
@@ -187,6 +192,7 @@ export const errorsChecks = defineChecks([
         // models.errors.code-integer's (SHOULD) question, so any integer or string passes this MUST.
         ctx.conform(
           Number.isInteger(code) || typeof code === 'string',
+          ctx.requirement,
           `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer or a string (7)`,
           res,
         );
@@ -208,6 +214,7 @@ export const errorsChecks = defineChecks([
         const code = (res.json as { error: { code: unknown } }).error.code;
         ctx.conform(
           Number.isInteger(code),
+          ctx.requirement,
           `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer (string codes are shown only in 7.3)`,
           res,
         );
@@ -253,11 +260,12 @@ export const errorsChecks = defineChecks([
           (INTERNS_STRING_CODES as readonly unknown[]).includes(code);
         ctx.conform(
           ok,
+          ctx.requirement,
           `HTTP ${res.status}: error.code is ${JSON.stringify(code)}; 7.3 shows the integers ${INTERNS_INT_CODES.join(', ')} and the strings ${INTERNS_STRING_CODES.join(', ')}`,
           res,
         );
         const broken = errorCodeViolation('listInterns', res.status, code);
-        if (broken) ctx.conform(false, broken.message, res, broken.requirementId);
+        if (broken) ctx.conform(false, broken.requirementId, broken.message, res);
       }
     },
   },

@@ -79,6 +79,7 @@ export const generalChecks = defineChecks([
       const path = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
       ctx.conform(
         path.split('/').at(-1) === 'v1',
+        ctx.requirement,
         `baseUrl ${target.baseUrl} does not end with the path segment /v1 (section 9 rule 1)`,
       );
     },

@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 import fc from 'fast-check';
 import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
 import type { ApiResponse } from '../../core/http/client.ts';
@@ -22,8 +23,8 @@ import {
  * may accept), each with the requirement it tests.
  */
 function invalidQueries(
-  limit: { value: PageSizeValue; requirement: string },
-  status: { value: StatusFilterValue; requirement: string },
+  limit: { value: PageSizeValue; requirement: RequirementId },
+  status: { value: StatusFilterValue; requirement: RequirementId },
 ) {
   const bounds = INTERNS_LIMIT();
   return fc.oneof(
@@ -65,23 +66,24 @@ export const internsPropertyChecks = defineChecks([
             const alone = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
             ctx.conform(
               alone.status === 200,
+              'interns.limit.bounds-accepted',
               `page size ${limit} answered ${alone.status} (with and without a status filter), expected 200 (4.3 "Minimum 1, maximum 500")`,
               alone,
-              'interns.limit.bounds-accepted',
             );
           }
           ctx.conform(
             res.status === 200,
+            ctx.requirement,
             `status=${statuses.join(',')} limit=${limit} answered ${res.status}, expected 200`,
             res,
           );
           const data = (res.json as { data?: Array<{ status?: unknown; createdAt?: unknown }> } | undefined)?.data;
-          ctx.conform(Array.isArray(data), 'data is not an array', res);
+          ctx.conform(Array.isArray(data), ctx.requirement, 'data is not an array', res);
           ctx.conform(
             data.length <= limit,
+            'interns.limit.respected',
             `${data.length} interns for a page size of ${limit}`,
             res,
-            'interns.limit.respected',
           );
           // A status that is no value of section 3 is interns.intern.status-value's to fail: no filter names it.
           const stray = data.find(
@@ -89,6 +91,7 @@ export const internsPropertyChecks = defineChecks([
           );
           ctx.conform(
             !stray,
+            ctx.requirement,
             `status filter ${statuses.join(',')} listed an intern in state ${JSON.stringify(stray?.status)}`,
             res,
           );
@@ -97,9 +100,9 @@ export const internsPropertyChecks = defineChecks([
             const b = Date.parse(String(data[i]!.createdAt));
             ctx.conform(
               !(b > a),
+              'interns.order.newest-first',
               `data[${i}].createdAt ${data[i]!.createdAt} is newer than data[${i - 1}].createdAt ${data[i - 1]!.createdAt}`,
               res,
-              'interns.order.newest-first',
             );
           }
         },
@@ -158,9 +161,9 @@ export const internsPropertyChecks = defineChecks([
             // Valid filters, each of a rule of its own: refused together, the filter is not applied.
             ctx.conform(
               false,
+              statuses ? 'interns.status.filter' : 'interns.workspace.filter',
               `${asked} answered ${res.status}, expected 200`,
               res,
-              statuses ? 'interns.status.filter' : 'interns.workspace.filter',
             );
           }
           const judge = (page: ApiResponse, what: string) => {
@@ -170,9 +173,9 @@ export const internsPropertyChecks = defineChecks([
             if (limit !== undefined)
               ctx.conform(
                 data.length <= limit,
+                'interns.limit.respected',
                 `${what}: ${data.length} interns for a page size of ${limit}`,
                 page,
-                'interns.limit.respected',
               );
             // The workspace filter names the key's own workspace: an intern of another one on any page is
             // interns.intern.workspace-of-key's, which the page judge holds every page to (4.3).
@@ -182,9 +185,9 @@ export const internsPropertyChecks = defineChecks([
               if (statuses && (INTERN_STATES as readonly unknown[]).includes(intern.status))
                 ctx.conform(
                   statuses.includes(intern.status as never),
+                  'interns.status.filter',
                   `${what}: /data/${i} has status ${JSON.stringify(intern.status)}, not one of the filter's`,
                   page,
-                  'interns.status.filter',
                 );
             }
             return data;
@@ -273,16 +276,16 @@ export const internsPropertyChecks = defineChecks([
           // 7.3: the HTTP status of string-coded errors is not shown: any 4xx.
           ctx.conform(
             res.status >= 400 && res.status < 500,
+            requirement,
             `${JSON.stringify(query)} answered ${res.status}, expected a 4xx with error.code invalid_body`,
             res,
-            requirement,
           );
           const code = (res.json as { error?: { code?: unknown } } | undefined)?.error?.code;
           ctx.conform(
             code === 'invalid_body',
+            requirement,
             `error.code is ${JSON.stringify(code)}, expected "invalid_body"`,
             res,
-            requirement,
           );
         },
       });

@@ -47,7 +47,7 @@ export const internsQueryChecks = defineChecks([
       const { body } = internPage(ctx, res);
       const n = (body.data as unknown[]).length;
       // 4.3: "Maximum number of interns to return".
-      ctx.conform(n <= limit, `page size ${limit} requested, ${n} interns returned`, res);
+      ctx.conform(n <= limit, ctx.requirement, `page size ${limit} requested, ${n} interns returned`, res);
     },
   },
   {
@@ -86,7 +86,12 @@ export const internsQueryChecks = defineChecks([
         const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
         if (res.status !== 200) continue;
         const n = internPage(ctx, res).interns.length;
-        ctx.conform(n <= 500, `page size ${limit} answered ${n} interns, more than the maximum of 500`, res);
+        ctx.conform(
+          n <= 500,
+          ctx.requirement,
+          `page size ${limit} answered ${n} interns, more than the maximum of 500`,
+          res,
+        );
       }
     },
   },
@@ -138,6 +143,7 @@ export const internsQueryChecks = defineChecks([
         for (const [i, intern] of page.interns.entries()) {
           ctx.conform(
             wanted.includes(String(intern.status)),
+            ctx.requirement,
             `status filter ${JSON.stringify(value)}: /data/${i} has status ${JSON.stringify(intern.status)}`,
             res,
           );
@@ -149,6 +155,7 @@ export const internsQueryChecks = defineChecks([
         const missing = interns.filter((x) => wanted.includes(String(x.status)) && !listed.has(String(x.id)));
         ctx.conform(
           missing.length === 0,
+          ctx.requirement,
           `status filter ${JSON.stringify(value)} answered a whole list (has_more false) without ${missing.length} intern(s) of those states the unfiltered page lists, e.g. ${JSON.stringify(String(missing[0]?.id)).slice(0, 80)} (${JSON.stringify(missing[0]?.status)})`,
           res,
         );
@@ -197,6 +204,7 @@ export const internsQueryChecks = defineChecks([
       for (const [i, intern] of internPage(ctx, res).interns.entries()) {
         ctx.conform(
           sameUuid(intern.workspaceId, own),
+          ctx.requirement,
           `workspace filter ${own}: /data/${i}/workspaceId is ${JSON.stringify(intern.workspaceId)}`,
           res,
         );
@@ -221,6 +229,7 @@ export const internsQueryChecks = defineChecks([
         const ws = [...new Set(data.map((x) => String(x.workspaceId)))].slice(0, 3);
         ctx.conform(
           data.length === 0,
+          ctx.requirement,
           `workspace filter ${other} (not the key's) answered HTTP ${res.status} listing ${data.length} interns${ws.length ? ` of workspace(s) ${ws.join(', ')}` : ''}`,
           res,
         );
@@ -228,6 +237,7 @@ export const internsQueryChecks = defineChecks([
       }
       ctx.conform(
         res.status >= 400 && res.status < 500,
+        ctx.requirement,
         `workspace filter ${other} (not the key's): expected a 4xx error or an empty list, got HTTP ${res.status}`,
         res,
       );
@@ -253,6 +263,7 @@ export const internsQueryChecks = defineChecks([
       // out (reading workspace-mismatch-empty). The status is not named, so any 4xx is a refusal.
       ctx.conform(
         res.status >= 400 && res.status < 500,
+        ctx.requirement,
         `workspace filter ${other} (not the key's): expected a 4xx error, got HTTP ${res.status}`,
         res,
       );
@@ -279,6 +290,7 @@ export const internsQueryChecks = defineChecks([
       const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: 'not-a-uuid' }));
       ctx.conform(
         res.status >= 400 && res.status < 500,
+        ctx.requirement,
         `workspace filter "not-a-uuid": expected a 4xx error, got HTTP ${res.status}`,
         res,
       );

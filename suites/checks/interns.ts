@@ -137,6 +137,7 @@ export const internsChecks = defineChecks([
         const ws = foreignWorkspace(intern, own);
         ctx.conform(
           ws === undefined,
+          ctx.requirement,
           ws === undefined ? '' : foreignWorkspaceMessage(res.json, i, ws, own, !ctx.target.interns.params),
           res,
         );
@@ -185,9 +186,9 @@ export const internsChecks = defineChecks([
         if (last !== undefined && Number.isFinite(last.at) && Number.isFinite(firstAt)) {
           ctx.conform(
             firstAt <= last.at,
+            'interns.order.newest-first',
             `${where}: /data/0/createdAt ${String(first!.createdAt)} is newer than the previous page's last intern (${last.text}): not newest first across pages`,
             res,
-            'interns.order.newest-first',
           );
         }
         const end = page.interns[page.interns.length - 1];
@@ -219,6 +220,7 @@ export const internsChecks = defineChecks([
         if (!Number.isFinite(at)) continue;
         ctx.conform(
           !prev || at <= prev.at,
+          ctx.requirement,
           `/data/${i}/createdAt ${text} is newer than /data/${prev?.i}/createdAt ${prev?.text}: not newest first`,
           res,
         );
@@ -253,6 +255,7 @@ export const internsChecks = defineChecks([
       // but a 2xx (an error, or a redirect that is not followed) is a refusal.
       ctx.conform(
         res.status < 200 || res.status >= 300,
+        ctx.requirement,
         `GET /interns on the regional base URL answered HTTP ${res.status}`,
         res,
       );

@@ -57,7 +57,7 @@ export const modelEndpointsChecks = defineChecks([
       // objects and the uptimes are requirements of their own (the checks below).
       conformToSchema(ctx, 'listModelEndpoints', res);
       const extra = modelWrapperViolation(res.json);
-      if (extra) ctx.conform(false, extra.message, res, extra.requirementId);
+      if (extra) ctx.conform(false, extra.requirementId, extra.message, res);
     },
   },
   {
@@ -77,6 +77,7 @@ export const modelEndpointsChecks = defineChecks([
       // (4.2 takes author and slug as two path segments, so neither holds a slash).
       ctx.conform(
         AUTHOR_SLUG.test(model.id),
+        ctx.requirement,
         `model id ${JSON.stringify(model.id)} is not shaped <author>/<slug>`,
         res,
       );
@@ -97,6 +98,7 @@ export const modelEndpointsChecks = defineChecks([
       const asked = ctx.target.modelEndpoints.model;
       ctx.conform(
         model.id.toLowerCase() === asked.toLowerCase(),
+        ctx.requirement,
         `asked for ${JSON.stringify(asked)}, got model ${JSON.stringify(model.id)}`,
         res,
       );
@@ -115,6 +117,7 @@ export const modelEndpointsChecks = defineChecks([
       const created = model.created;
       ctx.conform(
         typeof created === 'number' && Number.isInteger(created),
+        ctx.requirement,
         `created is ${JSON.stringify(created)}, not an integer`,
         res,
       );
@@ -124,6 +127,7 @@ export const modelEndpointsChecks = defineChecks([
         Math.abs(created) <= 8.64e15 ? `${new Date(created).toISOString()} read as ms` : 'not a date even read as ms';
       ctx.conform(
         created <= MAX_SECONDS,
+        ctx.requirement,
         `created ${created} is above 10^11: milliseconds, not seconds (${asMs})`,
         res,
       );
@@ -145,6 +149,7 @@ export const modelEndpointsChecks = defineChecks([
       // 2.3: "modality (string in the form <input>-><output>)": something, the arrow, something.
       ctx.conform(
         /^.+->.+$/.test(arch.modality),
+        ctx.requirement,
         `architecture.modality ${JSON.stringify(arch.modality)} is not of the form <input>-><output>`,
         res,
       );
@@ -224,6 +229,7 @@ export const modelEndpointsChecks = defineChecks([
       // 500, and 7.2 ties no condition to 404 (reading unknown-model-403): any refusal (4xx) passes.
       ctx.conform(
         res.status >= 400 && res.status < 500,
+        ctx.requirement,
         `a model that does not exist answered HTTP ${res.status}, expected a 4xx error`,
         res,
       );
@@ -252,6 +258,7 @@ export const modelEndpointsChecks = defineChecks([
         );
       ctx.conform(
         res.status >= 400 && res.status < 500,
+        ctx.requirement,
         `a model the key may not read answered HTTP ${res.status}, expected a 4xx error (5 rule 3: 403)`,
         res,
       );

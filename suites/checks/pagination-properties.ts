@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 import fc from 'fast-check';
 import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
 import { ConformanceFailure } from '../../core/check/errors.ts';
@@ -203,16 +204,16 @@ export const paginationPropertyChecks = defineChecks([
             const alone = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit });
             ctx.conform(
               alone.status === 200,
+              'files.limit.bounds-accepted',
               `limit=${limit} answered ${alone.status} (with and without after), expected 200 (4.1 "Minimum 1, maximum 1000")`,
               alone,
-              'files.limit.bounds-accepted',
             );
           }
           ctx.conform(
             res.status === 200,
+            'files.after.any-file-id',
             `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`,
             res,
-            'files.after.any-file-id',
           );
           // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
           // followed to the first file within what is left of the property's share of the budget.
@@ -253,6 +254,7 @@ export const paginationPropertyChecks = defineChecks([
           };
           ctx.conform(
             expectations.some(matches),
+            ctx.requirement,
             `after ${at.position} path ${JSON.stringify(at.path)} resumed with ${JSON.stringify(got.slice(0, 3))}, expected ${JSON.stringify(expectations[0]!.slice(0, 3))} (the files after it in ${orders.join(' or ')})`,
           );
         },
@@ -282,13 +284,13 @@ export const paginationPropertyChecks = defineChecks([
       // without the prefix may be the target's own scan cursor when its cursors lack it (4.1 rule 3).
       const limits = invalidLimit(bounds)
         .filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'not-an-integer')
-        .map((l): { limit?: string; after?: string; requirement: string } => ({
+        .map((l): { limit?: string; after?: string; requirement: RequirementId } => ({
           limit: l.value,
           requirement: 'files.limit.non-integer-rejected',
         }));
       const cursors = malformedCursor()
         .filter((after) => !after.startsWith(FILE_ID_PREFIX))
-        .map((after): { limit?: string; after?: string; requirement: string } => ({
+        .map((after): { limit?: string; after?: string; requirement: RequirementId } => ({
           after,
           requirement: 'files.after.no-prefix-rejected',
         }));
@@ -311,9 +313,9 @@ export const paginationPropertyChecks = defineChecks([
           const code = (res.json as { error: { code: unknown } }).error.code;
           ctx.conform(
             code === 400,
+            'files.errors.code-equals-status',
             `error.code is ${JSON.stringify(code)} on a 400`,
             res,
-            'files.errors.code-equals-status',
           );
         },
       });
@@ -332,10 +334,10 @@ export const paginationPropertyChecks = defineChecks([
       const input = fc.oneof(
         invalidLimit(bounds)
           .filter((l) => classifyPageSize(l.value, bounds.min, bounds.max) === 'out-of-range')
-          .map((l) => ({ limit: l.value, requirement: 'files.limit.out-of-range-rejected' })),
+          .map((l) => ({ limit: l.value, requirement: 'files.limit.out-of-range-rejected' as const })),
         malformedCursor()
           .filter((after) => after.startsWith(FILE_ID_PREFIX))
-          .map((after) => ({ after, requirement: 'files.after.invalid-rejected' })),
+          .map((after) => ({ after, requirement: 'files.after.invalid-rejected' as const })),
       );
       await checkProperty(ctx, 'files.property.strict-inputs', {
         arbitrary: input,
@@ -345,9 +347,9 @@ export const paginationPropertyChecks = defineChecks([
           const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, query);
           ctx.conform(
             res.status === 400,
+            requirement,
             `${JSON.stringify(query)} answered ${res.status}, expected 400`,
             res,
-            requirement,
           );
         },
       });
@@ -371,6 +373,7 @@ export const paginationPropertyChecks = defineChecks([
           // no scheme or another one): the key is missing or invalid under every reading.
           ctx.conform(
             res.status === 401,
+            ctx.requirement,
             `${op.operation} with Authorization ${JSON.stringify(auth.header)} answered ${res.status}, expected 401`,
             res,
           );

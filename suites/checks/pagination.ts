@@ -27,9 +27,9 @@ async function nextPageAfter(ctx: ProbeContext, lastId: string, _from: FetchedPa
   const res = await ctx.api.listContainerFiles(main(ctx), { limit: LIMIT_MAX, after: lastId });
   ctx.conform(
     !(res.status >= 400 && res.status < 500),
+    'files.pagination.next-page',
     `has_more was true, yet after=last_id (${lastId}) answered HTTP ${res.status}: 2.2 promises another page`,
     res,
-    'files.pagination.next-page',
   );
   return { res, page: readPage(res), limit: LIMIT_MAX, after: lastId };
 }
@@ -44,7 +44,12 @@ export const paginationChecks = defineChecks([
       // 4.1 rule 1: the next page is fetched with after = last_id, so has_more needs a cursor.
       const { pages } = await walkPages(ctx, main(ctx), { limit: 10, maxPages: 4 });
       for (const p of pages) {
-        ctx.conform(!(p.page.has_more && p.page.last_id === null), 'has_more is true but last_id is null', p.res);
+        ctx.conform(
+          !(p.page.has_more && p.page.last_id === null),
+          ctx.requirement,
+          'has_more is true but last_id is null',
+          p.res,
+        );
       }
     },
   },
@@ -63,6 +68,7 @@ export const paginationChecks = defineChecks([
           const last = p.page.data[p.page.data.length - 1];
           ctx.conform(
             pageEnd(p.page) !== 'other-listed',
+            ctx.requirement,
             `last_id ${JSON.stringify(p.page.last_id)} is the id of a listed file that is not the last one; expected ${last ? q(last.id) : 'null'}`,
             p.res,
           );
@@ -110,11 +116,11 @@ export const paginationChecks = defineChecks([
         judged++;
         for (const f of p.page.data) {
           const why = order.before(f.path, at!);
-          ctx.conform(!why, `${what} is not after the listed path ${q(f.path)}: ${why}`, p.res);
+          ctx.conform(!why, ctx.requirement, `${what} is not after the listed path ${q(f.path)}: ${why}`, p.res);
         }
         if (cursor !== undefined) {
           const why = order.before(cursor, at!);
-          ctx.conform(!why, `${what} is not after the request's cursor ${q(cursor)}: ${why}`, p.res);
+          ctx.conform(!why, ctx.requirement, `${what} is not after the request's cursor ${q(cursor)}: ${why}`, p.res);
         }
       }
       if (judged === 0)
@@ -146,6 +152,7 @@ export const paginationChecks = defineChecks([
           lastPages++;
           ctx.conform(
             !(p.page.last_id === null && p.page.data.length > 0),
+            ctx.requirement,
             `last_id is null on a page of ${p.page.data.length} files; null is allowed only with has_more false and empty data`,
             p.res,
           );
@@ -169,6 +176,7 @@ export const paginationChecks = defineChecks([
         if (!p.page.has_more || p.page.data.length >= limit) continue;
         ctx.conform(
           pageEnd(p.page) !== 'last-listed',
+          ctx.requirement,
           `limit=${limit} and has_more is true, but the page holds ${p.page.data.length} files and last_id is its last file, so it does not end at the scan bound`,
           p.res,
         );

@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 /**
  * The rules of one endpoint (2.4) that have a requirement of their own: pricing, the percentile
  * objects and the uptimes. Applied to every endpoint of every 200 answer of the model-endpoints
@@ -13,7 +14,7 @@ import { arrayAt, recordFindings, type RecordRule, type RecordViolation } from '
 
 /** The first violations of a component, as the checks have always worded them. */
 function schemaViolation(
-  requirementId: string,
+  requirementId: RequirementId,
   schema: SchemaName,
   field: string,
   violations: readonly SchemaViolation[],

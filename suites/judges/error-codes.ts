@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 /**
  * Every error body the run receives, whichever check provoked it (a 429 or 503 met while paginating,
  * a 500, an unexpected 404), judged by what its operation's table states of its code (principle 2).
@@ -23,7 +24,7 @@ export function errorCodeViolation(
   operation: SeenResponse['operation'],
   status: number,
   code: unknown,
-): { requirementId: string; message: string } | undefined {
+): { requirementId: RequirementId; message: string } | undefined {
   // A code that is no integer is files.errors.shape's (the schema judge): one broken field, one failure.
   if (operation === 'listContainerFiles' && typeof code === 'number' && code !== status) {
     return {

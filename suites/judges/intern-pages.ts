@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 /**
  * Every 200 page of list interns the run receives, whichever check fetched it, judged by what one
  * page obeys on its own (principle 2): 8 "Page size 1 to 500" whatever was asked, the default page
@@ -18,8 +19,8 @@ const MAX_PAGE = 500;
 /** Every rule of one interns page that it breaks, each once (its first violation): a page broken two ways fails both. */
 export function internPageViolations(
   response: Pick<SeenResponse, 'json' | 'interns'>,
-): Array<{ requirementId: string; message: string; position?: number }> {
-  const found: Array<{ requirementId: string; message: string; position?: number }> = [];
+): Array<{ requirementId: RequirementId; message: string; position?: number }> {
+  const found: Array<{ requirementId: RequirementId; message: string; position?: number }> = [];
   const data = arrayAt(response.json, 'data');
   if (data.length > MAX_PAGE)
     found.push({
@@ -88,7 +89,7 @@ export function keyWorkspaceViolation(
   json: unknown,
   keyWorkspace: string,
   hint = false,
-): { requirementId: string; message: string; position: number } | undefined {
+): { requirementId: RequirementId; message: string; position: number } | undefined {
   for (const [i, intern] of arrayAt(json, 'data').entries()) {
     const ws = foreignWorkspace(intern, keyWorkspace);
     if (ws !== undefined)

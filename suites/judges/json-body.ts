@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 /**
  * Every documented response is JSON (section 1 "exchanges JSON"): a JSON media type, application/json
  * or a +json type (general.json-body; application/json itself is general.json-media-type's SHOULD, and
@@ -27,7 +28,7 @@ export const jsonBodyJudge: ResponseJudge = {
   judge(response): Finding[] {
     if (documentedSchema(response.operation, response.status) === undefined) return [];
     const findings: Finding[] = [];
-    const add = (requirementId: string, kind: string, message: string) =>
+    const add = (requirementId: RequirementId, kind: string, message: string) =>
       findings.push({
         requirementId,
         message: `HTTP ${response.status}: ${message}`,
@@ -67,7 +68,9 @@ export const jsonBodyJudge: ResponseJudge = {
  */
 export function duplicateKeyObservation(
   response: SeenResponse,
-): { requirementId: string; value: { duplicateKey: string; status: number; url: string; check: string } } | undefined {
+):
+  | { requirementId: RequirementId; value: { duplicateKey: string; status: number; url: string; check: string } }
+  | undefined {
   const duplicateKey = factsOf(response).duplicateKey;
   if (duplicateKey === undefined) return undefined;
   return {

@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 /**
  * Every 200 answer of the model-endpoints operation the run receives, judged by what the wrapper of
  * 4.2 obeys on its own: "Response 200: an object with one field `data`". The count is the
@@ -10,7 +11,7 @@ import { isObject } from '../support/values.ts';
 import { fieldsBeyondCount } from './counted-fields.ts';
 
 /** The wrapper's fields other than `data`, when the body is an object that has `data` and more. */
-export function modelWrapperViolation(json: unknown): { requirementId: string; message: string } | undefined {
+export function modelWrapperViolation(json: unknown): { requirementId: RequirementId; message: string } | undefined {
   // Not an object, or no data: the wrapper itself is broken, models.response.data-wrapper's.
   if (!isObject(json) || !('data' in json)) return undefined;
   const beyond = fieldsBeyondCount(json, ['data']);

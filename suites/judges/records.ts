@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 /**
  * What the record judges share: one broken rule of one record, and how it becomes a finding.
  *
@@ -12,7 +13,7 @@ import type { Finding, SeenResponse } from '../../core/check/judge.ts';
 import { isObject } from '../support/values.ts';
 
 export interface RecordViolation {
-  requirementId: string;
+  requirementId: RequirementId;
   /** What is wrong, naming the field and its value (the caller adds where the record sits). */
   message: string;
   /**
@@ -75,5 +76,5 @@ export function conformRecord(
   where: string,
 ): void {
   const v = rule(record);
-  if (v) ctx.conform(false, `${where}: ${v.message}`, res, v.requirementId);
+  if (v) ctx.conform(false, v.requirementId, `${where}: ${v.message}`, res);
 }

@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 /**
  * Every response against the schema of its operation and status (spec/openapi.yaml through the one
  * ajv instance of spec/schemas.ts), whichever check sent it, as Schemathesis feeds every response to
@@ -28,7 +29,7 @@ type ApiOperation = SeenResponse['operation'];
 
 /** One schema violation, attributed. */
 export interface SchemaFinding {
-  requirementId: string;
+  requirementId: RequirementId;
   /** The component the violation was found against (for the message). */
   schema: SchemaName;
   /** JSON Pointer into the body, e.g. `/data/3/source`. */
@@ -74,7 +75,7 @@ function missingProperty(v: SchemaViolation): string | undefined {
 }
 
 /** Requirement of the error-body shape of each operation (7.1, 7.2, 7.3). */
-const ERRORS_SHAPE: Record<ApiOperation, string> = {
+const ERRORS_SHAPE: Record<ApiOperation, RequirementId> = {
   listContainerFiles: 'files.errors.shape',
   listModelEndpoints: 'models.errors.shape',
   listInterns: 'interns.errors.shape',
@@ -87,7 +88,7 @@ function inRecord(v: SchemaViolation, prefix: string): { position: number; relat
 }
 
 interface Attribution {
-  requirementId: string;
+  requirementId: RequirementId;
   position?: number;
 }
 
@@ -218,7 +219,7 @@ export function responseSchemaViolations(operation: ApiOperation, status: number
  */
 export function firstSchemaFailure(
   found: readonly SchemaFinding[],
-): { requirementId: string; message: string } | undefined {
+): { requirementId: RequirementId; message: string } | undefined {
   const first = found[0];
   if (!first) return undefined;
   const same = found.filter((f) => f.requirementId === first.requirementId);
@@ -242,7 +243,7 @@ export function conformToSchema(ctx: Pick<ProbeContext, 'conform'>, operation: A
       (f) => requirement(f.requirementId).level === 'MUST',
     ),
   );
-  if (failure) ctx.conform(false, failure.message, res, failure.requirementId);
+  if (failure) ctx.conform(false, failure.requirementId, failure.message, res);
 }
 
 /**

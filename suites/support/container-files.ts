@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 /**
  * What the listContainerFiles checks share (2.1, 2.2, 4.1, 8): the limits, the configured container,
  * a sample of its files, the path order of a page, the page after a cursor, a rejected parameter.
@@ -74,7 +75,7 @@ export const where = (file: ListedFile, at: FetchedPage) => `/data/${at.page.dat
 export async function expectRejected(
   ctx: ProbeContext,
   query: Record<string, string>,
-  requirementId: string,
+  requirementId: RequirementId,
   what: string,
 ): Promise<void> {
   const res = await ctx.api.listContainerFiles(main(ctx), query);

@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 /**
  * What the list interns checks share (2.5, 4.3, 7.3): the observation cap, the other workspace a
  * target file may name, UUID comparison, and a parameter whose values are each refused.
@@ -23,7 +24,7 @@ export const sameUuid = (a: unknown, b: string): boolean =>
 /** 7.3: each value of one query parameter is refused with invalid_body (any 4xx: the status of string codes is not shown). */
 export async function expectEachInvalid(
   ctx: ProbeContext,
-  requirementId: string,
+  requirementId: RequirementId,
   param: 'limit' | 'status',
   values: readonly string[],
 ): Promise<void> {

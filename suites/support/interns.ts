@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 import type { ProbeContext } from '../../core/check/check.ts';
 import type { ApiResponse, Query } from '../../core/http/client.ts';
 import { conform } from '../../core/check/expect.ts';
@@ -68,7 +69,7 @@ export async function someInterns(ctx: ProbeContext): Promise<InternPage> {
  * 7.3: an invalid query is answered with `error.code` "invalid_body"; the HTTP status of string-coded
  * bodies is not shown, so any 4xx is accepted (a 2xx, 3xx or 5xx is not a rejection of the query).
  */
-export function expectInvalidBody(res: ApiResponse, requirementId: string, what: string): void {
+export function expectInvalidBody(res: ApiResponse, requirementId: RequirementId, what: string): void {
   conform(
     res.status >= 400 && res.status < 500,
     requirementId,

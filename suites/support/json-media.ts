@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 /**
  * Section 1: the service "exchanges JSON"; only the 200 of 4.1 names its media type (application/json).
  * A JSON body under application/json or under a structured +json type such as application/problem+json
@@ -14,7 +15,7 @@ export function isJsonFamily(contentType: string | undefined): boolean {
 }
 
 /** The parsed body; fails `requirementId` unless it is JSON under a JSON media type. */
-export function expectJsonBody(res: ApiResponse, requirementId = 'general.json-body'): unknown {
+export function expectJsonBody(res: ApiResponse, requirementId: RequirementId = 'general.json-body'): unknown {
   const contentType = res.headers['content-type'];
   conform(
     isJsonFamily(contentType),

@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 import type { ApiResponse, Auth, KeyHeader } from '../../core/http/client.ts';
 import type { ProbeContext } from '../../core/check/check.ts';
 import { conform } from '../../core/check/expect.ts';
@@ -72,7 +73,7 @@ export function sendWithKeyHeader(
 }
 
 /** The body of an error response parsed as JSON whatever its Content-Type (the media type is general.json-media-type's). */
-export function errorBody(res: ApiResponse, requirementId: string): unknown {
+export function errorBody(res: ApiResponse, requirementId: RequirementId): unknown {
   conform(
     res.jsonError === undefined,
     requirementId,
@@ -88,7 +89,7 @@ export function errorBody(res: ApiResponse, requirementId: string): unknown {
  */
 export function errorObject(
   res: ApiResponse,
-  requirementId: string,
+  requirementId: RequirementId,
 ): { code: unknown; message: unknown; [k: string]: unknown } {
   const body = errorBody(res, requirementId);
   const error = isObject(body) ? body['error'] : undefined;

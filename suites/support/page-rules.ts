@@ -1,3 +1,4 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { ConformanceFailure } from '../../core/check/errors.ts';
 import type { Exchange } from '../../core/check/evidence.ts';
 import { pageEnd, pathOf, sameId, type FilePage } from './file-pages.ts';
@@ -19,7 +20,7 @@ export interface PageUnderRules {
 
 /** A rule of 4.1 / 2.2 one page breaks: its requirement and what is wrong. */
 export interface PageViolation {
-  requirementId: string;
+  requirementId: RequirementId;
   message: string;
 }
 
@@ -49,7 +50,7 @@ export function pageViolation(
   order: PathOrderTracker = new PathOrderTracker(),
 ): PageViolation | undefined {
   const { page } = fp;
-  const v = (requirementId: string, message: string): PageViolation => ({ requirementId, message });
+  const v = (requirementId: RequirementId, message: string): PageViolation => ({ requirementId, message });
   const cursor = fp.after === undefined ? undefined : pathOf(fp.after);
   const n = page.data.length;
   if (n > MAX_LIMIT) return v('files.limit.maximum', `page holds ${n} files, more than the maximum of 1000 (4.1, 8)`);
@@ -67,7 +68,7 @@ export function pageViolation(
   }
   // A pair after each other in some reading, not in the listing's, breaks the order, not the rule
   // that paired them: the same page judged alone or in a walk names the same requirement.
-  const ruleOf = (a: string, b: string, requirementId: string) =>
+  const ruleOf = (a: string, b: string, requirementId: RequirementId) =>
     afterInSomeOrder(a, b) ? 'files.list.path-order' : requirementId;
   const first = page.data[0];
   if (cursor !== undefined && first) {
