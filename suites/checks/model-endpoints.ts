@@ -26,7 +26,7 @@ export const modelEndpointsChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.model);
       // A model the deployment answers "Resource not found" (7.2) is the target file's to check, not a
-      // failure of the server (principle 6): the run ends as an error naming the field.
+      // failure of the server: the run ends as an error naming the field.
       if (res.status === 404) {
         throw new CannotJudge('target-file', `modelEndpoints.model ${JSON.stringify(ctx.target.modelEndpoints.model)} was answered 404: is it a model the deployment serves? Check the target file`, [res.exchange]);
       }
@@ -191,7 +191,7 @@ export const modelEndpointsChecks = defineChecks([
       const res = await ctx.api.listModelEndpoints(model);
       // 5 rule 3: "When authentication succeeds but the key lacks permission, the response is 403"; a
       // 404 that does not reveal the model exists is a reading (forbidden-model-404). A 200 says this
-      // key may read it: the target file's to check, not the server's failure (principle 6).
+      // key may read it: the target file's to check, not the server's failure.
       if (res.status >= 200 && res.status < 300) throw new CannotJudge('target-file', `modelEndpoints.forbiddenModel ${JSON.stringify(model)} was answered ${res.status}: this key may read it. Check the target file`, [res.exchange]);
       ctx.conform(res.status >= 400 && res.status < 500, `a model the key may not read answered HTTP ${res.status}, expected a 4xx error (5 rule 3: 403)`, res);
       // Section 7: the error body (error object with code and string message), whatever its media type.

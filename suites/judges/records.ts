@@ -37,7 +37,7 @@ export function arrayAt(holder: unknown, key: string): unknown[] {
 export function recordFindings(response: SeenResponse, pointer: string, records: readonly unknown[], rules: readonly RecordRule[]): Finding[] {
   const findings: Finding[] = [];
   // One finding per distinct violation (the first record that shows it): a page of a million records
-  // broken alike is one finding, not a million (principle 4).
+  // broken alike is one finding, not a million.
   const kinds = new Set<string>();
   for (const [i, record] of records.entries()) {
     if (!isObject(record)) continue;
