@@ -28,7 +28,7 @@ export default defineConfig({
   // Under --shard, each check is a test group of its own, so a shard splits the checks themselves (one
   // worker still reports them one after another, in the listing's order). Otherwise the file is one
   // group: the worker runs its tests as one job, not one job each (a round trip with the runner per
-  // test, about 1 ms of both processes' CPU each: issue 31). A direct `npx playwright test` may be
+  // test, on both processes' CPU). A direct `npx playwright test` may be
   // given --shard the command does not see, so it keeps a group per check.
   fullyParallel: run?.sharded ?? true,
   retries: 0,

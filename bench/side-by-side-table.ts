@@ -78,7 +78,7 @@ export function contendersTable(s: SideBySide): string {
   );
 }
 
-/** The suite's targets (issues 12, 16, 22, 31), each against what it is stated against. */
+/** The suite's targets, each against what it is stated against. */
 export function targetsSection(r: BenchResults): string {
   const s = r.sideBySide;
   const lines: string[] = [];

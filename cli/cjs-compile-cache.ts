@@ -5,9 +5,9 @@ import { importSourceOption } from './node-options.ts';
 
 /**
  * A compile cache for Playwright's runner and worker on Node 20, which has none of its own
- * (module.enableCompileCache is Node 22.1's). Both processes load about 11 MB of Playwright's
- * CommonJS bundles and compile them again at every run: about 0.45 s of CPU between them, on the
- * critical path of a run (the runner loads, then starts its worker, which loads: issue 31). Each
+ * (module.enableCompileCache is Node 22.1's). Both processes load megabytes of Playwright's CommonJS
+ * bundles and compile them again at every run, on the critical path of a run (the runner loads, then
+ * starts its worker, which loads). Each
  * CommonJS module is compiled as a vm.Script with V8's code cache, written after the module first
  * ran (so it holds the functions its loading compiled too) and read at the next run.
  *

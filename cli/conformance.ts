@@ -103,7 +103,7 @@ async function main(): Promise<number> {
     }
     return await runCommand({ opts, settings, playwright, socketPath, started, engineStarts });
   } finally {
-    // CONFORMANCE_KEEP_RUN_DIR=1 keeps the request log and Playwright's output (for audits: test/safety).
+    // CONFORMANCE_KEEP_RUN_DIR=1 keeps the request log and Playwright's output (for audits: test/safety.test.ts).
     if (process.env['CONFORMANCE_KEEP_RUN_DIR'] !== '1') rmSync(runDir, { recursive: true, force: true });
   }
 }
@@ -121,8 +121,8 @@ function startPlaywright(settings: RunSettings, opts: CliOptions, socketPath: st
   if (opts.shard) args.push('--shard', opts.shard);
   const env: RunnerEnv = { settings, sharded: opts.shard !== undefined };
   // Node 20 reads the certificates NODE_EXTRA_CA_CERTS names at every start, whether or not the
-  // process makes a TLS connection: about 80 ms of CPU per process for a system bundle (`node -e 0`
-  // measured at 113 ms with it, 32 ms without). Playwright's runner and worker make none in a command
+  // process makes a TLS connection: for a system bundle, a start costs several times the CPU it does
+  // without them. Playwright's runner and worker make none in a command
   // run (the engine and its client are in this process; they talk to it over a local socket), so they
   // start without it.
   const { NODE_EXTRA_CA_CERTS: _extraCaCerts, ...inherited } = process.env;
@@ -141,8 +141,8 @@ function startPlaywright(settings: RunSettings, opts: CliOptions, socketPath: st
         : {}),
       FORCE_COLOR: '0',
       // The compiled package's modules are JavaScript: Playwright's module loader, which transforms
-      // TypeScript test files through a hook thread, has nothing to do for them and cost about 1.3 s of
-      // CPU across the runner and its worker (issue 31). PW_DISABLE_TS_ESM is Playwright's switch for it.
+      // TypeScript test files through a hook thread, has nothing to do for them and costs CPU across
+      // the runner and its worker. PW_DISABLE_TS_ESM is Playwright's switch for it.
       ...(MODULE_EXT === '.js' ? { PW_DISABLE_TS_ESM: '1' } : {}),
       // The runner and its workers end themselves if this process is killed (cli/stop-signals.ts), and
       // on Node 20 read their compiled Playwright from a cache (cli/cjs-compile-cache.ts).

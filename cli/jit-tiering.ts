@@ -4,18 +4,16 @@ import { setFlagsFromString } from 'node:v8';
  * The command's process gives V8's optimising compiler, TurboFan, a function later than Node does:
  * after 16 times the work Node's default asks.
  *
- * Why (issue 31): a run is short and its hot code is spread wide (HTTP on both sides of the embedded
- * reference, the judges, the mask, the reports). At Node's default V8 compiled about 200 of its
- * functions with TurboFan, some 0.9 s of CPU on V8's background threads, while the main thread used
- * about 1.9 s. On a machine of two cores those threads took the CPU that Playwright's runner and worker
- * were starting on. Later, the background threads used about 0.25 s and the main thread about the same
- * as before; the embedded default run went from 3.05 s to 2.56 s (median of sixteen alternating runs,
- * Node 20) and from 2.51 s to 2.31 s (twelve). Node 22 measured alike: 0.85 s on those threads, then
- * 0.17 s. The code V8 runs is the same program whichever tier runs it; a long pass over a large body
- * still reaches TurboFan, a fixed number of calls or iterations later.
+ * Why: a run is short and its hot code is spread wide (HTTP on both sides of the embedded reference,
+ * the judges, the mask, the reports). At Node's default V8 compiles many of its functions with
+ * TurboFan on background threads, and on a machine of two cores those threads take the CPU that
+ * Playwright's runner and worker are starting on, for code a run this short barely repays; the
+ * command's main thread is no slower with the later tier. The code V8 runs is the same program
+ * whichever tier runs it; a long pass over a large body still reaches TurboFan, a fixed number of
+ * calls or iterations later.
  *
  * Only the command's own process: Playwright's runner and worker spend their CPU starting, on their
- * main threads, and a later tier made those slower (0.06 s each, measured), not faster.
+ * main threads, and a later tier makes those slower, not faster.
  */
 export const TIERING_SCALE = 16;
 

@@ -23,7 +23,7 @@ export function selectionOf(grep: string | undefined): string[] {
 /**
  * Why --replay-path makes no sense with this selection, or undefined. A fast-check path replays one
  * counterexample of one property: run over other checks it would narrow nothing they do and quietly
- * weaken the property it names (issue 21: no quietly weaker green). The replay printed with a failure
+ * weaken the property it names (no quietly weaker green). The replay printed with a failure
  * carries both --grep and --replay-path.
  */
 export function replayPathProblem(

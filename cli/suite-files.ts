@@ -33,8 +33,8 @@ export const INSTALLED =
   PACKAGE_ROOT.split(/[\\/]/).includes('node_modules') || process.env['CONFORMANCE_INSTALLED_COMMANDS'] === '1';
 
 /**
- * A command of the suite as the user can type it where they are (issue 21: every printed command runs
- * where it is printed): `npx conformance …` in a project that installed the package, the npm scripts
+ * A command of the suite as the user can type it where they are (every printed command runs where
+ * it is printed): `npx conformance …` in a project that installed the package, the npm scripts
  * in a clone. `sub` is the command's subcommand.
  */
 export function commandLine(sub: 'run' | 'reference' | 'diff' | 'merge' = 'run'): string {

@@ -22,7 +22,7 @@ export interface OutcomeAnswer {
   outcome: CheckOutcome;
   /**
    * The runner's own reporter marks a failing check's result as failed (cli/playwright/host-reporter.ts),
-   * so the test need not throw; a test that throws costs a new worker process (about 0.6 s each).
+   * so the test need not throw; a test that throws costs a new worker process.
    */
   reportedByHost: boolean;
   /** The outcome fails the gate by the verdict's rule (core/check/gating.ts): a SHOULD failure under fail-on must does not. */

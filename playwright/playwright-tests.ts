@@ -36,7 +36,7 @@ function declaredAt(
 
 /**
  * Playwright's two automatic per-test fixtures serve browser pages: trace recording (which would
- * record the Authorization header: principle 4, no secret in a trace) and browser context options.
+ * record the Authorization header: no secret goes in a trace) and browser context options.
  * A check uses neither, yet each costs a stack capture per test on set-up and tear-down. Replaced by
  * fixtures that do nothing and report no step; `npm test` verifies that these names are still
  * Playwright's (test/playwright-fixtures.test.ts).
@@ -55,8 +55,8 @@ const test = base.extend(noAutoFixtures as {});
  * Node's own stack formatting in a worker of the compiled package. Playwright formats stacks through
  * source-map-support, for the source maps of the TypeScript it transforms; the compiled package's
  * modules and Playwright's bundles have none, so it maps nothing there, and it is most of the cost of
- * the two stack captures of each test's hook steps: about 110 ms of the worker's CPU over a default
- * run, at the end of a run's longest chain (measured, issue 31). Under tsx (a clone's .ts modules)
+ * the two stack captures of each test's hook steps, on the worker's CPU at the end of a run's
+ * longest chain. Under tsx (a clone's .ts modules)
  * it stays: Playwright's maps give the positions in the source.
  */
 export function nodeStackFormatInCompiledWorker(
@@ -84,7 +84,7 @@ export function registerChecks(checks: readonly CheckListing[]): void {
       ? declaredAt(check.location)
       : (t: typeof test, ...args: unknown[]) => (t as (...a: unknown[]) => void)(...args);
     // The test's own function is one call: Playwright reads each test function's source for its
-    // fixtures' names, in the runner and in the worker (about 40 ms of CPU over 117 long ones).
+    // fixtures' names, in the runner and in the worker, and a short one is read sooner.
     declare(
       test,
       check.id,
@@ -99,7 +99,7 @@ export function registerChecks(checks: readonly CheckListing[]): void {
  * In a worker, the run is followed from the moment the tests are registered, not from the first test:
  * the checks settled while the worker was starting arrive while Playwright prepares that test, and
  * the engine's process, busy with the run's last checks and its report, need not answer a new
- * connection then (issue 31). The runner, which registers the tests to list them, follows nothing.
+ * connection then. The runner, which registers the tests to list them, follows nothing.
  */
 export function followTheRun(env: NodeJS.ProcessEnv = process.env): OutcomeFollower | undefined {
   const socket = env[ENGINE_SOCKET_ENV];
@@ -117,7 +117,7 @@ async function reportOutcome(checkId: string, testInfo: TestInfo): Promise<void>
     );
   const { outcome, reportedByHost, gating } = await following.outcome(checkId);
   // Pushed, not testInfo.attach(): attach() records a step with a captured stack and makes the
-  // test's output directory (about 60 ms over a run's 110 checks, measured); a pushed attachment reaches the
+  // test's output directory, for every check; a pushed attachment reaches the
   // reporters the same way (Playwright intercepts the push).
   testInfo.attachments.push({
     name: OUTCOME_ATTACHMENT,

@@ -222,7 +222,7 @@ const WORDS = [
 const EXTS = ['.txt', '.csv', '.json', '.py', '.md', '.png', '', '.tar.gz', '.PNG', '.log'];
 
 // More than 1,300 files, so the last ones sit past several scan-bound pages of a traversal at limit
-// 1000 and far beyond what any check samples (issue: a bad record is rarely on the first page).
+// 1000 and far beyond what any check samples (a bad record is rarely on the first page).
 const MAIN_VISIBLE = 1350;
 const HIDDEN_RUN_SYNC = 150; // `.sync/...`: right after the first few visible files
 const HIDDEN_RUN_MIDDLE = 150; // `m/.bookkeeping/...`: between m/ and the rest

@@ -7,10 +7,10 @@ export type FaultPosition = 'first' | 'middle' | 'last';
 /**
  * Knobs of the reference implementation. Defaults are the reference's own choices where the
  * service document is silent; conformant variants (reference/variants.ts) change them to other
- * legal choices; faults (reference/faults.ts) break exactly one requirement each.
+ * legal choices; faults (reference/faults/) break exactly one requirement each.
  */
 export interface ReferenceOptions {
-  /** Names of faults from reference/faults.ts to switch on (normally zero or one). */
+  /** Names of faults from reference/faults/ to switch on (normally zero or one). */
   faults: readonly string[];
   /**
    * Where a fault that breaks one record (reference/faults/records.ts) puts it among the records it

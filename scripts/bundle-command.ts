@@ -4,17 +4,16 @@
  * `conformance` loads in two stages (cli/conformance.ts): what starting Playwright's runner needs,
  * then cli/run-command.js, which brings the target's reading, the reference, the engine, every check
  * and judge and the reports: about 150 ES modules. Node 20 has no compile cache for ES modules, and
- * resolving, linking and compiling them one by one was about 0.2 s of the command's CPU while
- * Playwright's runner and worker start beside it, on a machine whose cores are all busy then
- * (measured: issue 31). So dist/cli/run-command.js is replaced by a bundle of that graph (esbuild),
- * with two rules that keep it the same program:
+ * resolving, linking and compiling them one by one takes the command's CPU while Playwright's runner
+ * and worker start beside it, on a machine whose cores are all busy then. So dist/cli/run-command.js
+ * is replaced by a bundle of that graph (esbuild), with two rules that keep it the same program:
  *
  * - A module of the first stage (cli/main.js's graph without its dynamic imports: the stop-signal
  *   handlers, the Fatal class a caller tests with instanceof) is imported, never copied: one
- *   instance of each module per process, as before.
+ *   instance of each module per process, as unbundled.
  * - Each inlined module keeps its own URL: its `import.meta.url` is written as its original file's URL,
  *   computed from the bundle's, so what it reads beside itself (spec/validators.cjs, the catalogue,
- *   the check sources) and what it resolves (createRequire) is found where it was.
+ *   the check sources) and what it resolves (createRequire) is found where it is unbundled.
  *
  * Packages (node_modules) stay imports, and the unbundled modules stay in dist/: Playwright's runner
  * and worker and the programmatic API load them.

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 /**
  * One of spec/'s YAML files, parsed. The compiled package carries each as JSON beside it, written by
  * the build from the same YAML (scripts/build-dist.ts): three processes of a run read the catalogue and
- * the OpenAPI document, and JSON reads many times faster than YAML (issue 31). A clone reads the YAML
+ * the OpenAPI document, and JSON reads much faster than YAML. A clone reads the YAML
  * itself, its one source.
  */
 export function readSpecFile(url: URL): unknown {
@@ -15,8 +15,8 @@ export function readSpecFile(url: URL): unknown {
 
 /**
  * The YAML parser, loaded when YAML is read, not when a module that may read it is: its 74 modules
- * cost Playwright's runner (its console reporter reads the catalogue) and the embedded reference's run
- * (which reads no target file) about 0.1 s of CPU at start (issue 31). The compiled package's
+ * would cost Playwright's runner (its console reporter reads the catalogue) and the embedded
+ * reference's run (which reads no target file) CPU at start. The compiled package's
  * processes read JSON.
  */
 export function yamlParser(): typeof import('yaml') {

@@ -7,8 +7,8 @@
  *
  * The compiled package carries these validators as code the build wrote (Ajv's standalone code,
  * validators.cjs beside this module: scripts/build-dist.ts), so a run neither loads Ajv nor compiles
- * a schema, which took about 150 ms of the command's start before its first request (issue 31). A
- * clone compiles them here on first use; test/standalone-validators.test.ts holds both to the same answers.
+ * a schema, which would delay the command's first request. A clone compiles them here on first use;
+ * test/standalone-validators.test.ts holds both to the same answers.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';

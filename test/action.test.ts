@@ -236,7 +236,7 @@ test('the steps when the run cannot be made (no such target file): exit 2, no ve
   );
 });
 
-// Issue 28: an exit 2 after a conformant run into the same report directory: no stale green.
+// An exit 2 after a conformant run into the same report directory: no stale green.
 test('a conformant run, then one with a misspelt target file into the same directory: the outputs, job summary and upload say the error, not the earlier verdict', async () => {
   test.slow();
   const workspace = mkdtempSync(join(tmpdir(), 'action-workspace-'));

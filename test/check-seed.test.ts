@@ -3,7 +3,7 @@ import { checkSeed } from '../core/check/check.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 
 // One seed per run, and from it one seed per check (core/check/check.ts): distinct run seeds must give a
-// check distinct inputs (the earlier mix gave run seeds 0 to 9 the same seed), and two checks of one
+// check distinct inputs (a weak mix can give run seeds 0 to 9 the same seed), and two checks of one
 // run differ, whatever runs before them.
 
 test('run seeds 0 to 9999 give 10,000 distinct seeds for one check', () => {

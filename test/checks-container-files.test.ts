@@ -158,7 +158,8 @@ test.describe('faults', () => {
   test('a listing in no one order fails path order alone, whatever the seed: never the cursor rules its pairs happen to meet', async () => {
     // A page pairs a cursor with its first path and a scan position with its last: when that pair is
     // in some reading's order but not in the one the listing's other pairs showed, the order is broken,
-    // not the cursor (suites/support/page-rules.ts). Seeds 4 and 7 used to fail strictly-after too.
+    // not the cursor (suites/support/page-rules.ts). Seeds 4 and 7 draw such pairs, which the cursor
+    // rule (strictly-after) must not fail.
     const files = (id: string) => id.startsWith('files.');
     for (const seed of [1, 4, 7]) {
       const report = await runEngineAgainst(
@@ -200,7 +201,7 @@ test.describe('faults', () => {
   });
 });
 
-// Principle 1: a conformant choice is never a failure.
+// A conformant choice is never a failure.
 const VARIANTS: ReadonlyArray<[string, Partial<ReferenceOptions>]> = [
   ['paddedIds', { paddedIds: true }],
   ['firstIdNull', { firstIdNull: true }],

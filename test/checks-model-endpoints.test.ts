@@ -210,7 +210,7 @@ test('required-fields observation: presence of each 2.4 field over the endpoints
   expect(extra.fieldsBeyond24).toEqual(['x_reference']);
 });
 
-// Issue 29: a created past any date (2^64 + 1) is judged as not seconds, not a suite error ("Invalid time value").
+// A created past any date (2^64 + 1) is judged as not seconds, not a suite error ("Invalid time value").
 test('a created of 2^64 + 1 is judged (not seconds), never a suite error', async () => {
   const { startHostile } = await import('./support/hostile-server.ts');
   let reference = '';

@@ -1,5 +1,5 @@
 /**
- * Own tests of the checks that judge a run whole (issue 30): walks of listContainerFiles compared with
+ * Own tests of the checks that judge a run whole: walks of listContainerFiles compared with
  * each other (suites/checks/pagination-walks.ts), pages of list interns at several page sizes
  * (suites/checks/interns-prefixes.ts) and filters in combination (interns.property.filter-combinations),
  * with the bounded notes they read (core/run/run-notes.ts).

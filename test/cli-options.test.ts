@@ -179,7 +179,7 @@ for (const argv of [['--shard', '3/2'], ['--timeout', '2147483648'], ['--grep', 
   });
 }
 
-// Issue 21: no quietly weaker green. --replay-path replays one property's counterexample; over any
+// No quietly weaker green. --replay-path replays one property's counterexample; over any
 // other selection it would narrow nothing and read as a full run: refused in one line, exit 2.
 test('--replay-path without a --grep that selects exactly one property check is refused in one line, exit 2', async () => {
   for (const args of [
@@ -196,14 +196,14 @@ test('--replay-path without a --grep that selects exactly one property check is 
   }
 });
 
-// Issue 21: a negative number after an option is that option's value, with the usual one line.
+// A negative number after an option is that option's value, with the usual one line.
 test('a negative number as an option value gets the option\'s own one line, not "argument is ambiguous"', () => {
   for (const name of ['max-requests', 'deadline', 'seed']) {
     expect(() => parseCli([`--${name}`, '-5'])).toThrow(new RegExp(`^--${name} takes`));
   }
 });
 
-// Issue 28: the replay is built from the options given, not from a list of them: any option that
+// The replay is built from the options given, not from a list of them: any option that
 // shapes the run (one added later included) is carried, with its value as checked.
 test('the replay carries every option given but those that do not shape the run, and writes to <report-dir>-replay', () => {
   const SAMPLE: Partial<Record<(typeof OPTION_NAMES)[number], string>> = {
@@ -254,7 +254,7 @@ test('the replay carries every option given but those that do not shape the run,
   });
 });
 
-// Issue 28: a CI job starts the service, then the suite: --wait-for waits until the base URL answers.
+// A CI job starts the service, then the suite: --wait-for waits until the base URL answers.
 test('--wait-for waits for a service that starts listening late, then runs; one that never answers is one line, exit 2', async () => {
   test.slow();
   const { createServer } = await import('node:net');

@@ -66,8 +66,8 @@ test('a hand-written target file describing the reference started by hand gives 
   }
 });
 
-// cli/conformance.ts: Node reads NODE_EXTRA_CA_CERTS at every process start (about 80 ms each for a
-// system bundle); Playwright's runner and worker make no TLS connection in a command run, so only the
+// cli/conformance.ts: Node reads NODE_EXTRA_CA_CERTS at every process start (a cost for a system
+// bundle); Playwright's runner and worker make no TLS connection in a command run, so only the
 // command reads it. A file that does not exist makes each process that reads it say so once.
 test("NODE_EXTRA_CA_CERTS is read by the command, which makes the run's connections, and not by Playwright's runner and worker", async () => {
   const missing = join(mkdtempSync(join(tmpdir(), 'extra-ca-')), 'no-such-ca.pem');

@@ -44,8 +44,7 @@ function fakeEngine(planned: readonly string[]) {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 // playwright/engine-socket.ts: a worker's tests must not wait on the engine's event loop to accept and read a
-// question (issue 31: each question took 20-50 ms while the engine ran, the worker's tests queued
-// behind them), so the planned checks' outcomes are sent as they settle, on one connection.
+// question (the loop is busy while the engine runs, and the worker's tests would queue behind it), so the planned checks' outcomes are sent as they settle, on one connection.
 test('a follower receives the planned outcomes as they settle, in any order, and asks for an unplanned one on the same connection', async () => {
   const engine = fakeEngine(['a', 'b']);
   const path = engineSocketPath();

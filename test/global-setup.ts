@@ -7,8 +7,8 @@ import { ROOT } from './support/harness.ts';
 /**
  * npm test builds the sources once, as `npm run build` does (type-checked first by `tsc --noEmit`),
  * into a directory of its own, and the tests that start the command line run that build
- * (test/support/harness.ts runScript): tsx's loader costs about 0.5 s of CPU per start, and these
- * tests start the command some seventy times. The tests of what tsx changes (`npm run conformance`
+ * (test/support/harness.ts runScript): tsx's loader costs CPU at every start, and these tests start
+ * the command many times. The tests of what tsx changes (`npm run conformance`
  * with its launcher, the signals it relays) still go through tsx (test/run-stops.test.ts).
  */
 export default function globalSetup(): () => void {

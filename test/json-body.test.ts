@@ -135,7 +135,7 @@ test('deep nesting and a large body are scanned without recursion (no stack over
   expect((d.json as { data: unknown[] }).data).toHaveLength(10_000);
 });
 
-// Issue 29: parsing is bounded in depth and size (RFC 8259 section 9); past either bound the body
+// Parsing is bounded in depth and size (RFC 8259 section 9); past either bound the body
 // is not parsed and its jsonError says why (a finding), in one linear pass.
 test('a body nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_VALUES values is not parsed, and says why', () => {
   const bytes = (s: string) => new TextEncoder().encode(s);

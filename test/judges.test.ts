@@ -116,7 +116,7 @@ test('a conformant page: no finding, also with padded ids, a null first_id and e
   expect(judgeEvery(seen('listContainerFiles', 200, list([])))).toEqual([]);
 });
 
-// Issue 19: the rules of 4.1 one page obeys on its own, on every page whichever check asked for it,
+// The rules of 4.1 one page obeys on its own, on every page whichever check asked for it,
 // against the request that fetched it (its limit, even one out of range the server accepted, and its cursor).
 test('every page: 4.1 rules 1-4, first_id, page size and order, against the request that fetched it', () => {
   const at = (path: string) => file({ path, id: encodeFileId(path) });

@@ -201,8 +201,8 @@ test('keys of 1 to 16,384 characters are masked in every encoding, in work linea
   expect(perChar.get(16_384)!, JSON.stringify([...perChar])).toBeLessThanOrEqual(1.1 * perChar.get(8_000)!);
 });
 
-// Issue 20: every pass over a target's bytes is linear; issue 29: so are the passes added for what
-// does not show, compatibility forms, quoted-printable, octal and references without `;`. Counted
+// Every pass over a target's bytes is linear, those for what does not show, compatibility forms,
+// quoted-printable, octal and references without `;` included. Counted
 // in characters read (no clock), the runs a pass reads ahead included: 8 times the text is at most
 // 8 times the work, whatever it holds (a quadratic pass would do 64 times). The key sits at the end,
 // so the whole text is read and the key still found.

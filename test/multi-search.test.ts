@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { Mask, maskSearchWork, maskWork } from '../core/text/mask.ts';
 import { MultiSearch } from '../core/text/multi-search.ts';
 
-/** What the mask did before: one indexOf loop per pattern, occurrences not overlapping, in the patterns' order. */
+/** What core/text/multi-search.ts must find: one indexOf loop per pattern, occurrences not overlapping, in the patterns' order. */
 function indexOfLoops(text: string, patterns: readonly string[]): Array<[number, number]> {
   const lower = text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
   const out: Array<[number, number]> = [];

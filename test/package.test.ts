@@ -194,7 +194,7 @@ test('installed: import { runConformance } resolves to the typed report, and its
   expect(out.partial.checks).toBe(out.checks);
 });
 
-// Issue 21: every command the suite prints runs where it is printed. From the installed package the
+// Every command the suite prints runs where it is printed. From the installed package the
 // replay of a run and the reference's "paste these lines" block say `npx conformance`, and pasted
 // as printed in the project they run (a clone's `npm run conformance` has no script there).
 test("installed: the printed replay and the reference's lines say npx conformance, and run as printed", async () => {
@@ -249,7 +249,7 @@ test("installed: the printed replay and the reference's lines say npx conformanc
   }
 });
 
-// Issue 21: the README's runConformance example runs as it stands in a project that installed the package.
+// The README's runConformance example runs as it stands in a project that installed the package.
 test("installed: the README's runConformance example runs as written", async () => {
   test.slow();
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

@@ -44,8 +44,8 @@ const char = fc.constantFrom(
 const path = fc.array(char, { maxLength: 8 }).map((cs) => cs.join(''));
 
 test('each path order agrees with its definition on any two paths', () => {
-  // Plain comparisons inside the property (Playwright's expect records a step per call: 10,000 of them
-  // took half a minute); fast-check reports the first pair that disagrees, shrunk.
+  // Plain comparisons inside the property (Playwright's expect records a step per call, slow over
+  // 10,000 of them); fast-check reports the first pair that disagrees, shrunk.
   const disagreements = (a: string, b: string): string[] => [
     ...PATH_ORDERS.filter((order) => Math.sign(compareIn(order, a, b)) !== Math.sign(DEFINITION[order](a, b))),
     ...(Math.sign(comparePaths(a, b)) !== Math.sign(utf8(a, b)) ? ['comparePaths'] : []),

@@ -4,7 +4,7 @@ import { join, dirname } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { nodeStackFormatInCompiledWorker, REPLACED_AUTO_FIXTURES } from '../playwright/playwright-tests.ts';
 
-// core/playwright.ts replaces Playwright's automatic per-test fixtures by name. If an upgrade renames
+// playwright/playwright-tests.ts replaces Playwright's automatic per-test fixtures by name. If an upgrade renames
 // them, the replacement would silently stop applying (traces possible again, the run slower): this
 // fails first.
 test('the automatic fixtures the checks replace are still automatic fixtures of the installed Playwright', () => {

@@ -83,7 +83,7 @@ for (const { fault, property } of CAUGHT_BY) {
     expect(failure.counterexample?.seed).toEqual(expect.any(Number));
     expect(failure.counterexample?.path).toMatch(/^\d+(:\d+)*$/);
     expect(failure.message).toContain('--replay-path');
-    // Named and described, not a bare value (issue 21).
+    // Named and described, not a bare value.
     expect(failure.message).toMatch(
       new RegExp(`— counterexample \\((an?|null) [^)]*the generated input of ${property.replace(/\./g, '\\.')}\\): `),
     );

@@ -64,7 +64,7 @@ test('a faithful reading names a conformant variant, an unfaithful one a fault',
       expect(variants.has(r.variant ?? ''), `${r.id}: variant ${r.variant} is not in reference/variants.ts`).toBe(true);
     }
   }
-  // The issue's bar: at least 15 readings with a conformant variant of their own.
+  // At least 15 readings with a conformant variant of their own.
   const own = new Set(readings.filter((r) => r.verdict !== 'fail').map((r) => r.variant));
   expect(own.size).toBeGreaterThanOrEqual(15);
 });
@@ -119,7 +119,7 @@ test('the requirements a reading names exist, at the level its verdict says', ()
   }
 });
 
-// Issue 19: every contested level decided in one table, with the words and the reason, the same in
+// Every contested level decided in one table, with the words and the reason, the same in
 // spec/readings.yaml and the README.
 test('every SHOULD requirement and every contested MUST has its decision in the levels ledger, at the catalogue level', async () => {
   const { levelDecisions } = await import('../scripts/levels-table.ts');

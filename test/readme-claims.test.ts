@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { verdictLine } from '../reports/format.ts';
 import { runEngineAgainst } from './support/harness.ts';
 
-// Issue 21: the README's words hold. Each example verdict line of "Running it against your
+// The README's words hold. Each example verdict line of "Running it against your
 // deployment" is what a real run prints, numbers and the request path aside.
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const section = README.slice(

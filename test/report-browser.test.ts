@@ -107,7 +107,7 @@ test('report.html of a faulty target: verdict, filters by status and level, a fa
     await page.screenshot({ path: shot, fullPage: true });
     await testInfo.attach('report.png', { path: shot, contentType: 'image/png' });
 
-    // Issue 21: the evidence is readable at any width, not squeezed into the last column: at 1280 px
+    // The evidence is readable at any width, not squeezed into the last column: at 1280 px
     // and at 800 px the request block takes at least 45% of the window, and nothing scrolls sideways.
     for (const width of [1280, 800]) {
       await page.setViewportSize({ width, height: 900 });

@@ -189,7 +189,7 @@ test('a path that cannot be written (a directory named report.json, a directory 
   expect(() => prepareReportDir(join(notDir, 'sub'))).toThrow(/^report directory \S+: ENOTDIR/);
 });
 
-// Issue 20: no user file lost. What the suite removes is what its marker lists: a user's own
+// No user file lost. What the suite removes is what its marker lists: a user's own
 // report.html or blob/ beside no marker is foreign (refused; with --force kept, never removed).
 test("a user's report.html or blob/ in a directory the suite never wrote is foreign: refused, and --force removes neither", () => {
   const dir = tempDir();
@@ -208,7 +208,7 @@ test("a user's report.html or blob/ in a directory the suite never wrote is fore
   expect(readFileSync(join(dir, 'blob', 'mine.txt'), 'utf8')).toBe('mine\n');
 });
 
-// Issue 29: --force writes beside a user's files, never over one at a name the suite writes.
+// --force writes beside a user's files, never over one at a name the suite writes.
 test("--force does not replace a user's report.html: refused in one line naming it, before the run and at the write", () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'report.html'), 'my own page\n');
@@ -220,7 +220,7 @@ test("--force does not replace a user's report.html: refused in one line naming 
   expect(existsSync(join(dir, 'report.json'))).toBe(false);
 });
 
-// Issue 29: a write that fails part-way (a full disk, a file size limit) leaves no report files at
+// A write that fails part-way (a full disk, a file size limit) leaves no report files at
 // all, not a report.json that reads CONFORMANT beside an exit code of 2. The limit (ulimit -f, with
 // SIGXFSZ ignored so that the write fails with EFBIG as it would with ENOSPC) lets the small files
 // through and stops report.html.
@@ -266,7 +266,7 @@ test('runs in one process, one after another, leave no lock behind and add at mo
   expect(dirs.filter((dir) => existsSync(join(dir, LOCK)))).toEqual([]);
 });
 
-// Issue 29: a lock naming a live process that is not the run which wrote it (its id reused: the
+// A lock naming a live process that is not the run which wrote it (its id reused: the
 // start time differs) is stale, and a refusal names the lock file.
 test("a stale lock naming a live unrelated process is taken over; a live run's lock is refused naming the file", () => {
   const dir = tempDir();
@@ -285,7 +285,7 @@ test("a stale lock naming a live unrelated process is taken over; a live run's l
   );
 });
 
-// Issue 28: an exit 2 before the first check replaces the earlier report with its error, and removes
+// An exit 2 before the first check replaces the earlier report with its error, and removes
 // only what the suite wrote.
 test("an early exit 2 replaces the suite's report with the error's two files; a user's file stays; a foreign directory is left alone", () => {
   const dir = tempDir();

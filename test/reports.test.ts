@@ -177,7 +177,7 @@ test('the report model: every status, evidence per failing requirement, valid ag
   expect(validateReport(unspecifiedFail)).toBe(false);
 });
 
-// Issue 19: a requirement's status is its own. A check whose probe ran to its end keeps its own
+// A requirement's status is its own. A check whose probe ran to its end keeps its own
 // requirement passed when a whole-run judge found a SHOULD violation on a response it received; only
 // a probe that stopped short leaves its requirements not reached.
 test("a whole-run judge's finding fails its own requirement only, not the requirements of the check that saw it", () => {
@@ -364,14 +364,14 @@ test('every file of the report directory renders from the model alone, determini
   for (const render of Object.values(REPORT_FILES)) expect(render(structuredClone(report))).toBe(render(report));
 });
 
-// Issue 21: report.html gives every failure the command that replays it, not only a property's.
+// report.html gives every failure the command that replays it, not only a property's.
 test('report.html: a failure without a counterexample has its replay too', () => {
   const html = reportHtml(buildReport(input(FULL_OUTCOMES)));
   expect(html).toContain('Replay this check');
   expect(html).toContain(esc(`npm run conformance -- --seed 7 --grep '(^| )x\\.should( |$)'`));
 });
 
-// Issue 28: a reporter action fails the job on failures + errors > 0; junit.xml says that exactly
+// A reporter action fails the job on failures + errors > 0; junit.xml says that exactly
 // when the exit code is not 0, whatever the verdict.
 test('junit.xml gates as the exit code: conformant with a SHOULD failure, non-conformant, error, incomplete (cut by a run limit, or --require-all)', () => {
   const gate = (r: ConformanceReport) => {

@@ -168,7 +168,7 @@ async function npmRun(
   return { code, signal, stdout, stderr, left: tree.filter(aliveNow) };
 }
 
-// Issue 29: under `npm run conformance` a stop reaches the command itself (package.json execs node
+// Under `npm run conformance` a stop reaches the command itself (package.json execs node
 // with tsx's loader: no launcher to cut it short, no shell left between npm and the command).
 test('npm run conformance: SIGTERM to npm alone ends the run with its report and exit 143, and nothing runs on', async () => {
   const reportDir = mkdtempSync(join(tmpdir(), 'report-'));
@@ -257,8 +257,8 @@ test('runConformance: the same deadline, the same INCOMPLETE verdict and reason,
   );
 });
 
-// Issue 20: --deadline bounds the whole run. Each preflight request is bounded by --timeout, but three
-// in a row were not: a target answering each just within it held the command far past its deadline.
+// --deadline bounds the whole run. Each preflight request is bounded by --timeout, and all of them by
+// the deadline: a target answering each just within its time-out does not hold the command past it.
 test('a target answering the preflight slowly: at --deadline, one line, exit 2, nothing judged, no earlier report left', async () => {
   const { startHostile, writeTarget, HOSTILE_KEYS, OK_JSON, stderrLines } = await import('./support/hostile-server.ts');
   // Each answer after 2.5 s, within --timeout 10000: the preflight's requests go together, so its answers
@@ -300,7 +300,7 @@ test('a target answering the preflight slowly: at --deadline, one line, exit 2, 
   }
 });
 
-// Issue 20: a run interrupted before its first check leaves no earlier report that reads better than
+// A run interrupted before its first check leaves no earlier report that reads better than
 // the truth: a CONFORMANT report of a previous run in the same directory is gone once the run stops.
 test("SIGTERM while the preflight waits: exit 143, one line, and the previous run's report is no longer there", async () => {
   const { startHostile, writeTarget, HOSTILE_KEYS } = await import('./support/hostile-server.ts');
@@ -344,8 +344,8 @@ test("SIGTERM while the preflight waits: exit 143, one line, and the previous ru
   }
 });
 
-// Issue 29: --deadline 45 ended at 57 s: the request in flight at the deadline ran on to its answer or
-// its --timeout. It is cut when the deadline passes (the hostile server sees the client go away).
+// The request in flight at the deadline does not run on to its answer or its --timeout: it is cut when
+// the deadline passes (the hostile server sees the client go away).
 test('the deadline cuts the request in flight: it does not run on to its answer or its time-out', async () => {
   const { startHostile, writeTarget, HOSTILE_KEYS, OK_JSON } = await import('./support/hostile-server.ts');
   // The preflight's three answers at once, every later one after 20 s (within --timeout 30000).

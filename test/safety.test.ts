@@ -340,7 +340,7 @@ test('plain http:// to a host other than loopback is refused before any request,
 });
 
 const BAD_INPUT: Array<{ name: string; edit: (yaml: string) => string; env?: Record<string, string>; says: RegExp }> = [
-  // Optional fields too are suggested, by the schema's own names (issue 21: "did you mean" for slips of any field).
+  // Optional fields too are suggested, by the schema's own names ("did you mean" for slips of any field).
   {
     name: 'a misspelt optional field',
     edit: (y) => y.replace('restrictedApiKey:', 'restrictedApiKy:'),
@@ -416,7 +416,7 @@ for (const [args, says] of [
   });
 }
 
-// Issue 29: NODE_TLS_REJECT_UNAUTHORIZED=0 turns certificate checks off for the whole process; the
+// NODE_TLS_REJECT_UNAUTHORIZED=0 turns certificate checks off for the whole process; the
 // run says so on the console and in every report, never accepts it without a word.
 test('NODE_TLS_REJECT_UNAUTHORIZED=0 is said on the console and in the report', async () => {
   const { file, env } = await reference();

@@ -12,7 +12,7 @@ import {
   type SchemaViolation,
 } from '../spec/schemas.ts';
 
-// Tests of spec/openapi.yaml and generators/schemas.ts. A schema that is too strict fails a
+// Tests of spec/openapi.yaml and spec/schemas.ts. A schema that is too strict fails a
 // conformant server (false failure) and one that is too loose lets a fault through, so every
 // schema gets both accepted and rejected samples, with attention to the "not shown" points.
 
@@ -190,7 +190,7 @@ test.describe('spec/openapi.yaml document', () => {
   });
 });
 
-test.describe('generators/schemas.ts', () => {
+test.describe('spec/schemas.ts', () => {
   test('every named component exists and compiles in strict mode', () => {
     const schemas = (openApiDocument() as Record<string, any>).components.schemas;
     for (const name of schemaNames) {

@@ -241,7 +241,7 @@ test('a backtick run longer than any fence cannot close the block it is in', () 
   expect(rendered).not.toContain('evil.example');
 });
 
-// Issue 20: target text is data in summary.md. Rendered by a CommonMark parser, the file holds no
+// Target text is data in summary.md. Rendered by a CommonMark parser, the file holds no
 // link, image or raw HTML the suite did not write, wherever the target's text lands (the verdict
 // line's cause included: a Retry-After quoted in an incomplete run's reason).
 test('rendered as CommonMark, summary.md holds no link, image or HTML from the target, also in its first heading', async () => {

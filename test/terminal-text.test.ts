@@ -5,8 +5,8 @@ import { INVISIBLE_CLASS } from '../core/text/unseen.ts';
 import { TERMINAL_ATTACK } from './support/echo-server.ts';
 
 /** Every character a terminal (or a bidi-aware renderer) acts on. */
-// Controls, bidi controls, and the invisible format characters (zero-width, soft hyphen, BOM: issue 20).
-// Issue 29: and everything else that does not show (default-ignorable, format, U+2800, tags).
+// Controls, bidi controls, the invisible format characters (zero-width, soft hyphen, BOM), and
+// everything else that does not show (default-ignorable, format, U+2800, tags).
 const CONTROLS = new RegExp(
   `[\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\u00ad\\u180e\\u200b-\\u200d\\u2060-\\u2064\\u206a-\\u206f\\ufeff\\ufff9-\\ufffb${INVISIBLE_CLASS}]`,
   'u',

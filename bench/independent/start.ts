@@ -2,7 +2,7 @@
  * The independent server of bench/independent/server.ts, started for the bench in a process of its
  * own (so that no contender's CPU counts its work), described by a target file like any deployment's.
  * It was written from the service document alone, apart from the reference: the suite's figures on it
- * are not figures on its own implementation (issue: "against an independent server").
+ * are not figures on its own implementation.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';

@@ -9,9 +9,10 @@ import { setCurrentHost, setRunnerKeys } from './current-host.ts';
  * registered from (CONFORMANCE_CHECK_LIST). Started by the command line (CONFORMANCE_RUN and
  * CONFORMANCE_ENGINE_SOCKET set), the engine runs in the command's process: the listing and the
  * target's keys come from it over the socket once it has read the target and loaded the checks
- * (before its preflight; the tests' questions wait for the preflight), and this process loads no check module (they cost ~0.3 s, on Playwright's side of the run). Started
- * directly (`npx playwright test`), the engine starts here, in the runner process, with a run prepared
- * the command line's way (cli/direct-run.ts); the returned teardown writes the report.
+ * (before its preflight; the tests' questions wait for the preflight), and this process loads no check
+ * module (loading them would cost time on Playwright's side of the run). Started directly
+ * (`npx playwright test`), the engine starts here, in the runner process, with a run prepared the
+ * command line's way (cli/direct-run.ts); the returned teardown writes the report.
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   const raw = process.env[RUN_ENV];

@@ -11,8 +11,8 @@ import { currentHost } from './current-host.ts';
  * The run's own reporter, first among the reporters. It hands the engine Playwright's selection as
  * soon as it is known (--grep, --shard), so the checks run while the worker starts. And it makes a
  * failing check's result failed for every reporter after it and for the exit code, without the test
- * throwing: in Playwright a test that throws costs a new worker process (about 0.6 s each), and a
- * target that fails every check would cost a minute of worker start-ups.
+ * throwing: in Playwright a test that throws costs a new worker process, and a target that fails
+ * every check would cost a worker start-up per check.
  */
 export default class HostReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {

@@ -52,9 +52,9 @@ export interface CheckDeclaration {
    */
   wholeRun?: boolean;
   /**
-   * A whole-run check's own requests, sent while the other checks run (issue 31: not one after another
-   * once they have ended). The probe asks them again at its turn and the run's memory answers: what
-   * the probe sees is the same, only when it was sent differs. A skip or failure here ends the check.
+   * A whole-run check's own requests, sent while the other checks run, not one after another once
+   * they have ended (the run would be longer by all of them). The probe asks them again at its turn
+   * and the run's memory answers: what the probe sees is the same, only when it was sent differs. A skip or failure here ends the check.
    */
   gather?(ctx: ProbeContext): Promise<void>;
   /** The reason the check cannot run against this target (an optional target field is absent), or undefined. */
@@ -129,13 +129,13 @@ export interface CheckOutcome {
   /**
    * Why a check that was selected did not judge: an optional target field is absent (`target-field`),
    * or the run's limits cut it short (`run-limit`: budget, deadline, a target that stopped answering,
-   * the retry budget). A run-limit cut of a MUST makes the run incomplete (principle 3).
+   * the retry budget). A run-limit cut of a MUST makes the run incomplete: never green without evidence.
    */
   cause?: 'target-field' | 'run-limit';
   /**
    * The probe ran to its end without failing: every requirement of the check without a failure of
    * its own is judged and passed, even when a whole-run judge failed another requirement on a
-   * response this check received (issue 19: a requirement's status is its own).
+   * response this check received (a requirement's status is its own).
    */
   probeCompleted?: true;
   failures: Array<{

@@ -5,9 +5,9 @@ import type { Operation } from '../document/operations.ts';
 
 /**
  * A response the run received, whichever check sent it: what whole-run judgements see. Record rules
- * (issue: judge every record of every page) and per-response schema validation are functions of
- * these, fed by the engine with every response once all checks have run (as Schemathesis feeds
- * every response to its response checks).
+ * (every record of every page is judged) and per-response schema validation are functions of these,
+ * fed each response as it arrives, whichever check receives it (core/run/execute-check.ts: what they find
+ * fails that check), as Schemathesis feeds every response to its response checks.
  */
 export interface SeenResponse extends JsonBodyFacts {
   operation: Exclude<Operation, 'general'>;

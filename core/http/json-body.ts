@@ -8,7 +8,7 @@
  *
  * RFC 8259 section 4: object names "SHOULD be unique"; with duplicates "the behavior of software
  * that receives such an object is unpredictable". The service document says nothing about them, so
- * the first duplicate is reported for observation, never as a failure (principle 1).
+ * the first duplicate is reported for observation, never as a failure.
  */
 
 export interface DecodedJsonBody {
@@ -62,7 +62,7 @@ function freezeCountingNames(value: unknown): number {
 /** What the strict reading adds to a response beyond its text and parsed body (carried on ApiResponse / SeenResponse). */
 export type JsonBodyFacts = Pick<DecodedJsonBody, 'invalidUtf8Offset' | 'duplicateKey'>;
 
-// ignoreBOM: a byte order mark stays in the text, so JSON.parse refuses it as before (RFC 8259
+// ignoreBOM: a byte order mark stays in the text, so JSON.parse refuses it (RFC 8259
 // section 8.1: a BOM MUST NOT be added; parsers MAY ignore it, this one reports it as not JSON).
 const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

@@ -47,7 +47,6 @@ export interface RunSettings {
   requestsBefore: number;
 }
 
-/** Milliseconds left of the run's deadline (0 once it passed): what the preflight and the checks may still spend. */
 /**
  * The run's --concurrency as every part of it reads it (the engine's places for checks, the client's
  * requests in flight, a property's runs judged together): DEFAULTS.concurrency when absent, a whole
@@ -57,6 +56,7 @@ export function concurrencyOf(settings: Pick<RunSettings, 'concurrency'>): numbe
   return Math.max(1, Math.floor(settings.concurrency ?? DEFAULTS.concurrency));
 }
 
+/** Milliseconds left of the run's deadline (0 once it passed): what the preflight and the checks may still spend. */
 export function deadlineLeftMs(settings: Pick<RunSettings, 'startedAt' | 'deadlineMs'>, now = Date.now()): number {
   return Math.max(0, settings.startedAt + settings.deadlineMs - now);
 }

@@ -4,7 +4,7 @@ import { TextMemo } from './text-memo.ts';
 import { foldedUnit, isInvisible, showsAsIs } from './unseen.ts';
 
 /**
- * The one mask of the suite (principle 4): every string that leaves the process passes through it,
+ * The one mask of the suite: every string that leaves the process passes through it,
  * and it replaces each secret by its placeholder ($API_KEY, ...) in every form a target can echo it.
  *
  * It works as a decoder, not as a pattern per key (as the GitHub Actions runner masks every encoding
@@ -126,8 +126,7 @@ export class Mask {
   private forms: Built | undefined;
   /**
    * A text masked again is masked as it was the first time (core/text/text-memo.ts), short ones too: a
-   * run's header names and values, a few hundred distinct, come thousands of times (a default run:
-   * 8,456 calls for 685 texts, counted; issue 31).
+   * run's header names and values are few, and come again with every response.
    */
   private readonly memo = new TextMemo<string>(1);
 

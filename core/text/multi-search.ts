@@ -25,7 +25,7 @@
  * reads on until no partial match would hold the next window back. The automaton never reads a
  * character twice (it goes on from where it stopped, or starts fresh further on, where nothing it
  * held can end in a match), and each window looked at ends further on than the last: linear still.
- * In a default run's bodies it reads about one character in twelve, blocks included (issue 31).
+ * In ordinary bodies, which hold no key, it reads a small part of the characters, blocks included.
  */
 /** Entries of the transition table at most (4 bytes each). */
 const MAX_TABLE = 1 << 18;

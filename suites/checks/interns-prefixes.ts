@@ -1,5 +1,5 @@
 /**
- * List-interns pages of one query at several page sizes, judged together (issue 30): every 200 page
+ * List-interns pages of one query at several page sizes, judged together: every 200 page
  * the run received with the management key, whichever check asked it, and pages of this check's own,
  * the unfiltered listing and one status at a few page sizes. 2.6 "Newest first" within a page is the
  * page judge's; here a page sorted newest first that is not the newest interns of its query fails

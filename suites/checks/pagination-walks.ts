@@ -1,5 +1,5 @@
 /**
- * listContainerFiles walks judged together (issue 30): every page of the run, whichever check fetched
+ * listContainerFiles walks judged together: every page of the run, whichever check fetched
  * it, and walks of this check's own at limits spread from 1 to 987, compared one walk with another
  * (suites/support/cross-walks.ts). A server whose last_id at some limits names a file the page did not
  * list (4.1 rule 2 "`last_id` is the id of the last listed file") passes every rule of one page: only

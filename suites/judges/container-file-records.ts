@@ -1,7 +1,7 @@
 /**
  * The rules of one container file (2.1) that its schema cannot state: the id encodes the path, the
  * container id is echoed, created_at is in seconds, the path is relative. Applied to every file of
- * every 200 page of listContainerFiles the run receives (issue: a bad record is rarely on the first
+ * every 200 page of listContainerFiles the run receives (a bad record is rarely on the first
  * page), and by the files.file.* checks to the files they sample themselves.
  *
  * The field types and constants (object "container.file", source "assistant", bytes an integer >= 0,

@@ -1,5 +1,5 @@
 /**
- * Every listContainerFiles page a run received, whichever check fetched it, judged together (issue 30):
+ * Every listContainerFiles page a run received, whichever check fetched it, judged together:
  * a file one walk lists and another walk passes over. On one listing, every walk, whatever its limit
  * and wherever it began, lists right after a file p the same file: the next one in the listing's path
  * order ("Lists the files of a container in lexicographic path order", 4.1), within a page or across

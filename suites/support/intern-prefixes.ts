@@ -1,5 +1,5 @@
 /**
- * List-interns pages of one query judged together (issue 30): 2.6 "Newest first" and 4.3 "Lists the
+ * List-interns pages of one query judged together: 2.6 "Newest first" and 4.3 "Lists the
  * interns visible to the authenticated key, newest first" make every page of a query the start of one
  * listing, so a page of k interns holds the k newest of them. Two pages of the same query (the same
  * filters and cursor, page sizes aside) show it broken when one lists an intern y the other leaves out

@@ -52,7 +52,7 @@ export function widestInternsQuery(target: TargetView): Query | undefined {
  * The page a check on the interns themselves (2.5) judges: the largest the document allows (8 "Page
  * size 1 to 500") when the target file names the page-size parameter, else the plain request. A
  * record rule's own check then sees every intern any check of the run can see on a first page, so
- * its requirement's status does not depend on what else ran (principle 1: `--grep`, `--shard`).
+ * its requirement's status does not depend on what else ran (`--grep`, `--shard`).
  */
 export async function widestInternPage(ctx: ProbeContext): Promise<InternPage> {
   return plainInternPage(ctx, widestInternsQuery(ctx.target) ?? {});
@@ -133,7 +133,7 @@ const UTC_MILLIS_MAX_CHARS = 29;
  * undefined when the text is not such a timestamp (including calendar-impossible dates, hour 24 and
  * leap seconds, which JavaScript's Date does not read as written). The fields are checked here and
  * the instant is Date.UTC's: Date.parse and toISOString cost more than the rest of the judge of a
- * record (issue 31), and a run judges the same interns' timestamps page after page: each is read once
+ * record, and a run judges the same interns' timestamps page after page: each is read once
  * while they are few (core/text/text-memo.ts shortKeyMemo).
  */
 export const parseUtcMillis: (s: string) => number | undefined = shortKeyMemo(

@@ -38,7 +38,7 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
   let cannotJudge: Error | undefined;
   // The runs judged ahead, up to --concurrency at once (their requests wait for the run's connections
   // like any other): a property of twenty walks takes the time of its longest walk, not of twenty in a
-  // row (issue 31). Read back in run order: fast-check's values are those fc.sample draws with the same
+  // row. Read back in run order: fast-check's values are those fc.sample draws with the same
   // seed (each compared before its outcome is used), so the first run that does not pass, the shrinking
   // from it and the verdict are those of runs judged one after another. A replay judges its path alone.
   const ahead = o.runsInOrder || ctx.settings.replayPath ? [] : fc.sample(o.arbitrary, { seed: ctx.seed, numRuns });
@@ -103,7 +103,7 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
   if (cannotJudge) throw cannotJudge;
 }
 
-/** What a counterexample is, in words (issue 21: a bare `counterexample 68` explains nothing). */
+/** What a counterexample is, in words (a bare `counterexample 68` explains nothing). */
 export function shapeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;

@@ -71,7 +71,7 @@ for (const { name, action, says } of CASES) {
 }
 
 test('200 with an HTML page (a proxy error page): the whole suite ends, exit 1, failures name the media type', async () => {
-  // About 1 s per failed check (Playwright restarts its worker after each): ~55 s idle, 3x on a loaded machine.
+  // The whole suite, every check failing: room for a loaded machine.
   test.setTimeout(420_000);
   const html =
     '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>';
@@ -90,7 +90,7 @@ test('200 with an HTML page (a proxy error page): the whole suite ends, exit 1, 
   );
   // An HTML answer is an answer: the run is never stopped early for it.
   expect(run.stdout).not.toContain('not sent: the target stopped answering');
-  // Every check of the suite ran (a worker restart follows each failed check: about 1 s each).
+  // Every check of the suite ran; the annotation keeps what the run took.
   test.info().annotations.push({
     type: 'bound',
     description: `${run.ms} ms for ${run.report!.checks.length} checks, ${run.report!.run.requests} requests`,

@@ -89,7 +89,7 @@ test('bytes that are not HTTP at the preflight: one line, exit 2', async () => {
   const { server, run } = await against(() => ({ kind: 'garbage', bytes: 'SSH-2.0-OpenSSH_9.6\r\n' }));
   expect(stackLines(run)).toEqual([]);
   expect(run.code).toBe(2);
-  // Reached (it answered), but nothing it said can be read: the cause, not "unreachable" (issue 29).
+  // Reached (it answered), but nothing it said can be read: the cause, not "unreachable".
   expect(stderrLines(run)).toEqual([
     expect.stringMatching(
       /^conformance: target \S+ answers, but no answer of the preflight could be read: the answer is not valid HTTP \(HPE_[A-Z_]+\)$/,
@@ -98,7 +98,7 @@ test('bytes that are not HTTP at the preflight: one line, exit 2', async () => {
   expect(server.received).toHaveLength(PREFLIGHT_REQUESTS);
 });
 
-// Issue 29: an 80 KB header block is past what Node reads; the preflight names that, not "unreachable".
+// An 80 KB header block is past what Node reads; the preflight names that, not "unreachable".
 test('an 80 KB header block at the preflight: one line naming the header limit, exit 2', async () => {
   const { run } = await against(() => ({
     kind: 'raw',

@@ -74,6 +74,6 @@ test('a target echoing the key in every encoding: no encoding of either key on t
     expect.soft(findKeys(readFileSync(file, 'latin1'), KEYS), file).toEqual([]);
   // The target's escape sequences, carriage returns and C1 CSI never reach the terminal raw.
   expect.soft(run.stdout + run.stderr, 'the console').not.toMatch(/[\u0007\u001b\u009b\u202e]|\r(?!\n)/);
-  // Nor does anything that does not show (tag characters, CGJ, variation selectors, Hangul fillers, U+2800: issue 29).
+  // Nor does anything that does not show (tag characters, CGJ, variation selectors, Hangul fillers, U+2800).
   expect.soft(run.stdout + run.stderr, 'the console').not.toMatch(new RegExp(`[${INVISIBLE_CLASS}]`, 'u'));
 });

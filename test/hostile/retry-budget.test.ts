@@ -8,8 +8,8 @@ import { NodeTransport } from '../../core/http/transport.ts';
 import { testSettings } from '../support/harness.ts';
 import { hostileTarget, OK_JSON, startHostile, type Action } from '../support/hostile-server.ts';
 
-// Issue: a target answering 429 four times and then once 200, over and over, never made three
-// unusable answers in a row, and held a run until its deadline. The retry budget caps the time all
+// A target answering 429 four times and then once 200, over and over, never makes three unusable
+// answers in a row, and would hold a run until its deadline. The retry budget caps the time all
 // waits before retries take in one run: past it the run stops sending, with that reason.
 
 const LIMITED: Action = { kind: 'json', status: 429, body: { error: { code: 429, message: 'Rate limit exceeded' } } };

@@ -126,7 +126,7 @@ test(`a target that answers the preflight, then never answers, at concurrency ${
   expect(cut.length).toBeGreaterThan(0);
   // Cut short, never failed. Unlike one check at a time, a check may have had a request in flight
   // when the stop came and another waiting for its place, not sent: its reason is the one not sent,
-  // its requests count the one that was (seen once in a CI run). What was sent is bounded above.
+  // its requests count the one that was. What was sent is bounded above.
   expect(cut.every((c) => c.status === 'skip')).toBe(true);
   expect(cut.reduce((n, c) => n + c.requests, 0)).toBeLessThanOrEqual(sent);
 });

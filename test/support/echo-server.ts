@@ -89,7 +89,7 @@ export function keyEncodings(key: string): Encoding[] {
     { name: 'split-by-newline', text: `${key.slice(0, key.length >> 1)}\n${key.slice(key.length >> 1)}` },
     { name: 'split-concatenated', text: `${key.slice(0, key.length >> 1)}" + "${key.slice(key.length >> 1)}` },
   ];
-  // Issue 29: what a person reads as the key although it is spelled otherwise.
+  // What a person reads as the key although it is spelled otherwise.
   const chars = [...key];
   const between = (glue: readonly string[]) =>
     chars.map((c, i) => c + (i < chars.length - 1 ? glue[i % glue.length] : '')).join('');
