@@ -6,11 +6,17 @@ import { CONTAINER_FILES_FAULTS } from '../reference/faults/container-files.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { containerFilesChecks } from '../suites/checks/container-files.ts';
-import { containerFilesQueryChecks } from '../suites/checks/container-files-query.ts';
+import { containerFilesAfterChecks } from '../suites/checks/container-files-after.ts';
+import { containerFilesLimitChecks } from '../suites/checks/container-files-limit.ts';
 import { paginationChecks } from '../suites/checks/pagination.ts';
 
 /** The example-based checks of listContainerFiles: one request or page, the query parameters, multi-page walks. */
-const CHECKS = [...containerFilesChecks, ...containerFilesQueryChecks, ...paginationChecks];
+const CHECKS = [
+  ...containerFilesChecks,
+  ...containerFilesLimitChecks,
+  ...containerFilesAfterChecks,
+  ...paginationChecks,
+];
 import { probeCheck, runEngineAgainst } from './support/harness.ts';
 
 test.describe.configure({ mode: 'parallel' });

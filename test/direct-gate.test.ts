@@ -113,7 +113,7 @@ test('a SHOULD failure is shown as a warning and does not fail `npx playwright t
     const shown = must.results.find((r) => r.title === 'files.limit.out-of-range-rejected');
     expect(shown?.status).toBe('passed');
     // Located at the check's declaration, also in a run (the runner's listing comes from the global set-up's).
-    expect(must.locations.get('files.limit.out-of-range-rejected')).toMatch(/^checks\/container-files-query\.ts:\d+$/);
+    expect(must.locations.get('files.limit.out-of-range-rejected')).toMatch(/^checks\/container-files-limit\.ts:\d+$/);
     expect(shown?.annotations).toContainEqual({
       type: 'warning',
       description: expect.stringMatching(/^not gating \(fail-on must\): FAIL /),

@@ -1,7 +1,8 @@
 import type { CheckDeclaration } from '../../core/check/check.ts';
 import { authChecksAll } from './auth.ts';
 import { containerFilesChecks } from './container-files.ts';
-import { containerFilesQueryChecks } from './container-files-query.ts';
+import { containerFilesAfterChecks } from './container-files-after.ts';
+import { containerFilesLimitChecks } from './container-files-limit.ts';
 import { emptyContainerChecks } from './empty-container.ts';
 import { errorsChecks } from './errors.ts';
 import { generalChecks } from './general.ts';
@@ -17,7 +18,8 @@ import { paginationWalkChecks } from './pagination-walks.ts';
 /** Every declared check, in report order. The report, the traceability test and the docs read this list. */
 export const ALL_CHECKS: readonly CheckDeclaration[] = [
   ...containerFilesChecks,
-  ...containerFilesQueryChecks,
+  ...containerFilesLimitChecks,
+  ...containerFilesAfterChecks,
   ...paginationChecks,
   ...paginationPropertyChecks,
   ...paginationWalkChecks,

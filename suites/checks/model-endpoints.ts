@@ -1,5 +1,6 @@
 import { CannotJudge } from '../../core/check/errors.ts';
-import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import { type CheckDeclaration, defineChecks, type ProbeContext } from '../../core/check/check.ts';
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { expectSchema, expectStatus } from '../../core/check/expect.ts';
 import { validate } from '../../spec/schemas.ts';
 import {
@@ -15,7 +16,7 @@ import { SECONDS_CEILING } from '../judges/container-file-records.ts';
 import { percentilesRule, pricingFixedPointRule, pricingRule, uptimeRule } from '../judges/endpoint-records.ts';
 import { expectJsonBody } from '../support/json-media.ts';
 import { errorBody } from '../support/operations.ts';
-import { conformRecord } from '../judges/records.ts';
+import { conformRecord, type RecordRule } from '../judges/records.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
 import { modelWrapperViolation } from '../judges/model-responses.ts';
 
@@ -23,6 +24,76 @@ import { modelWrapperViolation } from '../judges/model-responses.ts';
 const MAX_SECONDS = SECONDS_CEILING;
 /** Distinct values kept per field in an observation. */
 const VALUES_CAP = 12;
+
+/**
+ * Checks that apply one record rule of 2.4 to every endpoint of the target's model, declared as data:
+ * the rule itself is the whole-run judge's (suites/judges/endpoint-records.ts). Which endpoint fields
+ * are required is not shown (2.4), so a check whose fields no endpoint carries is a skip, not a pass.
+ */
+const ENDPOINT_RECORD_RULES: ReadonlyArray<{
+  id: string;
+  title: string;
+  requirement: RequirementId;
+  rule: RecordRule;
+  /** The fields the rule judges, and how a skip names them when no endpoint carries one. */
+  fields: readonly string[];
+  what: string;
+}> = [
+  // 2.4: "Four fields prompt, completion, request, image, each a string holding a decimal number":
+  // those four and no other (a stated count binds: decision stated-counts), each a decimal numeral in
+  // any base-10 form (the fixed-point form is models.endpoint.pricing-fixed-point's SHOULD).
+  {
+    id: 'models.endpoint.pricing',
+    title: 'pricing holds prompt, completion, request and image as strings holding a decimal number',
+    requirement: 'models.endpoint.pricing-decimal-strings',
+    rule: pricingRule,
+    fields: ['pricing'],
+    what: 'pricing',
+  },
+  // SHOULD: "a decimal number" also reads as exponent notation (reading pricing-exponent); fixed point
+  // is the convention of the third-party API the service follows (9 rule 3).
+  {
+    id: 'models.endpoint.pricing-fixed-point',
+    title: 'pricing values are written in plain fixed-point notation',
+    requirement: 'models.endpoint.pricing-fixed-point',
+    rule: pricingFixedPointRule,
+    fields: ['pricing'],
+    what: 'pricing',
+  },
+  // 2.4: "Numbers p50, p75, p90, p99".
+  {
+    id: 'models.endpoint.percentiles',
+    title: 'latency_last_30m and throughput_last_30m hold numbers p50, p75, p90 and p99',
+    requirement: 'models.endpoint.percentiles',
+    rule: percentilesRule,
+    fields: PERCENTILE_FIELDS,
+    what: 'latency_last_30m or throughput_last_30m',
+  },
+  // 2.4: "number | Percent": a JSON number within 0..100.
+  {
+    id: 'models.endpoint.uptime',
+    title: 'uptime_last_5m, uptime_last_30m and uptime_last_1d are numbers (percent)',
+    requirement: 'models.endpoint.uptime-numbers',
+    rule: uptimeRule,
+    fields: UPTIME_FIELDS,
+    what: 'an uptime field',
+  },
+];
+
+function endpointRecordCheck(row: (typeof ENDPOINT_RECORD_RULES)[number]): CheckDeclaration {
+  return {
+    id: row.id,
+    title: row.title,
+    operation: 'listModelEndpoints',
+    requirements: [row.requirement],
+    async probe(ctx: ProbeContext) {
+      const { res, model } = await fetchTargetModel(ctx);
+      const endpoints = endpointsOf(ctx, model);
+      presentFields(ctx, endpoints, row.fields, row.what);
+      for (const [i, e] of endpoints.entries()) conformRecord(ctx, row.rule, e, res, `/data/endpoints/${i}`);
+    },
+  };
+}
 
 export const modelEndpointsChecks = defineChecks([
   {
@@ -155,67 +226,7 @@ export const modelEndpointsChecks = defineChecks([
       );
     },
   },
-  {
-    id: 'models.endpoint.pricing',
-    title: 'pricing holds prompt, completion, request and image as strings holding a decimal number',
-    operation: 'listModelEndpoints',
-    requirements: ['models.endpoint.pricing-decimal-strings'],
-    async probe(ctx: ProbeContext) {
-      const { res, model } = await fetchTargetModel(ctx);
-      const endpoints = endpointsOf(ctx, model);
-      const priced = endpoints.filter((e) => 'pricing' in e);
-      // 2.4: which endpoint fields are required is not shown, so an endpoint without pricing is not judged.
-      if (priced.length === 0) return ctx.skip('no endpoint carries pricing');
-      for (const [i, e] of endpoints.entries()) {
-        if (!('pricing' in e)) continue;
-        // 2.4: "Four fields prompt, completion, request, image, each a string holding a decimal number":
-        // those four and no other (a stated count binds: decision stated-counts), each a decimal numeral
-        // in any base-10 form (the fixed-point form is models.endpoint.pricing-fixed-point's SHOULD).
-        conformRecord(ctx, pricingRule, e, res, `/data/endpoints/${i}`);
-      }
-    },
-  },
-  {
-    id: 'models.endpoint.pricing-fixed-point',
-    title: 'pricing values are written in plain fixed-point notation',
-    operation: 'listModelEndpoints',
-    requirements: ['models.endpoint.pricing-fixed-point'],
-    async probe(ctx: ProbeContext) {
-      const { res, model } = await fetchTargetModel(ctx);
-      const endpoints = endpointsOf(ctx, model);
-      if (!endpoints.some((e) => 'pricing' in e)) return ctx.skip('no endpoint carries pricing');
-      // SHOULD: "a decimal number" also reads as exponent notation (reading pricing-exponent); fixed point
-      // is the convention of the third-party API the service follows (9 rule 3).
-      for (const [i, e] of endpoints.entries())
-        conformRecord(ctx, pricingFixedPointRule, e, res, `/data/endpoints/${i}`);
-    },
-  },
-  {
-    id: 'models.endpoint.percentiles',
-    title: 'latency_last_30m and throughput_last_30m hold numbers p50, p75, p90 and p99',
-    operation: 'listModelEndpoints',
-    requirements: ['models.endpoint.percentiles'],
-    async probe(ctx: ProbeContext) {
-      const { res, model } = await fetchTargetModel(ctx);
-      const endpoints = endpointsOf(ctx, model);
-      presentFields(ctx, endpoints, PERCENTILE_FIELDS, 'latency_last_30m or throughput_last_30m');
-      // 2.4: "Numbers p50, p75, p90, p99" (the rule: suites/judges/endpoint-records.ts).
-      for (const [i, e] of endpoints.entries()) conformRecord(ctx, percentilesRule, e, res, `/data/endpoints/${i}`);
-    },
-  },
-  {
-    id: 'models.endpoint.uptime',
-    title: 'uptime_last_5m, uptime_last_30m and uptime_last_1d are numbers (percent)',
-    operation: 'listModelEndpoints',
-    requirements: ['models.endpoint.uptime-numbers'],
-    async probe(ctx: ProbeContext) {
-      const { res, model } = await fetchTargetModel(ctx);
-      const endpoints = endpointsOf(ctx, model);
-      presentFields(ctx, endpoints, UPTIME_FIELDS, 'an uptime field');
-      // 2.4: "number | Percent": a JSON number within 0..100.
-      for (const [i, e] of endpoints.entries()) conformRecord(ctx, uptimeRule, e, res, `/data/endpoints/${i}`);
-    },
-  },
+  ...ENDPOINT_RECORD_RULES.map(endpointRecordCheck),
   {
     id: 'models.unknown-model-error',
     title: 'A model that does not exist gets a 4xx error with the section 7 error body, never a model',
