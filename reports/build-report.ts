@@ -176,6 +176,8 @@ function judge(
     operation: r.operation,
     statement: r.statement,
     ...(r.interpretation ? { interpretation: r.interpretation } : {}),
+    // The document's own words the requirement rests on: what a vendor argues with is the document.
+    ...(r.basis?.length ? { basis: r.basis.map((b) => ({ section: b.section, quote: b.quote })) } : {}),
     status: 'skip',
     checks: covering.map((c) => c.checkId),
   };

@@ -114,6 +114,8 @@ pre.observed { margin: 0; max-height: 260px; }
 .op { color: #57606a; font-size: 12px; }
 .statement { margin: 0; }
 .interp { margin: 4px 0 0; color: #57606a; font-size: 12.5px; }
+.basis { margin: 4px 0 0; padding-left: 8px; border-left: 3px solid #d0d7de; font-size: 12.5px; }
+.basis cite { font-style: normal; color: #57606a; margin-right: 4px; }
 .reason { margin: 4px 0 0; overflow-wrap: anywhere; }
 .st { display: inline-block; min-width: 62px; text-align: center; border-radius: 10px; padding: 0 8px; color: #fff; font-size: 12px; font-weight: 600; }
 .st-pass { background: var(--pass); } .st-fail { background: var(--fail); } .st-error { background: var(--error); }
@@ -303,6 +305,8 @@ function matrixSection(report: ConformanceReport): string {
 function row(report: ConformanceReport, r: RequirementResult): string {
   const result: string[] = [`<p class="statement">${esc(r.statement)}</p>`];
   if (r.interpretation) result.push(`<p class="interp">Read as: ${esc(r.interpretation)}</p>`);
+  for (const b of r.basis ?? [])
+    result.push(`<blockquote class="basis"><cite>Section ${esc(b.section)}</cite> ${esc(b.quote)}</blockquote>`);
   if (r.status === 'observed' || (r.observed?.length && r.status !== 'fail'))
     result.push(
       `<p class="reason">Observed: <code>${esc(observedText(r.observed, 300))}</code>${r.level === 'UNSPECIFIED' ? ' <a href="#profile">(profile)</a>' : ''}</p>`,

@@ -175,7 +175,8 @@ function testcase(report: ConformanceReport, r: RequirementResult, kind: Case): 
 }
 
 function heading(r: RequirementResult): string {
-  return `${r.id} (${r.level}, section ${r.section}): ${r.statement}`;
+  const words = (r.basis ?? []).map((b) => `\nThe document, section ${b.section}: ${b.quote}`).join('');
+  return `${r.id} (${r.level}, section ${r.section}): ${r.statement}${words}`;
 }
 
 function failureText(report: ConformanceReport, f: RequirementFailure): string {

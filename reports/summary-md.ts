@@ -129,6 +129,7 @@ function details(report: ConformanceReport, q: RequirementResult): string[] {
     '',
     `> ${mdText(q.statement)}`,
     '',
+    ...documentWords(q),
   ];
   // The failure the console and the list above said first, then a shrunk counterexample with its
   // replay, the most useful evidence a reader can act on.
@@ -141,6 +142,12 @@ function details(report: ConformanceReport, q: RequirementResult): string[] {
     out.push(`… and ${fails.length - MAX_FAILURES_SHOWN} more failures of this requirement (see report.html)`, '');
   if (fails.length === 0 && q.reason) out.push(`- Message: ${mdCode(oneLine(q.reason, LIMITS.message))}`, '');
   return out;
+}
+
+/** The document's sentences the requirement rests on, quoted with their sections. */
+function documentWords(q: RequirementResult): string[] {
+  if (!q.basis?.length) return [];
+  return [...q.basis.map((b) => `- The document, section ${mdText(b.section)}: ${mdCode(b.quote)}`), ''];
 }
 
 function failure(report: ConformanceReport, f: RequirementFailure): string[] {

@@ -18,6 +18,15 @@ const MARK: Record<Mark, string> = {
 const COLOUR: Record<Mark, string> = { pass: '32', FAIL: '31;1', WARN: '33', ERROR: '33;1', skip: '90', note: '90' };
 
 /** A requirement's level, or '' for an id the catalogue does not hold (never expected: a failure names a declared one). */
+/** The document's words a requirement rests on, one `section: "quote"` each; none for an id of no catalogue. */
+function documentWordsOf(requirementId: string): string[] {
+  try {
+    return (requirement(requirementId).basis ?? []).map((b) => `section ${b.section}: "${b.quote}"`);
+  } catch {
+    return [];
+  }
+}
+
 function levelOf(requirementId: string): string {
   try {
     return requirement(requirementId).level;
@@ -112,6 +121,8 @@ export default class ConsoleReporter implements Reporter {
         `${level} ${req}`.trim(),
         `${messages[0]}${more} (check ${checkId}${gates ? '' : '; not gating without --fail-on should'})`,
       );
+      // The document's own words under the finding: what the verdict rests on, not the suite's paraphrase.
+      for (const words of documentWordsOf(req)) this.line('note', req, `the document, ${words}`);
     }
     const named = (r: string) => `${levelOf(r)} ${r}`.trim();
     for (const { req, message } of again) this.line('note', checkId, `${named(req)} again: ${message}`);
