@@ -1,5 +1,5 @@
 /**
- * Writing files into a report directory safely (principle 4). Report directories are uploaded as CI
+ * Writing files into a report directory safely (rule "Hostile input"). Report directories are uploaded as CI
  * artefacts and reused from run to run, so:
  *
  * - a report directory that is a symbolic link, or a symbolic link at any output path, is refused: a

@@ -11,7 +11,7 @@ import { ConformanceRunError, runConformance } from '../cli/api.ts';
 import { keyWorkspaceViolation } from '../suites/judges/intern-pages.ts';
 import { probeCheck, referenceTarget, runCli, runEngineAgainst, testSettings } from './support/harness.ts';
 
-// Issue 20: a careless target file is named as such, not blamed on the server (principle 6).
+// Issue 20: a careless target file is named as such, not blamed on the server (rule "Bad input exits 2").
 
 function targetFile(yaml: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'careless-')), 'target.yaml');

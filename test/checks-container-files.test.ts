@@ -200,7 +200,7 @@ test.describe('faults', () => {
   });
 });
 
-// Principle 1: a conformant choice is never a failure.
+// Rule "Verdicts in both directions": a conformant choice is never a failure.
 const VARIANTS: ReadonlyArray<[string, Partial<ReferenceOptions>]> = [
   ['paddedIds', { paddedIds: true }],
   ['firstIdNull', { firstIdNull: true }],

@@ -5,7 +5,7 @@ import type { ConformanceReport } from '../reports/model.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { runEngineAgainst } from './support/harness.ts';
 
-// Principle 1: a requirement's status does not depend on what else ran. A run of only the checks
+// Rule "Verdicts in both directions": a requirement's status does not depend on what else ran. A run of only the checks
 // that declare a requirement (what `--grep` of them selects) and each shard of a split that holds all
 // of a requirement's checks give it the status of the full run, on the reference and on a sample of
 // faults: whole-run checks run after the others in any selection and provoke what they judge

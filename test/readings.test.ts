@@ -120,7 +120,7 @@ test('the requirements a reading names exist, at the level its verdict says', ()
 });
 
 // Issue 19: every contested level decided in one table, with the words and the reason, the same in
-// spec/readings.yaml and the README.
+// spec/readings.yaml and spec/LEVELS.md (the README points there).
 test('every SHOULD requirement and every contested MUST has its decision in the levels ledger, at the catalogue level', async () => {
   const { levelDecisions } = await import('../scripts/levels-table.ts');
   const levels = levelDecisions();
@@ -138,8 +138,12 @@ test('every SHOULD requirement and every contested MUST has its decision in the 
   ).toEqual([]);
 });
 
-test("the README's table of contested levels is the ledger's, as the script prints it", async () => {
+test("spec/LEVELS.md's table of contested levels is the ledger's, as the script prints it, and the README points there", async () => {
   const { levelsTable } = await import('../scripts/levels-table.ts');
+  const levels = readFileSync(new URL('../spec/LEVELS.md', import.meta.url), 'utf8');
+  expect(levels.includes(levelsTable()), 'run npx tsx scripts/levels-table.ts and paste it into spec/LEVELS.md').toBe(
+    true,
+  );
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  expect(readme.includes(levelsTable()), 'run npx tsx scripts/levels-table.ts and paste it into README.md').toBe(true);
+  expect(readme).toContain('[`spec/LEVELS.md`](spec/LEVELS.md)');
 });

@@ -24,7 +24,7 @@ function optionOf(line: string, name: string): string | undefined {
   return at >= 0 ? words[at + 1] : undefined;
 }
 
-// Principle 3: every printed replay reproduces as printed. A run against a faulty reference prints,
+// Rule "No green without evidence": every printed replay reproduces as printed. A run against a faulty reference prints,
 // with each failing property, the command that replays its counterexample alone; pasted as printed
 // (its target, seed and options, a --grep that selects that one check, the fast-check path), it
 // fails the same requirement with the same counterexample.

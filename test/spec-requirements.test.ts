@@ -71,7 +71,7 @@ test('every requirement has a basis, quoted from a section it names', () => {
   expect(problems).toEqual([]);
 });
 
-// Principle 1: a MUST rests on the document's own words. Each requirement quotes them, verbatim up to
+// Rule "Verdicts in both directions": a MUST rests on the document's own words. Each requirement quotes them, verbatim up to
 // whitespace (table pipes and backticks included). Without the document, test/grounding.test.ts
 // holds each quote to the record of the document it was found in.
 test('every requirement rests on a verbatim quote of the service document', () => {

@@ -62,7 +62,7 @@ export const EVIDENCE_HEADERS = 64;
 
 /**
  * A target's text as evidence, bounded: the first `max` characters, then how long it was and a
- * digest of the whole (so two excerpts of different texts never read the same). Principle 4.
+ * digest of the whole (so two excerpts of different texts never read the same). Rule "Hostile input".
  */
 export function excerpt(text: string, max = EVIDENCE_TEXT_CHARS): string {
   if (text.length <= max) return detached(text);

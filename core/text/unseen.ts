@@ -1,5 +1,5 @@
 /**
- * What a person does not see, and what reads the same (principle 4: the mask sees what a person
+ * What a person does not see, and what reads the same (rule "Hostile input": the mask sees what a person
  * sees). Shared by the mask (core/text/mask.ts), which looks through such characters, and the terminal
  * (core/text/terminal-text.ts), which shows them escaped.
  *

@@ -42,7 +42,7 @@ export function recordFindings(
 ): Finding[] {
   const findings: Finding[] = [];
   // One finding per distinct violation (the first record that shows it): a page of a million records
-  // broken alike is one finding, not a million (principle 4).
+  // broken alike is one finding, not a million (rule "Hostile input").
   const kinds = new Set<string>();
   for (const [i, record] of records.entries()) {
     if (!isObject(record)) continue;

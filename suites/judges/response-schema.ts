@@ -4,7 +4,7 @@
  * its response checks. Each violation is attributed to the precise requirement it breaks, with the
  * record position when it sits inside a record, and reported once per distinct violation.
  *
- * Principle 1: only what the document states is judged.
+ * Rule "Verdicts in both directions": only what the document states is judged.
  * - 200 bodies (4.1 2.2, 4.2 2.3, 4.3 2.6), and error bodies only for the statuses each operation
  *   lists (7.1: 400 401 403 429 500 503; 7.2: 403 404 500; 4.3 / 7.3: 400-type, 401, 403, 404-type,
  *   408, 500-type, read as 400 401 403 404 408 500). Any other status has no schema here.
@@ -94,7 +94,7 @@ interface Attribution {
 /**
  * No page holds more than 1000 records (4.1, 8; interns 500): the schema is judged on the first
  * MAX_JUDGED_RECORDS of `data` (and of the model's `endpoints`), so a page of a million broken
- * records costs what a page of a thousand does (principle 4); its size is the page judges' to fail.
+ * records costs what a page of a thousand does (rule "Hostile input"); its size is the page judges' to fail.
  */
 export const MAX_JUDGED_RECORDS = 1_001;
 
