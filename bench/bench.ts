@@ -5,7 +5,9 @@
  * latency row, the independent server behind a 50 ms-per-request proxy), then the verdict rows: the
  * suite and other API testing tools (Dredd, Schemathesis) against the plain reference, every conformant
  * variant and every fault of the catalogue (bench/catalogue.ts). Prints Markdown and writes
- * bench/out/results.md, results.json, readme-section.md and hyperfine's JSON exports. Not part of `npm test`.
+ * bench/out/results.md, results.json and hyperfine's JSON exports (after every target, so an interrupted
+ * bench leaves its data), and, when it ends, the results file bench/RESULTS.md (bench/results-file.ts:
+ * the printed tables under one header of date, command, commit and machine). Not part of `npm test`.
  *
  *   npm run bench                    # full: 5 timed runs per contender, conformant variants (3 runs each), every fault (1 run)
  *   npm run bench -- --quick         # 3 timed runs per contender, conformant variants and 5 faults, 1 run each
@@ -33,6 +35,7 @@ import { dredd } from './peers/dredd.ts';
 import type { PeerTool } from './peers/peer.ts';
 import { schemathesis } from './peers/schemathesis.ts';
 import type { BenchResults, PeerInfo, TargetKind, TargetResult } from './results.ts';
+import { RESULTS_FILE, writeResultsFile } from './results-file.ts';
 import { ROOT, SEED } from './root.ts';
 import { hyperfineVersion } from './run.ts';
 import { latency, loopback, type SideBySide } from './side-by-side.ts';
@@ -60,6 +63,7 @@ const USAGE = `usage: npm run bench -- [options]
   --peer-cap S            wall-time cap of one peer run in seconds (default 120)
   --suite-cap S           wall-time cap of one suite run in seconds (default 180)
   --out DIR               where results.md and results.json go (default bench/out)
+  --results FILE          the results file written when the bench ends (default bench/RESULTS.md)
   --help                  this text
 
 Timing side by side is hyperfine's (Debian: apt-get install hyperfine).`;
@@ -82,6 +86,7 @@ interface BenchOptions {
   peerCapMs: number;
   suiteCapMs: number;
   out: string;
+  results: string;
 }
 
 function parse(argv: string[]): BenchOptions | undefined {
@@ -106,6 +111,7 @@ function parse(argv: string[]): BenchOptions | undefined {
       'peer-cap': { type: 'string' },
       'suite-cap': { type: 'string' },
       out: { type: 'string' },
+      results: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -141,6 +147,7 @@ function parse(argv: string[]): BenchOptions | undefined {
     peerCapMs: int('peer-cap', values['peer-cap'], 120, 5, 1800) * 1000,
     suiteCapMs: int('suite-cap', values['suite-cap'], 180, 10, 1800) * 1000,
     out: values.out ? resolve(values.out) : join(ROOT, 'bench', 'out'),
+    results: values.results ? resolve(values.results) : RESULTS_FILE,
   };
 }
 
@@ -388,7 +395,6 @@ async function main(): Promise<number> {
     mkdirSync(opts.out, { recursive: true });
     writeFileSync(join(opts.out, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(join(opts.out, 'results.md'), renderMarkdown(results));
-    writeFileSync(join(opts.out, 'readme-section.md'), renderMarkdown(results, { compact: true }));
     return results;
   };
 
@@ -446,9 +452,10 @@ async function main(): Promise<number> {
   }
 
   const results = write(false);
+  writeResultsFile(results, opts.results);
   process.stdout.write(renderMarkdown(results));
   log(
-    `wrote ${join(opts.out, 'results.md')}, results.json and readme-section.md (for the README's "How it compares") in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    `wrote ${opts.results}, and ${join(opts.out, 'results.md')} and results.json, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
   return 0;
 }

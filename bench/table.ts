@@ -1,4 +1,4 @@
-/** Renders the bench's results as Markdown (bench/out/results.md and the console). */
+/** Renders the bench's results as Markdown (the console, bench/out/results.md and bench/RESULTS.md). */
 import { isDredd2xx } from './peers/dredd.ts';
 import { peerBaseline, peerCaught, suiteCaught, suiteFalse, type BenchResults, type TargetResult } from './results.ts';
 import { contendersTable, table, targetsSection } from './side-by-side-table.ts';
@@ -194,7 +194,7 @@ function falseFailures(r: BenchResults): string {
   return lines.join('\n');
 }
 
-/** For the README: who caught which fault, in a few lines instead of one row per fault. */
+/** Who caught which fault, in a few lines before the row per fault. */
 function faultDigest(r: BenchResults): string {
   const faults = targetsOf(r, 'fault');
   const ours = new Set(faults.filter((t) => suiteCaught(t).caught).map((t) => t.name));
@@ -214,25 +214,49 @@ function faultDigest(r: BenchResults): string {
   return lines.join('\n');
 }
 
-export function renderMarkdown(r: BenchResults, opts: { compact?: boolean } = {}): string {
+/** Who the figures are from: when, the command, the commit, the machine, Node.js and the other versions, in one table. */
+export function headerTable(r: BenchResults): string {
   const m = r.machine;
+  const { node, commit, ...others } = r.versions;
   const peers = r.peers
     .map((p) => (p.available ? `${p.name} ${p.version}` : `${p.name}: not run — ${p.reason}`))
     .join('; ');
+  const timed = r.sideBySide ?? r.latency;
+  const runs = [
+    r.mode,
+    ...(timed ? [`${timed.runs} timed run(s) per contender side by side`] : []),
+    ...(r.targets.length
+      ? [`${r.runs} verdict run${r.runs === 1 ? '' : 's'} per conformant variant, 1 per fault`]
+      : []),
+    `seed ${r.seed}`,
+  ].join('; ');
+  const rows: [string, string][] = [
+    ['Date', r.date],
+    ['Command', `\`${r.command}\` (${runs}; took ${sec(r.elapsedMs, 0)})`],
+    ['Commit', commit ?? 'unknown (not a git checkout)'],
+    ['Machine', `${m.cpu}, ${m.nproc} cores, ${m.memoryGb.toFixed(0)} GB memory; ${m.os}`],
+    ['Node.js', node ?? 'unknown'],
+    [
+      'Load average',
+      `${m.loadavgStart.map((x) => x.toFixed(1)).join('/')} at the start, ${m.loadavgEnd.map((x) => x.toFixed(1)).join('/')} at the end (other work on the machine inflates wall times; CPU times are less affected)`,
+    ],
+    [
+      'Versions',
+      Object.entries(others)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', '),
+    ],
+    ['Peers', peers || 'none'],
+  ];
+  return table(['', ''], rows);
+}
+
+/** The bench's results as Markdown: the header, then every table (the console, bench/out/results.md and bench/RESULTS.md). */
+export function renderMarkdown(r: BenchResults): string {
   const parts: string[] = [];
   if (r.partial)
     parts.push('**Partial results: the bench was still running or was interrupted when this was written.**');
-  parts.push(
-    `Generated ${r.date} by \`${r.command}\` (${r.mode}; ${(r.sideBySide ?? r.latency) ? `${(r.sideBySide ?? r.latency)!.runs} timed run(s) per contender side by side, ` : ''}${r.targets.length ? `${r.runs} verdict run${r.runs === 1 ? '' : 's'} per conformant variant, 1 per fault; ` : ''}seed ${r.seed}; bench took ${sec(r.elapsedMs, 0)}).`,
-  );
-  parts.push(
-    `Machine: ${m.nproc} CPUs (${m.cpu}), ${m.memoryGb.toFixed(0)} GB, ${m.os}; load average ${m.loadavgStart.map((x) => x.toFixed(1)).join('/')} at the start, ${m.loadavgEnd.map((x) => x.toFixed(1)).join('/')} at the end (other work on the machine inflates wall times; CPU times are less affected).`,
-  );
-  parts.push(
-    `Versions: ${Object.entries(r.versions)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ')}. Peers: ${peers}.`,
-  );
+  parts.push(headerTable(r));
   parts.push(`### Targets\n\n${targetsSection(r)}`);
   if (r.sideBySide) parts.push(`### Side by side\n\n${contendersTable(r.sideBySide)}`);
   if (r.latency)
@@ -260,13 +284,8 @@ export function renderMarkdown(r: BenchResults, opts: { compact?: boolean } = {}
     const ff = falseFailures(r);
     if (ff) parts.push(`### The peers' false failures\n\n${ff}`);
     if (targetsOf(r, 'fault').length) {
-      parts.push(
-        opts.compact
-          ? '### Faults caught\n\n' +
-              faultDigest(r) +
-              "\n\nThe row per fault (requests, each tool's findings) is in `bench/out/results.md` after `npm run bench`."
-          : `### Faults\n\n${faultTable(r)}`,
-      );
+      parts.push(`### Faults caught\n\n${faultDigest(r)}`);
+      parts.push(`### Faults\n\n${faultTable(r)}`);
     }
   }
   if (r.problems.length) parts.push(`### What could not be measured\n\n${r.problems.map((p) => `- ${p}`).join('\n')}`);

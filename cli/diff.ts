@@ -8,7 +8,7 @@
  * implementation profile: values and counts where the document is silent) differ, so a certification
  * gate can fail on 1 alone; 2 bad input (a missing or unreadable file, invalid JSON, a file that is
  * not a conformance report, reports of different suite or document versions): one line on stderr,
- * never a stack trace.
+ * never a stack trace (rule "Bad input exits 2").
  */
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -11,7 +11,7 @@ import { runTarget } from './run-target.ts';
 import { replaceWithErrorReport } from '../reports/error-report.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
 
-/** A direct run that cannot be made: its one line, as the command line prints it (exit 2). */
+/** A direct run that cannot be made: its one line, as the command line prints it (rule "Bad input exits 2"). */
 export class DirectRunError extends Error {}
 
 /**

@@ -17,11 +17,11 @@ export interface Preflight {
 
 /**
  * One authenticated GET per operation before the suite starts, so the causes that would turn every
- * check into a failure are named as what they are, within seconds (a rejected key is not a
- * faulty server): an unreachable target, a key every operation rejects (5 rules 2-3), a base
+ * check into a failure are named as what they are, within seconds (rule "No green without evidence": a rejected key is
+ * not a faulty server): an unreachable target, a key every operation rejects (5 rules 2-3), a base
  * URL under which no documented path exists (9 rule 1: it must end with /v1), and target file fields
- * the server plainly does not know or that leave nothing to judge (a careless target file
- * is named, not blamed on the server): a container or a model answered 404 while the key works
+ * the server plainly does not know or that leave nothing to judge (rule "Bad input exits 2": a careless target
+ * file is named, not blamed on the server): a container or a model answered 404 while the key works
  * elsewhere, a main container that lists no file, a workspace that is not the key's, all of them in
  * one line. Any HTTP answer counts as reachable; the checks judge what the answers hold.
  */
@@ -168,7 +168,7 @@ function unservedModel(
  * A main container that lists no file (its first page empty with has_more false: 4.1 rule 4, the whole
  * listing) leaves every listContainerFiles check of the main container nothing to judge, and a verdict
  * that says nothing of them. The deployment's data is not ours to fail, and a run that would judge
- * nothing of 4.1 is not one to certify: the target file is to name another container.
+ * nothing of 4.1 is not one to certify: the target file names another container (rule "Bad input exits 2").
  */
 function emptyContainerProblem(target: Target, files: ApiResponse | undefined): string | undefined {
   const list = files?.status === 200 ? files.json : undefined;

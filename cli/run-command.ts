@@ -145,7 +145,7 @@ export function clearReportDir(settings: RunSettings): void {
   }
 }
 
-/** The run's target (a careless target file is one line, exit 2). */
+/** The run's target (a careless target file is one line, exit 2: rule "Bad input exits 2"). */
 async function targetOf(settings: RunSettings): Promise<{ target: Target; stop?: () => Promise<void> }> {
   try {
     return await runTarget(settings);

@@ -1,5 +1,5 @@
 /**
- * Reading a small input file with bounded time and memory: a path given on the command
+ * Reading a small input file with bounded time and memory (rule "Hostile input"): a path given on the command
  * line can be a FIFO (an open would wait for a writer forever), a device (/dev/zero never ends), a
  * directory or a file of any size. Only a regular file of at most `maxBytes` is read, and never more
  * than `maxBytes + 1` bytes of it (a file can grow after it was inspected; /proc files report size 0).

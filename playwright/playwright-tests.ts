@@ -36,7 +36,7 @@ function declaredAt(
 
 /**
  * Playwright's two automatic per-test fixtures serve browser pages: trace recording (which would
- * record the Authorization header: no secret goes in a trace) and browser context options.
+ * record the Authorization header: rule "Hostile input", no secret in a trace) and browser context options.
  * A check uses neither, yet each costs a stack capture per test on set-up and tear-down. Replaced by
  * fixtures that do nothing and report no step; `npm test` verifies that these names are still
  * Playwright's (test/playwright-fixtures.test.ts).

@@ -3,7 +3,7 @@ import type { ReferenceOptions } from './options.ts';
 /**
  * Conformant variants: the reference with other legal choices where the document is silent or
  * lenient, or with another reading of words that admit more than one (spec/readings.yaml names each
- * reading and its variant). The suite must judge every one of them conformant (a false
+ * reading and its variant). The suite must judge every one of them conformant (rule "Verdicts in both directions": a false
  * failure on a conformant implementation is as bad as a missed fault).
  */
 export interface ConformantVariant {

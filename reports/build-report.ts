@@ -33,7 +33,7 @@ export const NOT_SELECTED = 'not selected in this run';
 export const NOT_REACHED = 'not reached:';
 
 /**
- * The verdict, never green without evidence. A MUST requirement the run's limits left
+ * The verdict (rule "No green without evidence"). A MUST requirement the run's limits left
  * unjudged makes the run `incomplete` whatever else it found: its verdict covers less than it must.
  * Then a failure of a gating level is `non-conformant`, an error `error`; MUST requirements skipped
  * for an absent optional target field are named, and any MUST not judged, whatever the reason, makes
@@ -222,7 +222,7 @@ function judge(
   const passed = ran.filter((c) => c.status === 'pass' || c.probeCompleted === true);
   const withObserved = observed.length ? { observed } : {};
 
-  // "Not shown" points are observed and reported, never failed: the document leaves them open.
+  // "Not shown" points are observed and reported, never failed (rule "Verdicts in both directions").
   if (r.level === 'UNSPECIFIED') {
     if (observed.length) return { ...base, status: 'observed', ...withObserved };
     if (errors.length) return { ...base, status: 'error', reason: errors[0] };

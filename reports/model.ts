@@ -9,7 +9,7 @@ export type RequirementStatus = 'pass' | 'fail' | 'skip' | 'disabled' | 'observe
 /**
  * `incomplete`: a MUST requirement could not be judged because of the run's limits (budget, deadline,
  * a target that stopped answering, the retry budget), or, with --require-all, because an optional
- * target field is absent. The gate never says green without evidence.
+ * target field is absent. The gate never says green without evidence (rule "No green without evidence").
  */
 export type Verdict = 'conformant' | 'non-conformant' | 'error' | 'incomplete';
 

@@ -1,6 +1,6 @@
 /**
- * Writing files into a report directory safely, whatever the directory holds. Report directories
- * are uploaded as CI artefacts and reused from run to run, so:
+ * Writing files into a report directory safely (rule "Hostile input"). Report directories are uploaded as CI
+ * artefacts and reused from run to run, so:
  *
  * - a report directory that is a symbolic link, or a symbolic link at any output path, is refused: a
  *   planted `report.html -> ~/.bashrc` would otherwise be overwritten with the report;

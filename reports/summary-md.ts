@@ -8,7 +8,7 @@
  * Every string the target controls (messages quoting bodies, URLs, counterexample values, skip
  * reasons) is put in a code span or a fenced block sized past any backtick run inside, with control
  * characters shown escaped: nothing it holds can autolink, render as Markdown or HTML, or move a
- * terminal's cursor when the file is printed.
+ * terminal's cursor when the file is printed (rule "Hostile input").
  */
 import { dataJson } from '../core/text/data-json.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';

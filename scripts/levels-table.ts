@@ -1,6 +1,6 @@
 /**
- * The README's table of contested levels, from spec/readings.yaml `levels` (one table, one source):
- * `npx tsx scripts/levels-table.ts` prints it; test/readings.test.ts finds it in the README as printed.
+ * The table of contested levels (spec/LEVELS.md), from spec/readings.yaml `levels` (one table, one source):
+ * `npx tsx scripts/levels-table.ts` prints it; test/readings.test.ts finds it in spec/LEVELS.md as printed.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';

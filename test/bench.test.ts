@@ -10,6 +10,9 @@ import { junitFailures } from '../bench/peers/schemathesis.ts';
 import { hyperfine, hyperfineVersion, type Ran } from '../bench/run.ts';
 import { suiteOutcome } from '../bench/suite-run.ts';
 import { nodeOfSuite, suiteArgv, useNode } from '../bench/commands.ts';
+import type { BenchResults } from '../bench/results.ts';
+import { RESULTS_FILE, resultsFile, writeResultsFile } from '../bench/results-file.ts';
+import type { SuiteOutcome } from '../bench/suite-run.ts';
 
 // The bench's own parts that its figures rest on: the command lines hyperfine times are the ones the
 // bench ran, what each run said is read from its report or its output, and its failing targets fail
@@ -161,4 +164,126 @@ test("--node: every suite command runs on the node given (npm through the PATH i
   }
   expect(suiteArgv('dist', [])[0]).toBe(process.execPath);
   expect(suiteArgv('npm', [])[0]).toBe('npm');
+});
+
+// The results file (bench/RESULTS.md): the figures under one header of date, command, commit and
+// machine, and the tables the bench prints. Written from a results model made here, no bench run.
+const outcome = (over: Partial<SuiteOutcome>): SuiteOutcome => ({
+  exitCode: 0,
+  timedOut: false,
+  wallMs: 2_000,
+  verdict: 'conformant',
+  requests: 491,
+  checks: 117,
+  failedChecks: [],
+  erroredChecks: [],
+  failedRequirements: [],
+  failedMust: [],
+  ...over,
+});
+
+const results: BenchResults = {
+  date: '2030-01-02T03:04:05.000Z',
+  command: 'npm run bench -- --rows latency,catalogue',
+  mode: 'full',
+  runs: 1,
+  seed: 1234,
+  machine: {
+    nproc: 2,
+    cpu: 'Test CPU Model 9000',
+    memoryGb: 24,
+    os: 'Linux 6.1 (free memory 20.0 GB)',
+    loadavgStart: [1, 1, 1],
+    loadavgEnd: [0.5, 0.5, 0.5],
+  },
+  versions: { node: 'v20.99.0', '@playwright/test': '1.65.1', commit: 'abc1234' },
+  peers: [{ name: 'Dredd', available: false, reason: 'skipped (--no-peers)', configuration: 'dredd' }],
+  latency: {
+    runs: 5,
+    delayMs: 50,
+    contenders: [
+      {
+        id: 'suite (default)',
+        contest: 'latency',
+        label: 'suite, --concurrency 8 (default)',
+        outcome: { exitCode: 0, verdict: 'conformant', requests: 435, saved: 373 },
+        timing: {
+          command: 'suite',
+          mean: 3.72,
+          stddev: 0.06,
+          median: 3.7,
+          min: 3.66,
+          max: 3.81,
+          user: 2.5,
+          system: 0.3,
+          times: [3.66, 3.7, 3.72, 3.75, 3.81],
+          exit_codes: [0, 0, 0, 0, 0],
+        },
+      },
+    ],
+  },
+  targets: [
+    { name: 'reference', kind: 'reference', description: 'the reference', suite: [outcome({})], peers: {} },
+    {
+      name: 'files-after-inclusive',
+      kind: 'fault',
+      description: 'after resumes at the named path',
+      breaks: ['files.after.strictly-after'],
+      suite: [
+        outcome({
+          exitCode: 1,
+          verdict: 'non-conformant',
+          failedRequirements: ['files.after.strictly-after'],
+          failedMust: ['files.after.strictly-after'],
+        }),
+      ],
+      peers: {},
+    },
+  ],
+  problems: [],
+  elapsedMs: 385_000,
+  partial: false,
+};
+
+test('the results file: one header of date, command, commit, machine and Node.js, then the tables the bench prints', () => {
+  const text = resultsFile(results);
+  expect(text.startsWith('# Bench results\n')).toBe(true);
+  const header = text.slice(0, text.indexOf('### '));
+  for (const row of [
+    '| Date | 2030-01-02T03:04:05.000Z |',
+    '| Command | `npm run bench -- --rows latency,catalogue` (full; 5 timed run(s) per contender side by side; 1 verdict run per conformant variant, 1 per fault; seed 1234; took 385 s) |',
+    '| Commit | abc1234 |',
+    '| Machine | Test CPU Model 9000, 2 cores, 24 GB memory; Linux 6.1 (free memory 20.0 GB) |',
+    '| Node.js | v20.99.0 |',
+  ])
+    expect(header, row).toContain(row);
+  // Each is said once, in the header: the tables below carry no second date or machine.
+  expect(text.split('2030-01-02').length - 1).toBe(1);
+  expect(text.split('Test CPU Model 9000').length - 1).toBe(1);
+  // The tables: the latency row as hyperfine timed it, the verdict rows of the catalogue.
+  expect(text).toContain('### At 50 ms per request');
+  expect(text).toMatch(
+    /^\| suite, --concurrency 8 \(default\) \| 3\.72 s ± 0\.06 \(3\.66–3\.81\) \| 2\.8 s \| exit 0; conformant; 435 requests, 373 answered from the run's memory \|$/m,
+  );
+  expect(text).toContain('### Faults caught and false failures');
+  expect(text).toMatch(/^\| this suite \| 1 of 1 \(1 on the requirement the fault breaks\) \|/m);
+  expect(text).toMatch(/^\| files-after-inclusive \| files\.after\.strictly-after \| ✔ \|/m);
+  expect(text).toContain('### Reference and conformant variants');
+  expect(text.endsWith('\n')).toBe(true);
+});
+
+test('the results file is written where it is asked for, bench/RESULTS.md by default, holding what the console prints', () => {
+  expect(RESULTS_FILE.endsWith(join('bench', 'RESULTS.md'))).toBe(true);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-test-'));
+  try {
+    const path = join(dir, 'RESULTS.md');
+    writeResultsFile(results, path);
+    expect(readFileSync(path, 'utf8')).toBe(resultsFile(results));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // The committed file has the same shape: a title and one header with the date, commit and machine.
+  const committed = readFileSync(RESULTS_FILE, 'utf8');
+  expect(committed.startsWith('# Bench results\n')).toBe(true);
+  for (const row of ['| Date |', '| Commit |', '| Machine |', '| Node.js |']) expect(committed, row).toContain(row);
 });

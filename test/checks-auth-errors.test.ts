@@ -57,7 +57,7 @@ const FAILS: ReadonlyArray<[check: string, fault: string, requirement: string]> 
 /**
  * Precision: a fault aimed at one requirement does not fail the neighbouring checks' own requirements
  * (each check judges its own requirement, so a report row names the right one). The response judges
- * see every response a check receives and may fail the check under another requirement:
+ * see every response a check receives and may fail the check under another requirement (rule "Judge every response"):
  * that is allowed here, a failure of one of the check's declared requirements is not.
  */
 const STILL_PASSES: ReadonlyArray<[check: string, fault: string]> = [

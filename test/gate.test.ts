@@ -11,7 +11,7 @@ import { EXIT_CODE } from '../reports/format.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { ROOT, runCli, runEngineAgainst, type CliRun } from './support/harness.ts';
 
-// The gate tells the truth, never green without evidence: causes named as causes within seconds, no stale green,
+// The gate tells the truth (rule "No green without evidence"): causes named as causes within seconds, no stale green,
 // partial runs said so, and Playwright's own output truthful without a worker per failure.
 test.describe.configure({ mode: 'parallel' });
 

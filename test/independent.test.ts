@@ -2,7 +2,7 @@
  * The independent server of the bench (bench/independent/server.ts: written from the service document
  * apart from the reference, with choices of its own where the document is open: UTF-8 byte order,
  * unpadded ids, a scan bound of 50, intern pages of 20 by default, 403 for a workspace mismatch, ...)
- * is judged CONFORMANT on five seeds: no false failure on an implementation the suite was not
+ * is judged CONFORMANT on five seeds: rule "Verdicts in both directions" measured on an implementation the suite was not
  * written against. Its target file names no restricted key and no regional host (the server tells a
  * regional host by its name, which loopback cannot give): those two MUSTs are not judged, and say so.
  */

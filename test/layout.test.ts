@@ -61,3 +61,62 @@ test('generators/ holds fast-check arbitraries only, and no file of checks is ov
     .filter(([, n]) => n > 400);
   expect(long).toEqual([]);
 });
+
+// ARCHITECTURE.md draws this house: its "Layers" go in the order MAY_IMPORT allows, its "Folders" name every
+// folder of the layers and every sub-folder of core/, and its "Rules" are the ones the code cites by name.
+const ARCHITECTURE = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+
+function part(heading: string): string {
+  const start = ARCHITECTURE.indexOf(`\n## ${heading}\n`);
+  expect(start, `ARCHITECTURE.md has "## ${heading}"`).toBeGreaterThanOrEqual(0);
+  const next = ARCHITECTURE.indexOf('\n## ', start + 1);
+  return ARCHITECTURE.slice(start, next < 0 ? undefined : next);
+}
+
+test('ARCHITECTURE.md: the layers in the order imports run, every folder and every sub-folder of core/ described', () => {
+  const drawing = /```\n([\s\S]*?)```/.exec(part('Layers'))![1]!;
+  const order = ['cli/', 'reports/', 'suites/', 'playwright/', 'core/', 'spec/', 'generators/', 'os/', 'reference/'];
+  const at = order.map((f) => drawing.search(new RegExp(`(^|[^\\w/])${f}`, 'm')));
+  expect(at.every((i) => i >= 0)).toBe(true);
+  expect([...at].sort((a, b) => a - b)).toEqual(at);
+  // Each layer may import only what is drawn below it (os/ below all; reference/ apart).
+  for (const [i, folder] of order.slice(0, 7).entries())
+    for (const below of MAY_IMPORT[folder.slice(0, -1)]!)
+      if (below !== 'reference' && below !== 'os')
+        expect(order.indexOf(`${below}/`), `${folder} -> ${below}`).toBeGreaterThan(i);
+
+  const folders = part('Folders');
+  const subfolders = (dir: string) =>
+    readdirSync(join(ROOT, dir)).filter((n) => statSync(join(ROOT, dir, n)).isDirectory() && n !== 'fixtures');
+  const expected = [
+    ...Object.keys(MAY_IMPORT).filter((f) => f !== 'core' && f !== 'generators'),
+    ...subfolders('core').map((n) => `core/${n}`),
+    ...subfolders('suites').map((n) => `suites/${n}`),
+    ...subfolders('cli').map((n) => `cli/${n}`),
+    ...subfolders('generators').map((n) => `generators/${n}`),
+  ];
+  expect(expected.filter((f) => !folders.includes(`| \`${f}/\` |`))).toEqual([]);
+});
+
+test('ARCHITECTURE.md: every rule the code cites by name is a rule of its "Rules", and every rule there is cited', () => {
+  const rules = [...part('Rules').matchAll(/^### (.+)$/gm)].map((m) => m[1]!);
+  expect(rules).toEqual([
+    'Verdicts in both directions',
+    'Judge every response',
+    'No green without evidence',
+    'Hostile input',
+    'Bad input exits 2',
+  ]);
+  const cited = new Set<string>();
+  for (const folder of [...Object.keys(MAY_IMPORT), 'test', 'bench', 'scripts'])
+    for (const file of sources(join(ROOT, folder)))
+      for (const m of readFileSync(file, 'utf8').matchAll(/\b[Rr]ule "([^"]+)"/g)) cited.add(m[1]!);
+  expect([...cited].filter((r) => !rules.includes(r))).toEqual([]);
+  expect(rules.filter((r) => !cited.has(r))).toEqual([]);
+  // No comment cites a rule by a number any more.
+  const numbered = Object.keys(MAY_IMPORT)
+    .flatMap((folder) => sources(join(ROOT, folder)))
+    .filter((file) => /\bprinciple \d\b/i.test(readFileSync(file, 'utf8')))
+    .map((f) => relative(ROOT, f));
+  expect(numbered).toEqual([]);
+});

@@ -138,8 +138,12 @@ test('every SHOULD requirement and every contested MUST has its decision in the 
   ).toEqual([]);
 });
 
-test("the README's table of contested levels is the ledger's, as the script prints it", async () => {
+test("spec/LEVELS.md's table of contested levels is the ledger's, as the script prints it, and the README points there", async () => {
   const { levelsTable } = await import('../scripts/levels-table.ts');
+  const levels = readFileSync(new URL('../spec/LEVELS.md', import.meta.url), 'utf8');
+  expect(levels.includes(levelsTable()), 'run npx tsx scripts/levels-table.ts and paste it into spec/LEVELS.md').toBe(
+    true,
+  );
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  expect(readme.includes(levelsTable()), 'run npx tsx scripts/levels-table.ts and paste it into README.md').toBe(true);
+  expect(readme).toContain('[`spec/LEVELS.md`](spec/LEVELS.md)');
 });

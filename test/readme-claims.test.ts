@@ -1,16 +1,32 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { runConformance } from '../cli/api.ts';
 import { verdictLine } from '../reports/format.ts';
-import { runEngineAgainst } from './support/harness.ts';
+import { ROOT, runCli, runEngineAgainst } from './support/harness.ts';
 
 // The README's words hold. Each example verdict line of "Running it against your
 // deployment" is what a real run prints, numbers and the request path aside.
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const section = README.slice(
-  README.indexOf('## Running it against your deployment'),
-  README.indexOf('### Trying it on the reference started by hand'),
-);
-const examples = [...section.matchAll(/^verdict: (.+?)(?:\s+#.*)?$/gm)].map((m) => m[1]!.trim());
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+
+/** The text of the README between two headings (the first one included). */
+function section(from: string, to: string): string {
+  const start = README.indexOf(from);
+  const end = README.indexOf(to, start);
+  expect(start, from).toBeGreaterThanOrEqual(0);
+  expect(end, to).toBeGreaterThan(start);
+  return README.slice(start, end);
+}
+
+// Each example verdict line of "Running it against your deployment" is what a real run prints,
+// numbers and the request path aside.
+const examples = [
+  ...section('## Running it against your deployment', '### Trying it on the reference started by hand').matchAll(
+    /^verdict: (.+?)(?:\s+#.*)?$/gm,
+  ),
+].map((m) => m[1]!.trim());
 
 /** The line as a pattern: its numbers any number, the path after GET any path. */
 const pattern = (line: string) =>
@@ -50,4 +66,82 @@ test("each of the README's example verdict lines is what a real run says", async
   expect(examples).toHaveLength(lines.length);
   for (const [i, example] of examples.entries())
     expect(lines[i], `README line ${i + 1}: ${example}`).toMatch(pattern(example));
+});
+
+test('Set-up gives exactly two commands, both npm scripts of package.json, and .ci/run runs the test command', () => {
+  const block = /## Set-up\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(README)?.[1];
+  const commands = (block ?? '')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => l.replace(/\s+#.*$/, '').trim());
+  expect(commands).toEqual(['npm ci && npm run conformance', 'npm ci && npm test']);
+  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+  expect(scripts['conformance']).toBeTruthy();
+  // npm test is the type check, the lint and format gate, then the tests, as the README says.
+  expect(scripts['test']).toMatch(/^tsc --noEmit -p \. && biome ci .* && playwright test /);
+  // The CI entry point installs with npm ci and runs the README's test command.
+  const ci = read('.ci/run');
+  expect(ci).toMatch(/^if ! npm ci /m);
+  expect(ci).toMatch(/^npm test 2>&1/m);
+});
+
+test('a --grep that matches no check: the line the README shows, exit 2, the previous report replaced by the error', async () => {
+  test.setTimeout(120_000);
+  const shown = /^(conformance: no check matches --grep "(.+?)": nothing ran)$/m.exec(
+    section('## Running it against your deployment', '### Trying it on the reference started by hand'),
+  );
+  expect(shown, 'the README shows the line').not.toBeNull();
+  const reportDir = mkdtempSync(join(tmpdir(), 'readme-grep-'));
+  // A previous report in the directory, written in-process (the same files as the command writes).
+  expect((await runConformance({ seed: 1, grep: 'files.limit.bounds', reportDir })).verdict).toBe('conformant');
+  const run = await runCli(['--grep', shown![2]!], { reportDir });
+  expect(run.code).toBe(2);
+  expect(run.stderr.trim().split('\n')).toEqual([shown![1]]);
+  // "report.json, report.html and badge.svg are removed": junit.xml (one error) and summary.md (the reason) say it.
+  for (const gone of ['report.json', 'report.html', 'badge.svg'])
+    expect(existsSync(join(reportDir, gone)), gone).toBe(false);
+  expect(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="0" errors="1"/);
+  expect(readFileSync(join(reportDir, 'summary.md'), 'utf8')).toContain('no check matches --grep');
+});
+
+test('every option the README names is an option of the command that takes it', () => {
+  // The usage texts of the commands the README runs: the suite, the reference, diff, merge, the bench.
+  const usages = ['cli/args.ts', 'reference/cli.ts', 'cli/diff.ts', 'cli/merge.ts', 'bench/bench.ts']
+    .map(read)
+    .join('\n');
+  const npmOwn = new Set(['--save-dev']);
+  const named = new Set([...README.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]));
+  expect(named.size).toBeGreaterThan(20);
+  const unknown = [...named].filter((o) => !npmOwn.has(o) && !new RegExp(`(?<![\\w-])${o}(?![\\w-])`).test(usages));
+  expect(unknown).toEqual([]);
+});
+
+test('every file and folder of the repository the README names exists', () => {
+  // Written by a run, not kept in the repository.
+  const madeByRuns = new Set([
+    'reports/latest',
+    'reports/latest/',
+    'reports/latest-replay',
+    'reports/latest/blob/',
+    'reports/latest/blob',
+  ]);
+  const paths = new Set(
+    [
+      ...README.matchAll(
+        /(?<![\w./-])((?:\.ci|bench|cli|core|examples|generators|os|playwright|reference|reports|scripts|spec|suites|test)\/[\w./-]*)/g,
+      ),
+    ].map((m) => m[1]!.replace(/[.]$/, '')),
+  );
+  expect(paths.size).toBeGreaterThan(20);
+  const missing = [...paths].filter((p) => !madeByRuns.has(p) && !existsSync(join(ROOT, p)));
+  expect(missing).toEqual([]);
+  for (const doc of ['ARCHITECTURE.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'bench/RESULTS.md', 'spec/LEVELS.md'])
+    expect(README, doc).toContain(`](${doc})`);
+});
+
+test('the README is a guide, not a notebook: no dates, no commit hashes, at most about 450 lines', () => {
+  expect(README.split('\n').length).toBeLessThanOrEqual(451);
+  expect(README.match(/\b20\d\d-\d\d(-\d\d)?\b/g) ?? []).toEqual([]);
+  // A hash: seven or more hexadecimal digits with a letter among them (the template's 00000000-... is no hash).
+  expect(README.match(/\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/g) ?? []).toEqual([]);
 });

@@ -17,7 +17,7 @@ import { runSuiteAgainst } from './support/run-against.ts';
 // through the real command line too (the end-to-end path).
 test.describe.configure({ mode: 'parallel' });
 
-/** Seeds every variant is judged on: a reading must be accepted whatever the seed. */
+/** Seeds every variant is judged on: a reading must be accepted whatever the seed (rule "Verdicts in both directions"). */
 const SEEDS = [1, 2, 3, 4, 5];
 
 /** The seed every fault is judged on: exactness (below) is a statement about one reproducible run. */
@@ -127,7 +127,7 @@ for (const variant of CONFORMANT_VARIANTS) {
     expect(bySeed, `MUST requirements failed or not judged on ${variant.name} (${variant.description})`).toEqual(
       Object.fromEntries(SEEDS.map((s) => [s, []])),
     );
-    // One verdict per target: every MUST and SHOULD has the same status on every seed, at either concurrency.
+    // One verdict per target (rule "Verdicts in both directions"): every MUST and SHOULD has the same status on every seed, at either concurrency.
     expect(statuses.size, `statuses differ across seeds or concurrencies on ${variant.name}`).toBe(1);
   });
 }

@@ -47,7 +47,7 @@ function levelOf(requirementId: string): string {
  * - Skips for one reason (a deadline: every check left `not sent`) fold into one line with their
  *   count, said at the end of the run's lines (a skip for a reason of its own is said where it comes).
  *
- * Every string from the target is masked and its control characters shown escaped.
+ * Every string from the target is masked and its control characters shown escaped (rule "Hostile input").
  * Colour and a progress line only on a terminal, and never with NO_COLOR set (no-color.org).
  */
 export default class ConsoleReporter implements Reporter {

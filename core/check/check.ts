@@ -129,7 +129,7 @@ export interface CheckOutcome {
   /**
    * Why a check that was selected did not judge: an optional target field is absent (`target-field`),
    * or the run's limits cut it short (`run-limit`: budget, deadline, a target that stopped answering,
-   * the retry budget). A run-limit cut of a MUST makes the run incomplete: never green without evidence.
+   * the retry budget). A run-limit cut of a MUST makes the run incomplete (rule "No green without evidence").
    */
   cause?: 'target-field' | 'run-limit';
   /**

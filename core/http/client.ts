@@ -123,8 +123,8 @@ interface CheckScope {
 }
 
 /**
- * Bounds of the run's memory of answers, whatever a target sends: a body over a mebi-character is
- * asked again rather than kept, and past 64 Mi characters in all nothing more is kept.
+ * Bounds of the run's memory of answers (rule "Hostile input"): a body over a mebi-character is asked again
+ * rather than kept, and past 64 Mi characters in all nothing more is kept.
  */
 const ANSWER_MAX_CHARS = 1024 * 1024;
 const ANSWERS_MAX_CHARS = 64 * 1024 * 1024;
@@ -134,9 +134,8 @@ export type ResponseListener = (seen: SeenResponse) => void;
 
 /**
  * The only way checks reach the target: GET on the three documented paths under the configured base
- * URL (nothing else is asked of a deployment), within the run's request budget, rate limit and
- * time-outs, with 429/503 retried under a bounded back-off and every exchange kept, redacted, for
- * the report.
+ * URL (rule "Hostile input"), within the run's request budget, rate limit and time-outs, with 429/503 retried
+ * under a bounded back-off and every exchange kept, redacted, for the report.
  */
 export class Client {
   private readonly memory: RunMemory;
@@ -358,7 +357,7 @@ export class Client {
       const retryAfter = raw.headers['retry-after'];
       this.log.append({
         method: 'GET',
-        // Bounded like all evidence: a cursor of megabytes is not kept once per request.
+        // Bounded like all evidence (rule "Hostile input"): a cursor of megabytes is not kept once per request.
         url: excerpt(this.mask.text(url.toString())),
         status: raw.status,
         ms,
@@ -451,7 +450,7 @@ export class Client {
   /**
    * The URL of a documented path under one of the target's base URLs, or a suite error. A path
    * parameter `.` or `..` would be resolved away by URL parsing and the request would leave the
-   * documented path: refused, as is any base URL the target file does not name.
+   * documented path (rule "Hostile input"): refused, as is any base URL the target file does not name.
    */
   private documentedUrl(path: string, baseUrl: string): URL {
     const base = baseUrl.replace(/\/+$/, '');

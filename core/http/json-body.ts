@@ -8,7 +8,7 @@
  *
  * RFC 8259 section 4: object names "SHOULD be unique"; with duplicates "the behavior of software
  * that receives such an object is unpredictable". The service document says nothing about them, so
- * the first duplicate is reported for observation, never as a failure.
+ * the first duplicate is reported for observation, never as a failure (rule "Verdicts in both directions").
  */
 
 export interface DecodedJsonBody {

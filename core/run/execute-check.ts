@@ -10,7 +10,7 @@ import { RunNotes } from './run-notes.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { TargetView } from '../target/target.ts';
 
-/** Distinct violations of one requirement a check keeps, whatever a target sends (the rest are counted). */
+/** Distinct violations of one requirement a check keeps (the rest are counted, rule "Hostile input"). */
 export const FINDINGS_PER_REQUIREMENT = 20;
 
 /** What the engine shares with every check it runs: the response judges. */
@@ -56,7 +56,7 @@ export async function executeCheck(
   // requirement. Per check, not per run: what a check reports does not depend on what ran before it.
   const findings: Finding[] = [];
   const reported = new Set<string>();
-  // Bounded whatever a target sends: the first FINDINGS_PER_REQUIREMENT distinct
+  // Bounded whatever a target sends (rule "Hostile input"): the first FINDINGS_PER_REQUIREMENT distinct
   // violations of a requirement are kept, the rest counted and said.
   const perRequirement = new Map<string, number>();
   const beyond = new Map<string, number>();

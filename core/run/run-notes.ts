@@ -13,7 +13,7 @@ export interface RunNotesView {
 /**
  * The notes the run's judges took of every response, whichever check received it, for the whole-run
  * checks that compare one response with another (walks at two limits, pages at two sizes). Bounded in
- * characters: a target's bodies cannot grow it past RUN_NOTES_MAX_CHARS; one note per
+ * characters (rule "Hostile input"): a target's bodies cannot grow it past RUN_NOTES_MAX_CHARS; one note per
  * request asked (the first answer), so a page asked by several checks is kept once.
  */
 export class RunNotes implements RunNotesView {

@@ -130,8 +130,8 @@ export function targetOfMapping(raw: unknown, fileName: string, options: LoadOpt
 /**
  * The README's template writes its placeholders with "..." (`cntr_...`, `00000000-...`): a field left
  * so names nothing of the deployment, and an optional one would have its checks judged against
- * nothing (an otherWorkspaceId that is no workspace would pass the workspace-mismatch checks). Every
- * such field is named, in one line: the target file is careless, not the server.
+ * nothing (an otherWorkspaceId that is no workspace passed the workspace-mismatch checks). Every such
+ * field is named, in one line (rule "Bad input exits 2").
  */
 function checkPlaceholders(target: Target, file: string): void {
   const fields: Array<[string, string | undefined]> = [
@@ -156,7 +156,7 @@ function checkPlaceholders(target: Target, file: string): void {
  * Fields that become path parameters (4.1 container_id; 4.2 author and slug) must be able to name
  * one: a container id that is empty, `.` or `..`, or holds `/`, and a model that is not
  * `<author>/<slug>` with two such segments, can name nothing; the file is careless, and said so here
- * rather than blamed on the server.
+ * rather than blamed on the server (rule "Bad input exits 2").
  */
 function checkPathParameters(target: Target, file: string): void {
   const segment = (field: string, value: string | undefined, what: string) => {

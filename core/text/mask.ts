@@ -4,7 +4,7 @@ import { TextMemo } from './text-memo.ts';
 import { foldedUnit, isInvisible, showsAsIs } from './unseen.ts';
 
 /**
- * The one mask of the suite: every string that leaves the process passes through it,
+ * The one mask of the suite (rule "Hostile input"): every string that leaves the process passes through it,
  * and it replaces each secret by its placeholder ($API_KEY, ...) in every form a target can echo it.
  *
  * It works as a decoder, not as a pattern per key (as the GitHub Actions runner masks every encoding

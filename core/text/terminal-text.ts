@@ -1,5 +1,5 @@
 /**
- * Text a target controls, made safe to print on a terminal: a body or header can
+ * Text a target controls, made safe to print on a terminal (rule "Hostile input"): a body or header can
  * hold escape sequences that clear lines, move the cursor or recolour the screen, and a target could
  * print its own `verdict: CONFORMANT`. As curl and git do, such characters are shown escaped:
  *

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
  * What a pure function gave for a long text, kept for the next time the same text comes: a run
  * receives the same body many times (the same page asked by several checks), and a Map finds it in
  * one native lookup instead of another pass over it. What it keeps is bounded in total, so a hostile
- * target's bodies cannot grow it: each entry counts its text's length against
+ * target's bodies cannot grow it (rule "Hostile input"): each entry counts its text's length against
  * `maxChars` (the value, a masked text or a few findings, is no larger), the oldest entries give way
  * to a new one, and a text longer than `maxEntryChars` (a cursor of megabytes) is keyed by its
  * SHA-256 rather than held as a key. Texts shorter than `minChars` are computed every time, never

@@ -1,6 +1,6 @@
 /**
- * What a person does not see, and what reads the same (the mask sees what a person sees). Shared
- * by the mask (core/text/mask.ts), which looks through such characters, and the terminal
+ * What a person does not see, and what reads the same (rule "Hostile input": the mask sees what a person
+ * sees). Shared by the mask (core/text/mask.ts), which looks through such characters, and the terminal
  * (core/text/terminal-text.ts), which shows them escaped.
  *
  * Invisible: the default-ignorable code points (variation selectors, U+034F combining grapheme

@@ -3,7 +3,7 @@ import type { FaultDeclaration } from './index.ts';
 /**
  * Faults that break a rule only on a response no check written for that rule asks for: a page of a
  * query check, an error of a check about something else. Only the whole-run judges, fed every
- * response of the run, see them (live data's bad page is rarely the one a check asked for).
+ * response of the run, see them (rule "Judge every response": live data's bad page is rarely the one a check asked for).
  */
 export const UNASKED_FAULTS: readonly FaultDeclaration[] = [
   {

@@ -69,7 +69,7 @@ function authChecks(op: OperationProbe): CheckDeclaration[] {
         // 5 rule 1: the documented credential. The body is the operation's own checks' concern.
         const res = await op.send(ctx, 'key');
         // A model answered "Resource not found" (7.2) is the target file's modelEndpoints.model, not a
-        // refused key: named as models.response.schema names it, where no preflight ran first.
+        // refused key (rule "Bad input exits 2"): named as models.response.schema names it, where no preflight ran first.
         if (op.operation === 'listModelEndpoints' && res.status === 404) {
           throw new CannotJudge(
             'target-file',

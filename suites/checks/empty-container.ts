@@ -31,8 +31,8 @@ const MAX_PAGES = 4;
 /**
  * The very first request refused with 404 or 403: 4.1 lists no 404, and an unknown container may be
  * listed empty or refused with 403 (reading unknown-container-forbidden), so the target file's
- * emptyContainerId is not a container this key may read; it is named, not failed on the server.
- * files.errors.documented-status still judges the 404 as every error of the run.
+ * emptyContainerId is not a container this key may read; it is named, not failed on the server
+ * (rule "Bad input exits 2"). files.errors.documented-status still judges the 404 as every error of the run.
  */
 function carelessContainer(e: unknown, id: string): unknown {
   const res = e instanceof UnreadableListing ? e.response : undefined;

@@ -111,7 +111,7 @@ export const modelEndpointsChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.model);
       // A model the deployment answers "Resource not found" (7.2) is the target file's to check, not a
-      // failure of the server: the run ends as an error naming the field.
+      // failure of the server (rule "Bad input exits 2"): the run ends as an error naming the field.
       if (res.status === 404) {
         throw new CannotJudge(
           'target-file',
@@ -260,7 +260,7 @@ export const modelEndpointsChecks = defineChecks([
       const res = await ctx.api.listModelEndpoints(model);
       // 5 rule 3: "When authentication succeeds but the key lacks permission, the response is 403"; a
       // 404 that does not reveal the model exists is a reading (forbidden-model-404). A 200 says this
-      // key may read it: the target file's to check, not the server's failure.
+      // key may read it: the target file's to check, not the server's failure (rule "Bad input exits 2").
       if (res.status >= 200 && res.status < 300)
         throw new CannotJudge(
           'target-file',

@@ -3,7 +3,7 @@
  * of 4.1 and 2.2 that one page obeys on its own (suites/support/page-rules.ts), against the request
  * that fetched it: its limit, even one out of range that the server chose to accept, and its cursor.
  * A page with has_more and no last_id answered to a query check's limit=0 is as much a failure of 4.1
- * rule 1 as one met in a traversal (the bad page is rarely the one a check asked for).
+ * rule 1 as one met in a traversal (rule "Judge every response": the bad page is rarely the one a check asked for).
  */
 import type { Finding, ResponseJudge, RunNote, SeenResponse } from '../../core/check/judge.ts';
 import type { FilePageNote } from '../support/cross-walks.ts';

@@ -1,7 +1,7 @@
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 /**
  * Every error body the run receives, whichever check provoked it (a 429 or 503 met while paginating,
- * a 500, an unexpected 404), judged by what its operation's table states of its code.
+ * a 500, an unexpected 404), judged by what its operation's table states of its code (rule "Judge every response").
  * The shape itself is the response-schema judge's; this judges the code against the HTTP status, and
  * only where the document ties them:
  * - 7.1 "In these bodies `error.code` equals the HTTP status" (listContainerFiles);

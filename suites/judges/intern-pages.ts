@@ -1,7 +1,7 @@
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 /**
  * Every 200 page of list interns the run receives, whichever check fetched it, judged by what one
- * page obeys on its own: 8 "Page size 1 to 500" whatever was asked, the default page
+ * page obeys on its own (rule "Judge every response"): 8 "Page size 1 to 500" whatever was asked, the default page
  * included; 2.6 "Newest first" within the page; and
  * with the management key, 4.3 "The API key selects the caller, the workspace and the visible
  * interns": every intern listed is of the key's workspace (the target file's interns.workspaceId).

@@ -7,7 +7,7 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
  * response-schema judge's documentedSchema); a redirect or an undocumented status is judged elsewhere.
  *
  * Duplicate object names are not a failure: RFC 8259 section 4 says names "SHOULD be unique" and the
- * service document is silent, so the first one is observed, never failed.
+ * service document is silent, so the first one is observed (rule "Verdicts in both directions").
  */
 import { isJsonMediaType, type JsonBodyFacts } from '../../core/http/json-body.ts';
 import type { Finding, ResponseJudge, SeenResponse } from '../../core/check/judge.ts';

@@ -43,7 +43,7 @@ export function recordFindings(
 ): Finding[] {
   const findings: Finding[] = [];
   // One finding per distinct violation (the first record that shows it): a page of a million records
-  // broken alike is one finding, not a million.
+  // broken alike is one finding, not a million (rule "Hostile input").
   const kinds = new Set<string>();
   for (const [i, record] of records.entries()) {
     if (!isObject(record)) continue;

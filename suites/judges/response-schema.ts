@@ -95,7 +95,7 @@ interface Attribution {
 /**
  * No page holds more than 1000 records (4.1, 8; interns 500): the schema is judged on the first
  * MAX_JUDGED_RECORDS of `data` (and of the model's `endpoints`), so a page of a million broken
- * records costs what a page of a thousand does; its size is the page judges' to fail.
+ * records costs what a page of a thousand does (rule "Hostile input"); its size is the page judges' to fail.
  */
 export const MAX_JUDGED_RECORDS = 1_001;
 

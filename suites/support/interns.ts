@@ -52,7 +52,7 @@ export function widestInternsQuery(target: TargetView): Query | undefined {
  * The page a check on the interns themselves (2.5) judges: the largest the document allows (8 "Page
  * size 1 to 500") when the target file names the page-size parameter, else the plain request. A
  * record rule's own check then sees every intern any check of the run can see on a first page, so
- * its requirement's status does not depend on what else ran (`--grep`, `--shard`).
+ * its requirement's status does not depend on what else ran (rule "Verdicts in both directions": `--grep`, `--shard`).
  */
 export async function widestInternPage(ctx: ProbeContext): Promise<InternPage> {
   return plainInternPage(ctx, widestInternsQuery(ctx.target) ?? {});
