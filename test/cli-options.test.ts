@@ -215,10 +215,10 @@ test('the replay carries every option given but those that do not shape the run,
     'replay-path': '1:0',
     'report-dir': 'out/run',
   };
-  const NOT_CARRIED = new Set(['report-dir', 'force', 'dry-run', 'help', 'seed', 'replay-path']);
+  const NOT_CARRIED = new Set(['report-dir', 'force', 'dry-run', 'help', 'version', 'seed', 'replay-path']);
   const argv: string[] = [];
   for (const name of OPTION_NAMES) {
-    if (name === 'help' || name === 'dry-run') continue;
+    if (name === 'help' || name === 'dry-run' || name === 'version') continue;
     const bound = (BOUNDS as Record<string, { min: number; max: number }>)[name];
     const value = SAMPLE[name] ?? (bound ? String(Math.min(bound.max, bound.min + 1)) : undefined);
     argv.push(`--${name}`, ...(value === undefined ? [] : [value]));
@@ -226,7 +226,7 @@ test('the replay carries every option given but those that do not shape the run,
   const opts = parseCli(argv);
   const replay = replayCommand(opts, 42);
   for (const name of OPTION_NAMES) {
-    if (name === 'help' || name === 'dry-run') continue;
+    if (name === 'help' || name === 'dry-run' || name === 'version') continue;
     if (NOT_CARRIED.has(name)) continue;
     expect(replay, name).toContain(`--${name}`);
   }
