@@ -105,7 +105,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const runError =
       e instanceof ConformanceRunError
         ? e
-        : e instanceof Error && /^(TargetFileError|ReportDirError)$/.test(e.name)
+        : e instanceof Error && /^(TargetFileError|ReportDirError|UsageError)$/.test(e.name)
           ? new ConformanceRunError(e.message)
           : undefined;
     // As on the command line: a run that could not be made replaces the previous report with its error
@@ -128,7 +128,7 @@ export function toArgv(o: ConformanceOptions): string[] {
     const v = given[d.key];
     if (d.api !== true || v === undefined || v === false) continue;
     if (d.kind === 'flag') out.push(`--${name}`);
-    else out.push(`--${name}`, String(v));
+    else for (const one of Array.isArray(v) ? v : [v]) out.push(`--${name}`, String(one));
   }
   return out;
 }

@@ -20,7 +20,7 @@ export type CliOptions = ParsedOptions & {
    * normalised): the replay of the run is built from it (cli/prepare-run.ts), so an option added to
    * the table is carried by every printed replay without being named there.
    */
-  given: Readonly<Record<string, string | true>>;
+  given: Readonly<Record<string, string | true | readonly string[]>>;
 };
 
 /** Defaults stated in --help that the CLI itself turns into settings (cli/prepare-run.ts), from the run settings' DEFAULTS. */
@@ -46,7 +46,8 @@ const HELP_WIDTH = 112;
 /** --help's lines of one option: its name and value, its words, `(default X)` after them. */
 export function usageOf(name: OptionName): string {
   const d = declOf(name);
-  const left = `${d.kind === 'flag' && d.short ? `-${d.short}, ` : ''}--${name}${d.kind === 'value' ? ` ${d.arg}` : ''}`;
+  const short = d.kind === 'flag' ? d.short : d.shortFor?.letter;
+  const left = `${short ? `-${short}, ` : ''}--${name}${d.kind === 'value' ? ` ${d.arg}` : ''}`;
   const words = d.help.split('\n');
   if (d.kind === 'value') {
     const last = `${words.pop()!} (default ${d.default})`;
@@ -67,7 +68,7 @@ const PARSE_ARGS = Object.fromEntries(
       name,
       d.kind === 'flag'
         ? { type: 'boolean' as const, ...(d.short ? { short: d.short } : {}) }
-        : { type: 'string' as const },
+        : { type: 'string' as const, ...(d.multiple ? { multiple: true } : {}) },
     ];
   }),
 );
@@ -83,25 +84,30 @@ export function parseArgsLine(e: unknown): string {
 }
 
 export function parseCli(argv: readonly string[]): CliOptions {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | Array<string | boolean> | undefined>;
   try {
     ({ values } = parseArgs({
-      args: joinNegativeValues(argv),
+      args: shortValues(joinNegativeValues(argv)),
       strict: true,
       allowPositionals: false,
       options: PARSE_ARGS,
     }));
   } catch (e) {
-    throw new UsageError(parseArgsLine(e));
+    throw new UsageError(unknownOptionLine(e) ?? parseArgsLine(e));
   }
   const opts: Record<string, unknown> = {};
-  const given: Record<string, string | true> = {};
+  const given: Record<string, string | true | string[]> = {};
   for (const name of OPTION_NAMES) {
     const d: OptionDecl = declOf(name);
     const typed = values[name];
     if (d.kind === 'flag') {
       opts[d.key] = typed === true;
       if (typed === true) given[name] = true;
+    } else if (d.multiple) {
+      const all = (Array.isArray(typed) ? typed : []).map((v) => d.parse(String(v)) as string);
+      d.checkAll?.(all);
+      opts[d.key] = all;
+      if (all.length) given[name] = all;
     } else if (typeof typed === 'string') {
       const parsed = d.parse(typed);
       opts[d.key] = parsed;
@@ -150,4 +156,53 @@ function joinNegativeValues(argv: readonly string[]): string[] {
     } else out.push(arg);
   }
   return out;
+}
+
+/** `-x`: a one-letter flag standing for an option with its value (cli/options.ts shortFor), as `--max-failures=1`. */
+function shortValues(argv: readonly string[]): string[] {
+  const byLetter = new Map<string, string>();
+  for (const name of OPTION_NAMES) {
+    const d = declOf(name);
+    if (d.kind === 'value' && d.shortFor) byLetter.set(`-${d.shortFor.letter}`, `--${name}=${d.shortFor.value}`);
+  }
+  return argv.map((arg) => byLetter.get(arg) ?? arg);
+}
+
+/**
+ * An unknown option in one line, with the option it is most likely a typo of (as Playwright and
+ * Schemathesis say it): `unknown option --concurency (did you mean --concurrency?)`. Undefined for
+ * any other error of the parser.
+ */
+function unknownOptionLine(e: unknown): string | undefined {
+  if ((e as { code?: string })?.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
+  const typed = /^Unknown option '([^']*)'/.exec((e as Error).message)?.[1];
+  if (typed === undefined) return undefined;
+  const long = /^--([^=]*)/.exec(typed)?.[1];
+  const near = long === undefined ? undefined : nearestOption(long);
+  const shownTyped = terminalSafe(typed.length > 100 ? `${typed.slice(0, 100)}…` : typed);
+  return `unknown option ${shownTyped}${near ? ` (did you mean --${near}?)` : ''}`;
+}
+
+/** The option whose name is nearest to `typed` by edit distance, when near enough to be its typo. */
+export function nearestOption(typed: string): OptionName | undefined {
+  let best: { name: OptionName; d: number } | undefined;
+  for (const name of OPTION_NAMES) {
+    const d = editDistance(typed.toLowerCase(), name);
+    if (!best || d < best.d) best = { name, d };
+  }
+  // Two edits at most, and at most a third of the name: a short word is no typo of every short name.
+  return best && best.d > 0 && best.d <= Math.min(2, Math.floor(best.name.length / 3)) ? best.name : undefined;
+}
+
+/** Levenshtein distance; option names are short, and a typed name is cut at 100 characters. */
+function editDistance(a: string, b: string): number {
+  const x = a.slice(0, 100);
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
 }

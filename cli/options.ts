@@ -1,4 +1,5 @@
 import { DEFAULTS } from '../core/run/run-settings.ts';
+import { headerList, headerOption, headerReplay } from './header-option.ts';
 import { commandLine } from './suite-files.ts';
 import { BOUNDS, choice, grep, int, path, rangeOf, replayPath, shard } from './option-values.ts';
 
@@ -42,6 +43,14 @@ export interface ValueDecl extends Common {
   readonly parse: (typed: string) => unknown;
   /** The value CliOptions holds when the option is absent, if any (the run settings fill in the rest). */
   readonly fill?: unknown;
+  /** Given more than once, each value kept (a list; an empty one when absent). */
+  readonly multiple?: true;
+  /** Checks the values of a `multiple` option together (each once, how many). */
+  readonly checkAll?: (all: readonly string[]) => void;
+  /** The value as the printed replay writes it, when not as given (a secret named by its variable). */
+  readonly replayValue?: (value: string) => string;
+  /** A one-letter flag standing for the option with one value: -x for --max-failures 1. */
+  readonly shortFor?: { readonly letter: string; readonly value: string };
 }
 
 /** A flag: `--name`, no value. Absent, it is false. */
@@ -241,6 +250,30 @@ export const OPTIONS = {
     api: true,
     action: true,
   }),
+  'max-failures': value({
+    key: 'maxFailures',
+    arg: 'N',
+    shortFor: { letter: 'x', value: '1' },
+    help: `end the run once N requirements have failed at a gating level (-x: 1), ${rangeOf('max-failures')};\nthe verdict is NON-CONFORMANT, the requirements left are not judged`,
+    default: 'no limit',
+    parse: (v) => int('max-failures', v),
+    replay: 'carried',
+    api: true,
+    action: true,
+  }),
+  header: value({
+    key: 'headers',
+    arg: 'NAME:VALUE',
+    multiple: true,
+    help: `an extra header sent with every request (a gateway's), repeatable; VALUE may be \${VAR}, read from\nthe environment; masked in every output like the keys; the replay names it \${VAR} (\${HEADER_<NAME>}\nfor a value written literally); Authorization, Accept and framing headers are refused`,
+    default: 'none',
+    parse: headerOption,
+    checkAll: headerList,
+    replayValue: headerReplay,
+    replay: 'carried',
+    api: true,
+    action: true,
+  }),
   'replay-path': value({
     key: 'replayPath',
     arg: 'PATH',
@@ -287,10 +320,22 @@ export function declOf(name: OptionName): OptionDecl {
 }
 
 /** What an option holds once parsed: a flag true or false, a value what its parse returns. */
-type ValueOf<D> = D extends { kind: 'flag' } ? boolean : D extends { parse: (typed: string) => infer T } ? T : never;
+type ValueOf<D> = D extends { kind: 'flag' }
+  ? boolean
+  : D extends { parse: (typed: string) => infer T }
+    ? D extends { multiple: true }
+      ? T[]
+      : T
+    : never;
 
-/** Names whose value is always there once parsed: flags (false when absent) and values with a `fill`. */
-type Filled<D> = D extends { kind: 'flag' } ? true : D extends { fill: unknown } ? true : false;
+/** Names whose value is always there once parsed: flags (false when absent), lists (empty) and values with a `fill`. */
+type Filled<D> = D extends { kind: 'flag' }
+  ? true
+  : D extends { fill: unknown }
+    ? true
+    : D extends { multiple: true }
+      ? true
+      : false;
 
 /** Every option, parsed, by its key: those always filled are required, the rest optional. */
 export type ParsedOptions = {

@@ -60,6 +60,8 @@ export function settingsOf(
     allowLiteralKeys: opts.allowLiteralKeys,
     allowInsecure: opts.allowInsecure,
     ...(opts.replayPath ? { replayPath: opts.replayPath } : {}),
+    ...(opts.maxFailures !== undefined ? { maxFailures: opts.maxFailures } : {}),
+    ...(opts.headers.length ? { headers: [...opts.headers] } : {}),
     replay: replayCommand(opts, seed),
     requestsBefore: 0,
   };
@@ -77,7 +79,11 @@ export function replayCommand(opts: CliOptions, seed: number): string {
   const given = opts.given ?? {};
   const words = (name: OptionName) => {
     const v = given[name];
-    return v === undefined ? [] : [v === true ? `--${name}` : `--${name} ${shellWord(v)}`];
+    const d = declOf(name);
+    const word = (value: string) => shellWord(d.kind === 'value' && d.replayValue ? d.replayValue(value) : value);
+    if (v === undefined) return [];
+    if (v === true) return [`--${name}`];
+    return (typeof v === 'string' ? [v] : v).map((one) => `--${name} ${word(one)}`);
   };
   parts.push(...words('target'), `--seed ${seed}`);
   for (const name of OPTION_NAMES)

@@ -10,7 +10,7 @@ import { EXIT_CODE } from '../reports/format.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { writeShardReport } from '../reports/shards.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
-import type { CliOptions } from './args.ts';
+import { type CliOptions, UsageError } from './args.ts';
 import { die, Fatal } from './fatal.ts';
 import { preflight } from './preflight.ts';
 import { suiteInfo, type PreparedRun } from './prepare-run.ts';
@@ -150,7 +150,8 @@ async function targetOf(settings: RunSettings): Promise<{ target: Target; stop?:
   try {
     return await runTarget(settings);
   } catch (e) {
-    if (e instanceof TargetFileError) die(e.message);
+    // A --header whose variable is not set is bad input like a careless target file: one line, exit 2.
+    if (e instanceof TargetFileError || e instanceof UsageError) die(e.message);
     throw e;
   }
 }

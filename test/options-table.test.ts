@@ -21,6 +21,7 @@ const SAMPLE: Partial<Record<OptionName, string>> = {
   'fail-on': 'should',
   transport: 'playwright',
   'replay-path': '1:0',
+  header: 'X-Gateway:${GATEWAY_TOKEN}',
 };
 
 /** A valid value for a value option, as typed. */
@@ -78,7 +79,8 @@ test('every option the table gives to the API reaches the parser under its key; 
       expect(d.api.not.length, `--${name}: why the API does not take it`).toBeGreaterThan(0);
       continue;
     }
-    const typed = d.kind === 'flag' ? true : d.parse(sampleOf(name));
+    const one = d.kind === 'flag' ? true : d.parse(sampleOf(name));
+    const typed = d.kind === 'value' && d.multiple ? [one] : one;
     const argv = toArgv({ [d.key]: typed });
     expect(argv[0], name).toBe(`--${name}`);
     expect((parseCli(argv) as unknown as Record<string, unknown>)[d.key], name).toEqual(typed);
@@ -99,7 +101,7 @@ test('every option set is carried into the replay unless the table says why not'
     const d = declOf(name);
     const argv = d.kind === 'flag' ? [`--${name}`] : [`--${name}`, sampleOf(name)];
     const replay = replayCommand(parseCli(argv), 42);
-    const words = replay.split(' ');
+    const words = replay.split(' ').map((w) => w.replace(/^'(.*)'$/, '$1'));
     if (d.replay === 'carried' || d.replay === 'selection') {
       expect(words, name).toContain(`--${name}`);
       if (d.kind === 'value') expect(words[words.indexOf(`--${name}`) + 1], name).toBe(sampleOf(name));
