@@ -5,47 +5,29 @@ import { Engine } from '../core/run/engine.ts';
 import { Mask, secretsOf } from '../core/text/mask.ts';
 import { concurrencyOf, deadlineLeftMs, deadlineReason } from '../core/run/run-settings.ts';
 import { grepText } from '../core/check/tags.ts';
-import { NodeTransport } from '../core/http/transport.ts';
+import { NodeTransport, PlaywrightTransport } from '../core/http/transport.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { replaceWithErrorReport } from '../reports/error-report.ts';
 import { prepareReportDir, writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
 import { parseCli } from './args.ts';
+import { type ApiOptions, declOf, OPTION_NAMES } from './options.ts';
 import { preflight } from './preflight.ts';
 import { settingsOf, suiteInfo } from './prepare-run.ts';
 import { reportOfRun } from './run-report.ts';
 import { runTarget } from './run-target.ts';
+import { replayPathProblem } from './selection.ts';
 import { waitForTarget } from './wait-for.ts';
 
 export type { ConformanceReport } from '../reports/model.ts';
 
-/** What `runConformance` takes: the command line's options, by name. */
-export interface ConformanceOptions {
-  /** Target file (YAML); without it, the embedded reference implementation. */
-  target?: string;
-  seed?: number;
-  /** A regular expression over check ids and tags (`@must`, `@files`), like --grep. */
-  grep?: string;
-  numRuns?: number;
-  maxRequests?: number;
-  maxRps?: number;
-  /** Checks in flight together at most, like --concurrency (default 8; 1: one request at a time). */
-  concurrency?: number;
-  timeoutMs?: number;
-  deadlineS?: number;
-  /** Wait up to this many seconds for the target to answer before the preflight, like --wait-for. */
-  waitForS?: number;
-  failOn?: 'must' | 'should';
-  requireAll?: boolean;
-  allowLiteralKeys?: boolean;
-  allowInsecure?: boolean;
-  /** Also write the report files there (report.json, junit.xml, summary.md, report.html, badge.svg). */
-  reportDir?: string;
-  force?: boolean;
-  /** Environment the target file's `${VAR}` keys are read from (default process.env). */
-  env?: NodeJS.ProcessEnv;
-}
+/**
+ * What `runConformance` takes: the command line's options, by the names of cli/options.ts (`key`):
+ * every option the table gives to the API (a value as the option's check returns it, a flag as a
+ * boolean), and the environment the target file's `${VAR}` keys are read from (default process.env).
+ */
+export type ConformanceOptions = ApiOptions & { env?: NodeJS.ProcessEnv };
 
 /** A run that could not be made (bad option, bad target file, unreachable target, rejected key): exit 2's cases. */
 export class ConformanceRunError extends Error {
@@ -85,11 +67,21 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const selected = ALL_CHECKS.filter((c) => !grep || grep.test(grepText(c))).map((c) => c.id);
     if (selected.length === 0)
       throw new ConformanceRunError('no check ran: the selection (grep) holds none of the declared checks');
-    const transport = new NodeTransport({
+    const replayProblem = replayPathProblem(opts.replayPath, selected);
+    if (replayProblem) throw new ConformanceRunError(replayProblem);
+    const limits = {
       timeoutMs: settings.requestTimeoutMs,
       bodyCapBytes: settings.bodyCapBytes,
       connections: concurrencyOf(settings),
-    });
+    };
+    // As the command's run host chooses (cli/playwright/run-host.ts): --transport playwright is Playwright's request context.
+    const transport =
+      settings.transport === 'playwright'
+        ? new PlaywrightTransport(
+            await (await import('@playwright/test')).request.newContext({ maxRedirects: 0 }),
+            limits,
+          )
+        : new NodeTransport(limits);
     const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
     const startedAt = new Date();
     // What is left of the run's deadline after the preflight, in the command line's words (cli/playwright/run-host.ts).
@@ -113,7 +105,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const runError =
       e instanceof ConformanceRunError
         ? e
-        : e instanceof Error && /^(TargetFileError|ReportDirError)$/.test(e.name)
+        : e instanceof Error && /^(TargetFileError|ReportDirError|UsageError)$/.test(e.name)
           ? new ConformanceRunError(e.message)
           : undefined;
     // As on the command line: a run that could not be made replaces the previous report with its error
@@ -128,26 +120,15 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
 }
 
 /** The options as the command line's words, so both are checked by one parser (cli/args.ts). */
-function toArgv(o: ConformanceOptions): string[] {
+export function toArgv(o: ConformanceOptions): string[] {
   const out: string[] = [];
-  const flag = (name: string, v: string | number | undefined) => {
-    if (v !== undefined) out.push(`--${name}`, String(v));
-  };
-  flag('target', o.target);
-  flag('seed', o.seed);
-  flag('grep', o.grep);
-  flag('num-runs', o.numRuns);
-  flag('max-requests', o.maxRequests);
-  flag('max-rps', o.maxRps);
-  flag('concurrency', o.concurrency);
-  flag('timeout', o.timeoutMs);
-  flag('deadline', o.deadlineS);
-  flag('wait-for', o.waitForS);
-  flag('fail-on', o.failOn);
-  flag('report-dir', o.reportDir);
-  if (o.requireAll) out.push('--require-all');
-  if (o.allowLiteralKeys) out.push('--allow-literal-keys');
-  if (o.allowInsecure) out.push('--allow-insecure');
-  if (o.force) out.push('--force');
+  const given = o as Record<string, unknown>;
+  for (const name of OPTION_NAMES) {
+    const d = declOf(name);
+    const v = given[d.key];
+    if (d.api !== true || v === undefined || v === false) continue;
+    if (d.kind === 'flag') out.push(`--${name}`);
+    else for (const one of Array.isArray(v) ? v : [v]) out.push(`--${name}`, String(one));
+  }
   return out;
 }

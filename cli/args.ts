@@ -1,79 +1,35 @@
 import { parseArgs } from 'node:util';
 import { DEFAULTS } from '../core/run/run-settings.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
+import { UsageError } from './option-values.ts';
+import { declOf, OPTION_NAMES, type OptionDecl, type OptionName, type ParsedOptions } from './options.ts';
 import { commandLine } from './suite-files.ts';
 
+export { BOUNDS, shown, UsageError } from './option-values.ts';
+export { OPTION_NAMES } from './options.ts';
+
 /**
- * Command-line options of `npm run conformance`: every value is checked here, so a wrong one is a
- * single line naming the option and what it accepts (a UsageError; the CLI prints it and exits 2),
- * never a value that reaches Playwright or a timer and fails later with a stack trace.
+ * Command-line options of `npm run conformance`, as declared in cli/options.ts: every value is checked
+ * there, so a wrong one is a single line naming the option and what it accepts (a UsageError; the CLI
+ * prints it and exits 2, "Bad input exits 2"), never a value that reaches Playwright or a timer and
+ * fails later with a stack trace.
  */
-export interface CliOptions {
-  target?: string;
-  reportDir?: string;
-  seed?: number;
-  numRuns?: number;
-  maxRequests?: number;
-  maxRps?: number;
-  concurrency?: number;
-  timeoutMs?: number;
-  deadlineS?: number;
-  /** Seconds to wait for the target to answer before the preflight (cli/wait-for.ts), within the deadline. */
-  waitForS?: number;
-  /** Seconds the whole run may spend waiting before retries of 429/503 answers (then it stops, incomplete). */
-  retryBudgetS: number;
-  grep?: string;
-  /** `I/N` with 1 <= I <= N, normalised (no leading zeros): it names the shard's files. */
-  shard?: string;
-  failOn: 'must' | 'should';
-  transport: 'node' | 'playwright';
-  allowLiteralKeys: boolean;
-  allowInsecure: boolean;
-  /** Any MUST requirement not judged, whatever the reason, makes the verdict incomplete. */
-  requireAll: boolean;
-  /** Write into a report directory that holds files the suite did not write. */
-  force: boolean;
-  dryRun: boolean;
-  replayPath?: string;
-  help: boolean;
-  /** --version: the suite's and the service document's versions are printed; nothing else is done. */
-  version: boolean;
+export type CliOptions = ParsedOptions & {
   /**
    * Every option given on the command line, by its name, as checked (numbers and --shard
    * normalised): the replay of the run is built from it (cli/prepare-run.ts), so an option added to
-   * OPTIONS is carried by every printed replay without being named there.
+   * the table is carried by every printed replay without being named there.
    */
-  given: Readonly<Record<string, string | true>>;
-}
+  given: Readonly<Record<string, string | true | readonly string[]>>;
+};
 
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
-/**
- * Bounds of the numeric options, stated in --help. The upper bounds keep every value inside what
- * Node's timers take (2^31-1 ms: above it a timer fires after 1 ms) and a run inside an hour.
- */
-export const BOUNDS = {
-  seed: { min: 0, max: 0xffffffff },
-  'num-runs': { min: 1, max: 10_000 },
-  'max-requests': { min: 1, max: 1_000_000 },
-  'max-rps': { min: 1, max: 10_000 },
-  concurrency: { min: 1, max: 64 },
-  timeout: { min: 1, max: 120_000 },
-  deadline: { min: 1, max: 3_600 },
-  'wait-for': { min: 1, max: 3_600 },
-  'retry-budget': { min: 0, max: 3_600 },
-  shards: { min: 1, max: 1_000 },
+/** Defaults stated in --help that the CLI itself turns into settings (cli/prepare-run.ts), from the run settings' DEFAULTS. */
+export const CLI_DEFAULTS = {
+  deadlineS: DEFAULTS.deadlineMs / 1000,
+  retryBudgetS: DEFAULTS.retryBudgetMs / 1000,
 } as const;
 
-/** Defaults stated in --help (the ones the CLI itself fills in; the run settings hold the others). */
-export const CLI_DEFAULTS = { deadlineS: 600, retryBudgetS: 60 } as const;
-
-/** A --grep or path longer than this is refused: it is a typo or an attack, not a selection. */
-const MAX_TEXT = 1_000;
-
-export const USAGE = `usage: ${commandLine('run')} [options]
+const INTRO = `usage: ${commandLine('run')} [options]
 
 Runs the conformance suite against the target described by --target, or against the embedded
 reference implementation when no target is given. Exit code: 0 conformant, 1 a MUST requirement
@@ -81,134 +37,41 @@ failed (or a SHOULD one with --fail-on should), 2 the run could not be made or i
 130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM). Every file of the report directory says
 what the exit code says: a run that cannot be made (exit 2 before the first check) replaces the
 previous report with its error (junit.xml with one error, summary.md with the reason).
+`;
 
-  --target FILE          target file (YAML) describing the deployment
-  --report-dir DIR       where the report is written (default reports/latest)
-  --force                write into a report directory holding files the suite did not write
-  --seed N               seed of the run, 0 to ${BOUNDS.seed.max} (default: random, printed)
-  --num-runs N           fast-check runs per property, 1 to ${BOUNDS['num-runs'].max} (default 20)
-  --max-requests N       hard request budget of the run, 1 to ${BOUNDS['max-requests'].max} (default 2000)
-  --max-rps N            at most N requests per second, 1 to ${BOUNDS['max-rps'].max} (default: no limit)
-  --concurrency N        checks in flight together, 1 to ${BOUNDS.concurrency.max} (default ${DEFAULTS.concurrency}; 1: one request at a time);
-                         they share the budget, --max-rps and any 429/503 pause
-  --timeout MS           time-out of one request in ms, 1 to ${BOUNDS.timeout.max} (default 10000)
-  --deadline S           deadline of the whole run in seconds, preflight included, counted from the
-                         command's start, 1 to ${BOUNDS.deadline.max} (default ${CLI_DEFAULTS.deadlineS})
-  --wait-for S           first wait up to S seconds, 1 to ${BOUNDS['wait-for'].max}, for the target to answer (any HTTP
-                         response) before the preflight, for a service still starting; counted in --deadline
-  --retry-budget S       seconds the run may spend waiting to retry 429/503 answers, 0 to ${BOUNDS['retry-budget'].max}
-                         (default ${CLI_DEFAULTS.retryBudgetS}); past it the run stops and is incomplete
-  --grep REGEX           run only the checks whose id or tag matches (e.g. @must, @files)
-  --shard I/N            run shard I of N, 1 <= I <= N <= ${BOUNDS.shards.max}; join the shards with
-                         ${commandLine('merge')} (README: Using it in CI)
-  --fail-on must|should  which failed level fails the run (default must)
-  --require-all          any MUST requirement not judged (an optional target field absent, nothing to
-                         judge, a run limit, a check not selected) makes the verdict incomplete
-                         (for certification)
-  --transport node|playwright   HTTP client (default node: bodies capped while streaming)
-  --allow-literal-keys   accept keys written literally in the target file
-  --allow-insecure       accept plain http:// to a host other than loopback
-  --replay-path PATH     fast-check path of a counterexample to replay, e.g. 3:1:0 (with --seed and --grep)
-  --dry-run              print the plan and send nothing
-  --version              the suite's version and commit, and the service document's version
-  --help                 this text`;
+/** Where an option's words begin in --help, and how long a line of them may grow. */
+const HELP_COLUMN = 25;
+const HELP_WIDTH = 112;
 
-/**
- * A user's value shown in a message: quoted, control characters escaped (a value pasted from a
- * terminal must not move the cursor), cut to a readable length so the message stays one line.
- */
-export function shown(v: string, max = 60): string {
-  return `"${terminalSafe(v.length > max ? `${v.slice(0, max)}…` : v)}"`;
-}
-
-function int(name: keyof typeof BOUNDS, v: string | undefined, unit = ''): number | undefined {
-  if (v === undefined) return undefined;
-  const { min, max } = BOUNDS[name];
-  // Digits only: no sign, exponent or fraction; the length test keeps Number() exact before the bound test.
-  if (!/^\d{1,12}$/.test(v) || Number(v) < min || Number(v) > max) {
-    throw new UsageError(`--${name} takes a whole number from ${min} to ${max}${unit}, got ${shown(v)}`);
+/** --help's lines of one option: its name and value, its words, `(default X)` after them. */
+export function usageOf(name: OptionName): string {
+  const d = declOf(name);
+  const short = d.kind === 'flag' ? d.short : d.shortFor?.letter;
+  const left = `${short ? `-${short}, ` : ''}--${name}${d.kind === 'value' ? ` ${d.arg}` : ''}`;
+  const words = d.help.split('\n');
+  if (d.kind === 'value') {
+    const last = `${words.pop()!} (default ${d.default})`;
+    if (HELP_COLUMN + last.length <= HELP_WIDTH) words.push(last);
+    else words.push(last.slice(0, last.lastIndexOf(' (default')), `(default ${d.default})`);
   }
-  return Number(v);
+  const first = left.length <= HELP_COLUMN - 4 ? `  ${left.padEnd(HELP_COLUMN - 2)}` : `  ${left}   `;
+  return [first + words[0], ...words.slice(1).map((w) => ' '.repeat(HELP_COLUMN) + w)].join('\n');
 }
 
-function shard(v: string | undefined): string | undefined {
-  if (v === undefined) return undefined;
-  const m = /^(\d{1,6})\/(\d{1,6})$/.exec(v);
-  const [i, n] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
-  if (!m || i < 1 || i > n || n > BOUNDS.shards.max) {
-    throw new UsageError(`--shard takes I/N with 1 <= I <= N <= ${BOUNDS.shards.max}, got ${shown(v)}`);
-  }
-  return `${i}/${n}`;
-}
+export const USAGE = `${INTRO}\n${OPTION_NAMES.map(usageOf).join('\n')}`;
 
-/** Compiled as Playwright compiles --grep (`/body/flags` or a pattern with flags gi), so what passes here runs there. */
-function grep(v: string | undefined): string | undefined {
-  if (v === undefined) return undefined;
-  if (v.length === 0 || v.length > MAX_TEXT)
-    throw new UsageError(`--grep takes a regular expression of 1 to ${MAX_TEXT} characters, got ${shown(v)}`);
-  const slashed = /^\/(.*)\/([gi]*)$/.exec(v);
-  try {
-    if (slashed) new RegExp(slashed[1]!, slashed[2]);
-    else new RegExp(v, 'gi');
-  } catch (e) {
-    // JavaScript's own words for what is wrong ("Unterminated group"), after the pattern it read.
-    const why = /: ([^:]+)$/.exec((e as Error).message)?.[1] ?? 'not a valid pattern';
-    throw new UsageError(`--grep takes a regular expression, got ${shown(v)}, which is not one: ${terminalSafe(why)}`);
-  }
-  return v;
-}
-
-/** A file or directory name: not empty, no NUL (the file system refuses it with a stack trace of its own). */
-function path(name: string, v: string | undefined): string | undefined {
-  if (v === undefined) return undefined;
-  if (v.length === 0 || v.length > 4096 || v.includes('\0'))
-    throw new UsageError(`--${name} takes a path of 1 to 4096 characters without NUL, got ${shown(v)}`);
-  return v;
-}
-
-/** fast-check's counterexample path: run indices separated by colons (what a failure prints). */
-function replayPath(v: string | undefined): string | undefined {
-  if (v === undefined) return undefined;
-  if (v.length > MAX_TEXT || !/^\d{1,9}(:\d{1,9})*$/.test(v))
-    throw new UsageError(`--replay-path takes a fast-check path such as 3:1:0, got ${shown(v)}`);
-  return v;
-}
-
-function choice<T extends string>(name: string, v: string | undefined, allowed: readonly T[], fallback: T): T {
-  if (v === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(v))
-    throw new UsageError(`--${name} takes ${allowed.join(' or ')}, got ${shown(v)}`);
-  return v as T;
-}
-
-const OPTIONS = {
-  target: { type: 'string' },
-  'report-dir': { type: 'string' },
-  seed: { type: 'string' },
-  'num-runs': { type: 'string' },
-  'max-requests': { type: 'string' },
-  'max-rps': { type: 'string' },
-  concurrency: { type: 'string' },
-  timeout: { type: 'string' },
-  deadline: { type: 'string' },
-  'wait-for': { type: 'string' },
-  'retry-budget': { type: 'string' },
-  grep: { type: 'string' },
-  shard: { type: 'string' },
-  'fail-on': { type: 'string' },
-  transport: { type: 'string' },
-  'allow-literal-keys': { type: 'boolean' },
-  'allow-insecure': { type: 'boolean' },
-  'require-all': { type: 'boolean' },
-  force: { type: 'boolean' },
-  'dry-run': { type: 'boolean' },
-  'replay-path': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean' },
-} as const;
-
-/** Every option name, for tests that loop over all of them. */
-export const OPTION_NAMES = Object.keys(OPTIONS) as ReadonlyArray<keyof typeof OPTIONS>;
+/** node:util parseArgs's declaration of every option, from the table. */
+const PARSE_ARGS = Object.fromEntries(
+  OPTION_NAMES.map((name) => {
+    const d: OptionDecl = declOf(name);
+    return [
+      name,
+      d.kind === 'flag'
+        ? { type: 'boolean' as const, ...(d.short ? { short: d.short } : {}) }
+        : { type: 'string' as const, ...(d.multiple ? { multiple: true } : {}) },
+    ];
+  }),
+);
 
 /**
  * node:util parseArgs's error as one line: it names the option ("Unknown option '--x'", "Option
@@ -221,64 +84,38 @@ export function parseArgsLine(e: unknown): string {
 }
 
 export function parseCli(argv: readonly string[]): CliOptions {
-  let values;
+  let values: Record<string, string | boolean | Array<string | boolean> | undefined>;
   try {
     ({ values } = parseArgs({
-      args: joinNegativeValues(argv),
+      args: shortValues(joinNegativeValues(argv)),
       strict: true,
       allowPositionals: false,
-      options: OPTIONS,
+      options: PARSE_ARGS,
     }));
   } catch (e) {
-    throw new UsageError(parseArgsLine(e));
+    throw new UsageError(unknownOptionLine(e) ?? parseArgsLine(e));
   }
-  const opts: CliOptions = {
-    failOn: choice('fail-on', values['fail-on'], ['must', 'should'], 'must'),
-    transport: choice('transport', values.transport, ['node', 'playwright'], 'node'),
-    allowLiteralKeys: values['allow-literal-keys'] ?? false,
-    allowInsecure: values['allow-insecure'] ?? false,
-    requireAll: values['require-all'] ?? false,
-    force: values.force ?? false,
-    dryRun: values['dry-run'] ?? false,
-    retryBudgetS: int('retry-budget', values['retry-budget'], ' s') ?? CLI_DEFAULTS.retryBudgetS,
-    help: values.help ?? false,
-    version: values.version ?? false,
-    given: {},
-  };
-  const assign = <K extends keyof CliOptions>(k: K, v: CliOptions[K] | undefined) => {
-    if (v !== undefined) opts[k] = v;
-  };
-  assign('target', path('target', values.target));
-  assign('reportDir', path('report-dir', values['report-dir']));
-  assign('seed', int('seed', values.seed));
-  assign('numRuns', int('num-runs', values['num-runs']));
-  assign('maxRequests', int('max-requests', values['max-requests']));
-  assign('maxRps', int('max-rps', values['max-rps']));
-  assign('concurrency', int('concurrency', values.concurrency));
-  assign('timeoutMs', int('timeout', values.timeout, ' ms'));
-  assign('deadlineS', int('deadline', values.deadline, ' s'));
-  assign('waitForS', int('wait-for', values['wait-for'], ' s'));
-  assign('grep', grep(values.grep));
-  assign('shard', shard(values.shard));
-  assign('replayPath', replayPath(values['replay-path']));
-  opts.given = givenOf(values as Record<string, string | boolean | undefined>, opts);
-  return opts;
-}
-
-/** The options given, as checked: a whole number as its value (`007` is 7), --shard normalised, a flag as true. */
-function givenOf(
-  values: Record<string, string | boolean | undefined>,
-  opts: CliOptions,
-): Record<string, string | true> {
-  const out: Record<string, string | true> = {};
+  const opts: Record<string, unknown> = {};
+  const given: Record<string, string | true | string[]> = {};
   for (const name of OPTION_NAMES) {
-    const v = values[name];
-    if (v === undefined || v === false) continue;
-    if (v === true) out[name] = true;
-    else if (name === 'shard') out[name] = opts.shard!;
-    else out[name] = Object.hasOwn(BOUNDS, name) ? String(Number(v)) : v;
+    const d: OptionDecl = declOf(name);
+    const typed = values[name];
+    if (d.kind === 'flag') {
+      opts[d.key] = typed === true;
+      if (typed === true) given[name] = true;
+    } else if (d.multiple) {
+      const all = (Array.isArray(typed) ? typed : []).map((v) => d.parse(String(v)) as string);
+      d.checkAll?.(all);
+      opts[d.key] = all;
+      if (all.length) given[name] = all;
+    } else if (typeof typed === 'string') {
+      const parsed = d.parse(typed);
+      opts[d.key] = parsed;
+      // As checked: a whole number as its value (`007` is 7), --shard normalised.
+      given[name] = String(parsed);
+    } else if (d.fill !== undefined) opts[d.key] = d.fill;
   }
-  return out;
+  return { ...(opts as ParsedOptions), given };
 }
 
 /**
@@ -313,15 +150,59 @@ function joinNegativeValues(argv: readonly string[]): string[] {
     const arg = argv[i]!;
     const name = /^--([a-z-]+)$/.exec(arg)?.[1];
     const next = argv[i + 1];
-    if (
-      name &&
-      (OPTIONS as Record<string, { type: string }>)[name]?.type === 'string' &&
-      next !== undefined &&
-      /^-\d/.test(next)
-    ) {
+    if (name && PARSE_ARGS[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
       out.push(`${arg}=${next}`);
       i++;
     } else out.push(arg);
   }
   return out;
+}
+
+/** `-x`: a one-letter flag standing for an option with its value (cli/options.ts shortFor), as `--max-failures=1`. */
+function shortValues(argv: readonly string[]): string[] {
+  const byLetter = new Map<string, string>();
+  for (const name of OPTION_NAMES) {
+    const d = declOf(name);
+    if (d.kind === 'value' && d.shortFor) byLetter.set(`-${d.shortFor.letter}`, `--${name}=${d.shortFor.value}`);
+  }
+  return argv.map((arg) => byLetter.get(arg) ?? arg);
+}
+
+/**
+ * An unknown option in one line, with the option it is most likely a typo of (as Playwright and
+ * Schemathesis say it): `unknown option --concurency (did you mean --concurrency?)`. Undefined for
+ * any other error of the parser.
+ */
+function unknownOptionLine(e: unknown): string | undefined {
+  if ((e as { code?: string })?.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
+  const typed = /^Unknown option '([^']*)'/.exec((e as Error).message)?.[1];
+  if (typed === undefined) return undefined;
+  const long = /^--([^=]*)/.exec(typed)?.[1];
+  const near = long === undefined ? undefined : nearestOption(long);
+  const shownTyped = terminalSafe(typed.length > 100 ? `${typed.slice(0, 100)}…` : typed);
+  return `unknown option ${shownTyped}${near ? ` (did you mean --${near}?)` : ''}`;
+}
+
+/** The option whose name is nearest to `typed` by edit distance, when near enough to be its typo. */
+export function nearestOption(typed: string): OptionName | undefined {
+  let best: { name: OptionName; d: number } | undefined;
+  for (const name of OPTION_NAMES) {
+    const d = editDistance(typed.toLowerCase(), name);
+    if (!best || d < best.d) best = { name, d };
+  }
+  // Two edits at most, and at most a third of the name: a short word is no typo of every short name.
+  return best && best.d > 0 && best.d <= Math.min(2, Math.floor(best.name.length / 3)) ? best.name : undefined;
+}
+
+/** Levenshtein distance; option names are short, and a typed name is cut at 100 characters. */
+function editDistance(a: string, b: string): number {
+  const x = a.slice(0, 100);
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
 }

@@ -3,6 +3,7 @@ import { DEFAULTS, type RunSettings } from '../core/run/run-settings.ts';
 import type { Target } from '../core/target/target.ts';
 import { CODE_ROOT, commandLine, suiteCommit, suiteVersion } from './suite-files.ts';
 import { CLI_DEFAULTS, type CliOptions } from './args.ts';
+import { declOf, OPTION_NAMES, type OptionName } from './options.ts';
 
 export const ROOT = CODE_ROOT;
 
@@ -59,40 +60,37 @@ export function settingsOf(
     allowLiteralKeys: opts.allowLiteralKeys,
     allowInsecure: opts.allowInsecure,
     ...(opts.replayPath ? { replayPath: opts.replayPath } : {}),
+    ...(opts.maxFailures !== undefined ? { maxFailures: opts.maxFailures } : {}),
+    ...(opts.headers.length ? { headers: [...opts.headers] } : {}),
     replay: replayCommand(opts, seed),
     requestsBefore: 0,
   };
 }
 
 /**
- * Options a replay does not carry as given: where the report goes (a replay writes beside the run it
- * replays, never over it: `--report-dir <dir>-replay`), --force (for a directory of the run's own),
- * what is not a run (--dry-run, --help), the seed (always given: the run's own, also when random) and
- * --replay-path (a check's replay adds its own). Every other option shapes what is sent or judged and
- * is carried, whatever its name: the replay reads the parsed options (CliOptions.given), not a list.
- */
-const NOT_REPLAYED: ReadonlySet<string> = new Set(['report-dir', 'force', 'dry-run', 'help', 'seed', 'replay-path']);
-/** The selection, said last (--grep, then --shard): a check's replay replaces it with its own --grep (core/run/replay.ts). */
-const SELECTION = ['grep', 'shard'] as const;
-
-/**
  * The command that replays this run exactly: the target file and every option that shapes what is
  * sent and how it is judged (keys stay in the environment), its report written to `<dir>-replay`.
- * The selection (--grep, --shard) comes last: a check's replay (core/run/replay.ts) drops it, since it
- * selects its one check by a --grep of its own.
+ * What each option does in the replay is its declaration's (cli/options.ts `replay`): carried as
+ * given, or as the selection, said last (--grep, then --shard), which a check's replay
+ * (core/run/replay.ts) replaces by a --grep of its own; the seed is always the run's own.
  */
 export function replayCommand(opts: CliOptions, seed: number): string {
   const parts = [commandLine('run')];
   const given = opts.given ?? {};
-  if (given['target'] !== undefined) parts.push(`--target ${shellWord(String(given['target']))}`);
-  parts.push(`--seed ${seed}`);
-  for (const [name, value] of Object.entries(given)) {
-    if (name === 'target' || NOT_REPLAYED.has(name) || (SELECTION as readonly string[]).includes(name)) continue;
-    parts.push(value === true ? `--${name}` : `--${name} ${shellWord(value)}`);
-  }
+  const words = (name: OptionName) => {
+    const v = given[name];
+    const d = declOf(name);
+    const word = (value: string) => shellWord(d.kind === 'value' && d.replayValue ? d.replayValue(value) : value);
+    if (v === undefined) return [];
+    if (v === true) return [`--${name}`];
+    return (typeof v === 'string' ? [v] : v).map((one) => `--${name} ${word(one)}`);
+  };
+  parts.push(...words('target'), `--seed ${seed}`);
+  for (const name of OPTION_NAMES)
+    if (name !== 'target' && declOf(name).replay === 'carried') parts.push(...words(name));
   const dir = (opts.reportDir ?? DEFAULTS.reportDir).replace(/(.)\/+$/, '$1');
   parts.push(`--report-dir ${shellWord(`${dir}-replay`)}`);
-  for (const name of SELECTION) if (typeof given[name] === 'string') parts.push(`--${name} ${shellWord(given[name])}`);
+  for (const name of OPTION_NAMES) if (declOf(name).replay === 'selection') parts.push(...words(name));
   return parts.join(' ');
 }
 

@@ -7,10 +7,11 @@ import { TargetFileError, type Target } from '../core/target/target.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
 import { EXIT_CODE } from '../reports/format.ts';
+import { githubAnnotations } from '../reports/github-annotations.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { writeShardReport } from '../reports/shards.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
-import type { CliOptions } from './args.ts';
+import { type CliOptions, UsageError } from './args.ts';
 import { die, Fatal } from './fatal.ts';
 import { preflight } from './preflight.ts';
 import { suiteInfo, type PreparedRun } from './prepare-run.ts';
@@ -150,7 +151,8 @@ async function targetOf(settings: RunSettings): Promise<{ target: Target; stop?:
   try {
     return await runTarget(settings);
   } catch (e) {
-    if (e instanceof TargetFileError) die(e.message);
+    // A --header whose variable is not set is bad input like a careless target file: one line, exit 2.
+    if (e instanceof TargetFileError || e instanceof UsageError) die(e.message);
     throw e;
   }
 }
@@ -189,6 +191,10 @@ function finish(
       .map((l) => maskedLine(l, mask))
       .join('\n'),
   );
+  // In GitHub Actions, one annotation per failing requirement (reports/github-annotations.ts), masked
+  // like every line the command prints, control characters shown escaped.
+  if (process.env['GITHUB_ACTIONS'] === 'true')
+    for (const line of githubAnnotations(report, (s) => mask.text(s))) process.stdout.write(`${terminalSafe(line)}\n`);
   // A signal that cut checks short leaves an INCOMPLETE report and the signal's exit code. One that came
   // after every check had finished cut nothing: the report is the whole run's, and so is the exit code.
   if (signal && report.verdict === 'incomplete') return EXIT_OF_SIGNAL[signal];

@@ -1,4 +1,5 @@
 import type { RunSettings } from '../core/run/run-settings.ts';
+import { resolveHeaders } from './header-option.ts';
 import { loadTarget, targetOfMapping, type Target } from '../core/target/target.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetMapping } from '../reference/target-file.ts';
@@ -13,11 +14,16 @@ export async function runTarget(
   settings: RunSettings,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ target: Target; stop?: () => Promise<void> }> {
-  if (settings.targetFile) return { target: loadTarget(settings.targetFile, { ...settings, env }) };
+  // --header's values: read now, from the environment the keys are read from (a UsageError when unset).
+  const headers = settings.headers?.length ? { headers: resolveHeaders(settings.headers, env) } : {};
+  if (settings.targetFile) return { target: { ...loadTarget(settings.targetFile, { ...settings, env }), ...headers } };
   const server = await startReference();
   try {
     return {
-      target: targetOfMapping(referenceTargetMapping(server), 'embedded reference', { env: referenceKeyEnv(server) }),
+      target: {
+        ...targetOfMapping(referenceTargetMapping(server), 'embedded reference', { env: referenceKeyEnv(server) }),
+        ...headers,
+      },
       stop: () => server.close(),
     };
   } catch (e) {

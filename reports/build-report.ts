@@ -229,6 +229,19 @@ function judge(
     return { ...base, status: 'skip', reason: unjudged('nothing observed') };
   }
   if (failures.length) return { ...base, status: 'fail', reason: failures[0], ...withObserved, failures: evidence };
+  // A run stopped at --max-failures leaves it not judged, a cause of its own: never a failure, never passed.
+  // Its reason is the stop's, as a check cut before judging anything says it (a cut check may also hold
+  // another requirement's finding).
+  if (ran.some((c) => c.cause === 'max-failures')) {
+    const reason = allRan.find((c) => c.cause === 'max-failures' && c.status === 'skip')?.reason;
+    return {
+      ...base,
+      status: 'skip',
+      reason: reason ?? 'not judged (--max-failures)',
+      cause: 'max-failures',
+      ...withObserved,
+    };
+  }
   // A limit that cut one of its checks short leaves the requirement unjudged, even if another passed.
   const cut = ran.find((c) => c.cause === 'run-limit');
   if (cut)

@@ -147,8 +147,12 @@ export function verdictLine(report: ConformanceReport): string {
 export function mustNotJudgedParts(report: ConformanceReport): string[] {
   const c = report.counts;
   const absent = report.run.mustNotJudged;
-  const other = c.MUST.error + c.MUST.skip - (absent?.count ?? 0);
+  // Those a --max-failures stop left are said once, with its cause, whatever their level.
+  const stopped = report.requirements.filter((r) => r.cause === 'max-failures');
+  const stoppedMust = stopped.filter((r) => r.level === 'MUST').length;
+  const other = c.MUST.error + c.MUST.skip - (absent?.count ?? 0) - stoppedMust;
   return [
+    stopped.length ? `${stopped.length} requirement(s) ${stopped[0]!.reason}` : '',
     !report.run.incomplete && other > 0 ? `${other} MUST not judged` : '',
     absent?.count ? `${absent.count} MUST not judged: ${absent.fields.join(', ')} absent` : '',
   ].filter(Boolean);

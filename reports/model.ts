@@ -48,7 +48,7 @@ export interface RequirementResult extends Omit<Requirement, 'observable' | 'id'
   /** Every failure of this requirement, with its evidence (status fail only). */
   failures?: RequirementFailure[];
   /** Why a selected requirement was not judged (skip or error): see CheckOutcome.cause. */
-  cause?: 'target-field' | 'run-limit';
+  cause?: 'target-field' | 'run-limit' | 'max-failures';
 }
 
 export interface CheckResult extends CheckOutcome {

@@ -19,6 +19,8 @@ import type { ReferenceOptions } from '../reference/options.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import type { ConformanceReport } from '../reports/model.ts';
+import { declOf, OPTION_NAMES } from '../cli/options.ts';
+import { escapeData, escapeProperty } from '../reports/github-annotations.ts';
 import { ROOT } from './support/harness.ts';
 
 interface Step {
@@ -229,7 +231,9 @@ test('the steps when the run cannot be made (no such target file): exit 2, no ve
   expect(r.outputs['run']).toEqual({ 'exit-code': '2', verdict: '', reason: expect.stringContaining('missing.yaml') });
   expect(r.summary).toMatch(/^## ⚠️ Conformance: ERROR — the run could not be made \(exit 2\)/);
   expect(r.summary).toContain('missing.yaml');
-  expect(r.stdout['run']).toMatch(/^::error title=Conformance: the run could not be made \(exit 2\)::.*missing\.yaml/m);
+  expect(r.stdout['run']).toMatch(
+    /^::error title=Conformance%3A the run could not be made \(exit 2\)::.*missing\.yaml/m,
+  );
   // A JUnit reporter action reading the uploaded directory sees the error.
   expect(readFileSync(join(r.workspace, 'conformance-report/junit.xml'), 'utf8')).toMatch(
     /<testsuites [^>]*failures="0" errors="1"/,
@@ -254,11 +258,109 @@ test('a conformant run, then one with a misspelt target file into the same direc
     expect(second.summary).toContain('ERROR');
     expect(second.summary).not.toContain('Conformant');
     expect(second.stdout['run']).toMatch(
-      /^::error title=Conformance: the run could not be made \(exit 2\)::.*stagng\.yaml/m,
+      /^::error title=Conformance%3A the run could not be made \(exit 2\)::.*stagng\.yaml/m,
     );
     // What the upload takes holds no file of the earlier run that reads conformant.
     expect(existsSync(join(workspace, second.uploadPath, 'report.json'))).toBe(false);
     expect(existsSync(join(workspace, second.uploadPath, 'badge.svg'))).toBe(false);
     expect(readFileSync(join(workspace, second.uploadPath, 'junit.xml'), 'utf8')).toMatch(/errors="1"/);
   });
+});
+
+test('action.yml takes every option of the run command as an input of its name, and hands each to the command', () => {
+  const run = action.runs.steps.find((s) => s.id === 'run')!;
+  const script = run.run!;
+  const list = (name: string) => new RegExp(`^\\s*${name}=\\(([^)]*)\\)`, 'm').exec(script)?.[1]?.split(/\s+/) ?? [];
+  const values = list('value_options');
+  const flags = list('flag_options');
+  const taken = new Set<string>();
+  for (const name of OPTION_NAMES) {
+    const d = declOf(name);
+    if (d.action !== true) {
+      expect(d.action.not.length, `--${name}: why the Action has no input for it`).toBeGreaterThan(0);
+      expect(action.inputs[name], name).toBeUndefined();
+      continue;
+    }
+    taken.add(name);
+    expect(action.inputs[name]?.description, `input ${name}`).toBeTruthy();
+    const env = `INPUT_${name.toUpperCase().replaceAll('-', '_')}`;
+    expect(run.env?.[env], env).toBe(`\${{ inputs.${name} }}`);
+    if (d.kind === 'flag') expect(flags, name).toContain(name);
+    else if (d.multiple) expect(script, name).toContain(`args+=(--${name} "$line")`);
+    else expect(values, name).toContain(name);
+  }
+  // Every input is an option of the command, but the artifact's name and the words for the rest.
+  expect(Object.keys(action.inputs).filter((i) => !taken.has(i))).toEqual(['args', 'artifact-name']);
+  expect(run.env?.['INPUT_ARGS']).toBe('${{ inputs.args }}');
+  // No list names an option the table does not have (a renamed option would be given under its old name).
+  for (const name of [...values, ...flags]) expect(OPTION_NAMES as readonly string[], name).toContain(name);
+});
+
+test('annotations escape as GitHub reads workflow commands back: % CR LF in the text, and : , in a property', () => {
+  expect(escapeData('100% done\r\nnext: a,b')).toBe('100%25 done%0D%0Anext: a,b');
+  expect(escapeProperty('MUST a.b (section 4.1: rule 3, 4)\n')).toBe('MUST a.b (section 4.1%3A rule 3%2C 4)%0A');
+});
+
+test('the inputs reach the run (options, headers, args); one annotation per failing requirement with its level, title and the document words', async () => {
+  test.slow();
+  const faults = ['files-after-inclusive', 'auth-basic-scheme-accepted', 'files-created-at-millis'];
+  const r = await withReference({ faults }, (target, env) =>
+    runAction(
+      {
+        target: 't.yaml',
+        seed: '5',
+        concurrency: '2',
+        'max-rps': '500',
+        'require-all': 'true',
+        header: 'X-Gateway:${GATEWAY_TOKEN}\nX-Tenant:${TENANT}\n',
+        args: '--num-runs 3 --timeout 9000',
+      },
+      { ...env, GITHUB_ACTIONS: 'true', GATEWAY_TOKEN: 'gw-token-31415', TENANT: 'tenant-92653' },
+      { 't.yaml': target },
+    ),
+  );
+  expect(r.codes).toEqual({ install: 0, run: 1, 'Job summary': 0 });
+  const report = reportOf(r, 'conformance-report');
+  const replay = report.run.replay;
+  for (const part of [
+    '--concurrency 2',
+    '--max-rps 500',
+    '--require-all',
+    "--header 'X-Gateway:${GATEWAY_TOKEN}'",
+    "--header 'X-Tenant:${TENANT}'",
+    '--num-runs 3',
+    '--timeout 9000',
+  ])
+    expect(replay, part).toContain(part);
+  expect(JSON.stringify(report)).not.toContain('gw-token-31415');
+  const failing = report.requirements.filter((q) => q.status === 'fail' && q.level === 'MUST');
+  expect(failing.length).toBeGreaterThan(0);
+  const annotations = r.stdout['run']!.split('\n').filter((l) => l.startsWith('::error title=MUST '));
+  expect(annotations).toHaveLength(failing.length);
+  for (const q of failing) {
+    const line = annotations.find((l) => l.startsWith(`::error title=MUST ${q.id} (section `))!;
+    expect(line, q.id).toBeDefined();
+    const [, title, text] = /^::error title=([^:]*)::(.*)$/.exec(line)!;
+    // The title is one property: no `:` or `,` left unescaped in it; the text is one line.
+    expect(title, q.id).not.toMatch(/[:,]/);
+    expect(text, q.id).toContain(q.statement.split(':')[0]!.replaceAll('%', '%25'));
+    expect(text, q.id).toContain('%0AThe document, ');
+  }
+  expect(r.outputs['run']).toEqual({ 'exit-code': '1', verdict: 'non-conformant', reason: '' });
+});
+
+test('an INCOMPLETE run: its reason output and annotation are the verdict own reason from report.json', async () => {
+  test.slow();
+  const r = await withReference({}, (target, env) =>
+    runAction({ target: 't.yaml', seed: '2', 'max-requests': '12' }, env, { 't.yaml': target }),
+  );
+  expect(r.codes).toEqual({ install: 0, run: 2, 'Job summary': 0 });
+  const report = reportOf(r, 'conformance-report');
+  expect(report.verdict).toBe('incomplete');
+  expect(report.run.incomplete).toBeTruthy();
+  expect(r.outputs['run']).toEqual({ 'exit-code': '2', verdict: 'incomplete', reason: report.run.incomplete });
+  expect(r.stdout['run']).toContain(
+    `::error title=Conformance%3A INCOMPLETE (exit 2)::${report.run.incomplete!.replaceAll('%', '%25')}`,
+  );
+  expect(r.stdout['run']).not.toContain('see the step');
 });

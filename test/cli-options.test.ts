@@ -87,6 +87,19 @@ const BAD: Record<(typeof OPTION_NAMES)[number], string[][]> = {
   'require-all': [['--require-all=true']],
   force: [['--force=no']],
   'dry-run': [['--dry-run=0']],
+  'max-failures': [['--max-failures', '0'], ['--max-failures', '1001'], ['--max-failures', 'all'], ['--max-failures']],
+  header: [
+    ['--header', 'X-Gateway'],
+    ['--header', 'Authorization:Bearer x'],
+    ['--header', 'host:example.com'],
+    ['--header', 'Content-Length:0'],
+    ['--header', 'X Gateway:1'],
+    ['--header', 'X-Gateway:'],
+    ['--header', 'X-Gateway:a\r\nInjected: 1'],
+    ['--header', 'X-Gateway:pre-${TOKEN}'],
+    ['--header', 'X-A:1', '--header', 'x-a:2'],
+    ['--header'],
+  ],
   'replay-path': [
     ['--replay-path', 'a:b'],
     ['--replay-path', '1::2'],
@@ -214,11 +227,12 @@ test('the replay carries every option given but those that do not shape the run,
     shard: '1/2',
     'replay-path': '1:0',
     'report-dir': 'out/run',
+    header: 'X-Gateway:${GATEWAY_TOKEN}',
   };
-  const NOT_CARRIED = new Set(['report-dir', 'force', 'dry-run', 'help', 'seed', 'replay-path']);
+  const NOT_CARRIED = new Set(['report-dir', 'force', 'dry-run', 'help', 'version', 'seed', 'replay-path']);
   const argv: string[] = [];
   for (const name of OPTION_NAMES) {
-    if (name === 'help' || name === 'dry-run') continue;
+    if (name === 'help' || name === 'dry-run' || name === 'version') continue;
     const bound = (BOUNDS as Record<string, { min: number; max: number }>)[name];
     const value = SAMPLE[name] ?? (bound ? String(Math.min(bound.max, bound.min + 1)) : undefined);
     argv.push(`--${name}`, ...(value === undefined ? [] : [value]));
@@ -226,7 +240,7 @@ test('the replay carries every option given but those that do not shape the run,
   const opts = parseCli(argv);
   const replay = replayCommand(opts, 42);
   for (const name of OPTION_NAMES) {
-    if (name === 'help' || name === 'dry-run') continue;
+    if (name === 'help' || name === 'dry-run' || name === 'version') continue;
     if (NOT_CARRIED.has(name)) continue;
     expect(replay, name).toContain(`--${name}`);
   }
@@ -236,7 +250,12 @@ test('the replay carries every option given but those that do not shape the run,
   expect(replay).toMatch(/--report-dir out\/run-replay /);
   expect(replay).toMatch(/--grep @files --shard 1\/2$/);
   // Parsed back, the replay is the same run (seed given, report beside).
-  const back = parseCli(replay.split(' ').slice(4));
+  const back = parseCli(
+    replay
+      .split(' ')
+      .slice(4)
+      .map((w) => w.replace(/^'(.*)'$/, '$1')),
+  );
   expect({
     ...back,
     given: undefined,

@@ -131,7 +131,7 @@ export interface CheckOutcome {
    * or the run's limits cut it short (`run-limit`: budget, deadline, a target that stopped answering,
    * the retry budget). A run-limit cut of a MUST makes the run incomplete (rule "No green without evidence").
    */
-  cause?: 'target-field' | 'run-limit';
+  cause?: 'target-field' | 'run-limit' | 'max-failures';
   /**
    * The probe ran to its end without failing: every requirement of the check without a failure of
    * its own is judged and passed, even when a whole-run judge failed another requirement on a

@@ -259,6 +259,8 @@ export class Client {
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.append(k, String(v));
     refuseLongUrl(url, this.mask);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'conformance-suite' };
+    // --header: a gateway's own headers on every request (never Authorization or Accept: cli/header-option.ts).
+    for (const h of this.target.headers ?? []) headers[h.name.toLowerCase()] = h.value;
     const authorization = this.authorization(auth);
     if (authorization !== undefined) headers['authorization'] = authorization;
     if (this.freshAnswers)

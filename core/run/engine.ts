@@ -2,6 +2,7 @@ import { expectedFinishOrder, planOrder, type CheckDeclaration, type CheckOutcom
 import { Client, RunState } from '../http/client.ts';
 import { executeCheck, type JudgeContext } from './execute-check.ts';
 import { JudgeMemo } from '../check/judge-memo.ts';
+import { FailureCount, maxFailuresReason } from './max-failures.ts';
 import { Places } from './places.ts';
 import type { ResponseJudge } from '../check/judge.ts';
 import { RunNotes } from './run-notes.ts';
@@ -52,6 +53,8 @@ export class Engine {
   private wholeRunQueue: Promise<unknown> = Promise.resolve();
   /** Each whole-run check's gather, settled once it has sent what it sends beside the other checks. */
   private readonly gathers: Array<Promise<void>> = [];
+  /** The requirements failed so far at a gating level, against --max-failures. */
+  private readonly failures: FailureCount;
 
   constructor(readonly input: EngineInput) {
     this.client = new Client(input.target, input.settings, input.transport, this.state);
@@ -59,6 +62,7 @@ export class Engine {
     this.byId = new Map(input.checks.map((c) => [c.id, c]));
     this.judging = { judges: input.judges, memo: new JudgeMemo(input.judges), notes: new RunNotes() };
     this.concurrency = concurrencyOf(input.settings);
+    this.failures = new FailureCount(input.settings);
   }
 
   /**
@@ -105,6 +109,8 @@ export class Engine {
       );
     const settled = run.then((o) => {
       this.settled.set(id, o);
+      // --max-failures: the run sends nothing more; the checks left end not judged (core/run/execute-check.ts).
+      if (this.failures.note(o)) this.state.stopped ??= maxFailuresReason(this.input.settings.maxFailures!);
       return o;
     });
     this.outcomes.set(id, settled);

@@ -6,6 +6,7 @@ import { detached, EVIDENCE_TEXT_CHARS, excerpt, type Exchange } from '../check/
 import { conform } from '../check/expect.ts';
 import type { Finding, ResponseJudge } from '../check/judge.ts';
 import type { JudgeMemo } from '../check/judge-memo.ts';
+import { maxFailuresReason, notJudgedAtMaxFailures } from './max-failures.ts';
 import { RunNotes } from './run-notes.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { TargetView } from '../target/target.ts';
@@ -136,6 +137,12 @@ export async function executeCheck(
       outcome.status = e.reason === 'budget' ? 'skip' : 'error';
       outcome.reason = excerpt(e.message);
       if (e.reason === 'budget' || client.state.stopped) outcome.cause = 'run-limit';
+      // Stopped at --max-failures: not judged, a cause of its own (the run is NON-CONFORMANT, not incomplete).
+      if (settings.maxFailures !== undefined && client.state.stopped === maxFailuresReason(settings.maxFailures)) {
+        outcome.status = 'skip';
+        outcome.cause = 'max-failures';
+        outcome.reason = notJudgedAtMaxFailures(settings.maxFailures);
+      }
     } else {
       outcome.status = 'error';
       outcome.reason = excerpt(`suite error: ${(e as Error)?.message ?? String(e)}`);
@@ -170,8 +177,9 @@ export async function executeCheck(
 /** The reproduction command of a failure: the request as sent, with only the header that matters. */
 function curlOf(exchange: Exchange | undefined): { curl?: string } {
   if (!exchange) return {};
-  const auth = exchange.request.headers['authorization'];
-  return { curl: curlCommand(exchange.request.url, auth === undefined ? {} : { authorization: auth }) };
+  // The suite's own Accept and User-Agent left out; --header's (masked: `$VAR`) kept, a gateway needs them.
+  const { accept: _accept, 'user-agent': _agent, ...sent } = exchange.request.headers;
+  return { curl: curlCommand(exchange.request.url, sent) };
 }
 
 /**

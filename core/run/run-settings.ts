@@ -39,6 +39,16 @@ export interface RunSettings {
   force: boolean;
   allowLiteralKeys: boolean;
   allowInsecure: boolean;
+  /**
+   * --max-failures: the run ends once this many requirements have failed at a gating level, the rest
+   * not judged (core/run/max-failures.ts). Absent: no limit.
+   */
+  maxFailures?: number;
+  /**
+   * --header as given (`NAME:VALUE`, VALUE a `${VAR}` or written literally): the run resolves the
+   * values with the target (cli/run-target.ts), which holds them as secrets.
+   */
+  headers?: readonly string[];
   /** fast-check replay path of a counterexample (with --seed and --grep of one check). */
   replayPath?: string;
   /** The command that replays this run, as printed in every output. */

@@ -5,6 +5,14 @@ import { yamlParser } from '../../spec/data-file.ts';
 import { compileOwnSchema } from '../../spec/schemas.ts';
 import targetSchema from './target.schema.json' with { type: 'json' };
 
+/** An extra request header of the run (--header), its value resolved: a secret like the keys. */
+export interface ExtraHeader {
+  name: string;
+  value: string;
+  /** The environment variable printed commands name its value by (core/text/mask.ts). */
+  variable: string;
+}
+
 /** A target file as written: one deployment, described once and reused in CI. */
 export interface Target {
   baseUrl: string;
@@ -14,6 +22,8 @@ export interface Target {
   restrictedApiKey?: string;
   /** The environment variable restrictedApiKey was read from: printed commands name the key by it (core/text/mask.ts). */
   restrictedApiKeyVariable?: string;
+  /** Headers sent with every request besides the suite's own (--header: a gateway's); not part of the file. */
+  headers?: readonly ExtraHeader[];
   containerFiles: { containerId: string; emptyContainerId?: string; restartedContainerId?: string };
   modelEndpoints: { model: string; missingModel?: string; forbiddenModel?: string };
   interns: {
@@ -27,7 +37,10 @@ export interface Target {
 }
 
 /** The target as checks see it: everything but the keys, which only the HTTP client holds. */
-export type TargetView = Omit<Target, 'apiKey' | 'restrictedApiKey' | 'apiKeyVariable' | 'restrictedApiKeyVariable'> & {
+export type TargetView = Omit<
+  Target,
+  'apiKey' | 'restrictedApiKey' | 'apiKeyVariable' | 'restrictedApiKeyVariable' | 'headers'
+> & {
   hasRestrictedKey: boolean;
 };
 
@@ -452,6 +465,13 @@ function keyProblem(key: string): string {
 }
 
 export function viewOf(target: Target): TargetView {
-  const { apiKey: _a, apiKeyVariable: _v, restrictedApiKeyVariable: _rv, restrictedApiKey, ...rest } = target;
+  const {
+    apiKey: _a,
+    apiKeyVariable: _v,
+    restrictedApiKeyVariable: _rv,
+    restrictedApiKey,
+    headers: _h,
+    ...rest
+  } = target;
   return { ...rest, hasRestrictedKey: restrictedApiKey !== undefined };
 }

@@ -55,7 +55,7 @@ export interface Secret {
  * core/target/target.ts, so that Playwright's runner masks its console without loading the target's schema.
  */
 export function secretsOf(
-  target: Pick<Target, 'apiKey' | 'restrictedApiKey' | 'apiKeyVariable' | 'restrictedApiKeyVariable'>,
+  target: Pick<Target, 'apiKey' | 'restrictedApiKey' | 'apiKeyVariable' | 'restrictedApiKeyVariable' | 'headers'>,
 ): Secret[] {
   // Named by the target file's own variable (`${EXAMPLE_MANAGEMENT_KEY}` -> $EXAMPLE_MANAGEMENT_KEY), so a
   // printed curl runs where the target file's variables are set; $API_KEY only for a key written literally.
@@ -65,6 +65,8 @@ export function secretsOf(
       value: target.restrictedApiKey,
       placeholder: `$${target.restrictedApiKeyVariable ?? 'RESTRICTED_API_KEY'}`,
     });
+  // --header values are secrets like the keys (a gateway's token), named by their variable.
+  for (const h of target.headers ?? []) out.push({ value: h.value, placeholder: `$${h.variable}` });
   return out;
 }
 
