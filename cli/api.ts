@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../core/run/engine.ts';
 import { Mask, secretsOf } from '../core/text/mask.ts';
-import { concurrencyOf, deadlineLeftMs, deadlineReason } from '../core/run/run-settings.ts';
+import { concurrencyOf, deadlineLeftMs, deadlineReason, type RunSettings } from '../core/run/run-settings.ts';
 import { grepText } from '../core/check/tags.ts';
 import { NodeTransport } from '../core/http/transport.ts';
 import type { ConformanceReport } from '../reports/model.ts';
@@ -12,6 +12,7 @@ import { prepareReportDir, writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
 import { parseCli } from './args.ts';
+import { Fatal } from './fatal.ts';
 import { preflight } from './preflight.ts';
 import { settingsOf, suiteInfo } from './prepare-run.ts';
 import { reportOfRun } from './run-report.ts';
@@ -40,10 +41,16 @@ export interface ConformanceOptions {
   requireAll?: boolean;
   allowLiteralKeys?: boolean;
   allowInsecure?: boolean;
+  /**
+   * Hosts (HOST or HOST:PORT) the keys may be sent to besides loopback, like --allow-host; the hosts
+   * of `env`'s CONFORMANCE_ALLOW_HOSTS are allowed too. A base URL of the target file naming another
+   * host is refused (ConformanceRunError), before any request.
+   */
+  allowHosts?: readonly string[];
   /** Also write the report files there (report.json, junit.xml, summary.md, report.html, badge.svg). */
   reportDir?: string;
   force?: boolean;
-  /** Environment the target file's `${VAR}` keys are read from (default process.env). */
+  /** Environment the target file's `${VAR}` keys and CONFORMANCE_ALLOW_HOSTS are read from (default process.env). */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -66,8 +73,15 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   } catch (e) {
     throw new ConformanceRunError((e as Error).message);
   }
+  let settings: RunSettings;
+  try {
+    settings = settingsOf(opts, '', undefined, options.env ?? process.env);
+  } catch (e) {
+    if (e instanceof Fatal) throw new ConformanceRunError(e.message);
+    throw e;
+  }
   const runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
-  const settings = settingsOf(opts, runDir);
+  settings.runDir = runDir;
   let stop: (() => Promise<void>) | undefined;
   try {
     const ran = await runTarget(settings, options.env);
@@ -148,6 +162,7 @@ function toArgv(o: ConformanceOptions): string[] {
   if (o.requireAll) out.push('--require-all');
   if (o.allowLiteralKeys) out.push('--allow-literal-keys');
   if (o.allowInsecure) out.push('--allow-insecure');
+  for (const host of o.allowHosts ?? []) out.push('--allow-host', host);
   if (o.force) out.push('--force');
   return out;
 }

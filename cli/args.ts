@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DEFAULTS } from '../core/run/run-settings.ts';
+import { AllowedHostError, hostList } from '../core/target/allowed-hosts.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { commandLine } from './suite-files.ts';
 
@@ -29,6 +30,8 @@ export interface CliOptions {
   transport: 'node' | 'playwright';
   allowLiteralKeys: boolean;
   allowInsecure: boolean;
+  /** --allow-host: hosts (HOST or HOST:PORT, normalised) the keys may be sent to besides loopback. */
+  allowHosts: string[];
   /** Any MUST requirement not judged, whatever the reason, makes the verdict incomplete. */
   requireAll: boolean;
   /** Write into a report directory that holds files the suite did not write. */
@@ -108,6 +111,9 @@ previous report with its error (junit.xml with one error, summary.md with the re
   --transport node|playwright   HTTP client (default node: bodies capped while streaming)
   --allow-literal-keys   accept keys written literally in the target file
   --allow-insecure       accept plain http:// to a host other than loopback
+  --allow-host HOST[:PORT]  send the keys to this host (repeatable, or a comma-separated list; also
+                         CONFORMANCE_ALLOW_HOSTS): a base URL of the target file naming any host but
+                         loopback and these is refused, since it would receive the keys
   --replay-path PATH     fast-check path of a counterexample to replay, e.g. 3:1:0 (with --seed and --grep)
   --dry-run              print the plan and send nothing
   --version              the suite's version and commit, and the service document's version
@@ -174,6 +180,23 @@ function replayPath(v: string | undefined): string | undefined {
   return v;
 }
 
+/** --allow-host, each given once or as a comma-separated list: normalised hosts (core/target/allowed-hosts.ts). */
+function allowHosts(v: readonly string[] | undefined): string[] {
+  const hosts: string[] = [];
+  for (const entry of v ?? []) {
+    let list: string[];
+    try {
+      list = hostList(entry);
+    } catch (e) {
+      if (e instanceof AllowedHostError) throw new UsageError(`--allow-host ${e.message}`);
+      throw e;
+    }
+    if (list.length === 0) throw new UsageError(`--allow-host takes HOST or HOST:PORT, got ${shown(entry)}`);
+    hosts.push(...list);
+  }
+  return [...new Set(hosts)];
+}
+
 function choice<T extends string>(name: string, v: string | undefined, allowed: readonly T[], fallback: T): T {
   if (v === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(v))
@@ -199,6 +222,7 @@ const OPTIONS = {
   transport: { type: 'string' },
   'allow-literal-keys': { type: 'boolean' },
   'allow-insecure': { type: 'boolean' },
+  'allow-host': { type: 'string', multiple: true },
   'require-all': { type: 'boolean' },
   force: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
@@ -237,6 +261,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     transport: choice('transport', values.transport, ['node', 'playwright'], 'node'),
     allowLiteralKeys: values['allow-literal-keys'] ?? false,
     allowInsecure: values['allow-insecure'] ?? false,
+    allowHosts: allowHosts(values['allow-host']),
     requireAll: values['require-all'] ?? false,
     force: values.force ?? false,
     dryRun: values['dry-run'] ?? false,
@@ -261,13 +286,13 @@ export function parseCli(argv: readonly string[]): CliOptions {
   assign('grep', grep(values.grep));
   assign('shard', shard(values.shard));
   assign('replayPath', replayPath(values['replay-path']));
-  opts.given = givenOf(values as Record<string, string | boolean | undefined>, opts);
+  opts.given = givenOf(values as Record<string, string | string[] | boolean | undefined>, opts);
   return opts;
 }
 
 /** The options given, as checked: a whole number as its value (`007` is 7), --shard normalised, a flag as true. */
 function givenOf(
-  values: Record<string, string | boolean | undefined>,
+  values: Record<string, string | string[] | boolean | undefined>,
   opts: CliOptions,
 ): Record<string, string | true> {
   const out: Record<string, string | true> = {};
@@ -276,6 +301,7 @@ function givenOf(
     if (v === undefined || v === false) continue;
     if (v === true) out[name] = true;
     else if (name === 'shard') out[name] = opts.shard!;
+    else if (Array.isArray(v)) out[name] = opts.allowHosts.join(',');
     else out[name] = Object.hasOwn(BOUNDS, name) ? String(Number(v)) : v;
   }
   return out;

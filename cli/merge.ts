@@ -87,6 +87,7 @@ function main(argv: string[]): number {
       maxRequests: first.run.maxRequests,
       failOn: failOnArg ?? first.run.failOn,
       replay: first.run.replay,
+      ...(first.run.keysSentTo ? { keysSentTo: first.run.keysSentTo } : {}),
       mergedShards: reports.length,
     },
     requestLog: [],

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import { DEFAULTS, type RunSettings } from '../core/run/run-settings.ts';
 import type { Target } from '../core/target/target.ts';
+import { AllowedHostError, hostsOfEnvironment } from '../core/target/allowed-hosts.ts';
 import { CODE_ROOT, commandLine, suiteCommit, suiteVersion } from './suite-files.ts';
 import { CLI_DEFAULTS, type CliOptions } from './args.ts';
+import { die } from './fatal.ts';
 
 export const ROOT = CODE_ROOT;
 
@@ -29,12 +31,24 @@ export interface RunnerEnv {
   sharded: boolean;
 }
 
-/** The run's settings from the options; the seed is --seed, else random (printed, so the run replays). */
+/**
+ * The run's settings from the options; the seed is --seed, else random (printed, so the run replays).
+ * The hosts the keys may go to are --allow-host's and CONFORMANCE_ALLOW_HOSTS's (of `env`); a bad
+ * entry of the variable is a Fatal line naming it.
+ */
 export function settingsOf(
   opts: CliOptions,
   runDir: string,
   seed = opts.seed ?? (Math.random() * 0x100000000) >>> 0,
+  env: NodeJS.ProcessEnv = process.env,
 ): RunSettings {
+  let envHosts: string[];
+  try {
+    envHosts = hostsOfEnvironment(env);
+  } catch (e) {
+    if (e instanceof AllowedHostError) die(e.message);
+    throw e;
+  }
   return {
     targetFile: opts.target ? resolve(opts.target) : '',
     runDir,
@@ -58,8 +72,9 @@ export function settingsOf(
     force: opts.force,
     allowLiteralKeys: opts.allowLiteralKeys,
     allowInsecure: opts.allowInsecure,
+    allowHosts: [...new Set([...(opts.allowHosts ?? []), ...envHosts])],
     ...(opts.replayPath ? { replayPath: opts.replayPath } : {}),
-    replay: replayCommand(opts, seed),
+    replay: replayCommand(opts, seed, envHosts),
     requestsBefore: 0,
   };
 }
@@ -72,24 +87,31 @@ export function settingsOf(
  * is carried, whatever its name: the replay reads the parsed options (CliOptions.given), not a list.
  */
 const NOT_REPLAYED: ReadonlySet<string> = new Set(['report-dir', 'force', 'dry-run', 'help', 'seed', 'replay-path']);
+/** Carried with the hosts CONFORMANCE_ALLOW_HOSTS allowed (replayCommand). */
+const ALLOW_HOST = 'allow-host';
 /** The selection, said last (--grep, then --shard): a check's replay replaces it with its own --grep (core/run/replay.ts). */
 const SELECTION = ['grep', 'shard'] as const;
 
 /**
  * The command that replays this run exactly: the target file and every option that shapes what is
  * sent and how it is judged (keys stay in the environment), its report written to `<dir>-replay`.
+ * The hosts allowed by CONFORMANCE_ALLOW_HOSTS (`envHosts`) are carried with --allow-host's, as one
+ * --allow-host: the replay is pasted where that variable may not be set.
  * The selection (--grep, --shard) comes last: a check's replay (core/run/replay.ts) drops it, since it
  * selects its one check by a --grep of its own.
  */
-export function replayCommand(opts: CliOptions, seed: number): string {
+export function replayCommand(opts: CliOptions, seed: number, envHosts: readonly string[] = []): string {
   const parts = [commandLine('run')];
   const given = opts.given ?? {};
   if (given['target'] !== undefined) parts.push(`--target ${shellWord(String(given['target']))}`);
   parts.push(`--seed ${seed}`);
   for (const [name, value] of Object.entries(given)) {
-    if (name === 'target' || NOT_REPLAYED.has(name) || (SELECTION as readonly string[]).includes(name)) continue;
+    if (name === 'target' || name === ALLOW_HOST || NOT_REPLAYED.has(name)) continue;
+    if ((SELECTION as readonly string[]).includes(name)) continue;
     parts.push(value === true ? `--${name}` : `--${name} ${shellWord(value)}`);
   }
+  const hosts = [...new Set([...(opts.allowHosts ?? []), ...envHosts])];
+  if (hosts.length > 0) parts.push(`--${ALLOW_HOST} ${shellWord(hosts.join(','))}`);
   const dir = (opts.reportDir ?? DEFAULTS.reportDir).replace(/(.)\/+$/, '$1');
   parts.push(`--report-dir ${shellWord(`${dir}-replay`)}`);
   for (const name of SELECTION) if (typeof given[name] === 'string') parts.push(`--${name} ${shellWord(given[name])}`);

@@ -3,7 +3,8 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Mask, secretsOf } from '../core/text/mask.ts';
 import type { RunSettings } from '../core/run/run-settings.ts';
-import { TargetFileError, type Target } from '../core/target/target.ts';
+import { keyHostsOf } from '../core/target/allowed-hosts.ts';
+import { baseUrlsOf, TargetFileError, type Target } from '../core/target/target.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
 import { EXIT_CODE } from '../reports/format.ts';
@@ -166,6 +167,7 @@ function say(line: string, mask: Mask): void {
 
 function sayStart(target: Target, seed: number, mask: Mask, fromFile: boolean): void {
   say(fromFile ? `target: ${target.baseUrl}` : `target: embedded reference at ${target.baseUrl}`, mask);
+  say(`keys go only to: ${keyHostsOf(baseUrlsOf(target).map((b) => b.url)).join(', ')}`, mask);
   say(`seed: ${seed}`, mask);
   for (const warning of runWarnings()) say(`warning: ${warning}`, mask);
 }

@@ -39,6 +39,11 @@ export interface RunSettings {
   force: boolean;
   allowLiteralKeys: boolean;
   allowInsecure: boolean;
+  /**
+   * Hosts the keys may go to besides loopback (--allow-host and CONFORMANCE_ALLOW_HOSTS, normalised:
+   * core/target/allowed-hosts.ts); absent: loopback only.
+   */
+  allowHosts?: readonly string[];
   /** fast-check replay path of a counterexample (with --seed and --grep of one check). */
   replayPath?: string;
   /** The command that replays this run, as printed in every output. */

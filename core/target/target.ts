@@ -1,9 +1,11 @@
-import { isIP } from 'node:net';
 import { FileReadError, readRegularFile } from '../../os/regular-file.ts';
 import { terminalSafe } from '../text/terminal-text.ts';
 import { yamlParser } from '../../spec/data-file.ts';
 import { compileOwnSchema } from '../../spec/schemas.ts';
 import targetSchema from './target.schema.json' with { type: 'json' };
+import { isLoopback, refusedKeyHosts } from './allowed-hosts.ts';
+
+export { isLoopback } from './allowed-hosts.ts';
 
 /** A target file as written: one deployment, described once and reused in CI. */
 export interface Target {
@@ -37,6 +39,12 @@ export interface LoadOptions {
   allowLiteralKeys?: boolean;
   /** http:// to a host other than loopback is refused unless this is set (the key would travel in clear). */
   allowInsecure?: boolean;
+  /**
+   * Hosts (HOST or HOST:PORT, core/target/allowed-hosts.ts) the user allowed outside the file
+   * (--allow-host, CONFORMANCE_ALLOW_HOSTS): a base URL naming another host than these or loopback
+   * is refused, since it would receive the keys.
+   */
+  allowHosts?: readonly string[];
 }
 
 /** A problem with the target file: the CLI prints the message as one line and exits 2. */
@@ -115,6 +123,8 @@ export function targetOfMapping(raw: unknown, fileName: string, options: LoadOpt
   checkBaseUrl(target.baseUrl, 'baseUrl', file, options);
   if (target.interns.regionalBaseUrl)
     checkBaseUrl(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
+  const keyHosts = refusedKeyHosts(baseUrlsOf(target), options.allowHosts ?? []);
+  if (keyHosts) throw new TargetFileError(`target file ${file}: ${keyHosts}`);
   checkPlaceholders(target, file);
   checkPathParameters(target, file);
   target.baseUrl = target.baseUrl.replace(/\/+$/, '');
@@ -363,10 +373,14 @@ function substitute(value: unknown, env: NodeJS.ProcessEnv, file: string, at: st
   return value;
 }
 
-export function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '');
-  if (h === 'localhost' || h === '::1') return true;
-  return isIP(h) === 4 && h.startsWith('127.');
+/** Every base URL of a target file, with its field: each receives the keys (core/target/allowed-hosts.ts). */
+export function baseUrlsOf(target: Pick<Target, 'baseUrl' | 'interns'>): Array<{ field: string; url: string }> {
+  return [
+    { field: 'baseUrl', url: target.baseUrl },
+    ...(target.interns.regionalBaseUrl
+      ? [{ field: 'interns.regionalBaseUrl', url: target.interns.regionalBaseUrl }]
+      : []),
+  ];
 }
 
 /**
