@@ -123,10 +123,10 @@ export function targetOfMapping(raw: unknown, fileName: string, options: LoadOpt
   checkBaseUrl(target.baseUrl, 'baseUrl', file, options);
   if (target.interns.regionalBaseUrl)
     checkBaseUrl(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
-  const keyHosts = refusedKeyHosts(baseUrlsOf(target), options.allowHosts ?? []);
-  if (keyHosts) throw new TargetFileError(`target file ${file}: ${keyHosts}`);
   checkPlaceholders(target, file);
   checkPathParameters(target, file);
+  const keyHosts = refusedKeyHosts(baseUrlsOf(target), options.allowHosts ?? []);
+  if (keyHosts) throw new TargetFileError(`target file ${file}: ${keyHosts}`);
   target.baseUrl = target.baseUrl.replace(/\/+$/, '');
   const variableOf = (field: string) =>
     WHOLE_VAR.exec(String((raw as Record<string, unknown>)[field] ?? '').trim())?.[1];
