@@ -47,6 +47,10 @@ export interface ConformanceOptions {
    * host is refused (ConformanceRunError), before any request.
    */
   allowHosts?: readonly string[];
+  /** Read a target file reached through a symbolic link that leads outside the working directory, like --target-outside. */
+  targetOutside?: boolean;
+  /** Write through a symbolic link of the report directory's path that leads outside the working directory, like --report-dir-outside. */
+  reportDirOutside?: boolean;
   /** Also write the report files there (report.json, junit.xml, summary.md, report.html, badge.svg). */
   reportDir?: string;
   force?: boolean;
@@ -163,6 +167,8 @@ function toArgv(o: ConformanceOptions): string[] {
   if (o.allowLiteralKeys) out.push('--allow-literal-keys');
   if (o.allowInsecure) out.push('--allow-insecure');
   for (const host of o.allowHosts ?? []) out.push('--allow-host', host);
+  if (o.targetOutside) out.push('--target-outside');
+  if (o.reportDirOutside) out.push('--report-dir-outside');
   if (o.force) out.push('--force');
   return out;
 }

@@ -32,6 +32,10 @@ export interface CliOptions {
   allowInsecure: boolean;
   /** --allow-host: hosts (HOST or HOST:PORT, normalised) the keys may be sent to besides loopback. */
   allowHosts: string[];
+  /** --target-outside: read a target file reached through a link that leads outside the working directory. */
+  targetOutside: boolean;
+  /** --report-dir-outside: write a report directory reached through a link that leads outside the working directory. */
+  reportDirOutside: boolean;
   /** Any MUST requirement not judged, whatever the reason, makes the verdict incomplete. */
   requireAll: boolean;
   /** Write into a report directory that holds files the suite did not write. */
@@ -86,8 +90,12 @@ what the exit code says: a run that cannot be made (exit 2 before the first chec
 previous report with its error (junit.xml with one error, summary.md with the reason).
 
   --target FILE          target file (YAML) describing the deployment
+  --target-outside       read a target file reached through a symbolic link that leads outside the
+                         directory the run was started from
   --report-dir DIR       where the report is written (default reports/latest)
   --force                write into a report directory holding files the suite did not write
+  --report-dir-outside   write the report through a symbolic link (in any component of --report-dir)
+                         that leads outside the directory the run was started from
   --seed N               seed of the run, 0 to ${BOUNDS.seed.max} (default: random, printed)
   --num-runs N           fast-check runs per property, 1 to ${BOUNDS['num-runs'].max} (default 20)
   --max-requests N       hard request budget of the run, 1 to ${BOUNDS['max-requests'].max} (default 2000)
@@ -223,6 +231,8 @@ const OPTIONS = {
   'allow-literal-keys': { type: 'boolean' },
   'allow-insecure': { type: 'boolean' },
   'allow-host': { type: 'string', multiple: true },
+  'target-outside': { type: 'boolean' },
+  'report-dir-outside': { type: 'boolean' },
   'require-all': { type: 'boolean' },
   force: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
@@ -262,6 +272,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
     allowLiteralKeys: values['allow-literal-keys'] ?? false,
     allowInsecure: values['allow-insecure'] ?? false,
     allowHosts: allowHosts(values['allow-host']),
+    targetOutside: values['target-outside'] ?? false,
+    reportDirOutside: values['report-dir-outside'] ?? false,
     requireAll: values['require-all'] ?? false,
     force: values.force ?? false,
     dryRun: values['dry-run'] ?? false,

@@ -73,6 +73,8 @@ export function settingsOf(
     allowLiteralKeys: opts.allowLiteralKeys,
     allowInsecure: opts.allowInsecure,
     allowHosts: [...new Set([...(opts.allowHosts ?? []), ...envHosts])],
+    targetOutside: opts.targetOutside,
+    reportDirOutside: opts.reportDirOutside,
     ...(opts.replayPath ? { replayPath: opts.replayPath } : {}),
     replay: replayCommand(opts, seed, envHosts),
     requestsBefore: 0,

@@ -84,6 +84,8 @@ const BAD: Record<(typeof OPTION_NAMES)[number], string[][]> = {
   ],
   'allow-literal-keys': [['--allow-literal-keys=yes']],
   'allow-insecure': [['--allow-insecure=1']],
+  'target-outside': [['--target-outside=yes']],
+  'report-dir-outside': [['--report-dir-outside=1']],
   'allow-host': [
     ['--allow-host', ''],
     ['--allow-host', 'https://api.example.com'],
