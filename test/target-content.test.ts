@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parseTarget, TargetFileError } from '../core/target/target.ts';
 import { runCli } from './support/harness.ts';
-import { stackLines, stderrLines } from './support/hostile-server.ts';
+import { HOSTILE_KEYS, OK_JSON, stackLines, startHostile, stderrLines, writeTarget } from './support/hostile-server.ts';
+import { MAX_URL_CHARS } from '../core/http/client.ts';
+import { MAX_VALUE_CHARS } from '../core/target/field-values.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -92,4 +94,51 @@ test('a target file that is a link leading outside the working directory: refuse
   symlinkSync(join(real, '..'), dirLink);
   const viaDir = await runCli(['--target', join(dirLink, 'shadow')], { timeoutMs: 60_000 });
   expect(stderrLines(viaDir)).toEqual([expect.stringContaining(`${dirLink} is a symbolic link leading outside`)]);
+});
+
+// Values checked at load (core/target/field-values.ts): nothing is sent, and the run ends at once.
+test('a 70 KB id or base URL, an escaped "\\0" or a zero-width space in an id: exit 2 at load naming the field, nothing sent', async () => {
+  const server = await startHostile(OK_JSON);
+  try {
+    const cases: Array<[(y: string) => string, RegExp]> = [
+      [
+        (y) => y.replace('containerId: cntr_hostile', `containerId: cntr_${'x'.repeat(70_000)}`),
+        /: containerFiles\.containerId is 70005 characters long, over the 4096 a field takes/,
+      ],
+      [
+        (y) => y.replace(/^baseUrl: (.*)$/m, `baseUrl: $1/${'v'.repeat(70_000)}`),
+        /: baseUrl is \d+ characters long, over the 4096 a field takes/,
+      ],
+      [
+        (y) => y.replace('containerId: cntr_hostile', 'containerId: "cntr_\\0hostile"'),
+        /: containerFiles\.containerId holds a control or invisible character \(\\x00 at character 6\)/,
+      ],
+      [
+        (y) => y.replace('model: hostile/model', 'model: "hostile/mo\\u200bdel"'),
+        /: modelEndpoints\.model holds a control or invisible character \(\\u200b at character 11\)/,
+      ],
+      [
+        (y) => y.replace('limit: limit,', 'limit: "li\\tmit",'),
+        /: interns\.params\.limit holds a control or invisible character \(\\t at character 3\)/,
+      ],
+    ];
+    for (const [edit, says] of cases) {
+      const file = writeTarget(server.baseUrl, { edit });
+      expect(readFileSync(file, 'utf8')).not.toBe(readFileSync(writeTarget(server.baseUrl), 'utf8'));
+      const run = await runCli(['--target', file], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 });
+      expect(run.code, run.stdout + run.stderr).toBe(2);
+      const lines = stderrLines(run);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^conformance: target file \\S+${says.source}`));
+      expect(lines[0]!.length).toBeLessThan(400);
+    }
+    expect(server.received).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('the longest value a field takes keeps every URL of the run within what the client sends', () => {
+  // A base URL, a path parameter and a cursor of that length, with the documented path and query names.
+  expect(3 * MAX_VALUE_CHARS + 200).toBeLessThan(MAX_URL_CHARS);
 });

@@ -7,6 +7,7 @@ import { compileOwnSchema } from '../../spec/schemas.ts';
 import targetSchema from './target.schema.json' with { type: 'json' };
 import { isLoopback, refusedKeyHosts } from './allowed-hosts.ts';
 import { showableFieldName, unshownFieldText } from './unknown-field.ts';
+import { valueProblem } from './field-values.ts';
 
 export { isLoopback } from './allowed-hosts.ts';
 
@@ -145,6 +146,8 @@ export function targetOfMapping(
   checkBaseUrl(target.baseUrl, 'baseUrl', file, options);
   if (target.interns.regionalBaseUrl)
     checkBaseUrl(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
+  const badValue = valueProblem(target);
+  if (badValue) throw new TargetFileError(`target file ${file}: ${badValue}`);
   checkPlaceholders(target, file);
   checkPathParameters(target, file);
   const keyHosts = refusedKeyHosts(baseUrlsOf(target), options.allowHosts ?? []);
