@@ -14,7 +14,7 @@ import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
 import { parseCli } from './args.ts';
 import { Fatal } from './fatal.ts';
 import { preflight } from './preflight.ts';
-import { settingsOf, suiteInfo } from './prepare-run.ts';
+import { reportDirOptions, settingsOf, suiteInfo } from './prepare-run.ts';
 import { reportOfRun } from './run-report.ts';
 import { runTarget } from './run-target.ts';
 import { waitForTarget } from './wait-for.ts';
@@ -91,7 +91,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const ran = await runTarget(settings, options.env);
     const target = ran.target;
     stop = ran.stop;
-    if (options.reportDir) prepareReportDir(settings.reportDir, { force: settings.force });
+    if (options.reportDir) prepareReportDir(settings.reportDir, reportDirOptions(settings));
     if (opts.waitForS !== undefined) {
       const waited = await waitForTarget(target.baseUrl, opts.waitForS, settings);
       if (waited.fatal) throw new ConformanceRunError(new Mask(secretsOf(target)).text(waited.fatal));
@@ -121,7 +121,10 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         { startedAt },
       );
       if (options.reportDir)
-        writeReportFiles(report, settings.reportDir, { mask: new Mask(secretsOf(target)), force: settings.force });
+        writeReportFiles(report, settings.reportDir, {
+          mask: new Mask(secretsOf(target)),
+          ...reportDirOptions(settings),
+        });
       return report;
     } finally {
       clearTimeout(deadline);
@@ -137,7 +140,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     // As on the command line: a run that could not be made replaces the previous report with its error
     // (a report directory that refused the run is left as it is).
     if (runError && options.reportDir && !(e instanceof Error && e.name === 'ReportDirError'))
-      replaceWithErrorReport(settings.reportDir, runError.message, 2, { force: settings.force });
+      replaceWithErrorReport(settings.reportDir, runError.message, 2, reportDirOptions(settings));
     throw runError ?? e;
   } finally {
     await stop?.();

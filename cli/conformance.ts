@@ -26,7 +26,7 @@ import { EXIT_OF_SIGNAL, onStop, watchParentNodeOptions } from './stop-signals.t
  * --help (they write no report). `ifExists`: the options did not parse, so the directory is a best
  * reading of them; the error replaces a report of the suite found there (its marker), and creates nothing.
  */
-let errorReportDir: { dir: string; force: boolean; ifExists: boolean } | undefined;
+let errorReportDir: { dir: string; force: boolean; outside?: boolean; ifExists: boolean } | undefined;
 
 async function main(): Promise<number> {
   let opts: CliOptions;
@@ -57,7 +57,12 @@ async function main(): Promise<number> {
   try {
     const settings = settingsOf(opts, runDir);
     if (opts.dryRun) return await (await import('./run-command.ts')).dryRun(opts, settings);
-    errorReportDir = { dir: settings.reportDir, force: settings.force, ifExists: false };
+    errorReportDir = {
+      dir: settings.reportDir,
+      force: settings.force,
+      outside: settings.reportDirOutside === true,
+      ifExists: false,
+    };
 
     const socketPath = engineSocketPath();
     const playwright = startPlaywright(settings, opts, socketPath);
@@ -83,7 +88,10 @@ async function main(): Promise<number> {
       errorReportDir = undefined;
       import('../reports/error-report.ts')
         .then(({ replaceWithErrorReport }) =>
-          replaceWithErrorReport(settings.reportDir, reason, code, { force: settings.force }),
+          replaceWithErrorReport(settings.reportDir, reason, code, {
+            force: settings.force,
+            outside: settings.reportDirOutside === true,
+          }),
         )
         .then(exit, exit);
     });
@@ -163,6 +171,7 @@ main().then(
       try {
         (await import('../reports/error-report.ts')).replaceWithErrorReport(at.dir, terminalSafe(message), 2, {
           force: at.force,
+          outside: at.outside === true,
         });
       } catch {
         // The error's line above is what the run says; a report directory that cannot take it stays as it is.

@@ -7,7 +7,7 @@ import { terminalSafe } from '../core/text/terminal-text.ts';
 import { parseCli, UsageError } from './args.ts';
 import { Fatal } from './fatal.ts';
 import { preflight } from './preflight.ts';
-import { suiteInfo, settingsOf, type PreparedRun } from './prepare-run.ts';
+import { reportDirOptions, suiteInfo, settingsOf, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
 import { replaceWithErrorReport } from '../reports/error-report.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
@@ -52,7 +52,7 @@ export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () 
   settings.runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
   // An exit 2 before the first test replaces the previous report with its error, as on the command line.
   const failed = (message: string): DirectRunError => {
-    replaceWithErrorReport(settings.reportDir, message, 2, { force: settings.force });
+    replaceWithErrorReport(settings.reportDir, message, 2, reportDirOptions(settings));
     return new DirectRunError(message);
   };
   let ran: Awaited<ReturnType<typeof runTarget>>;
@@ -65,7 +65,7 @@ export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () 
   const { target, stop } = ran;
   const mask = new Mask(secretsOf(target));
   try {
-    prepareReportDir(settings.reportDir, { force: settings.force });
+    prepareReportDir(settings.reportDir, reportDirOptions(settings));
     const pre = await preflight(target, settings);
     if (pre.fatal) throw failed(terminalSafe(mask.text(pre.fatal)));
     settings.requestsBefore = pre.requests;

@@ -120,6 +120,11 @@ export function replayCommand(opts: CliOptions, seed: number, envHosts: readonly
   return parts.join(' ');
 }
 
+/** How the run's report directory may be written: --force and --report-dir-outside. */
+export function reportDirOptions(settings: RunSettings): { force: boolean; outside?: boolean } {
+  return { force: settings.force, ...(settings.reportDirOutside ? { outside: true } : {}) };
+}
+
 /** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
 export function shellWord(s: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;

@@ -14,7 +14,7 @@ import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
 import type { CliOptions } from './args.ts';
 import { die, Fatal } from './fatal.ts';
 import { preflight } from './preflight.ts';
-import { suiteInfo, type PreparedRun } from './prepare-run.ts';
+import { reportDirOptions, suiteInfo, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
 import { EXIT_OF_SIGNAL, type StopSignal } from './stop-signals.ts';
 import { runWarnings } from './run-warnings.ts';
@@ -139,7 +139,7 @@ async function waitFor(target: Target, waitS: number, settings: RunSettings, mas
 /** The previous report's files, cleared before anything is judged (a refused directory is one line, exit 2). */
 export function clearReportDir(settings: RunSettings): void {
   try {
-    prepareReportDir(settings.reportDir, { force: settings.force });
+    prepareReportDir(settings.reportDir, reportDirOptions(settings));
   } catch (e) {
     if (e instanceof ReportDirError) die(e.message);
     throw e;
@@ -184,7 +184,8 @@ function finish(
     die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
   // A shard keeps its report beside Playwright's blob (written after Playwright ended: the blob
   // reporter empties blob/ when it writes), for `conformance merge` (cli/merge.ts).
-  if (report.run.shard) writeShardReport(report, run.settings.reportDir, report.run.shard, mask);
+  if (report.run.shard)
+    writeShardReport(report, run.settings.reportDir, report.run.shard, mask, run.settings.reportDirOutside === true);
   process.stdout.write(
     consoleSummary(report, run.settings.reportDir, elapsedMs)
       .split('\n')
