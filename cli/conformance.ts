@@ -11,6 +11,7 @@ import { terminalSafe } from '../core/text/terminal-text.ts';
 import { MARKER as REPORT_MARKER } from '../reports/safe-files.ts';
 import { looseReportDir, parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
 import { cjsCompileCacheNodeOptions } from './cjs-compile-cache.ts';
+import { endRunner } from './end-runner.ts';
 import { die, Fatal } from './fatal.ts';
 import { ROOT, RUN_ENV, settingsOf, suiteInfo, type RunnerEnv } from './prepare-run.ts';
 import { MODULE_EXT, suiteModule } from './suite-files.ts';
@@ -105,7 +106,7 @@ async function main(): Promise<number> {
       ({ runCommand } = await import('./run-command.ts'));
     } catch (e) {
       engineStarts();
-      playwright.kill('SIGKILL');
+      await endRunner(playwright);
       rmSync(dirname(socketPath), { recursive: true, force: true });
       throw e;
     }

@@ -12,6 +12,7 @@ import type { ConformanceReport } from '../reports/model.ts';
 import { writeShardReport } from '../reports/shards.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
 import type { CliOptions } from './args.ts';
+import { endRunner } from './end-runner.ts';
 import { die, Fatal } from './fatal.ts';
 import { preflight } from './preflight.ts';
 import { reportDirOptions, suiteInfo, type PreparedRun } from './prepare-run.ts';
@@ -72,7 +73,7 @@ export async function runCommand(c: {
       if (pre.fatal) die(maskedLine(pre.fatal, mask));
       settings.requestsBefore = pre.requests;
     } catch (e) {
-      playwright.kill('SIGKILL');
+      await endRunner(playwright);
       await host?.close();
       rmSync(dirname(socketPath), { recursive: true, force: true });
       throw maskedError(e, mask);
