@@ -220,12 +220,15 @@ function oneLineErrors(dir: string, fn: () => void): void {
  * before anything is created.
  */
 function ensureDir(dir: string, outside = false): void {
-  const link = outside ? undefined : linkLeadingOutside(dir, process.cwd(), [tmpdir()]);
-  if (link)
-    throw new ReportDirError(
-      `report directory ${terminalSafe(dir)}: ${terminalSafe(link.link)} is a symbolic link leading outside the directory the run was started from (to ${terminalSafe(link.to)}); pass --report-dir-outside to write there`,
-    );
   let st = lstatOrUndefined(dir);
+  // The directory itself a link is refused whatever it points to, --report-dir-outside or not.
+  if (!st?.isSymbolicLink()) {
+    const link = outside ? undefined : linkLeadingOutside(dir, process.cwd(), [tmpdir()]);
+    if (link)
+      throw new ReportDirError(
+        `report directory ${terminalSafe(dir)}: ${terminalSafe(link.link)} is a symbolic link leading outside the directory the run was started from (to ${terminalSafe(link.to)}); pass --report-dir-outside to write there`,
+      );
+  }
   if (!st) {
     makeDirs(dir);
     st = lstatSync(dir);

@@ -18,7 +18,8 @@ test.describe.configure({ mode: 'parallel' });
 /** A "private" directory (a key beside it) and a link to it from another temporary directory. */
 function linkedPrivateDir(): { privateDir: string; link: string } {
   const privateDir = mkdtempSync(join(tmpdir(), 'report-private-'));
-  writeFileSync(join(privateDir, 'id_ed25519'), 'not a real key\n');
+  mkdirSync(join(privateDir, 'ssh'));
+  writeFileSync(join(privateDir, 'ssh', 'id_ed25519'), 'not a real key\n');
   const link = join(mkdtempSync(join(tmpdir(), 'report-link-')), 'reports');
   symlinkSync(privateDir, link);
   return { privateDir, link };
@@ -30,7 +31,7 @@ test('a report directory whose parent is a link leading outside: one line, exit 
   const { privateDir, link } = linkedPrivateDir();
   for (const [dir, extra] of [
     [join(link, 'latest'), []],
-    [link, ['--force']],
+    [join(link, 'ssh'), ['--force']],
   ] as const) {
     const run = await runCli([...GREP, ...extra], { reportDir: dir, timeoutMs: 60_000 });
     expect(stackLines(run)).toEqual([]);
@@ -38,7 +39,8 @@ test('a report directory whose parent is a link leading outside: one line, exit 
     expect(stderrLines(run)).toEqual([
       `conformance: report directory ${dir}: ${link} is a symbolic link leading outside the directory the run was started from (to ${privateDir}); pass --report-dir-outside to write there`,
     ]);
-    expect(readdirSync(privateDir)).toEqual(['id_ed25519']);
+    expect(readdirSync(privateDir)).toEqual(['ssh']);
+    expect(readdirSync(join(privateDir, 'ssh'))).toEqual(['id_ed25519']);
   }
   // Allowed explicitly, the run writes there.
   const allowed = await runCli([...GREP, '--report-dir-outside'], {
@@ -55,7 +57,7 @@ test('runConformance: a reportDir through such a link is refused unless reportDi
   await expect(runConformance({ grep: 'files\\.limit\\.bounds', reportDir: join(link, 'latest') })).rejects.toThrow(
     ConformanceRunError,
   );
-  expect(readdirSync(privateDir)).toEqual(['id_ed25519']);
+  expect(readdirSync(privateDir)).toEqual(['ssh']);
   const report = await runConformance({
     grep: 'files\\.limit\\.bounds',
     reportDir: join(link, 'latest'),
