@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../core/run/engine.ts';
 import { Mask, secretsOf } from '../core/text/mask.ts';
-import { concurrencyOf, deadlineLeftMs, deadlineReason } from '../core/run/run-settings.ts';
+import { concurrencyOf, deadlineLeftMs, deadlineReason, type RunSettings } from '../core/run/run-settings.ts';
 import { grepText } from '../core/check/tags.ts';
 import { NodeTransport, PlaywrightTransport } from '../core/http/transport.ts';
 import type { ConformanceReport } from '../reports/model.ts';
@@ -13,8 +13,9 @@ import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
 import { parseCli } from './args.ts';
 import { type ApiOptions, declOf, OPTION_NAMES } from './options.ts';
+import { Fatal } from './fatal.ts';
 import { preflight } from './preflight.ts';
-import { settingsOf, suiteInfo } from './prepare-run.ts';
+import { reportDirOptions, settingsOf, suiteInfo } from './prepare-run.ts';
 import { reportOfRun } from './run-report.ts';
 import { runTarget } from './run-target.ts';
 import { replayPathProblem } from './selection.ts';
@@ -48,14 +49,21 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   } catch (e) {
     throw new ConformanceRunError((e as Error).message);
   }
+  let settings: RunSettings;
+  try {
+    settings = settingsOf(opts, '', undefined, options.env ?? process.env);
+  } catch (e) {
+    if (e instanceof Fatal) throw new ConformanceRunError(e.message);
+    throw e;
+  }
   const runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
-  const settings = settingsOf(opts, runDir);
+  settings.runDir = runDir;
   let stop: (() => Promise<void>) | undefined;
   try {
     const ran = await runTarget(settings, options.env);
     const target = ran.target;
     stop = ran.stop;
-    if (options.reportDir) prepareReportDir(settings.reportDir, { force: settings.force });
+    if (options.reportDir) prepareReportDir(settings.reportDir, reportDirOptions(settings));
     if (opts.waitForS !== undefined) {
       const waited = await waitForTarget(target.baseUrl, opts.waitForS, settings);
       if (waited.fatal) throw new ConformanceRunError(new Mask(secretsOf(target)).text(waited.fatal));
@@ -95,7 +103,10 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         { startedAt },
       );
       if (options.reportDir)
-        writeReportFiles(report, settings.reportDir, { mask: new Mask(secretsOf(target)), force: settings.force });
+        writeReportFiles(report, settings.reportDir, {
+          mask: new Mask(secretsOf(target)),
+          ...reportDirOptions(settings),
+        });
       return report;
     } finally {
       clearTimeout(deadline);
@@ -111,7 +122,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     // As on the command line: a run that could not be made replaces the previous report with its error
     // (a report directory that refused the run is left as it is).
     if (runError && options.reportDir && !(e instanceof Error && e.name === 'ReportDirError'))
-      replaceWithErrorReport(settings.reportDir, runError.message, 2, { force: settings.force });
+      replaceWithErrorReport(settings.reportDir, runError.message, 2, reportDirOptions(settings));
     throw runError ?? e;
   } finally {
     await stop?.();

@@ -11,6 +11,7 @@ import { terminalSafe } from '../core/text/terminal-text.ts';
 import { MARKER as REPORT_MARKER } from '../reports/safe-files.ts';
 import { looseReportDir, parseCli, USAGE, UsageError, type CliOptions } from './args.ts';
 import { cjsCompileCacheNodeOptions } from './cjs-compile-cache.ts';
+import { endRunner } from './end-runner.ts';
 import { die, Fatal } from './fatal.ts';
 import { ROOT, RUN_ENV, settingsOf, suiteInfo, type RunnerEnv } from './prepare-run.ts';
 import { MODULE_EXT, suiteModule } from './suite-files.ts';
@@ -26,7 +27,7 @@ import { EXIT_OF_SIGNAL, onStop, watchParentNodeOptions } from './stop-signals.t
  * --help (they write no report). `ifExists`: the options did not parse, so the directory is a best
  * reading of them; the error replaces a report of the suite found there (its marker), and creates nothing.
  */
-let errorReportDir: { dir: string; force: boolean; ifExists: boolean } | undefined;
+let errorReportDir: { dir: string; force: boolean; outside?: boolean; ifExists: boolean } | undefined;
 
 async function main(): Promise<number> {
   let opts: CliOptions;
@@ -57,7 +58,12 @@ async function main(): Promise<number> {
   try {
     const settings = settingsOf(opts, runDir);
     if (opts.dryRun) return await (await import('./run-command.ts')).dryRun(opts, settings);
-    errorReportDir = { dir: settings.reportDir, force: settings.force, ifExists: false };
+    errorReportDir = {
+      dir: settings.reportDir,
+      force: settings.force,
+      outside: settings.reportDirOutside === true,
+      ifExists: false,
+    };
 
     const socketPath = engineSocketPath();
     const playwright = startPlaywright(settings, opts, socketPath);
@@ -83,7 +89,10 @@ async function main(): Promise<number> {
       errorReportDir = undefined;
       import('../reports/error-report.ts')
         .then(({ replaceWithErrorReport }) =>
-          replaceWithErrorReport(settings.reportDir, reason, code, { force: settings.force }),
+          replaceWithErrorReport(settings.reportDir, reason, code, {
+            force: settings.force,
+            outside: settings.reportDirOutside === true,
+          }),
         )
         .then(exit, exit);
     });
@@ -97,7 +106,7 @@ async function main(): Promise<number> {
       ({ runCommand } = await import('./run-command.ts'));
     } catch (e) {
       engineStarts();
-      playwright.kill('SIGKILL');
+      await endRunner(playwright);
       rmSync(dirname(socketPath), { recursive: true, force: true });
       throw e;
     }
@@ -163,6 +172,7 @@ main().then(
       try {
         (await import('../reports/error-report.ts')).replaceWithErrorReport(at.dir, terminalSafe(message), 2, {
           force: at.force,
+          outside: at.outside === true,
         });
       } catch {
         // The error's line above is what the run says; a report directory that cannot take it stays as it is.

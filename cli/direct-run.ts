@@ -5,8 +5,9 @@ import { Mask, secretsOf } from '../core/text/mask.ts';
 import { TargetFileError } from '../core/target/target.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { parseCli, UsageError } from './args.ts';
+import { Fatal } from './fatal.ts';
 import { preflight } from './preflight.ts';
-import { suiteInfo, settingsOf, type PreparedRun } from './prepare-run.ts';
+import { reportDirOptions, suiteInfo, settingsOf, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
 import { replaceWithErrorReport } from '../reports/error-report.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
@@ -19,7 +20,8 @@ export class DirectRunError extends Error {}
  * CONFORMANCE_TARGET (keys from the environment, as with the command line), else the embedded
  * reference, with the command line's defaults; CONFORMANCE_SEED fixes the seed, CONFORMANCE_FAIL_ON
  * (must, should) is --fail-on, CONFORMANCE_REPORT_DIR is --report-dir (two runs at once in one clone
- * need two directories: a report directory is locked while a run writes it). The preflight runs here,
+ * need two directories: a report directory is locked while a run writes it), CONFORMANCE_ALLOW_HOSTS
+ * names the hosts the keys may go to (as with the command line). The preflight runs here,
  * before any test, as on the command line: a rejected key, a wrong base URL or a bad target file is one
  * line (DirectRunError), never 100 failed tests.
  */
@@ -40,14 +42,17 @@ export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () 
     throw e;
   }
   const seedText = process.env['CONFORMANCE_SEED'];
-  const settings = settingsOf(
-    opts,
-    mkdtempSync(join(tmpdir(), 'conformance-run-')),
-    seedText && /^\d+$/.test(seedText) ? Number(seedText) >>> 0 : undefined,
-  );
+  let settings;
+  try {
+    settings = settingsOf(opts, '', seedText && /^\d+$/.test(seedText) ? Number(seedText) >>> 0 : undefined);
+  } catch (e) {
+    if (e instanceof Fatal) throw new DirectRunError(e.message);
+    throw e;
+  }
+  settings.runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
   // An exit 2 before the first test replaces the previous report with its error, as on the command line.
   const failed = (message: string): DirectRunError => {
-    replaceWithErrorReport(settings.reportDir, message, 2, { force: settings.force });
+    replaceWithErrorReport(settings.reportDir, message, 2, reportDirOptions(settings));
     return new DirectRunError(message);
   };
   let ran: Awaited<ReturnType<typeof runTarget>>;
@@ -60,7 +65,7 @@ export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () 
   const { target, stop } = ran;
   const mask = new Mask(secretsOf(target));
   try {
-    prepareReportDir(settings.reportDir, { force: settings.force });
+    prepareReportDir(settings.reportDir, reportDirOptions(settings));
     const pre = await preflight(target, settings);
     if (pre.fatal) throw failed(terminalSafe(mask.text(pre.fatal)));
     settings.requestsBefore = pre.requests;

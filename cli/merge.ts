@@ -30,6 +30,7 @@ merge could not be made.
   --blob-dir DIR         the collected shard files (default <report-dir>/blob)
   --fail-on must|should  which failed level fails the run (default: as the shards ran)
   --force                write into a report directory holding files the suite did not write
+  --report-dir-outside   write through a symbolic link of --report-dir leading outside the working directory
   --help                 this text`;
 
 class Fatal extends Error {}
@@ -46,6 +47,7 @@ function main(argv: string[]): number {
         'blob-dir': { type: 'string' },
         'fail-on': { type: 'string' },
         force: { type: 'boolean' },
+        'report-dir-outside': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -87,6 +89,7 @@ function main(argv: string[]): number {
       maxRequests: first.run.maxRequests,
       failOn: failOnArg ?? first.run.failOn,
       replay: first.run.replay,
+      ...(first.run.keysSentTo ? { keysSentTo: first.run.keysSentTo } : {}),
       mergedShards: reports.length,
     },
     requestLog: [],
@@ -98,8 +101,13 @@ function main(argv: string[]): number {
   // The shard reports were masked when written; the merged one is rendered from them. The report
   // directory is prepared as a run's is (its blob/ kept: the shards' input, placed there by the user).
   try {
-    prepareReportDir(reportDir, { force: values.force ?? false, keepBlob: blobDir === join(reportDir, BLOB_SUBDIR) });
-    writeReportFiles(report, reportDir, { mask: new Mask([]), force: values.force ?? false });
+    const outside = values['report-dir-outside'] ?? false;
+    prepareReportDir(reportDir, {
+      force: values.force ?? false,
+      outside,
+      keepBlob: blobDir === join(reportDir, BLOB_SUBDIR),
+    });
+    writeReportFiles(report, reportDir, { mask: new Mask([]), force: values.force ?? false, outside });
   } catch (e) {
     if (e instanceof ReportDirError) throw new Fatal(e.message);
     throw e;

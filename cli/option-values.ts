@@ -1,3 +1,4 @@
+import { AllowedHostError, hostList } from '../core/target/allowed-hosts.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 
 /**
@@ -96,4 +97,17 @@ export function choice<const T extends string>(name: string, v: string, allowed:
   if (!(allowed as readonly string[]).includes(v))
     throw new UsageError(`--${name} takes ${allowed.join(' or ')}, got ${shown(v)}`);
   return v as T;
+}
+
+/** --allow-host: HOST or HOST:PORT, or a comma-separated list of them, normalised (core/target/allowed-hosts.ts). */
+export function allowHostOption(typed: string): string {
+  let list: string[];
+  try {
+    list = hostList(typed);
+  } catch (e) {
+    if (e instanceof AllowedHostError) throw new UsageError(`--allow-host ${e.message}`);
+    throw e;
+  }
+  if (list.length === 0) throw new UsageError(`--allow-host takes HOST or HOST:PORT, got ${shown(typed)}`);
+  return list.join(',');
 }

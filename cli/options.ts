@@ -1,7 +1,7 @@
 import { DEFAULTS } from '../core/run/run-settings.ts';
 import { headerList, headerOption, headerReplay } from './header-option.ts';
 import { commandLine } from './suite-files.ts';
-import { BOUNDS, choice, grep, int, path, rangeOf, replayPath, shard } from './option-values.ts';
+import { allowHostOption, BOUNDS, choice, grep, int, path, rangeOf, replayPath, shard } from './option-values.ts';
 
 /**
  * Every option of `conformance` (the run command), declared once. The parser (cli/args.ts), --help,
@@ -246,6 +246,31 @@ export const OPTIONS = {
   'allow-insecure': flag({
     key: 'allowInsecure',
     help: 'accept plain http:// to a host other than loopback',
+    replay: 'carried',
+    api: true,
+    action: true,
+  }),
+  'allow-host': value({
+    key: 'allowHosts',
+    arg: 'HOST[:PORT]',
+    multiple: true,
+    help: `send the keys to this host (repeatable, or a comma-separated list; also CONFORMANCE_ALLOW_HOSTS):\na base URL of the target file naming any host but loopback and these is refused, since it would\nreceive the keys`,
+    default: 'loopback only',
+    parse: allowHostOption,
+    replay: 'carried',
+    api: true,
+    action: true,
+  }),
+  'target-outside': flag({
+    key: 'targetOutside',
+    help: 'read a target file reached through a symbolic link that leads outside the directory the run\nwas started from',
+    replay: 'carried',
+    api: true,
+    action: true,
+  }),
+  'report-dir-outside': flag({
+    key: 'reportDirOutside',
+    help: 'write the report through a symbolic link (in any component of --report-dir) that leads outside\nthe directory the run was started from',
     replay: 'carried',
     api: true,
     action: true,

@@ -7,6 +7,7 @@ import { soleOtherWorkspace } from '../suites/judges/intern-pages.ts';
 import { internsQuery } from '../suites/support/interns-query.ts';
 import { isObject } from '../suites/support/values.ts';
 import { shown } from './args.ts';
+import { ignoredInternsParams } from './interns-params-preflight.ts';
 
 export interface Preflight {
   /** Why the run cannot be made (one line, exit 2), or undefined. */
@@ -22,8 +23,8 @@ export interface Preflight {
  * URL under which no documented path exists (9 rule 1: it must end with /v1), and target file fields
  * the server plainly does not know or that leave nothing to judge (rule "Bad input exits 2": a careless target
  * file is named, not blamed on the server): a container or a model answered 404 while the key works
- * elsewhere, a main container that lists no file, a workspace that is not the key's, all of them in
- * one line. Any HTTP answer counts as reachable; the checks judge what the answers hold.
+ * elsewhere, a main container that lists no file, a workspace that is not the key's, an interns
+ * parameter name the target ignores (cli/interns-params-preflight.ts), all of them in one line. Any HTTP answer counts as reachable; the checks judge what the answers hold.
  */
 export async function preflight(target: Target, settings: RunSettings): Promise<Preflight> {
   const node = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
@@ -106,10 +107,15 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
     const [files, model, interns] = responses;
     // Every field the deployment does not know, in one line: a target file mended one field a run
     // would take a run per field.
+    const [workspace, params] = await Promise.all([
+      internsWorkspaceProblem(target, client, interns),
+      ignoredInternsParams(target, client, interns),
+    ]);
     const fields = [
       containerProblem(target, files, [model, interns]) ?? emptyContainerProblem(target, files),
       unservedModel(target, model, [files, interns]),
-      await internsWorkspaceProblem(target, client, interns),
+      workspace,
+      ...params,
     ];
     return deadlinePassed ? late() : done(oneLineOf(fields.filter((f): f is string => f !== undefined)));
   } finally {
@@ -123,7 +129,10 @@ const CHECK_FILE = ' Check the target file';
 /** The target file's problems as one line, its advice said once, at its end. */
 function oneLineOf(problems: readonly string[]): string | undefined {
   if (problems.length === 0) return undefined;
-  const said = problems.map((p) => (p.endsWith(CHECK_FILE) ? p.slice(0, -CHECK_FILE.length) : p));
+  // A problem's own full stop goes where the next one follows it ("; "): only the last keeps it.
+  const said = problems
+    .map((p) => (p.endsWith(CHECK_FILE) ? p.slice(0, -CHECK_FILE.length) : p))
+    .map((p, i) => (i < problems.length - 1 ? p.replace(/\.$/, '') : p));
   return `${said.join('; ')}${CHECK_FILE}`;
 }
 

@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
 import { DEFAULTS, type RunSettings } from '../core/run/run-settings.ts';
 import type { Target } from '../core/target/target.ts';
+import { AllowedHostError, hostsOfEnvironment } from '../core/target/allowed-hosts.ts';
 import { CODE_ROOT, commandLine, suiteCommit, suiteVersion } from './suite-files.ts';
 import { CLI_DEFAULTS, type CliOptions } from './args.ts';
 import { declOf, OPTION_NAMES, type OptionName } from './options.ts';
+import { die } from './fatal.ts';
 
 export const ROOT = CODE_ROOT;
 
@@ -30,12 +32,24 @@ export interface RunnerEnv {
   sharded: boolean;
 }
 
-/** The run's settings from the options; the seed is --seed, else random (printed, so the run replays). */
+/**
+ * The run's settings from the options; the seed is --seed, else random (printed, so the run replays).
+ * The hosts the keys may go to are --allow-host's and CONFORMANCE_ALLOW_HOSTS's (of `env`); a bad
+ * entry of the variable is a Fatal line naming it.
+ */
 export function settingsOf(
   opts: CliOptions,
   runDir: string,
   seed = opts.seed ?? (Math.random() * 0x100000000) >>> 0,
+  env: NodeJS.ProcessEnv = process.env,
 ): RunSettings {
+  let envHosts: string[];
+  try {
+    envHosts = hostsOfEnvironment(env);
+  } catch (e) {
+    if (e instanceof AllowedHostError) die(e.message);
+    throw e;
+  }
   return {
     targetFile: opts.target ? resolve(opts.target) : '',
     runDir,
@@ -59,10 +73,13 @@ export function settingsOf(
     force: opts.force,
     allowLiteralKeys: opts.allowLiteralKeys,
     allowInsecure: opts.allowInsecure,
+    allowHosts: [...new Set([...opts.allowHosts.flatMap((h) => h.split(',')), ...envHosts])],
+    targetOutside: opts.targetOutside,
+    reportDirOutside: opts.reportDirOutside,
     ...(opts.replayPath ? { replayPath: opts.replayPath } : {}),
     ...(opts.maxFailures !== undefined ? { maxFailures: opts.maxFailures } : {}),
     ...(opts.headers.length ? { headers: [...opts.headers] } : {}),
-    replay: replayCommand(opts, seed),
+    replay: replayCommand(opts, seed, envHosts),
     requestsBefore: 0,
   };
 }
@@ -72,9 +89,10 @@ export function settingsOf(
  * sent and how it is judged (keys stay in the environment), its report written to `<dir>-replay`.
  * What each option does in the replay is its declaration's (cli/options.ts `replay`): carried as
  * given, or as the selection, said last (--grep, then --shard), which a check's replay
- * (core/run/replay.ts) replaces by a --grep of its own; the seed is always the run's own.
+ * (core/run/replay.ts) replaces by a --grep of its own; the seed is always the run's own; the hosts
+ * of CONFORMANCE_ALLOW_HOSTS (`envHosts`) are carried as one more --allow-host.
  */
-export function replayCommand(opts: CliOptions, seed: number): string {
+export function replayCommand(opts: CliOptions, seed: number, envHosts: readonly string[] = []): string {
   const parts = [commandLine('run')];
   const given = opts.given ?? {};
   const words = (name: OptionName) => {
@@ -88,10 +106,20 @@ export function replayCommand(opts: CliOptions, seed: number): string {
   parts.push(...words('target'), `--seed ${seed}`);
   for (const name of OPTION_NAMES)
     if (name !== 'target' && declOf(name).replay === 'carried') parts.push(...words(name));
+  // The hosts CONFORMANCE_ALLOW_HOSTS allowed go with --allow-host's: the replay may be pasted where
+  // that variable is not set.
+  const givenHosts = new Set(opts.allowHosts.flatMap((h) => h.split(',')));
+  const fromEnv = envHosts.filter((h) => !givenHosts.has(h));
+  if (fromEnv.length > 0) parts.push(`--allow-host ${shellWord(fromEnv.join(','))}`);
   const dir = (opts.reportDir ?? DEFAULTS.reportDir).replace(/(.)\/+$/, '$1');
   parts.push(`--report-dir ${shellWord(`${dir}-replay`)}`);
   for (const name of OPTION_NAMES) if (declOf(name).replay === 'selection') parts.push(...words(name));
   return parts.join(' ');
+}
+
+/** How the run's report directory may be written: --force and --report-dir-outside. */
+export function reportDirOptions(settings: RunSettings): { force: boolean; outside?: boolean } {
+  return { force: settings.force, ...(settings.reportDirOutside ? { outside: true } : {}) };
 }
 
 /** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */

@@ -3,7 +3,8 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Mask, secretsOf } from '../core/text/mask.ts';
 import type { RunSettings } from '../core/run/run-settings.ts';
-import { TargetFileError, type Target } from '../core/target/target.ts';
+import { keyHostsOf } from '../core/target/allowed-hosts.ts';
+import { baseUrlsOf, TargetFileError, type Target } from '../core/target/target.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
 import { EXIT_CODE } from '../reports/format.ts';
@@ -12,9 +13,10 @@ import type { ConformanceReport } from '../reports/model.ts';
 import { writeShardReport } from '../reports/shards.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
 import { type CliOptions, UsageError } from './args.ts';
+import { endRunner } from './end-runner.ts';
 import { die, Fatal } from './fatal.ts';
 import { preflight } from './preflight.ts';
-import { suiteInfo, type PreparedRun } from './prepare-run.ts';
+import { reportDirOptions, suiteInfo, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
 import { EXIT_OF_SIGNAL, type StopSignal } from './stop-signals.ts';
 import { runWarnings } from './run-warnings.ts';
@@ -72,7 +74,7 @@ export async function runCommand(c: {
       if (pre.fatal) die(maskedLine(pre.fatal, mask));
       settings.requestsBefore = pre.requests;
     } catch (e) {
-      playwright.kill('SIGKILL');
+      await endRunner(playwright);
       await host?.close();
       rmSync(dirname(socketPath), { recursive: true, force: true });
       throw maskedError(e, mask);
@@ -139,7 +141,7 @@ async function waitFor(target: Target, waitS: number, settings: RunSettings, mas
 /** The previous report's files, cleared before anything is judged (a refused directory is one line, exit 2). */
 export function clearReportDir(settings: RunSettings): void {
   try {
-    prepareReportDir(settings.reportDir, { force: settings.force });
+    prepareReportDir(settings.reportDir, reportDirOptions(settings));
   } catch (e) {
     if (e instanceof ReportDirError) die(e.message);
     throw e;
@@ -168,6 +170,7 @@ function say(line: string, mask: Mask): void {
 
 function sayStart(target: Target, seed: number, mask: Mask, fromFile: boolean): void {
   say(fromFile ? `target: ${target.baseUrl}` : `target: embedded reference at ${target.baseUrl}`, mask);
+  say(`keys go only to: ${keyHostsOf(baseUrlsOf(target).map((b) => b.url)).join(', ')}`, mask);
   say(`seed: ${seed}`, mask);
   for (const warning of runWarnings()) say(`warning: ${warning}`, mask);
 }
@@ -184,7 +187,8 @@ function finish(
     die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
   // A shard keeps its report beside Playwright's blob (written after Playwright ended: the blob
   // reporter empties blob/ when it writes), for `conformance merge` (cli/merge.ts).
-  if (report.run.shard) writeShardReport(report, run.settings.reportDir, report.run.shard, mask);
+  if (report.run.shard)
+    writeShardReport(report, run.settings.reportDir, report.run.shard, mask, run.settings.reportDirOutside === true);
   process.stdout.write(
     consoleSummary(report, run.settings.reportDir, elapsedMs)
       .split('\n')

@@ -1,6 +1,7 @@
 import type { CheckOutcome } from '../core/check/check.ts';
 import type { Engine } from '../core/run/engine.ts';
-import { viewOf } from '../core/target/target.ts';
+import { keyHostsOf } from '../core/target/allowed-hosts.ts';
+import { baseUrlsOf, viewOf } from '../core/target/target.ts';
 import { buildReport } from '../reports/build-report.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
@@ -27,6 +28,7 @@ export function reportOfRun(
       maxRequests: run.settings.maxRequests,
       failOn: run.settings.failOn,
       replay: run.settings.replay,
+      keysSentTo: keyHostsOf(baseUrlsOf(run.target).map((b) => b.url)),
       requestsSaved: engine.state.requestsSaved,
       concurrency: engine.concurrency,
       rateLimitedWaitMs: Math.round(engine.state.rateLimitedWaitMs),

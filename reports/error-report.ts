@@ -54,11 +54,12 @@ export function replaceWithErrorReport(
   dir: string,
   reason: string,
   exitCode: number,
-  options: { force?: boolean } = {},
+  options: { force?: boolean; outside?: boolean } = {},
 ): boolean {
+  const allowed = { ...(options.force ? { force: true } : {}), ...(options.outside ? { outside: true } : {}) };
   try {
-    prepareDir(dir, REPORT_ENTRIES, options.force ? { force: true } : {});
-    writeFilesSafely(dir, errorReportFiles(reason, exitCode), REPORT_ENTRIES, options.force ? { force: true } : {});
+    prepareDir(dir, REPORT_ENTRIES, allowed);
+    writeFilesSafely(dir, errorReportFiles(reason, exitCode), REPORT_ENTRIES, allowed);
     return true;
   } catch (e) {
     if (e instanceof ReportDirError) return false;

@@ -85,6 +85,11 @@ export interface ConformanceReport {
     /** Checks cut short because the request budget was spent. */
     budgetExhausted: string[];
     replay: string;
+    /**
+     * The hosts (host[:port]) the run's keys went to: those of the target file's base URLs, each
+     * loopback or allowed by the user (--allow-host, CONFORMANCE_ALLOW_HOSTS).
+     */
+    keysSentTo?: string[];
     /** `I/N` when this report covers one shard only (its other checks are `disabled`). */
     shard?: string;
     /** Number of shard reports this report was merged from (`npm run conformance:merge`). */

@@ -3,7 +3,10 @@
  * artefacts and reused from run to run, so:
  *
  * - a report directory that is a symbolic link, or a symbolic link at any output path, is refused: a
- *   planted `report.html -> ~/.bashrc` would otherwise be overwritten with the report;
+ *   planted `report.html -> ~/.bashrc` would otherwise be overwritten with the report; so is a path
+ *   with a link in any component that leads outside the directory the run was started from (a
+ *   committed `reports -> /etc` would have the run create and write directories there), unless the
+ *   user allows it (`outside`, --report-dir-outside);
  * - each file is written under a temporary name in the directory (created exclusively, never through
  *   a link), and only when every one is written are they renamed into place: a reader never sees
  *   half a report, a rename replaces a path without following it, and a write that fails (a full
@@ -35,8 +38,11 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { makeDirs } from './make-dir.ts';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { linkLeadingOutside } from '../os/links.ts';
+import { makeDirs } from './make-dir.ts';
+import { olderReportNote } from './older-report.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { alive } from '../os/process.ts';
 
@@ -67,13 +73,17 @@ const TEMP = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
 export function prepareDir(
   dir: string,
   owned: OwnedEntries,
-  options: { force?: boolean; keep?: readonly string[] } = {},
+  options: { force?: boolean; keep?: readonly string[]; outside?: boolean } = {},
 ): void {
   oneLineErrors(dir, () => prepare(dir, owned, options));
 }
 
-function prepare(dir: string, owned: OwnedEntries, options: { force?: boolean; keep?: readonly string[] }): void {
-  ensureDir(dir);
+function prepare(
+  dir: string,
+  owned: OwnedEntries,
+  options: { force?: boolean; keep?: readonly string[]; outside?: boolean },
+): void {
+  ensureDir(dir, options.outside);
   const entries = readdirSync(dir);
   const listed = new Set(markerEntries(dir) ?? []);
   // `keep` names an input the caller placed there (a merge's blob/): neither foreign nor removed.
@@ -113,7 +123,7 @@ export function writeFilesSafely(
   dir: string,
   files: ReadonlyMap<string, string>,
   owned: OwnedEntries,
-  options: { force?: boolean; alsoOwned?: readonly string[] } = {},
+  options: { force?: boolean; alsoOwned?: readonly string[]; outside?: boolean } = {},
 ): void {
   oneLineErrors(dir, () => write(dir, files, owned, options));
 }
@@ -122,9 +132,9 @@ function write(
   dir: string,
   files: ReadonlyMap<string, string>,
   owned: OwnedEntries,
-  options: { force?: boolean; alsoOwned?: readonly string[] },
+  options: { force?: boolean; alsoOwned?: readonly string[]; outside?: boolean },
 ): void {
-  ensureDir(dir);
+  ensureDir(dir, options.outside);
   for (const name of files.keys()) {
     const st = lstatOrUndefined(join(dir, name));
     if (st?.isSymbolicLink()) throw linkError(dir, name);
@@ -186,6 +196,9 @@ function writeAllOrNone(dir: string, files: ReadonlyMap<string, string>): void {
   }
 }
 
+/** Errors of a directory the run may not or cannot write into. */
+const CANNOT_WRITE: ReadonlySet<string> = new Set(['EACCES', 'EPERM', 'EROFS']);
+
 /** A file-system error (no permission, no space, read-only) as one line naming the directory. */
 function oneLineErrors(dir: string, fn: () => void): void {
   try {
@@ -193,15 +206,29 @@ function oneLineErrors(dir: string, fn: () => void): void {
   } catch (e) {
     if (e instanceof ReportDirError) throw e;
     const err = e as NodeJS.ErrnoException;
+    // A directory that cannot be written may still hold an earlier run's report: the line says so.
+    const older = err.code && CANNOT_WRITE.has(err.code) ? olderReportNote(dir) : undefined;
     throw new ReportDirError(
-      `report directory ${terminalSafe(dir)}: ${err.code ?? 'error'}${err.syscall ? ` on ${err.syscall}` : ''}${err.path ? ` of ${terminalSafe(err.path)}` : ''}`,
+      `report directory ${terminalSafe(dir)}: ${err.code ?? 'error'}${err.syscall ? ` on ${err.syscall}` : ''}${err.path ? ` of ${terminalSafe(err.path)}` : ''}${older ? `; ${older}` : ''}`,
     );
   }
 }
 
-/** The directory, created if missing; refused when it is a link or not a directory. */
-function ensureDir(dir: string): void {
+/**
+ * The directory, created if missing; refused when it is a link or not a directory, or when a
+ * component of its path is a link leading outside the working directory (unless `outside`): checked
+ * before anything is created.
+ */
+function ensureDir(dir: string, outside = false): void {
   let st = lstatOrUndefined(dir);
+  // The directory itself a link is refused whatever it points to, --report-dir-outside or not.
+  if (!st?.isSymbolicLink()) {
+    const link = outside ? undefined : linkLeadingOutside(dir, process.cwd(), [tmpdir()]);
+    if (link)
+      throw new ReportDirError(
+        `report directory ${terminalSafe(dir)}: ${terminalSafe(link.link)} is a symbolic link leading outside the directory the run was started from (to ${terminalSafe(link.to)}); pass --report-dir-outside to write there`,
+      );
+  }
   if (!st) {
     makeDirs(dir);
     st = lstatSync(dir);

@@ -18,7 +18,13 @@ export function shardFileName(shard: string): string {
   return `conformance-shard-${current}-of-${total}.json`;
 }
 
-export function writeShardReport(report: ConformanceReport, reportDir: string, shard: string, mask: Mask): void {
+export function writeShardReport(
+  report: ConformanceReport,
+  reportDir: string,
+  shard: string,
+  mask: Mask,
+  outside = false,
+): void {
   const dir = join(reportDir, BLOB_SUBDIR);
   mkdirSync(dir, { recursive: true });
   const name = shardFileName(shard);
@@ -26,7 +32,7 @@ export function writeShardReport(report: ConformanceReport, reportDir: string, s
     dir,
     new Map([[name, mask.text(`${JSON.stringify(report)}\n`)]]),
     { files: [name], dirs: [] },
-    { force: true },
+    { force: true, outside },
   );
 }
 

@@ -66,6 +66,7 @@ export function summaryMarkdown(report: ConformanceReport): string {
     ...(r.warnings ?? []).flatMap((w) => [`> **Warning:** ${mdText(w)}`, '']),
     `Target ${mdCode(report.target.baseUrl)} · suite ${mdText(report.suite.version)} (${mdCode(report.suite.commit)}) · seed ${r.seed} · ${r.requests} requests · fails on ${r.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} · started ${mdText(r.startedAt)} · ${RUN_TIME_LABEL} ${durationText(r.durationMs)}${scope ? ` · ${mdText(scope)}` : ''}`,
     '',
+    ...(r.keysSentTo ? [`Keys sent only to ${r.keysSentTo.map(mdCode).join(', ')}`, ''] : []),
     table(
       'level',
       LEVEL_ORDER.map((level) => ({ name: level, counts: report.counts[level] })),

@@ -26,6 +26,8 @@ export const REPORT_ENTRIES: OwnedEntries = { files: Object.keys(REPORT_FILES), 
 export interface ReportDirOptions {
   /** Write into a directory that holds files the suite did not write (`--force`). */
   force?: boolean;
+  /** Write through a link of the directory's path that leads outside the working directory (`--report-dir-outside`). */
+  outside?: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export function prepareReportDir(dir: string, options: ReportDirOptions & { keep
   prepareDir(dir, REPORT_ENTRIES, {
     ...(options.force ? { force: true } : {}),
     ...(options.keepBlob ? { keep: [BLOB_SUBDIR] } : {}),
+    ...(options.outside ? { outside: true } : {}),
   });
 }
 
@@ -56,5 +59,6 @@ export function writeReportFiles(
   writeFilesSafely(dir, files, REPORT_ENTRIES, {
     ...(options.force ? { force: true } : {}),
     ...(report.run.shard ? { alsoOwned: [BLOB_SUBDIR] } : {}),
+    ...(options.outside ? { outside: true } : {}),
   });
 }

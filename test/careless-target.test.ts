@@ -10,6 +10,7 @@ import { FORBIDDEN_MODEL_FIXTURE, WORKSPACE_A } from '../reference/data.ts';
 import { ConformanceRunError, runConformance } from '../cli/api.ts';
 import { keyWorkspaceViolation } from '../suites/judges/intern-pages.ts';
 import { probeCheck, referenceTarget, runCli, runEngineAgainst, testSettings } from './support/harness.ts';
+import { HOSTILE_KEYS, startHostile } from './support/hostile-server.ts';
 
 // A careless target file is named as such, not blamed on the server: one line, exit 2.
 
@@ -54,7 +55,8 @@ test('the README template\'s "..." placeholders left in a target file: refused w
     .replaceAll('cntr_...', 'cntr_abc')
     .replace('sess_...', 'sess_e')
     .replaceAll('00000000-...', '6f1d2a9c-4e7b-41f8-a3d5-e6c7b8a9f012');
-  expect(parseTarget(filled, 'target.yaml', { env }).containerFiles.containerId).toBe('cntr_abc');
+  const allowHosts = ['api.example.com', 'eu.api.example.com'];
+  expect(parseTarget(filled, 'target.yaml', { env, allowHosts }).containerFiles.containerId).toBe('cntr_abc');
 });
 
 test('a model the deployment does not serve (a typo in modelEndpoints.model): one line naming the field, exit 2, no report, even with --grep', async () => {
@@ -106,11 +108,12 @@ test('containerFiles.containerId answered 404 or 403 while the other operations 
     expect(pre.fatal).toBe(
       `containerFiles.containerId "cntr_typo" was answered ${status} while the other operations answered 200: is it a container of the deployment (and one this key may read)? Check the target file`,
     );
-    expect(pre.requests).toBe(3);
+    // Four: one per operation, and the interns parameters asked together (cli/interns-params-preflight.ts).
+    expect(pre.requests).toBe(4);
   }
   // The same servers with the container the target file means: nothing to say.
   for (const options of [{ readings: ['unknown-container-forbidden'] }, { faults: ['errors-files-404-status'] }]) {
-    expect(await preflightOf(options, (y) => y)).toEqual({ requests: 3 });
+    expect(await preflightOf(options, (y) => y)).toEqual({ requests: 4 });
   }
 });
 
@@ -119,7 +122,7 @@ test('a main container that lists no file, or a model answered 404, ends the run
   expect(empty).toEqual({
     fatal:
       'containerFiles.containerId "cntr_typo" lists no file (200 with an empty data and has_more false): the listContainerFiles checks need a container that has files. Check the target file',
-    requests: 3,
+    requests: 4,
   });
   const model = await preflightOf({}, modelTypo);
   expect(model.fatal).toBe(
@@ -134,7 +137,7 @@ test('a main container that lists no file, or a model answered 404, ends the run
     ).fatal,
   ).toMatch(/^modelEndpoints\.model ".*" was answered 404 /);
   // A first page that is empty with has_more true (scan bound, 4.1 rule 3) may still lead to files: no fatal.
-  expect(await preflightOf({ scanBound: 1 }, (y) => y)).toEqual({ requests: 3 });
+  expect(await preflightOf({ scanBound: 1 }, (y) => y)).toEqual({ requests: 4 });
 });
 
 test('a main container that lists no file, from the command (with --require-all or not) and runConformance (npx playwright test: test/direct-gate.test.ts)', async () => {
@@ -235,8 +238,8 @@ test("interns.workspaceId not the key's, and the workspace filter set to it refu
         `^interns\\.workspaceId "${TYPO_WORKSPACE}" is not the key's workspace: every intern the key lists is of workspace "${WORKSPACE_A}", and the workspace filter set to "${TYPO_WORKSPACE}" ${answer}\\. Check the target file$`,
       ),
     );
-    // One more request: the filtered list.
-    expect(pre.requests).toBe(4);
+    // Two more requests: the filtered list, and the interns parameters asked together (cli/interns-params-preflight.ts).
+    expect(pre.requests).toBe(5);
   }
 });
 
@@ -252,9 +255,9 @@ test('several fields the deployment does not know: the preflight names them all 
 test("interns of another single workspace while the filtered list holds the file's workspace: no fatal, the checks judge the server", async () => {
   // Fault interns-other-workspace-leak: unfiltered, another workspace's interns; filtered, the key's.
   const leak = await preflightOf({ faults: ['interns-other-workspace-leak'] }, (y) => y);
-  expect(leak).toEqual({ requests: 4 });
+  expect(leak).toEqual({ requests: 5 });
   // Fault interns-workspace-filter-refused on a right target file: the list is the file's workspace, nothing asked.
-  expect(await preflightOf({ faults: ['interns-workspace-filter-refused'] }, (y) => y)).toEqual({ requests: 3 });
+  expect(await preflightOf({ faults: ['interns-workspace-filter-refused'] }, (y) => y)).toEqual({ requests: 4 });
   // Without interns.params the filter cannot be asked: no fatal, no extra request.
   expect(await preflightOf({}, (y) => workspaceTypo(y).replace(/^ {2}params: .*\n/m, ''))).toEqual({ requests: 3 });
 });
@@ -327,3 +330,110 @@ test('where no preflight ran (the engine alone), a model answered 404 is ERROR n
   expect(bearer?.status).toBe('error');
   expect(bearer?.reason).toContain('modelEndpoints.model "openai/gpt-4o-typo" was answered 404');
 });
+
+// 4.3 "Names of these three query parameters: not shown": a misspelt name in interns.params is the
+// target file's mistake, told apart from a parameter the server honours badly (cli/interns-params-preflight.ts).
+const limitTypo = (y: string) => y.replace(/^( {2}params: \{ limit:) "?limit"?,/m, '$1 limt,');
+const statusTypo = (y: string) => y.replace(/^( {2}params: .*status:) "?status"?,/m, '$1 statsu,');
+const LIMIT_IGNORED =
+  'interns.params.limit "limt" seems unknown to the target: limt=1 listed 50 interns and limt=0 was answered as if it were not there (4.3: the names are "not shown"; the target file names them).';
+const STATUS_IGNORED =
+  /interns\.params\.status "statsu" seems unknown to the target: statsu=\w+ listed an intern of status "\w+" and statsu=not_a_section_3_status was answered as if it were not there \(4\.3: the names are "not shown"; the target file names them\)\./;
+
+test('a misspelt interns.params name: the preflight names the field, from the command, in one line, exit 2, no report (not NON-CONFORMANT)', async () => {
+  test.setTimeout(180_000);
+  const server = await startReference();
+  try {
+    const yaml = referenceTargetYaml(server);
+    expect(limitTypo(yaml)).toContain('limit: limt,');
+    expect(statusTypo(yaml)).toContain('status: statsu,');
+    for (const [edit, says] of [
+      [limitTypo, new RegExp(`^conformance: ${escapeRe(LIMIT_IGNORED)} Check the target file$`)],
+      [statusTypo, new RegExp(`^conformance: ${STATUS_IGNORED.source} Check the target file$`)],
+      [
+        (y: string) => statusTypo(limitTypo(y)),
+        new RegExp(
+          `^conformance: ${escapeRe(LIMIT_IGNORED.slice(0, -1))}; ${STATUS_IGNORED.source} Check the target file$`,
+        ),
+      ],
+    ] as const) {
+      const run = await runCli(['--target', targetFile(edit(yaml)), '--seed', '1', '--grep', 'interns\\.'], {
+        env: referenceKeyEnv(server),
+        timeoutMs: 60_000,
+      });
+      expect(run.code, run.stdout + run.stderr).toBe(2);
+      const lines = run.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(says);
+      expect(lines[0]!.split('Check the target file')).toHaveLength(2);
+      expect(run.report, 'no report for a run that never started').toBeUndefined();
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+test('a misspelt interns.params name from runConformance: ConformanceRunError naming the field', async () => {
+  const server = await startReference();
+  try {
+    const file = targetFile(limitTypo(referenceTargetYaml(server)));
+    await expect(runConformance({ target: file, grep: 'interns\\.', env: referenceKeyEnv(server) })).rejects.toThrow(
+      new RegExp(`^${escapeRe(LIMIT_IGNORED)} Check the target file$`),
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test('a faithful server is never suspected: every interns fault and every conformant variant with its own names, no interns.params line', async () => {
+  test.setTimeout(180_000);
+  const { FAULTS } = await import('../reference/faults/index.ts');
+  const { CONFORMANT_VARIANTS } = await import('../reference/variants.ts');
+  const options = [
+    ...FAULTS.filter((f) => f.operation === 'listInterns').map((f) => ({ faults: [f.name] })),
+    ...CONFORMANT_VARIANTS.map((v) => v.options),
+  ];
+  expect(options.length).toBeGreaterThan(20);
+  for (const o of options) {
+    const pre = await preflightOf(o, (y) => y);
+    expect(pre.fatal ?? '', JSON.stringify(o)).not.toContain('interns.params');
+  }
+  // The check can fail: the same preflight on a misspelt name says it.
+  expect((await preflightOf({}, limitTypo)).fatal).toBe(`${LIMIT_IGNORED} Check the target file`);
+});
+
+test('a key that sees no intern cannot tell: the preflight says nothing of interns.params', async () => {
+  const empty = await startHostile((req) =>
+    req.url.startsWith('/v1/interns')
+      ? { kind: 'json', body: { data: [], has_more: false } }
+      : { kind: 'json', body: { object: 'list', data: [], first_id: null, last_id: null, has_more: false } },
+  );
+  try {
+    const target = parseTarget(limitTypo(statusTypo(referenceTargetYamlFor(empty.baseUrl))), 'target.yaml', {
+      env: { ...HOSTILE_KEYS },
+    });
+    const pre = await preflight(target, testSettings(mkdtempSync(join(tmpdir(), 'careless-'))));
+    expect(pre.fatal ?? '').not.toContain('interns.params');
+    expect(empty.received.filter((r) => r.url.startsWith('/v1/interns'))).toHaveLength(1);
+  } finally {
+    await empty.close();
+  }
+});
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A target file of the hostile servers' shape, with the reference's params line. */
+function referenceTargetYamlFor(baseUrl: string): string {
+  return [
+    `baseUrl: ${baseUrl}`,
+    'apiKey: ${HOSTILE_API_KEY}',
+    'containerFiles: { containerId: cntr_x }',
+    'modelEndpoints: { model: a/b }',
+    'interns:',
+    '  workspaceId: 00000000-0000-4000-8000-000000000001',
+    '  params: { limit: limit, status: status, workspace: workspace_id }',
+    '',
+  ].join('\n');
+}

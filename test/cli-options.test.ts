@@ -84,6 +84,19 @@ const BAD: Record<(typeof OPTION_NAMES)[number], string[][]> = {
   ],
   'allow-literal-keys': [['--allow-literal-keys=yes']],
   'allow-insecure': [['--allow-insecure=1']],
+  'target-outside': [['--target-outside=yes']],
+  'report-dir-outside': [['--report-dir-outside=1']],
+  'allow-host': [
+    ['--allow-host', ''],
+    ['--allow-host', 'https://api.example.com'],
+    ['--allow-host', 'api.example.com/v1'],
+    ['--allow-host', '*.example.com'],
+    ['--allow-host', 'api.example.com:0'],
+    ['--allow-host', 'api.example.com:99999'],
+    ['--allow-host', 'user@api.example.com'],
+    ['--allow-host', 'a\u001b[2Jb'],
+    ['--allow-host'],
+  ],
   'require-all': [['--require-all=true']],
   force: [['--force=no']],
   'dry-run': [['--dry-run=0']],
@@ -228,6 +241,7 @@ test('the replay carries every option given but those that do not shape the run,
     'replay-path': '1:0',
     'report-dir': 'out/run',
     header: 'X-Gateway:${GATEWAY_TOKEN}',
+    'allow-host': 'API.example.com:8443',
   };
   const NOT_CARRIED = new Set(['report-dir', 'force', 'dry-run', 'help', 'version', 'seed', 'replay-path']);
   const argv: string[] = [];

@@ -155,7 +155,7 @@ test("a rejected key is the preflight's one line and exit 2 before any test", as
   });
 });
 
-test("a careless target file (a main container that lists no file, a model answered 404) is the preflight's one line and exit 2 before any test", async () => {
+test("a careless target file (a main container that lists no file, a model answered 404, a misspelt interns.params name) is the preflight's one line and exit 2 before any test", async () => {
   await withReference([], async (file, env) => {
     const yaml = readFileSync(file, 'utf8');
     for (const [pattern, replacement, line] of [
@@ -169,8 +169,14 @@ test("a careless target file (a main container that lists no file, a model answe
         '  model: "openai/gpt-4o-typo"',
         /^conformance: modelEndpoints\.model "openai\/gpt-4o-typo" was answered 404 .*Check the target file$/,
       ],
+      [
+        /^( {2}params: \{ limit:) "?limit"?,/m,
+        '$1 limt,',
+        /^conformance: interns\.params\.limit "limt" seems unknown to the target: .*Check the target file$/,
+      ],
     ] as const) {
       const edited = join(mkdtempSync(join(tmpdir(), 'direct-target-')), 'target.yaml');
+      expect(yaml.replace(pattern, replacement)).not.toBe(yaml);
       writeFileSync(edited, yaml.replace(pattern, replacement));
       const run = await playwrightTest([], { ...env, CONFORMANCE_TARGET: edited });
       expect(run.code, run.stdout + run.stderr).toBe(2);

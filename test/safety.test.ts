@@ -330,10 +330,13 @@ test('plain http:// to a host other than loopback is refused before any request,
   expect(
     oneLineRefusal(await runCli(['--target', regional, '--dry-run'], { env: { ...HOSTILE_KEYS }, timeoutMs: 60_000 })),
   ).toMatch(/interns\.regionalBaseUrl uses plain http:\/\/ to eu\.api\.example\.com/);
-  const accepted = await runCli(['--target', insecure, '--dry-run', '--allow-insecure'], {
-    env: { ...HOSTILE_KEYS },
-    timeoutMs: 60_000,
-  });
+  const accepted = await runCli(
+    ['--target', insecure, '--dry-run', '--allow-insecure', '--allow-host', 'api.example.com'],
+    {
+      env: { ...HOSTILE_KEYS },
+      timeoutMs: 60_000,
+    },
+  );
   expect(stackLines(accepted)).toEqual([]);
   expect(accepted.code).toBe(0);
   expect(accepted.stdout).toMatch(/^dry run: no request sent$/m);

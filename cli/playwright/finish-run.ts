@@ -46,6 +46,7 @@ export async function finishRun(host: RunHost): Promise<ConformanceReport> {
   writeReportFiles(report, run.settings.reportDir, {
     mask: new Mask(secretsOf(run.target)),
     force: run.settings.force,
+    ...(run.settings.reportDirOutside ? { outside: true } : {}),
   });
   if (process.env['CONFORMANCE_KEEP_RUN_DIR'] === '1')
     engine.state.log.writeTo(join(run.settings.runDir, 'requests.jsonl'));

@@ -49,6 +49,15 @@ export interface RunSettings {
    * values with the target (cli/run-target.ts), which holds them as secrets.
    */
   headers?: readonly string[];
+  /**
+   * Hosts the keys may go to besides loopback (--allow-host and CONFORMANCE_ALLOW_HOSTS, normalised:
+   * core/target/allowed-hosts.ts); absent: loopback only.
+   */
+  allowHosts?: readonly string[];
+  /** --target-outside: a target file reached through a link leading outside the working directory is read. */
+  targetOutside?: boolean;
+  /** --report-dir-outside: a report directory reached through a link leading outside the working directory is written. */
+  reportDirOutside?: boolean;
   /** fast-check replay path of a counterexample (with --seed and --grep of one check). */
   replayPath?: string;
   /** The command that replays this run, as printed in every output. */

@@ -1,9 +1,15 @@
-import { isIP } from 'node:net';
+import { tmpdir } from 'node:os';
+import { linkLeadingOutside } from '../../os/links.ts';
 import { FileReadError, readRegularFile } from '../../os/regular-file.ts';
 import { terminalSafe } from '../text/terminal-text.ts';
 import { yamlParser } from '../../spec/data-file.ts';
 import { compileOwnSchema } from '../../spec/schemas.ts';
 import targetSchema from './target.schema.json' with { type: 'json' };
+import { isLoopback, refusedKeyHosts } from './allowed-hosts.ts';
+import { showableFieldName, unshownFieldText } from './unknown-field.ts';
+import { valueProblem } from './field-values.ts';
+
+export { isLoopback } from './allowed-hosts.ts';
 
 /** An extra request header of the run (--header), its value resolved: a secret like the keys. */
 export interface ExtraHeader {
@@ -50,6 +56,18 @@ export interface LoadOptions {
   allowLiteralKeys?: boolean;
   /** http:// to a host other than loopback is refused unless this is set (the key would travel in clear). */
   allowInsecure?: boolean;
+  /**
+   * Hosts (HOST or HOST:PORT, core/target/allowed-hosts.ts) the user allowed outside the file
+   * (--allow-host, CONFORMANCE_ALLOW_HOSTS): a base URL naming another host than these or loopback
+   * is refused, since it would receive the keys.
+   */
+  allowHosts?: readonly string[];
+  /**
+   * A target file reached through a symbolic link that leads outside the working directory is read
+   * (--target-outside); otherwise it is refused: a link committed to the repository would choose
+   * which file of the machine is read, and a file not meant as a target file has no business in a run.
+   */
+  targetOutside?: boolean;
 }
 
 /** A problem with the target file: the CLI prints the message as one line and exits 2. */
@@ -70,6 +88,11 @@ export const MAX_YAML_ALIASES = 50;
 export const MAX_YAML_DEPTH = 16;
 
 export function loadTarget(file: string, options: LoadOptions = {}): Target {
+  const outside = options.targetOutside ? undefined : linkLeadingOutside(file, process.cwd(), [tmpdir()]);
+  if (outside)
+    throw new TargetFileError(
+      `target file ${terminalSafe(file)}: ${terminalSafe(outside.link)} is a symbolic link leading outside the directory the run was started from (to ${terminalSafe(outside.to)}); pass --target-outside to read it`,
+    );
   let bytes: Buffer;
   try {
     bytes = readRegularFile(file, MAX_TARGET_FILE_BYTES);
@@ -87,14 +110,20 @@ export function loadTarget(file: string, options: LoadOptions = {}): Target {
 }
 
 export function parseTarget(text: string, fileName: string, options: LoadOptions = {}): Target {
-  return targetOfMapping(readYaml(text, terminalSafe(fileName)), fileName, options);
+  const { raw, lineOf } = readYaml(text, terminalSafe(fileName));
+  return targetOfMapping(raw, fileName, options, lineOf);
 }
 
 /**
  * A target file's mapping, as its YAML reads (`raw`), checked and resolved as parseTarget does: the
  * embedded reference describes itself so (reference/target-file.ts), without the YAML parser.
  */
-export function targetOfMapping(raw: unknown, fileName: string, options: LoadOptions = {}): Target {
+export function targetOfMapping(
+  raw: unknown,
+  fileName: string,
+  options: LoadOptions = {},
+  lineOf: LineOf = () => undefined,
+): Target {
   const file = terminalSafe(fileName);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw new TargetFileError(`target file ${file}: must be a YAML mapping`);
@@ -122,14 +151,20 @@ export function targetOfMapping(raw: unknown, fileName: string, options: LoadOpt
     ]),
   );
   if (!validateTarget(resolved))
-    throw new TargetFileError(`target file ${file}: ${terminalSafe(describeError(validateTarget.errors ?? []))}`);
+    throw new TargetFileError(
+      `target file ${file}: ${terminalSafe(describeError(validateTarget.errors ?? [], lineOf))}`,
+    );
   const target = resolved;
   for (const field of SECRET_FIELDS) checkKey(field, target[field], (raw as Record<string, unknown>)[field], file);
   checkBaseUrl(target.baseUrl, 'baseUrl', file, options);
   if (target.interns.regionalBaseUrl)
     checkBaseUrl(target.interns.regionalBaseUrl, 'interns.regionalBaseUrl', file, options);
+  const badValue = valueProblem(target);
+  if (badValue) throw new TargetFileError(`target file ${file}: ${badValue}`);
   checkPlaceholders(target, file);
   checkPathParameters(target, file);
+  const keyHosts = refusedKeyHosts(baseUrlsOf(target), options.allowHosts ?? []);
+  if (keyHosts) throw new TargetFileError(`target file ${file}: ${keyHosts}`);
   target.baseUrl = target.baseUrl.replace(/\/+$/, '');
   const variableOf = (field: string) =>
     WHOLE_VAR.exec(String((raw as Record<string, unknown>)[field] ?? '').trim())?.[1];
@@ -209,11 +244,15 @@ function checkPathParameters(target: Target, file: string): void {
  * at most MAX_YAML_ALIASES times, and the result is at most MAX_YAML_DEPTH deep (an alias can even
  * make it cyclic).
  */
-function readYaml(text: string, file: string): unknown {
+/** The line (from 1) of a key of the YAML, by its path of keys; undefined where it cannot be told. */
+type LineOf = (path: readonly string[]) => number | undefined;
+
+function readYaml(text: string, file: string): { raw: unknown; lineOf: LineOf } {
   const { parseDocument, Lexer, CST } = yamlParser();
   const tooDeep = `target file ${file}: not valid YAML: collections nested more than ${MAX_YAML_DEPTH} levels deep`;
   if (flowDepthExceeds(text, MAX_YAML_DEPTH, new Lexer(), CST)) throw new TargetFileError(tooDeep);
-  const doc = parseDocument(text, { prettyErrors: false });
+  const lineCounter = new (yamlParser().LineCounter)();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter });
   const yamlError = doc.errors[0];
   if (yamlError) {
     if (yamlError.message.includes('Maximum call stack size exceeded')) throw new TargetFileError(tooDeep);
@@ -234,7 +273,13 @@ function readYaml(text: string, file: string): unknown {
     throw new TargetFileError(`target file ${file}: not valid YAML: ${terminalSafe(message.split('\n')[0] ?? '')}`);
   }
   if (depthExceeds(raw, MAX_YAML_DEPTH)) throw new TargetFileError(tooDeep);
-  return raw;
+  const lineOf: LineOf = (path) => {
+    const parent = path.length > 1 ? doc.getIn(path.slice(0, -1), true) : doc.contents;
+    const items = (parent as { items?: Array<{ key?: { value?: unknown; range?: [number, number, number] } }> })?.items;
+    const key = items?.find((pair) => pair.key?.value === path[path.length - 1])?.key;
+    return key?.range ? lineCounter.linePos(key.range[0]).line : undefined;
+  };
+  return { raw, lineOf };
 }
 
 /** Nesting of flow collections (`[`, `{`) as YAML's own lexer sees them (quotes, comments, block scalars). */
@@ -270,12 +315,17 @@ function depthExceeds(value: unknown, max: number, seen = new Set<object>()): bo
  */
 function describeError(
   errors: ReadonlyArray<{ keyword: string; instancePath: string; params: unknown; message?: string }>,
+  lineOf: LineOf,
 ): string {
   const at = (e: { instancePath: string }) => e.instancePath.slice(1).replaceAll('/', '.');
   const join = (...parts: string[]) => parts.filter(Boolean).join('.');
   const unknown = errors.find((e) => e.keyword === 'additionalProperties');
   if (unknown) {
     const name = (unknown.params as { additionalProperty: string }).additionalProperty;
+    if (!showableFieldName(name)) {
+      const path = [...at(unknown).split('.').filter(Boolean), name];
+      return unshownFieldText(at(unknown), name, lineOf(path));
+    }
     const missing = errors.find((e) => e.keyword === 'required' && e.instancePath === unknown.instancePath);
     const required = missing ? (missing.params as { missingProperty: string }).missingProperty : undefined;
     // A required field the slip left missing first, else any field of that object (optional ones too,
@@ -376,10 +426,14 @@ function substitute(value: unknown, env: NodeJS.ProcessEnv, file: string, at: st
   return value;
 }
 
-export function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '');
-  if (h === 'localhost' || h === '::1') return true;
-  return isIP(h) === 4 && h.startsWith('127.');
+/** Every base URL of a target file, with its field: each receives the keys (core/target/allowed-hosts.ts). */
+export function baseUrlsOf(target: Pick<Target, 'baseUrl' | 'interns'>): Array<{ field: string; url: string }> {
+  return [
+    { field: 'baseUrl', url: target.baseUrl },
+    ...(target.interns.regionalBaseUrl
+      ? [{ field: 'interns.regionalBaseUrl', url: target.interns.regionalBaseUrl }]
+      : []),
+  ];
 }
 
 /**
