@@ -3,7 +3,7 @@
  * scanner that decodes instead of encoding (test/support/key-scan.ts), so the two cannot share a gap.
  */
 import { expect, test } from '@playwright/test';
-import { Mask, maskSearchWork, maskWork, MIN_ENCODED_CHARS } from '../core/text/mask.ts';
+import { Mask, MIN_ENCODED_CHARS } from '../core/text/mask.ts';
 import { keyEncodings } from './support/echo-server.ts';
 import { findKeys } from './support/key-scan.ts';
 
@@ -13,6 +13,14 @@ const mask = new Mask([
   { value: KEY, placeholder: '$API_KEY' },
   { value: RESTRICTED, placeholder: '$RESTRICTED_API_KEY' },
 ]);
+
+/** What `m` read doing `f` (characters, counted by the mask itself: no clock). */
+function workOf(m: Mask, f: () => void): { read: number; search: number } {
+  const before = m.work();
+  f();
+  const after = m.work();
+  return { read: after.read - before.read, search: after.searched - before.searched };
+}
 
 test('the scanner finds every encoding of the echo server (else the tests below would prove nothing)', () => {
   for (const e of keyEncodings(KEY)) expect(findKeys(`before ${e.text} after`, [KEY]), e.name).not.toEqual([]);
@@ -149,23 +157,27 @@ test('the client API: new Mask(secrets), add() ignoring known and empty values, 
   const once = new Mask([{ value: KEY, placeholder: '$API_KEY' }]);
   once.add([{ value: derived, placeholder: '$API_KEY_BASIC' }]);
   const text = 'x'.repeat(100_000);
-  const work = (red: Mask) => {
-    const [read, search] = [maskWork(), maskSearchWork()];
-    red.text(text);
-    return { read: maskWork() - read, search: maskSearchWork() - search };
-  };
+  const work = (red: Mask) => workOf(red, () => red.text(text));
   const single = work(once);
   expect(single.search).toBeGreaterThan(0);
   expect(work(r)).toEqual(single);
 });
 
+test('each mask counts its own work: masking with one leaves the counters of another as they were', () => {
+  const one = new Mask([{ value: KEY, placeholder: '$K' }]);
+  const other = new Mask([{ value: KEY, placeholder: '$K' }]);
+  other.text(`warm ${KEY}`);
+  const before = other.work();
+  expect(one.work()).toEqual({ read: 0, searched: 0 });
+  expect(one.text(`x %41 ${KEY}`)).toBe('x %41 $K');
+  expect(one.work().read).toBeGreaterThan(0);
+  expect(one.work().searched).toBeGreaterThan(0);
+  expect(other.work()).toEqual(before);
+});
+
 test('a large output is masked in a bounded number of passes', () => {
   const big = (repeats: number) => `${'{"a":"lorem ipsum \\u0041 %41 414243 QUJD",'.repeat(repeats)}"k":"${KEY}"}`;
-  const work = (text: string) => {
-    const [read, search] = [maskWork(), maskSearchWork()];
-    expect(mask.text(text).endsWith('"k":"$API_KEY"}')).toBe(true);
-    return { read: maskWork() - read, search: maskSearchWork() - search };
-  };
+  const work = (text: string) => workOf(mask, () => expect(mask.text(text).endsWith('"k":"$API_KEY"}')).toBe(true));
   const small = work(big(6_250));
   const large = work(big(50_000));
   // A constant number of passes over the text, and a search that grows with it and no faster.
@@ -181,7 +193,7 @@ test('keys of 1 to 16,384 characters are masked in every encoding, in work linea
   for (const length of [1, 7, 64, 1000, 8_000, 16_384]) {
     const key = Array.from({ length }, (_, i) => alphabet[(i * 7 + length) % alphabet.length]).join('');
     const m = new Mask([{ value: key, placeholder: '$API_KEY' }]);
-    const [read, search] = [maskWork(), maskSearchWork()];
+    const before = m.work();
     let chars = 0;
     for (const e of keyEncodings(key)) {
       // Encoded forms of a very short key are not masked (MIN_ENCODED_CHARS): only its plain spellings are.
@@ -193,8 +205,9 @@ test('keys of 1 to 16,384 characters are masked in every encoding, in work linea
       expect(out, `${length}: ${e.name}`).toContain('$API_KEY');
     }
     // A constant number of passes over each echo, however long the key.
-    expect(maskWork() - read, `length ${length}`).toBeLessThanOrEqual(12 * chars);
-    perChar.set(length, (maskSearchWork() - search) / chars);
+    const after = m.work();
+    expect(after.read - before.read, `length ${length}`).toBeLessThanOrEqual(12 * chars);
+    perChar.set(length, (after.searched - before.searched) / chars);
   }
   // The search reads each echo once per view, all forms at once, and a key has as many forms at 16,384
   // characters as at 8,000: twice the key, twice the echo, twice the work (not four times).
@@ -225,9 +238,7 @@ for (const [what, unit] of ADVERSARIAL) {
   test(`linear work on 8 MiB of ${what} (characters read, counted)`, () => {
     const work = (chars: number) => {
       const text = unit.repeat(Math.ceil(chars / unit.length)) + KEY;
-      const [read, search] = [maskWork(), maskSearchWork()];
-      expect(mask.text(text).endsWith('$API_KEY')).toBe(true);
-      return { read: maskWork() - read, search: maskSearchWork() - search };
+      return workOf(mask, () => expect(mask.text(text).endsWith('$API_KEY')).toBe(true));
     };
     const small = work(1024 * 1024);
     const large = work(8 * 1024 * 1024);
