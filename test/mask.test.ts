@@ -198,6 +198,8 @@ test('keys of 1 to 16,384 characters are masked in every encoding, in work linea
     for (const e of keyEncodings(key)) {
       // Encoded forms of a very short key are not masked (MIN_ENCODED_CHARS): only its plain spellings are.
       if (length < MIN_ENCODED_CHARS && /hex|base64|base32|list|rot13/.test(e.name)) continue;
+      // Nor is a short key spaced out: a few single characters in a row are ordinary text (SAFE_KEY_CHARS).
+      if (length < 8 && e.name.startsWith('spaced')) continue;
       const text = `{"echo":"${e.text}"}`;
       chars += text.length;
       const out = m.text(text);
@@ -233,6 +235,9 @@ const ADVERSARIAL: ReadonlyArray<[string, string]> = [
   ['soft line breaks', '=\n'],
   ['octal escapes', '\\16'],
   ['references without a semicolon', '&#1'],
+  ['single characters spaced out', 'a '],
+  ['pairs spaced out and line breaks', 'ab.\n'],
+  ['a key spaced out but its last character', `${[...KEY.slice(0, -1)].join(' ')} - `],
 ];
 for (const [what, unit] of ADVERSARIAL) {
   test(`linear work on 8 MiB of ${what} (characters read, counted)`, () => {
@@ -281,6 +286,33 @@ test('what does not show is looked through, and fullwidth read as ASCII, also pe
   ]) {
     expect(mask.text(`before ${text} after`)).toBe('before $API_KEY after');
   }
+});
+
+test('a key spaced out by blanks, dots, dashes, underscores, slashes, line breaks or a mix, or two by two, is masked', () => {
+  const chars = [...KEY];
+  for (const separator of [' ', '.', '-', '_', '/', '\n', ' . ', ', ', ' | ', ':', '\t', ' \n '])
+    expect(mask.text(`id ${chars.join(separator)} end`), JSON.stringify(separator)).toBe('id $API_KEY end');
+  const pairs = KEY.match(/.{1,2}/g)!;
+  expect(mask.text(`[${pairs.join(' ')}]`)).toBe('[$API_KEY]');
+  // Glued to what stands before and after it, escaped in JSON, percent-encoded.
+  expect(mask.text(`x=${chars.join(' ')}&y=1`)).toBe('x=$API_KEY&y=1');
+  expect(mask.text(JSON.stringify({ v: chars.join('\n') }))).toBe('{"v":"$API_KEY"}');
+  expect(mask.text(encodeURIComponent(chars.join(' . ')))).toBe('$API_KEY');
+});
+
+test('what is not a key spaced out stays: prose, ids, lists, and a key made of words written as words', () => {
+  const words = new Mask([{ value: 'container-files-secret', placeholder: '$K' }]);
+  for (const text of [
+    'the container files secret is not the key',
+    'container files secret',
+    'files.errors.service-meta a b c d e f g h i j 1, 2, 3, 4, 5, 6, 7, 8',
+    '2024-01-02 10:11:12 127.0.0.1 73 6b 2d 6c',
+  ])
+    expect(words.text(text)).toBe(text);
+  expect(words.text(`x ${[...'container-files-secret'].join(' ')} y`)).toBe('x $K y');
+  // A short key has no spaced form: a few single characters in a row are ordinary text.
+  const short = new Mask([{ value: 'ab-cd-ef', placeholder: '$K' }]);
+  expect(short.text('a b c d e f')).toBe('a b c d e f');
 });
 
 test("a decoding that would swallow the key's first characters does not hide it: the literal view finds it", () => {

@@ -183,10 +183,19 @@ test('the plan estimates requests per kind: a declared estimate, else check 2, o
 
 // ---- secrets ------------------------------------------------------------------------------------
 
-/** Every form of the keys that would be a leak: as sent, and as base64 (Basic) forms. */
+/** Every form of the keys that would be a leak: as sent, as base64 (Basic) forms, and spaced out. */
 function secretForms(keys: string[]): string[] {
-  return keys.flatMap((k) => [k, Buffer.from(k).toString('base64'), Buffer.from(`${k}:`).toString('base64')]);
+  return keys.flatMap((k) => [
+    k,
+    Buffer.from(k).toString('base64'),
+    Buffer.from(`${k}:`).toString('base64'),
+    spaced(k, ' '),
+    spaced(k, '.'),
+  ]);
 }
+
+/** The key's characters apart, as a person reads a key spaced out. */
+const spaced = (k: string, separator: string) => [...k].join(separator);
 
 /** Files under dir (recursively) whose bytes contain one of the secrets; `skip` names directories not to enter. */
 function filesHolding(dir: string, secrets: string[], skip: (name: string) => boolean = () => false): string[] {
@@ -237,21 +246,21 @@ test('no key in the console, the report, the request log or Playwright output (r
   expect(suitesConfig.use?.trace).toBe('off');
 });
 
-test('no key leaks when the target echoes it back (body, headers, redirect Location): every byte the run wrote is clean', async () => {
+test('no key leaks when the target echoes it back (body, headers, redirect Location), also spaced out: every byte the run wrote is clean', async () => {
   const server = await recorder();
   const echo = await startHostile((req, i): Action => {
     const auth = String(req.headers.authorization ?? 'none');
     if (i % 3 === 0)
       return {
         kind: 'raw',
-        body: `${auth} <html>echo ${auth}</html>`,
+        body: `${auth} <html>echo ${auth} ${spaced(auth, ' ')}</html>`,
         headers: { 'content-type': 'text/html', 'x-echo': auth },
       };
     if (i % 3 === 1)
       return {
         kind: 'json',
         status: 401,
-        body: { error: { code: 401, message: `invalid key ${auth}` } },
+        body: { error: { code: 401, message: `invalid key ${auth} (${spaced(auth, '.')})` } },
         headers: { 'www-authenticate': auth },
       };
     return { kind: 'redirect', location: `${server.baseUrl}/interns?token=${encodeURIComponent(auth)}&raw=${auth}` };

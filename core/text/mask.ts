@@ -2,6 +2,7 @@ import type { Target } from '../target/target.ts';
 import { formsOf } from './mask/forms.ts';
 import { asciiLower, lowerCase } from './mask/lower-case.ts';
 import { hasQuotedPrintable } from './mask/readings/quoted-printable.ts';
+import { spacedForm, spacedView } from './mask/spaced.ts';
 import type { View } from './mask/view.ts';
 import { decodedView, viewOf } from './mask/view-of.ts';
 import { DECODED, LITERAL, QUOTED_PRINTABLE } from './mask/views.ts';
@@ -36,7 +37,9 @@ export type { MaskWork } from './mask/work.ts';
  *   compatibility forms (fullwidth `ｓｋ`), which it reads as NFKC reads them: the mask sees what a
  *   person sees;
  * - octal escapes (`\163`), numeric references without their `;` (`&#115`, as HTML reads them), and
- *   quoted-printable (`=73`, `=` at a line's end).
+ *   quoted-printable (`=73`, `=` at a line's end);
+ * - a key spaced out, its characters separated by blanks, dots, dashes, underscores, slashes or line
+ *   breaks (`s k - l i v e`), searched in a view of its own (core/text/mask/spaced.ts).
  *
  * Decoding can read a key's own characters as part of an escape (`%ab` before a key starting `cd`,
  * `=AB` before a key starting `CD`): every text is also searched in its literal view (only what does
@@ -100,6 +103,8 @@ interface Built {
   forms: readonly Form[];
   /** Their automaton (core/text/multi-search.ts): every form found in one pass over a view. */
   search: MultiSearch;
+  /** The secrets' spaced forms (core/text/mask/spaced.ts) and their automaton, when a secret has one. */
+  spaced?: { forms: readonly Form[]; search: MultiSearch };
 }
 
 /** What `secrets` (added in this order, `key` naming them) build, from BUILT or built now. */
@@ -114,7 +119,17 @@ function built(key: string, secrets: readonly Secret[]): Built {
       forms.push({ lower: asciiLower(viewOf(form, DECODED, uncounted).text), placeholder });
   // A stable sort: forms of one length stay in the order of their secrets.
   forms.sort((a, b) => b.lower.length - a.lower.length);
-  const made = { forms, search: new MultiSearch(forms.map((f) => f.lower)) };
+  const spaced: Form[] = [];
+  for (const { value, placeholder } of secrets) {
+    const form = spacedForm(value);
+    if (form) spaced.push({ lower: asciiLower(form), placeholder });
+  }
+  spaced.sort((a, b) => b.lower.length - a.lower.length);
+  const made: Built = {
+    forms,
+    search: new MultiSearch(forms.map((f) => f.lower)),
+    ...(spaced.length ? { spaced: { forms: spaced, search: new MultiSearch(spaced.map((f) => f.lower)) } } : {}),
+  };
   if (BUILT.size >= MAX_BUILT) BUILT.delete(BUILT.keys().next().value!);
   BUILT.set(key, made);
   return made;
@@ -167,7 +182,7 @@ export class Mask {
   }
 
   private masked(s: string): string {
-    const { forms, search } = (this.forms ??= built(this.added, this.secrets));
+    const made = (this.forms ??= built(this.added, this.secrets));
     const work = this.counted;
     // Most text a target sends spells nothing (no escape, percent sign, reference, NUL, line break,
     // split string, invisible or compatibility character): it is its own view, and the search needs
@@ -185,27 +200,14 @@ export class Mask {
       views.push(decodedView(s, QUOTED_PRINTABLE, work));
     // Spans of the original text to replace, found longest form first; a span that overlaps one
     // already taken is left (the longer form covers it).
-    const taken: Array<{ from: number; to: number; placeholder: string }> = [];
-    let covered: Uint8Array | undefined;
-    for (const view of views) {
-      const text = view ? view.text : s;
-      work.read += text.length;
-      // One pass finds every form; the occurrences come grouped by form, longest form first, each
-      // form's from left to right and not overlapping (what an indexOf loop per form finds).
-      const found = search.search(search.asciiOnly ? text : lowerCase(text));
-      work.searched += found.steps;
-      for (let k = 0; k < found.pattern.length; k++) {
-        const form = forms[found.pattern[k]!]!;
-        const at = found.at[k]!;
-        const from = view ? view.start(at) : at;
-        const to = view ? view.end(at + form.lower.length - 1) : at + form.lower.length;
-        // Each candidate is read once: the occurrences of one form do not overlap, so linear per form.
-        work.searched += to - from;
-        covered ??= new Uint8Array(s.length);
-        if (covered.subarray(from, to).includes(1)) continue;
-        covered.fill(1, from, to);
-        taken.push({ from, to, placeholder: form.placeholder });
-      }
+    const taken: Taken[] = [];
+    const covered = { by: undefined as Uint8Array | undefined };
+    for (const view of views) this.take(s, view, made, taken, covered);
+    // A key spaced out, in the view of the decoded text's runs of single characters.
+    if (made.spaced) {
+      const base = views[0];
+      const spaced = spacedView(base ? base.text : s, work);
+      if (spaced) this.take(s, base ? base.over(spaced) : spaced, made.spaced, taken, covered);
     }
     if (taken.length === 0) return s;
     taken.sort((a, b) => a.from - b.from);
@@ -216,6 +218,35 @@ export class Mask {
       at = t.to;
     }
     return out + s.slice(at);
+  }
+
+  /** Adds to `taken` the spans of `s` where `view` (undefined: `s` itself) holds one of `forms`. */
+  private take(
+    s: string,
+    view: View | undefined,
+    { forms, search }: { forms: readonly Form[]; search: MultiSearch },
+    taken: Taken[],
+    covered: { by: Uint8Array | undefined },
+  ): void {
+    const work = this.counted;
+    const text = view ? view.text : s;
+    work.read += text.length;
+    // One pass finds every form; the occurrences come grouped by form, longest form first, each
+    // form's from left to right and not overlapping (what an indexOf loop per form finds).
+    const found = search.search(search.asciiOnly ? text : lowerCase(text));
+    work.searched += found.steps;
+    for (let k = 0; k < found.pattern.length; k++) {
+      const form = forms[found.pattern[k]!]!;
+      const at = found.at[k]!;
+      const from = view ? view.start(at) : at;
+      const to = view ? view.end(at + form.lower.length - 1) : at + form.lower.length;
+      // Each candidate is read once: the occurrences of one form do not overlap, so linear per form.
+      work.searched += to - from;
+      covered.by ??= new Uint8Array(s.length);
+      if (covered.by.subarray(from, to).includes(1)) continue;
+      covered.by.fill(1, from, to);
+      taken.push({ from, to, placeholder: form.placeholder });
+    }
   }
 
   /** Header names as well as values: a target can echo the key as `x-<key>: 1`. Names masked alike are joined. */
@@ -229,6 +260,13 @@ export class Mask {
     }
     return Object.fromEntries(out);
   }
+}
+
+/** A span of the original text to replace by a placeholder. */
+interface Taken {
+  from: number;
+  to: number;
+  placeholder: string;
 }
 
 /** Whether quoted-printable occurs in `s` (one pass, counted). */
