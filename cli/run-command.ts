@@ -167,7 +167,7 @@ function say(line: string, mask: Mask): void {
 function sayStart(target: Target, seed: number, mask: Mask, fromFile: boolean): void {
   say(fromFile ? `target: ${target.baseUrl}` : `target: embedded reference at ${target.baseUrl}`, mask);
   say(`seed: ${seed}`, mask);
-  for (const warning of runWarnings()) say(`warning: ${warning}`, mask);
+  for (const warning of runWarnings(target)) say(`warning: ${warning}`, mask);
 }
 
 function finish(

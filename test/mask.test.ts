@@ -3,6 +3,7 @@
  * scanner that decodes instead of encoding (test/support/key-scan.ts), so the two cannot share a gap.
  */
 import { expect, test } from '@playwright/test';
+import { SAFE_KEY_CHARS } from '../core/text/mask/safe-length.ts';
 import { Mask, MIN_ENCODED_CHARS } from '../core/text/mask.ts';
 import { keyEncodings } from './support/echo-server.ts';
 import { findKeys } from './support/key-scan.ts';
@@ -113,15 +114,20 @@ test('header names as well as values; names masked alike keep both values', () =
   for (const [k, v] of Object.entries(out)) expect(findKeys(`${k}: ${v}`, [KEY])).toEqual([]);
 });
 
-test('short secrets: the plain form always, encoded forms only from MIN_ENCODED_CHARS characters on (no masking of ordinary text)', () => {
+test('short keys: masked only where they stand as the key, in the plain form and its encodings of the key alone from MIN_ENCODED_CHARS characters', () => {
   const short = new Mask([{ value: 'ab', placeholder: '$K' }]);
-  expect(short.text('xabx')).toBe('x$Kx');
-  // The hex of "ab" is 4 characters, masked; its base64 at alignment 0 ("YW") is 2, and stays.
+  // Inside a word, a key of two letters is a piece of the word: it stays (core/text/mask/weak-keys.ts).
+  expect(short.text('xabx ab-cd')).toBe('xabx ab-cd');
+  expect(short.text('ab')).toBe('$K');
+  expect(short.text('{"k":"ab"}')).toBe('{"k":"$K"}');
+  // The hex of "ab" is 4 characters, masked as a whole value; its base64 ("YWI") is 3, and stays.
   expect(MIN_ENCODED_CHARS).toBe(4);
-  expect(short.text('6162 and YWI')).toBe('$K and YWI');
-  // A key of 3 characters: its hex (6) and its base64 at alignment 0 (4); the other alignments give 3 characters, left.
+  expect(short.text('["6162", "YWI"]')).toBe('["$K", "YWI"]');
+  // A key of 3 characters: its hex (6) and its base64 (4).
   const three = new Mask([{ value: 'q7Z', placeholder: '$K' }]);
-  expect(three.text(`${Buffer.from('q7Z').toString('hex')} ${Buffer.from('q7Z').toString('base64')}`)).toBe('$K $K');
+  expect(three.text(`(${Buffer.from('q7Z').toString('hex')}) (${Buffer.from('q7Z').toString('base64')})`)).toBe(
+    '($K) ($K)',
+  );
 });
 
 test('masks of the same secrets share what they build, each with its own placeholders, however the secrets were added', () => {
@@ -198,8 +204,9 @@ test('keys of 1 to 16,384 characters are masked in every encoding, in work linea
     for (const e of keyEncodings(key)) {
       // Encoded forms of a very short key are not masked (MIN_ENCODED_CHARS): only its plain spellings are.
       if (length < MIN_ENCODED_CHARS && /hex|base64|base32|list|rot13/.test(e.name)) continue;
-      // Nor is a short key spaced out: a few single characters in a row are ordinary text (SAFE_KEY_CHARS).
-      if (length < 8 && e.name.startsWith('spaced')) continue;
+      // A key shorter than SAFE_KEY_CHARS is masked only as a whole value: not spaced out, not inside a
+      // larger base64 or base32 blob (core/text/mask/weak-keys.ts).
+      if (length < SAFE_KEY_CHARS && /^(spaced|base64|base32)/.test(e.name)) continue;
       const text = `{"echo":"${e.text}"}`;
       chars += text.length;
       const out = m.text(text);
@@ -254,8 +261,9 @@ for (const [what, unit] of ADVERSARIAL) {
   });
 }
 
-test('short keys: a key of 6 characters in a base64 cursor is masked at every alignment, and its hex from 2 characters on', () => {
-  const key = 'Zq7-xP';
+test('a key of SAFE_KEY_CHARS characters in a base64 cursor is masked at every alignment; a shorter one only as a whole value', () => {
+  const key = 'Zq7-xPm9';
+  expect(key).toHaveLength(SAFE_KEY_CHARS);
   const m = new Mask([{ value: key, placeholder: '$K' }]);
   for (const before of ['', 'a', 'ab']) {
     for (const cursor of [
@@ -267,8 +275,13 @@ test('short keys: a key of 6 characters in a base64 cursor is masked at every al
       expect(findKeys(out, [key]), cursor).toEqual([]);
     }
   }
+  // Six characters: its base64 alone is masked; inside a larger cursor it is not (the run warns at load).
+  const six = new Mask([{ value: 'Zq7-xP', placeholder: '$K' }]);
+  expect(six.text(`{"last_id":"${Buffer.from('Zq7-xP').toString('base64')}"}`)).toBe('{"last_id":"$K"}');
+  const inside = `{"last_id":"${Buffer.from('{"after":"Zq7-xP"}').toString('base64')}"}`;
+  expect(six.text(inside)).toBe(inside);
   const two = new Mask([{ value: 'Zq', placeholder: '$K' }]);
-  expect(two.text(`id ${Buffer.from('Zq').toString('hex')}`)).toBe('id $K');
+  expect(two.text(`{"id":"${Buffer.from('Zq').toString('hex')}"}`)).toBe('{"id":"$K"}');
 });
 
 test('what does not show is looked through, and fullwidth read as ASCII, also percent-encoded in a URL', () => {

@@ -285,6 +285,31 @@ test('no key leaks when the target echoes it back (body, headers, redirect Locat
   expect(filesHolding(tmp, secrets)).toEqual([]);
 });
 
+test('a weak key (shorter than 8 characters) is warned of at load and in the report, naming its field, and never printed where it stands as the key', async () => {
+  const weak = 'Q7z-x';
+  const server = await recorder();
+  const env = { ...HOSTILE_KEYS, HOSTILE_API_KEY: weak };
+  const plan = await runCli(['--target', writeTarget(server.baseUrl), '--dry-run'], { env, timeoutMs: 60_000 });
+  expect(stackLines(plan)).toEqual([]);
+  expect(plan.code).toBe(0);
+  const says =
+    /^warning: apiKey of the target file is shorter than 8 characters or one of the document's words: masking it everywhere would hide the document's words; it is masked only where it stands as the key/m;
+  expect(plan.stdout).toMatch(says);
+  expect(plan.stdout).not.toMatch(/restrictedApiKey of the target file/);
+  expect(plan.stdout + plan.stderr).not.toContain(weak);
+  expect(server.received).toEqual([]);
+  const run = await runCli(['--target', writeTarget(server.baseUrl), '--grep', 'files.limit.bounds'], {
+    env,
+    timeoutMs: 110_000,
+  });
+  expect(stackLines(run)).toEqual([]);
+  expect(run.stdout).toMatch(says);
+  expect(run.report?.run.warnings).toEqual([expect.stringMatching(/^apiKey of the target file is shorter/)]);
+  expect(new Set(server.received.map((r) => r.headers.authorization))).toContain(`Bearer ${weak}`);
+  for (const s of [`Bearer ${weak}`, `"${weak}"`]) expect(run.stdout + run.stderr).not.toContain(s);
+  expect(filesHolding(run.reportDir, [`Bearer ${weak}`, `"${weak}"`])).toEqual([]);
+});
+
 // ---- refusals before any request -------------------------------------------------------------
 
 test('a key written literally is refused in one line, and accepted with --allow-literal-keys (and still never printed)', async () => {

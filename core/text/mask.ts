@@ -3,14 +3,17 @@ import { formsOf } from './mask/forms.ts';
 import { asciiLower, lowerCase } from './mask/lower-case.ts';
 import { hasQuotedPrintable } from './mask/readings/quoted-printable.ts';
 import { spacedForm, spacedView } from './mask/spaced.ts';
+import { standsAsKey } from './mask/stands-as-key.ts';
 import type { View } from './mask/view.ts';
 import { decodedView, viewOf } from './mask/view-of.ts';
 import { DECODED, LITERAL, QUOTED_PRINTABLE } from './mask/views.ts';
+import { isWeakKey } from './mask/weak-keys.ts';
 import { type MaskWork, noWork } from './mask/work.ts';
 import { MultiSearch } from './multi-search.ts';
 import { TextMemo } from './text-memo.ts';
 
 export { MIN_ENCODED_CHARS } from './mask/forms.ts';
+export { isWeakKey, weakKeyWarnings } from './mask/weak-keys.ts';
 export type { MaskWork } from './mask/work.ts';
 
 /**
@@ -52,6 +55,12 @@ export type { MaskWork } from './mask/work.ts';
  * as the runner's masker does), of its UTF-8 and of its UTF-16LE and UTF-16BE bytes, and the base64
  * of those base64 forms.
  *
+ * A weak key (shorter than 8 characters, or one of the document's words: core/text/mask/weak-keys.ts)
+ * is masked only where it stands as the key (core/text/mask/stands-as-key.ts: the whole text, after
+ * `Bearer`, a header line's value, a whole string or parameter value), in its plain form and its
+ * encodings of the key alone: masked everywhere, it would rewrite the document's words, the report's
+ * field names and check ids. The run warns of it at load (weakKeyWarnings).
+ *
  * Every pass is linear in the text (no backtracking pattern, none built from a key), for a secret of
  * any length. The forms of every secret are found together, in one pass per view (core/text/multi-search.ts,
  * an Aho–Corasick automaton over them), and a view is held by runs, not by character: a text that
@@ -86,6 +95,8 @@ interface Form {
   /** The form in lower case, as searched in the lower-cased decoded view. */
   lower: string;
   placeholder: string;
+  /** A form of a weak key: replaced only where it stands as the key (core/text/mask/stands-as-key.ts). */
+  whole: boolean;
 }
 
 /**
@@ -114,15 +125,17 @@ function built(key: string, secrets: readonly Secret[]): Built {
   const forms: Form[] = [];
   // A form is searched as the decoded view reads it; building is the key's work, not a text's: not counted.
   const uncounted = noWork();
-  for (const { value, placeholder } of secrets)
-    for (const form of formsOf(value))
-      forms.push({ lower: asciiLower(viewOf(form, DECODED, uncounted).text), placeholder });
+  for (const { value, placeholder } of secrets) {
+    const whole = isWeakKey(value);
+    for (const form of formsOf(value, whole))
+      forms.push({ lower: asciiLower(viewOf(form, DECODED, uncounted).text), placeholder, whole });
+  }
   // A stable sort: forms of one length stay in the order of their secrets.
   forms.sort((a, b) => b.lower.length - a.lower.length);
   const spaced: Form[] = [];
   for (const { value, placeholder } of secrets) {
-    const form = spacedForm(value);
-    if (form) spaced.push({ lower: asciiLower(form), placeholder });
+    const form = isWeakKey(value) ? undefined : spacedForm(value);
+    if (form) spaced.push({ lower: asciiLower(form), placeholder, whole: false });
   }
   spaced.sort((a, b) => b.lower.length - a.lower.length);
   const made: Built = {
@@ -240,6 +253,9 @@ export class Mask {
       const at = found.at[k]!;
       const from = view ? view.start(at) : at;
       const to = view ? view.end(at + form.lower.length - 1) : at + form.lower.length;
+      // A weak key's form stands as the key in the view (a quoted value escaped in report.json) or in
+      // the text itself (a header line's end, a line break the view skips).
+      if (form.whole && !standsAsKey(text, at, at + form.lower.length) && !(view && standsAsKey(s, from, to))) continue;
       // Each candidate is read once: the occurrences of one form do not overlap, so linear per form.
       work.searched += to - from;
       covered.by ??= new Uint8Array(s.length);

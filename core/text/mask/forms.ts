@@ -8,8 +8,11 @@
  */
 export const MIN_ENCODED_CHARS = 4;
 
-/** The forms of a secret to look for: itself and its encodings (see core/text/mask.ts). */
-export function formsOf(value: string): string[] {
+/**
+ * The forms of a secret to look for: itself and its encodings (see core/text/mask.ts); `whole`, for a
+ * weak key, its encodings of the key alone instead of the parts found inside a larger encoding.
+ */
+export function formsOf(value: string, whole = false): string[] {
   const encoded: string[] = [];
   const utf8 = Buffer.from(value, 'utf8');
   const bytes = [...utf8];
@@ -36,6 +39,25 @@ export function formsOf(value: string): string[] {
   for (const separator of [' ', ',', ', ', ';'])
     encoded.push(octal.join(separator), decimal.join(separator), hex0x.join(separator));
   encoded.push(rot13(value), [...value].reverse().join(''));
+  if (whole) encoded.push(...wholeEncodings(utf8, utf16le, utf16be));
+  else encoded.push(...stableEncodings(utf8, utf16le, utf16be));
+  const forms = [value, ...encoded.filter((f) => f.length >= MIN_ENCODED_CHARS)];
+  // Matching is case-insensitive: forms equal but for case are one form.
+  const seen = new Set<string>();
+  return forms.filter((f) => {
+    const key = f.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * The parts of the key's base32, base64 and base64url (of its UTF-8, UTF-16LE and UTF-16BE bytes, and
+ * base64 of base64) that depend on its bytes only, at each alignment: found inside a larger encoding.
+ */
+function stableEncodings(utf8: Buffer, utf16le: Buffer, utf16be: Buffer): string[] {
+  const encoded: string[] = [];
   for (let offset = 0; offset < 5; offset++) encoded.push(stableBase32(utf8, offset));
   for (const bytes of [utf8, utf16le, utf16be]) {
     for (let offset = 0; offset < 3; offset++) {
@@ -51,15 +73,22 @@ export function formsOf(value: string): string[] {
       encoded.push(twice, twice.replaceAll('+', '-').replaceAll('/', '_'));
     }
   }
-  const forms = [value, ...encoded.filter((f) => f.length >= MIN_ENCODED_CHARS)];
-  // Matching is case-insensitive: forms equal but for case are one form.
-  const seen = new Set<string>();
-  return forms.filter((f) => {
-    const key = f.toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return encoded;
+}
+
+/**
+ * The key's base32, base64 and base64url whole (with and without padding): a weak key's encodings
+ * are masked only as whole values (./stands-as-key.ts), and a part of one would be no whole value.
+ */
+function wholeEncodings(utf8: Buffer, utf16le: Buffer, utf16be: Buffer): string[] {
+  const encoded: string[] = [];
+  const padded = (b64: string) => [b64, b64.replace(/=+$/, '')];
+  const base32 = wholeBase32(utf8);
+  encoded.push(base32, base32.padEnd(Math.ceil(base32.length / 8) * 8, '='));
+  for (const bytes of [utf8, utf16le, utf16be]) encoded.push(...padded(bytes.toString('base64')));
+  encoded.push(utf8.toString('base64url'));
+  encoded.push(...padded(Buffer.from(utf8.toString('base64')).toString('base64')));
+  return encoded;
 }
 
 function rot13(s: string): string {
@@ -87,6 +116,22 @@ function stableBase32(bytes: Buffer, offset: number): string {
     buffer &= (1 << bits) - 1;
   }
   return out.slice(Math.ceil((8 * offset) / 5), Math.floor((8 * (offset + bytes.length)) / 5));
+}
+
+/** RFC 4648 base32 of `bytes`, without padding. */
+function wholeBase32(bytes: Buffer): string {
+  let out = '';
+  let buffer = 0;
+  let bits = 0;
+  for (const b of bytes) {
+    buffer = ((buffer << 8) | b) & 0xffff;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(buffer >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return bits > 0 ? out + BASE32[(buffer << (5 - bits)) & 31] : out;
 }
 
 /**
