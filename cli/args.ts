@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { DEFAULTS } from '../core/run/run-settings.ts';
-import { AllowedHostError, hostList } from '../core/target/allowed-hosts.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { UsageError } from './option-values.ts';
 import { declOf, OPTION_NAMES, type OptionDecl, type OptionName, type ParsedOptions } from './options.ts';

@@ -172,7 +172,7 @@ function sayStart(target: Target, seed: number, mask: Mask, fromFile: boolean): 
   say(fromFile ? `target: ${target.baseUrl}` : `target: embedded reference at ${target.baseUrl}`, mask);
   say(`keys go only to: ${keyHostsOf(baseUrlsOf(target).map((b) => b.url)).join(', ')}`, mask);
   say(`seed: ${seed}`, mask);
-  for (const warning of runWarnings()) say(`warning: ${warning}`, mask);
+  for (const warning of runWarnings(target)) say(`warning: ${warning}`, mask);
 }
 
 function finish(

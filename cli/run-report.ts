@@ -33,7 +33,7 @@ export function reportOfRun(
       concurrency: engine.concurrency,
       rateLimitedWaitMs: Math.round(engine.state.rateLimitedWaitMs),
       ...(meta.shard ? { shard: meta.shard } : {}),
-      ...(runWarnings().length ? { warnings: runWarnings() } : {}),
+      ...(runWarnings(run.target).length ? { warnings: runWarnings(run.target) } : {}),
     },
     requestLog: engine.state.log.entries,
     requestsBefore: run.settings.requestsBefore,

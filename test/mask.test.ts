@@ -3,7 +3,8 @@
  * scanner that decodes instead of encoding (test/support/key-scan.ts), so the two cannot share a gap.
  */
 import { expect, test } from '@playwright/test';
-import { Mask, maskSearchWork, maskWork, MIN_ENCODED_CHARS } from '../core/text/mask.ts';
+import { SAFE_KEY_CHARS } from '../core/text/mask/safe-length.ts';
+import { Mask, MIN_ENCODED_CHARS } from '../core/text/mask.ts';
 import { keyEncodings } from './support/echo-server.ts';
 import { findKeys } from './support/key-scan.ts';
 
@@ -13,6 +14,14 @@ const mask = new Mask([
   { value: KEY, placeholder: '$API_KEY' },
   { value: RESTRICTED, placeholder: '$RESTRICTED_API_KEY' },
 ]);
+
+/** What `m` read doing `f` (characters, counted by the mask itself: no clock). */
+function workOf(m: Mask, f: () => void): { read: number; search: number } {
+  const before = m.work();
+  f();
+  const after = m.work();
+  return { read: after.read - before.read, search: after.searched - before.searched };
+}
 
 test('the scanner finds every encoding of the echo server (else the tests below would prove nothing)', () => {
   for (const e of keyEncodings(KEY)) expect(findKeys(`before ${e.text} after`, [KEY]), e.name).not.toEqual([]);
@@ -105,15 +114,20 @@ test('header names as well as values; names masked alike keep both values', () =
   for (const [k, v] of Object.entries(out)) expect(findKeys(`${k}: ${v}`, [KEY])).toEqual([]);
 });
 
-test('short secrets: the plain form always, encoded forms only from MIN_ENCODED_CHARS characters on (no masking of ordinary text)', () => {
+test('short keys: masked only where they stand as the key, in the plain form and its encodings of the key alone from MIN_ENCODED_CHARS characters', () => {
   const short = new Mask([{ value: 'ab', placeholder: '$K' }]);
-  expect(short.text('xabx')).toBe('x$Kx');
-  // The hex of "ab" is 4 characters, masked; its base64 at alignment 0 ("YW") is 2, and stays.
+  // Inside a word, a key of two letters is a piece of the word: it stays (core/text/mask/weak-keys.ts).
+  expect(short.text('xabx ab-cd')).toBe('xabx ab-cd');
+  expect(short.text('ab')).toBe('$K');
+  expect(short.text('{"k":"ab"}')).toBe('{"k":"$K"}');
+  // The hex of "ab" is 4 characters, masked as a whole value; its base64 ("YWI") is 3, and stays.
   expect(MIN_ENCODED_CHARS).toBe(4);
-  expect(short.text('6162 and YWI')).toBe('$K and YWI');
-  // A key of 3 characters: its hex (6) and its base64 at alignment 0 (4); the other alignments give 3 characters, left.
+  expect(short.text('["6162", "YWI"]')).toBe('["$K", "YWI"]');
+  // A key of 3 characters: its hex (6) and its base64 (4).
   const three = new Mask([{ value: 'q7Z', placeholder: '$K' }]);
-  expect(three.text(`${Buffer.from('q7Z').toString('hex')} ${Buffer.from('q7Z').toString('base64')}`)).toBe('$K $K');
+  expect(three.text(`(${Buffer.from('q7Z').toString('hex')}) (${Buffer.from('q7Z').toString('base64')})`)).toBe(
+    '($K) ($K)',
+  );
 });
 
 test('masks of the same secrets share what they build, each with its own placeholders, however the secrets were added', () => {
@@ -149,23 +163,27 @@ test('the client API: new Mask(secrets), add() ignoring known and empty values, 
   const once = new Mask([{ value: KEY, placeholder: '$API_KEY' }]);
   once.add([{ value: derived, placeholder: '$API_KEY_BASIC' }]);
   const text = 'x'.repeat(100_000);
-  const work = (red: Mask) => {
-    const [read, search] = [maskWork(), maskSearchWork()];
-    red.text(text);
-    return { read: maskWork() - read, search: maskSearchWork() - search };
-  };
+  const work = (red: Mask) => workOf(red, () => red.text(text));
   const single = work(once);
   expect(single.search).toBeGreaterThan(0);
   expect(work(r)).toEqual(single);
 });
 
+test('each mask counts its own work: masking with one leaves the counters of another as they were', () => {
+  const one = new Mask([{ value: KEY, placeholder: '$K' }]);
+  const other = new Mask([{ value: KEY, placeholder: '$K' }]);
+  other.text(`warm ${KEY}`);
+  const before = other.work();
+  expect(one.work()).toEqual({ read: 0, searched: 0 });
+  expect(one.text(`x %41 ${KEY}`)).toBe('x %41 $K');
+  expect(one.work().read).toBeGreaterThan(0);
+  expect(one.work().searched).toBeGreaterThan(0);
+  expect(other.work()).toEqual(before);
+});
+
 test('a large output is masked in a bounded number of passes', () => {
   const big = (repeats: number) => `${'{"a":"lorem ipsum \\u0041 %41 414243 QUJD",'.repeat(repeats)}"k":"${KEY}"}`;
-  const work = (text: string) => {
-    const [read, search] = [maskWork(), maskSearchWork()];
-    expect(mask.text(text).endsWith('"k":"$API_KEY"}')).toBe(true);
-    return { read: maskWork() - read, search: maskSearchWork() - search };
-  };
+  const work = (text: string) => workOf(mask, () => expect(mask.text(text).endsWith('"k":"$API_KEY"}')).toBe(true));
   const small = work(big(6_250));
   const large = work(big(50_000));
   // A constant number of passes over the text, and a search that grows with it and no faster.
@@ -181,11 +199,14 @@ test('keys of 1 to 16,384 characters are masked in every encoding, in work linea
   for (const length of [1, 7, 64, 1000, 8_000, 16_384]) {
     const key = Array.from({ length }, (_, i) => alphabet[(i * 7 + length) % alphabet.length]).join('');
     const m = new Mask([{ value: key, placeholder: '$API_KEY' }]);
-    const [read, search] = [maskWork(), maskSearchWork()];
+    const before = m.work();
     let chars = 0;
     for (const e of keyEncodings(key)) {
       // Encoded forms of a very short key are not masked (MIN_ENCODED_CHARS): only its plain spellings are.
       if (length < MIN_ENCODED_CHARS && /hex|base64|base32|list|rot13/.test(e.name)) continue;
+      // A key shorter than SAFE_KEY_CHARS is masked only as a whole value: not spaced out, not inside a
+      // larger base64 or base32 blob (core/text/mask/weak-keys.ts).
+      if (length < SAFE_KEY_CHARS && /^(spaced|base64|base32)/.test(e.name)) continue;
       const text = `{"echo":"${e.text}"}`;
       chars += text.length;
       const out = m.text(text);
@@ -193,8 +214,9 @@ test('keys of 1 to 16,384 characters are masked in every encoding, in work linea
       expect(out, `${length}: ${e.name}`).toContain('$API_KEY');
     }
     // A constant number of passes over each echo, however long the key.
-    expect(maskWork() - read, `length ${length}`).toBeLessThanOrEqual(12 * chars);
-    perChar.set(length, (maskSearchWork() - search) / chars);
+    const after = m.work();
+    expect(after.read - before.read, `length ${length}`).toBeLessThanOrEqual(12 * chars);
+    perChar.set(length, (after.searched - before.searched) / chars);
   }
   // The search reads each echo once per view, all forms at once, and a key has as many forms at 16,384
   // characters as at 8,000: twice the key, twice the echo, twice the work (not four times).
@@ -220,14 +242,15 @@ const ADVERSARIAL: ReadonlyArray<[string, string]> = [
   ['soft line breaks', '=\n'],
   ['octal escapes', '\\16'],
   ['references without a semicolon', '&#1'],
+  ['single characters spaced out', 'a '],
+  ['pairs spaced out and line breaks', 'ab.\n'],
+  ['a key spaced out but its last character', `${[...KEY.slice(0, -1)].join(' ')} - `],
 ];
 for (const [what, unit] of ADVERSARIAL) {
   test(`linear work on 8 MiB of ${what} (characters read, counted)`, () => {
     const work = (chars: number) => {
       const text = unit.repeat(Math.ceil(chars / unit.length)) + KEY;
-      const [read, search] = [maskWork(), maskSearchWork()];
-      expect(mask.text(text).endsWith('$API_KEY')).toBe(true);
-      return { read: maskWork() - read, search: maskSearchWork() - search };
+      return workOf(mask, () => expect(mask.text(text).endsWith('$API_KEY')).toBe(true));
     };
     const small = work(1024 * 1024);
     const large = work(8 * 1024 * 1024);
@@ -238,8 +261,9 @@ for (const [what, unit] of ADVERSARIAL) {
   });
 }
 
-test('short keys: a key of 6 characters in a base64 cursor is masked at every alignment, and its hex from 2 characters on', () => {
-  const key = 'Zq7-xP';
+test('a key of SAFE_KEY_CHARS characters in a base64 cursor is masked at every alignment; a shorter one only as a whole value', () => {
+  const key = 'Zq7-xPm9';
+  expect(key).toHaveLength(SAFE_KEY_CHARS);
   const m = new Mask([{ value: key, placeholder: '$K' }]);
   for (const before of ['', 'a', 'ab']) {
     for (const cursor of [
@@ -251,8 +275,13 @@ test('short keys: a key of 6 characters in a base64 cursor is masked at every al
       expect(findKeys(out, [key]), cursor).toEqual([]);
     }
   }
+  // Six characters: its base64 alone is masked; inside a larger cursor it is not (the run warns at load).
+  const six = new Mask([{ value: 'Zq7-xP', placeholder: '$K' }]);
+  expect(six.text(`{"last_id":"${Buffer.from('Zq7-xP').toString('base64')}"}`)).toBe('{"last_id":"$K"}');
+  const inside = `{"last_id":"${Buffer.from('{"after":"Zq7-xP"}').toString('base64')}"}`;
+  expect(six.text(inside)).toBe(inside);
   const two = new Mask([{ value: 'Zq', placeholder: '$K' }]);
-  expect(two.text(`id ${Buffer.from('Zq').toString('hex')}`)).toBe('id $K');
+  expect(two.text(`{"id":"${Buffer.from('Zq').toString('hex')}"}`)).toBe('{"id":"$K"}');
 });
 
 test('what does not show is looked through, and fullwidth read as ASCII, also percent-encoded in a URL', () => {
@@ -270,6 +299,33 @@ test('what does not show is looked through, and fullwidth read as ASCII, also pe
   ]) {
     expect(mask.text(`before ${text} after`)).toBe('before $API_KEY after');
   }
+});
+
+test('a key spaced out by blanks, dots, dashes, underscores, slashes, line breaks or a mix, or two by two, is masked', () => {
+  const chars = [...KEY];
+  for (const separator of [' ', '.', '-', '_', '/', '\n', ' . ', ', ', ' | ', ':', '\t', ' \n '])
+    expect(mask.text(`id ${chars.join(separator)} end`), JSON.stringify(separator)).toBe('id $API_KEY end');
+  const pairs = KEY.match(/.{1,2}/g)!;
+  expect(mask.text(`[${pairs.join(' ')}]`)).toBe('[$API_KEY]');
+  // Glued to what stands before and after it, escaped in JSON, percent-encoded.
+  expect(mask.text(`x=${chars.join(' ')}&y=1`)).toBe('x=$API_KEY&y=1');
+  expect(mask.text(JSON.stringify({ v: chars.join('\n') }))).toBe('{"v":"$API_KEY"}');
+  expect(mask.text(encodeURIComponent(chars.join(' . ')))).toBe('$API_KEY');
+});
+
+test('what is not a key spaced out stays: prose, ids, lists, and a key made of words written as words', () => {
+  const words = new Mask([{ value: 'container-files-secret', placeholder: '$K' }]);
+  for (const text of [
+    'the container files secret is not the key',
+    'container files secret',
+    'files.errors.service-meta a b c d e f g h i j 1, 2, 3, 4, 5, 6, 7, 8',
+    '2024-01-02 10:11:12 127.0.0.1 73 6b 2d 6c',
+  ])
+    expect(words.text(text)).toBe(text);
+  expect(words.text(`x ${[...'container-files-secret'].join(' ')} y`)).toBe('x $K y');
+  // A short key has no spaced form: a few single characters in a row are ordinary text.
+  const short = new Mask([{ value: 'ab-cd-ef', placeholder: '$K' }]);
+  expect(short.text('a b c d e f')).toBe('a b c d e f');
 });
 
 test("a decoding that would swallow the key's first characters does not hide it: the literal view finds it", () => {

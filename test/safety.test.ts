@@ -183,10 +183,19 @@ test('the plan estimates requests per kind: a declared estimate, else check 2, o
 
 // ---- secrets ------------------------------------------------------------------------------------
 
-/** Every form of the keys that would be a leak: as sent, and as base64 (Basic) forms. */
+/** Every form of the keys that would be a leak: as sent, as base64 (Basic) forms, and spaced out. */
 function secretForms(keys: string[]): string[] {
-  return keys.flatMap((k) => [k, Buffer.from(k).toString('base64'), Buffer.from(`${k}:`).toString('base64')]);
+  return keys.flatMap((k) => [
+    k,
+    Buffer.from(k).toString('base64'),
+    Buffer.from(`${k}:`).toString('base64'),
+    spaced(k, ' '),
+    spaced(k, '.'),
+  ]);
 }
+
+/** The key's characters apart, as a person reads a key spaced out. */
+const spaced = (k: string, separator: string) => [...k].join(separator);
 
 /** Files under dir (recursively) whose bytes contain one of the secrets; `skip` names directories not to enter. */
 function filesHolding(dir: string, secrets: string[], skip: (name: string) => boolean = () => false): string[] {
@@ -237,21 +246,21 @@ test('no key in the console, the report, the request log or Playwright output (r
   expect(suitesConfig.use?.trace).toBe('off');
 });
 
-test('no key leaks when the target echoes it back (body, headers, redirect Location): every byte the run wrote is clean', async () => {
+test('no key leaks when the target echoes it back (body, headers, redirect Location), also spaced out: every byte the run wrote is clean', async () => {
   const server = await recorder();
   const echo = await startHostile((req, i): Action => {
     const auth = String(req.headers.authorization ?? 'none');
     if (i % 3 === 0)
       return {
         kind: 'raw',
-        body: `${auth} <html>echo ${auth}</html>`,
+        body: `${auth} <html>echo ${auth} ${spaced(auth, ' ')}</html>`,
         headers: { 'content-type': 'text/html', 'x-echo': auth },
       };
     if (i % 3 === 1)
       return {
         kind: 'json',
         status: 401,
-        body: { error: { code: 401, message: `invalid key ${auth}` } },
+        body: { error: { code: 401, message: `invalid key ${auth} (${spaced(auth, '.')})` } },
         headers: { 'www-authenticate': auth },
       };
     return { kind: 'redirect', location: `${server.baseUrl}/interns?token=${encodeURIComponent(auth)}&raw=${auth}` };
@@ -274,6 +283,31 @@ test('no key leaks when the target echoes it back (body, headers, redirect Locat
   expect(filesHolding(run.reportDir, secrets)).toEqual([]);
   // These keys exist only in the test process and the environment: nothing at all under TMPDIR holds them.
   expect(filesHolding(tmp, secrets)).toEqual([]);
+});
+
+test('a weak key (shorter than 8 characters) is warned of at load and in the report, naming its field, and never printed where it stands as the key', async () => {
+  const weak = 'Q7z-x';
+  const server = await recorder();
+  const env = { ...HOSTILE_KEYS, HOSTILE_API_KEY: weak };
+  const plan = await runCli(['--target', writeTarget(server.baseUrl), '--dry-run'], { env, timeoutMs: 60_000 });
+  expect(stackLines(plan)).toEqual([]);
+  expect(plan.code).toBe(0);
+  const says =
+    /^warning: apiKey of the target file is shorter than 8 characters or one of the document's words: masking it everywhere would hide the document's words; it is masked only where it stands as the key/m;
+  expect(plan.stdout).toMatch(says);
+  expect(plan.stdout).not.toMatch(/restrictedApiKey of the target file/);
+  expect(plan.stdout + plan.stderr).not.toContain(weak);
+  expect(server.received).toEqual([]);
+  const run = await runCli(['--target', writeTarget(server.baseUrl), '--grep', 'files.limit.bounds'], {
+    env,
+    timeoutMs: 110_000,
+  });
+  expect(stackLines(run)).toEqual([]);
+  expect(run.stdout).toMatch(says);
+  expect(run.report?.run.warnings).toEqual([expect.stringMatching(/^apiKey of the target file is shorter/)]);
+  expect(new Set(server.received.map((r) => r.headers.authorization))).toContain(`Bearer ${weak}`);
+  for (const s of [`Bearer ${weak}`, `"${weak}"`]) expect(run.stdout + run.stderr).not.toContain(s);
+  expect(filesHolding(run.reportDir, [`Bearer ${weak}`, `"${weak}"`])).toEqual([]);
 });
 
 // ---- refusals before any request -------------------------------------------------------------

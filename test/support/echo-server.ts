@@ -125,6 +125,13 @@ export function keyEncodings(key: string): Encoding[] {
       text: [...bytes].map((b) => `=${b.toString(16).padStart(2, '0').toUpperCase()}`).join(''),
     },
     { name: 'base32', text: base32(Buffer.concat([Buffer.from('xy'), bytes])) },
+    // Spaced out: every character apart, as a person spells a key aloud or across a form's boxes.
+    { name: 'spaced-by-blanks', text: chars.join(' ') },
+    { name: 'spaced-by-dots', text: chars.join('.') },
+    { name: 'spaced-by-dashes', text: chars.join('-') },
+    { name: 'spaced-by-underscores', text: chars.join('_') },
+    { name: 'spaced-by-newlines', text: chars.join('\n') },
+    { name: 'spaced-mixed', text: between([' ', ' . ', ' - ', '_', ' / ', '\n', '  ', ', ', ' | ']) },
   );
   // Inside a larger encoded blob, starting 0, 1 or 2 bytes into a group of three.
   for (const prefix of ['', 'x', 'xy']) {

@@ -12,7 +12,9 @@
  * - with what does not show removed (tag characters, variation selectors, CGJ, Hangul fillers,
  *   braille blank, zero-width and bidi marks, soft hyphen) and compatibility forms folded (NFKC);
  * - reversed, in rot13, quoted-printable, octal escapes, `&#NN` without `;`, in base32 runs, in
- *   lists of decimal, octal or 0x bytes, and in hex of UTF-16 (NULs dropped).
+ *   lists of decimal, octal or 0x bytes, and in hex of UTF-16 (NULs dropped);
+ * - spaced out: with every blank, line break (raw or escaped), `.`, `,`, `-`, `_`, `/`, `:` and `|`
+ *   dropped from the text and from the key (a key of 8 such characters or more).
  */
 
 export interface Finding {
@@ -42,6 +44,12 @@ export function findKeys(text: string, keys: readonly string[], depth = 0): Find
     else if ((at = visible.toLowerCase().indexOf(k)) >= 0) note('unseen', visible, at);
     else if ((at = unescaped.toLowerCase().indexOf(k)) >= 0) note('escaped', unescaped, at);
     else if ((at = quotedPrintable.toLowerCase().indexOf(k)) >= 0) note('quoted-printable', quotedPrintable, at);
+    const spacedKey = unspaced(k);
+    if (spacedKey.length >= 8)
+      for (const source of new Set([text, visible, unescaped])) {
+        const joined = unspaced(source.replace(/\\+[nrt]/g, ' ').toLowerCase());
+        if ((at = joined.indexOf(spacedKey)) >= 0) note('spaced', joined, at);
+      }
     for (const source of new Set([text, visible, unescaped, quotedPrintable])) {
       const lower = source.toLowerCase();
       if (reverse(lower).includes(k)) note('reversed', source, 0);
@@ -95,6 +103,11 @@ export function findKeys(text: string, keys: readonly string[], depth = 0): Find
     }
   }
   return out;
+}
+
+/** The text without what spaces a key's characters out. */
+function unspaced(text: string): string {
+  return text.replace(/[\s.,\-_/:|]+/g, '');
 }
 
 /** What does not show removed, compatibility forms folded: the text as a person reads it. */
