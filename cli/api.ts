@@ -97,7 +97,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     try {
       engine.plan(selected);
       const report = reportOfRun(
-        { settings, target, suite: suiteInfo(), embedded: !opts.target },
+        { settings, target, suite: suiteInfo(), embedded: !opts.target, received: [pre.received] },
         engine,
         await engine.finished(),
         { startedAt },

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { CheckOutcome } from '../core/check/check.ts';
 import { DEFAULTS, type RunSettings } from '../core/run/run-settings.ts';
 import type { Target } from '../core/target/target.ts';
 import { CODE_ROOT, commandLine, suiteCommit, suiteVersion } from './suite-files.ts';
@@ -13,6 +14,8 @@ export interface PreparedRun {
   suite: { name: string; version: string; commit: string };
   /** Where the run goes when no target file is given: the embedded reference (the command line's). */
   embedded: boolean;
+  /** The preflight's responses, judged (cli/preflight.ts): the report counts their failures. */
+  received?: readonly CheckOutcome[];
 }
 
 /** The one environment variable that hands the command's run to the Playwright runner process. */

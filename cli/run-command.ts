@@ -70,6 +70,8 @@ export async function runCommand(c: {
       const pre = await preflight(target, settings);
       if (pre.fatal) die(maskedLine(pre.fatal, mask));
       settings.requestsBefore = pre.requests;
+      // The host holds this run: its report judges the preflight's responses as a check's.
+      run.received = [pre.received];
     } catch (e) {
       playwright.kill('SIGKILL');
       await host?.close();

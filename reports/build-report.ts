@@ -7,6 +7,7 @@ import {
   REQUIREMENT_STATUSES,
   type CheckResult,
   type ConformanceReport,
+  type ReceivedResult,
   type RequirementFailure,
   type RequirementResult,
   type Verdict,
@@ -22,6 +23,8 @@ export interface ReportInput {
   requestLog: readonly RequestLogEntry[];
   /** Requests sent before the checks (the command line's preflight): they count in the run's total. */
   requestsBefore?: number;
+  /** Responses the run received outside its checks (the preflight), judged: their failures count. */
+  received?: readonly ReceivedResult[];
   /** --require-all: any MUST requirement not judged (skipped for whatever reason) makes the run incomplete. */
   requireAll?: boolean;
   /** Why the run stopped sending, when it did (the engine's stop): the cause an incomplete run names. */
@@ -124,7 +127,19 @@ export function buildReport(input: ReportInput): ConformanceReport {
   const ran = checks
     .filter((c) => input.outcomes.has(c.checkId))
     .sort((a, b) => testRank.get(a.checkId)! - testRank.get(b.checkId)!);
-  const requirements = catalogue().requirements.map((r) => judge(r, checks, ran, input.outcomes));
+  // What the run received outside its checks is judged after them: a requirement's first failure stays
+  // the one its checks said first (the console's order), and one seen only there still fails it.
+  const received = (input.received ?? []).map(
+    (o): ReceivedResult => ({
+      checkId: o.checkId,
+      status: o.status,
+      ...(o.reason !== undefined ? { reason: o.reason } : {}),
+      failures: o.failures,
+      observations: o.observations,
+      requests: o.requests,
+    }),
+  );
+  const requirements = catalogue().requirements.map((r) => judge(r, checks, ran, received));
   const counts = Object.fromEntries(
     LEVELS.map((l) => [l, Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, 0]))]),
   ) as ConformanceReport['counts'];
@@ -159,6 +174,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     counts,
     requirements,
     checks,
+    ...(received.length ? { received } : {}),
   };
 }
 
@@ -166,7 +182,7 @@ function judge(
   r: Requirement,
   checks: readonly CheckResult[],
   allRan: readonly CheckResult[],
-  _outcomes: ReadonlyMap<string, CheckOutcome>,
+  received: readonly ReceivedResult[],
 ): RequirementResult {
   const covering = checks.filter((c) => c.requirements.includes(r.id));
   const base: RequirementResult = {
@@ -183,7 +199,7 @@ function judge(
   // requirement from a response another check received (core/run/execute-check.ts).
   // One distinct violation is reported once, by the first check that saw it.
   const seen = new Set<string>();
-  const evidence: RequirementFailure[] = allRan.flatMap((c) =>
+  const evidence: RequirementFailure[] = [...allRan, ...received].flatMap((c) =>
     c.failures
       .filter((f) => f.requirementId === r.id && !seen.has(f.message) && seen.add(f.message))
       .map(({ requirementId: _r, ...f }) => ({ checkId: c.checkId, ...f })),
@@ -213,7 +229,9 @@ function judge(
   if (r.level !== 'UNSPECIFIED' && failures.length)
     return { ...base, status: 'fail', reason: failures[0], failures: evidence };
   // Observations too may come from a judge fed another check's response (a duplicate object name).
-  const observed = allRan.flatMap((c) => c.observations.filter((o) => o.requirementId === r.id).map((o) => o.value));
+  const observed = [...allRan, ...received].flatMap((c) =>
+    c.observations.filter((o) => o.requirementId === r.id).map((o) => o.value),
+  );
   const errors = ran.filter((c) => c.status === 'error').map((c) => `${c.checkId}: ${c.reason}`);
   // A check whose probe ran to its end judged this requirement, whatever a whole-run judge found
   // under another requirement on a response it received: a requirement's status is its own.

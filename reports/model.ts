@@ -51,6 +51,15 @@ export interface RequirementResult extends Omit<Requirement, 'observable' | 'id'
   cause?: 'target-field' | 'run-limit';
 }
 
+/**
+ * Responses the run received outside its checks (the command's preflight), judged by the same
+ * response judges: their failures count for their requirements as a check's do.
+ */
+export type ReceivedResult = Pick<
+  CheckOutcome,
+  'checkId' | 'status' | 'reason' | 'failures' | 'observations' | 'requests'
+>;
+
 export interface CheckResult extends CheckOutcome {
   title: string;
   level: Level;
@@ -103,4 +112,6 @@ export interface ConformanceReport {
   counts: Record<Level, Record<RequirementStatus, number>>;
   requirements: RequirementResult[];
   checks: CheckResult[];
+  /** What the run received outside its checks, judged ("Judge every response"): the preflight's responses. */
+  received?: ReceivedResult[];
 }
