@@ -70,7 +70,7 @@ function main(argv: string[]): number {
   const outcomes = new Map<string, CheckOutcome>();
   for (const r of reports) {
     for (const c of r.checks) {
-      if (c.reason === 'not selected in this run' && c.status === 'skip') continue;
+      if (c.cause === 'not-selected') continue;
       const { title: _t, level: _l, operation: _o, kind: _k, requirements: _r, ...outcome } = c;
       outcomes.set(c.checkId, outcome);
     }

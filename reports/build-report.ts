@@ -52,9 +52,7 @@ function verdictOf(
   const must = requirements.filter((r) => r.level === 'MUST');
   const cut = must.filter((r) => r.cause === 'run-limit');
   const absent = must.filter((r) => r.cause === 'target-field');
-  const fields = [...new Set(absent.map((r) => /^(\S+) is not set/.exec(r.reason ?? '')?.[1] ?? r.reason ?? ''))]
-    .filter(Boolean)
-    .sort();
+  const fields = [...new Set(absent.map((r) => r.field ?? ''))].filter(Boolean).sort();
   const mustNotJudged = { count: absent.length, fields };
   if (cut.length) {
     // The run's own stop (the target stopped answering, the retry budget) is the cause; else the first cut's reason.
@@ -107,6 +105,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       checkId: c.id,
       status: 'skip' as const,
       reason: NOT_SELECTED,
+      cause: 'not-selected' as const,
       failures: [],
       observations: [],
       requests: 0,
@@ -151,7 +150,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     input.stopped,
     input.run.shard !== undefined,
   );
-  const ranChecks = checks.filter((c) => c.reason !== NOT_SELECTED).length;
+  const ranChecks = checks.filter((c) => c.cause !== 'not-selected').length;
   return {
     reportVersion: 1,
     specVersion: catalogue().specVersion,
@@ -163,7 +162,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       requests: input.requestLog.length + (input.requestsBefore ?? 0),
       retries: input.requestLog.filter((e) => e.retry).length,
       budgetExhausted: checks
-        .filter((c) => c.status === 'skip' && c.reason?.startsWith('request budget'))
+        .filter((c) => c.status === 'skip' && c.cause === 'run-limit' && c.limit === 'budget')
         .map((c) => c.checkId),
       ...(ranChecks < checks.length || input.run.shard ? { partial: { checks: ranChecks, of: checks.length } } : {}),
       ...(incomplete ? { incomplete } : {}),
@@ -212,18 +211,18 @@ function judge(
   }
   const ran = allRan.filter((c) => c.requirements.includes(r.id));
   if (ran.length === 0 && evidence.length === 0)
-    return { ...base, status: 'disabled', reason: 'its checks were not selected in this run' };
+    return { ...base, status: 'disabled', reason: 'its checks were not selected in this run', cause: 'not-selected' };
   // Why a requirement no check judged was left: a check that failed first on another requirement did
   // not reach it; else a reason of a check that did not fail (a failing check's reason is another
   // requirement's finding, said under that one).
   const notReached = ran.find((c) => c.status === 'fail' && c.probeCompleted !== true);
+  // The check whose reason a requirement left unjudged gives: its cause and field go with it.
+  const said = ran.find((c) => c.status !== 'fail' && c.reason);
   const unjudged = (otherwise: string) =>
     notReached
       ? `${NOT_REACHED} ${notReached.checkId} failed first on ${notReached.failures[0]?.requirementId}`
-      : (ran
-          .filter((c) => c.status !== 'fail')
-          .map((c) => c.reason)
-          .find(Boolean) ?? otherwise);
+      : (said?.reason ?? otherwise);
+  const notReachedCause = notReached ? { cause: 'not-reached' as const } : {};
 
   const failures = evidence.map((f) => `${f.checkId}: ${f.message}`);
   if (r.level !== 'UNSPECIFIED' && failures.length)
@@ -242,7 +241,7 @@ function judge(
   if (r.level === 'UNSPECIFIED') {
     if (observed.length) return { ...base, status: 'observed', ...withObserved };
     if (errors.length) return { ...base, status: 'error', reason: errors[0] };
-    return { ...base, status: 'skip', reason: unjudged('nothing observed') };
+    return { ...base, status: 'skip', reason: unjudged('nothing observed'), ...notReachedCause };
   }
   if (failures.length) return { ...base, status: 'fail', reason: failures[0], ...withObserved, failures: evidence };
   // A limit that cut one of its checks short leaves the requirement unjudged, even if another passed.
@@ -253,6 +252,7 @@ function judge(
       status: cut.status === 'error' ? 'error' : 'skip',
       reason: `${cut.checkId}: ${cut.reason}`,
       cause: 'run-limit',
+      ...(cut.limit ? { limit: cut.limit } : {}),
       ...withObserved,
     };
   if (errors.length) return { ...base, status: 'error', reason: errors[0], ...withObserved };
@@ -261,7 +261,8 @@ function judge(
   return {
     ...base,
     status: 'skip',
-    ...(absent ? { cause: 'target-field' as const } : {}),
+    ...(absent ? { cause: 'target-field' as const, ...(said?.field ? { field: said.field } : {}) } : {}),
+    ...notReachedCause,
     reason: unjudged('skipped'),
     ...withObserved,
   };

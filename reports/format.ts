@@ -164,6 +164,6 @@ export function scopeText(report: ConformanceReport): string {
 /** The command that replays one check of a failure (and its counterexample, when fast-check found one). */
 export function replayCheckCommand(report: ConformanceReport, checkId: string, replayPath?: string): string {
   // What the run received outside its checks (the preflight) every run receives again: no --grep selects it.
-  if (!report.checks.some((c) => c.checkId === checkId)) return runReplayCommand(report.run.replay, report.run.seed);
+  if (report.received?.some((r) => r.checkId === checkId)) return runReplayCommand(report.run.replay, report.run.seed);
   return checkReplayCommand(report.run.replay, report.run.seed, checkId, replayPath);
 }

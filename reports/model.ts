@@ -1,4 +1,4 @@
-import type { CheckKind, CheckOutcome } from '../core/check/check.ts';
+import type { CheckKind, CheckOutcome, NotJudgedCause, RunLimit } from '../core/check/check.ts';
 import type { Level, Requirement } from '../core/document/catalogue.ts';
 import type { Counterexample } from '../core/check/errors.ts';
 import type { Exchange } from '../core/check/evidence.ts';
@@ -47,8 +47,12 @@ export interface RequirementResult extends Omit<Requirement, 'observable' | 'id'
   observed?: unknown[];
   /** Every failure of this requirement, with its evidence (status fail only). */
   failures?: RequirementFailure[];
-  /** Why a selected requirement was not judged (skip or error): see CheckOutcome.cause. */
-  cause?: 'target-field' | 'run-limit';
+  /** Why the requirement was not judged (skip, error or disabled), typed: see NotJudgedCause. */
+  cause?: NotJudgedCause;
+  /** With cause `run-limit`: which limit (budget, deadline, stopped). */
+  limit?: RunLimit;
+  /** With cause `target-field`: the absent target field. */
+  field?: string;
 }
 
 /**

@@ -1,4 +1,10 @@
-import { checkSeed, type CheckDeclaration, type CheckOutcome, type ProbeContext } from '../check/check.ts';
+import {
+  absentFieldText,
+  checkSeed,
+  type CheckDeclaration,
+  type CheckOutcome,
+  type ProbeContext,
+} from '../check/check.ts';
 import type { Client } from '../http/client.ts';
 import { CannotJudge, ConformanceFailure, SkipCheck } from '../check/errors.ts';
 import { excerpt } from '../check/evidence.ts';
@@ -70,7 +76,8 @@ export async function executeCheck(
     const missing = check.needs?.(target);
     if (missing) {
       outcome.cause = 'target-field';
-      throw new SkipCheck(missing);
+      outcome.field = missing.field;
+      throw new SkipCheck(absentFieldText(missing));
     }
     await check.gather?.(ctx);
     await beforeProbe?.();
@@ -92,9 +99,13 @@ export async function executeCheck(
         ...(e.counterexample ? { counterexample: e.counterexample } : {}),
       });
     } else if (e instanceof CannotJudge) {
-      outcome.status = e.reason === 'budget' ? 'skip' : 'error';
+      const cut = e.reason === 'budget' || e.reason === 'stopped';
+      outcome.status = cut ? 'skip' : 'error';
       outcome.reason = excerpt(e.message);
-      if (e.reason === 'budget' || client.state.stopped) outcome.cause = 'run-limit';
+      if (cut || client.state.stopped) {
+        outcome.cause = 'run-limit';
+        outcome.limit = e.reason === 'budget' ? 'budget' : client.state.deadlinePassed ? 'deadline' : 'stopped';
+      }
     } else {
       outcome.status = 'error';
       outcome.reason = excerpt(`suite error: ${(e as Error)?.message ?? String(e)}`);
