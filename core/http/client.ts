@@ -53,7 +53,7 @@ function refuseLongUrl(url: URL, mask: Mask): void {
   if (length <= MAX_URL_CHARS) return;
   const names = [...new Set(url.searchParams.keys())].map((k) => excerpt(mask.text(k), 100)).join(', ');
   throw new CannotJudge(
-    'unreadable',
+    'unsendable',
     `GET ${excerpt(mask.text(url.pathname), 200)}: the URL would be ${length} characters long (query parameters ${names}: a value the target sent, such as a cursor?), over the ${MAX_URL_CHARS} the suite sends; not sent (RFC 9110 4.1 recommends 8000 octets)`,
   );
 }

@@ -100,7 +100,8 @@ export async function executeCheck(
       });
     } else if (e instanceof CannotJudge) {
       const cut = e.reason === 'budget' || e.reason === 'stopped';
-      outcome.status = cut ? 'skip' : 'error';
+      // Not sent by the suite's own bound: not judged, with its reason (neither the target's failure nor the suite's error).
+      outcome.status = cut || e.reason === 'unsendable' ? 'skip' : 'error';
       outcome.reason = excerpt(e.message);
       if (cut || client.state.stopped) {
         outcome.cause = 'run-limit';
