@@ -93,11 +93,14 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
     const startedAt = new Date();
     // What is left of the run's deadline after the preflight, in the command line's words (cli/playwright/run-host.ts).
-    const deadline = setTimeout(() => (engine.state.stopped ??= deadlineReason(settings)), deadlineLeftMs(settings));
+    const deadline = setTimeout(() => {
+      engine.state.stopped ??= deadlineReason(settings);
+      engine.state.deadlinePassed = true;
+    }, deadlineLeftMs(settings));
     try {
       engine.plan(selected);
       const report = reportOfRun(
-        { settings, target, suite: suiteInfo(), embedded: !opts.target },
+        { settings, target, suite: suiteInfo(), embedded: !opts.target, received: [pre.received] },
         engine,
         await engine.finished(),
         { startedAt },

@@ -1,3 +1,4 @@
+import type { CheckOutcome } from '../core/check/check.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,15 +65,20 @@ export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () 
   }
   const { target, stop } = ran;
   const mask = new Mask(secretsOf(target));
+  let received: CheckOutcome;
   try {
     prepareReportDir(settings.reportDir, reportDirOptions(settings));
     const pre = await preflight(target, settings);
     if (pre.fatal) throw failed(terminalSafe(mask.text(pre.fatal)));
     settings.requestsBefore = pre.requests;
+    received = pre.received;
   } catch (e) {
     await stop?.();
     if (e instanceof ReportDirError) throw new DirectRunError(e.message);
     throw e;
   }
-  return { run: { settings, target, suite: suiteInfo(), embedded: !file }, ...(stop ? { stop } : {}) };
+  return {
+    run: { settings, target, suite: suiteInfo(), embedded: !file, received: [received] },
+    ...(stop ? { stop } : {}),
+  };
 }

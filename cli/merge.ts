@@ -13,6 +13,7 @@ import { terminalSafe } from '../core/text/terminal-text.ts';
 import { buildReport } from '../reports/build-report.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
 import { EXIT_CODE } from '../reports/format.ts';
+import type { ConformanceReport, ReceivedResult } from '../reports/model.ts';
 import { BLOB_SUBDIR, collectShards } from '../reports/shards.ts';
 import { prepareReportDir, ReportDirError, writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
@@ -71,7 +72,7 @@ function main(argv: string[]): number {
   const outcomes = new Map<string, CheckOutcome>();
   for (const r of reports) {
     for (const c of r.checks) {
-      if (c.reason === 'not selected in this run' && c.status === 'skip') continue;
+      if (c.cause === 'not-selected') continue;
       const { title: _t, level: _l, operation: _o, kind: _k, requirements: _r, ...outcome } = c;
       outcomes.set(c.checkId, outcome);
     }
@@ -93,6 +94,7 @@ function main(argv: string[]): number {
       mergedShards: reports.length,
     },
     requestLog: [],
+    received: mergedReceived(reports),
     requestsBefore: reports.reduce((n, r) => n + r.run.requests, 0),
     // Shards run with --require-all are judged whole by it: every MUST of the merged run judged.
     requireAll: reports.some((r) => r.run.requireAll === true),
@@ -120,6 +122,32 @@ function main(argv: string[]): number {
         .join('\n'),
   );
   return EXIT_CODE[report.verdict];
+}
+
+/**
+ * Each shard made its own preflight: what each received outside its checks, one entry per part of the
+ * run, its failures said once (a failure of one shard fails the merged run as it failed the shard).
+ */
+function mergedReceived(reports: readonly ConformanceReport[]): ReceivedResult[] {
+  const byId = new Map<string, ReceivedResult>();
+  for (const r of reports) {
+    for (const part of r.received ?? []) {
+      const known = byId.get(part.checkId);
+      if (!known) {
+        byId.set(part.checkId, { ...part, failures: [...part.failures], observations: [...part.observations] });
+        continue;
+      }
+      const messages = new Set(known.failures.map((f) => `${f.requirementId}\u0000${f.message}`));
+      known.failures.push(...part.failures.filter((f) => !messages.has(`${f.requirementId}\u0000${f.message}`)));
+      known.observations.push(...part.observations);
+      known.requests += part.requests;
+      if (known.failures.length) {
+        known.status = 'fail';
+        known.reason ??= part.reason;
+      }
+    }
+  }
+  return [...byId.values()];
 }
 
 try {

@@ -1,5 +1,5 @@
 import { strongestLevel } from '../core/document/catalogue.ts';
-import { estimateOf, type CheckDeclaration } from '../core/check/check.ts';
+import { absentFieldText, estimateOf, type CheckDeclaration } from '../core/check/check.ts';
 import { grepText } from '../core/check/tags.ts';
 import type { RunSettings } from '../core/run/run-settings.ts';
 import { viewOf, type Target } from '../core/target/target.ts';
@@ -27,8 +27,10 @@ export function buildPlan(target: Target, settings: Pick<RunSettings, 'numRuns'>
   const re = grep ? new RegExp(grep) : undefined;
   const view = viewOf(target);
   const checks = ALL_CHECKS.filter((c) => !re || re.test(grepText(c))).map((check): PlannedCheck => {
-    const skip = check.needs?.(view);
-    return skip ? { check, estimate: 0, skip } : { check, estimate: estimateOf(check, settings.numRuns) };
+    const absent = check.needs?.(view);
+    return absent
+      ? { check, estimate: 0, skip: absentFieldText(absent) }
+      : { check, estimate: estimateOf(check, settings.numRuns) };
   });
   return { checks, estimate: PREFLIGHT_REQUESTS + checks.reduce((sum, c) => sum + c.estimate, 0) };
 }

@@ -1,8 +1,12 @@
 import { Client, type ApiResponse } from '../core/http/client.ts';
+import type { CheckOutcome } from '../core/check/check.ts';
 import { CannotJudge } from '../core/check/errors.ts';
+import type { SeenResponse } from '../core/check/judge.ts';
+import { judgeReceived } from '../core/run/response-findings.ts';
 import { deadlineLeftMs, type RunSettings } from '../core/run/run-settings.ts';
 import type { Target } from '../core/target/target.ts';
 import { NodeTransport, TransportError, type Transport } from '../core/http/transport.ts';
+import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
 import { soleOtherWorkspace } from '../suites/judges/intern-pages.ts';
 import { internsQuery } from '../suites/support/interns-query.ts';
 import { isObject } from '../suites/support/values.ts';
@@ -14,7 +18,16 @@ export interface Preflight {
   fatal?: string;
   /** Requests sent: they count against the run's budget. */
   requests: number;
+  /**
+   * Its responses judged by the run's response judges, as a check's are ("Judge every response"):
+   * a target that breaks the document only on the run's first requests is caught whatever the
+   * selection, every run making the same preflight.
+   */
+  received: CheckOutcome;
 }
+
+/** The preflight's id where the report names what it received (no declared check has it). */
+export const PREFLIGHT_ID = 'run.preflight';
 
 /**
  * One authenticated GET per operation before the suite starts, so the causes that would turn every
@@ -59,8 +72,14 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
     close: () => node.close(),
   };
   const client = new Client(target, { ...settings, maxRetries: 0 }, transport);
-  client.check = 'preflight';
-  const done = (fatal?: string): Preflight => ({ ...(fatal ? { fatal } : {}), requests: client.log.count });
+  client.check = PREFLIGHT_ID;
+  const seen: SeenResponse[] = [];
+  client.onResponse = (response) => seen.push(response);
+  const done = (fatal?: string): Preflight => ({
+    ...(fatal ? { fatal } : {}),
+    requests: client.log.count,
+    received: judgeReceived(PREFLIGHT_ID, seen, RESPONSE_JUDGES),
+  });
   // Nothing was judged and the report directory was cleared before the preflight (cli/conformance.ts,
   // cli/api.ts, cli/direct-run.ts): no earlier report is left to read better than the truth.
   const late = () =>

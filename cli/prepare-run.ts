@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { CheckOutcome } from '../core/check/check.ts';
 import { DEFAULTS, type RunSettings } from '../core/run/run-settings.ts';
 import type { Target } from '../core/target/target.ts';
 import { AllowedHostError, hostsOfEnvironment } from '../core/target/allowed-hosts.ts';
@@ -16,6 +17,8 @@ export interface PreparedRun {
   suite: { name: string; version: string; commit: string };
   /** Where the run goes when no target file is given: the embedded reference (the command line's). */
   embedded: boolean;
+  /** The preflight's responses, judged (cli/preflight.ts): the report counts their failures. */
+  received?: readonly CheckOutcome[];
 }
 
 /** The one environment variable that hands the command's run to the Playwright runner process. */

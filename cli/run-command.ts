@@ -73,6 +73,8 @@ export async function runCommand(c: {
       const pre = await preflight(target, settings);
       if (pre.fatal) die(maskedLine(pre.fatal, mask));
       settings.requestsBefore = pre.requests;
+      // The host holds this run: its report judges the preflight's responses as a check's.
+      run.received = [pre.received];
     } catch (e) {
       await endRunner(playwright);
       await host?.close();
@@ -183,7 +185,7 @@ function finish(
   signal: StopSignal | undefined,
 ): number {
   // Nothing judged is no verdict: a shard with no check must not read as CONFORMANT.
-  if (!signal && report.checks.every((c) => c.reason === 'not selected in this run'))
+  if (!signal && report.checks.every((c) => c.cause === 'not-selected'))
     die('no check ran: the selection (--grep, --shard) holds none of the declared checks');
   // A shard keeps its report beside Playwright's blob (written after Playwright ended: the blob
   // reporter empties blob/ when it writes), for `conformance merge` (cli/merge.ts).

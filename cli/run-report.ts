@@ -37,6 +37,7 @@ export function reportOfRun(
     },
     requestLog: engine.state.log.entries,
     requestsBefore: run.settings.requestsBefore,
+    ...(run.received ? { received: run.received } : {}),
     requireAll: run.settings.requireAll,
     ...(engine.state.stopped ? { stopped: engine.state.stopped } : {}),
   });

@@ -38,6 +38,7 @@ export const READING_SWITCHES = [
   'limit-empty-default',
   'limit-spelling-default',
   'has-more-when-full',
+  'empty-last-page-echoes-after',
   'page-cap-50',
   'unknown-container-forbidden',
   'pricing-exponent',
@@ -126,6 +127,10 @@ export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
       'every 7th request of list interns answered 408 (7.3, 8 rule 4) and every 7th of listContainerFiles 503 or 429 (7.1, 8 rule 3), with Retry-After: 0: statuses that can come on any request',
     options: { transientEvery: 7 },
   },
+  reading(
+    'empty-last-page-echoes-after',
+    'an empty last page (has_more false, a cursor at or past the last file) names the position it resumed from: last_id is the after it was asked with, not null (4.1 rules 3 and 4)',
+  ),
   // ---- readings of the document's words (spec/readings.yaml)
   reading(
     'path-order-utf16',

@@ -7,6 +7,7 @@ import {
   REQUIREMENT_STATUSES,
   type CheckResult,
   type ConformanceReport,
+  type ReceivedResult,
   type RequirementFailure,
   type RequirementResult,
   type Verdict,
@@ -22,6 +23,8 @@ export interface ReportInput {
   requestLog: readonly RequestLogEntry[];
   /** Requests sent before the checks (the command line's preflight): they count in the run's total. */
   requestsBefore?: number;
+  /** Responses the run received outside its checks (the preflight), judged: their failures count. */
+  received?: readonly ReceivedResult[];
   /** --require-all: any MUST requirement not judged (skipped for whatever reason) makes the run incomplete. */
   requireAll?: boolean;
   /** Why the run stopped sending, when it did (the engine's stop): the cause an incomplete run names. */
@@ -49,9 +52,7 @@ function verdictOf(
   const must = requirements.filter((r) => r.level === 'MUST');
   const cut = must.filter((r) => r.cause === 'run-limit');
   const absent = must.filter((r) => r.cause === 'target-field');
-  const fields = [...new Set(absent.map((r) => /^(\S+) is not set/.exec(r.reason ?? '')?.[1] ?? r.reason ?? ''))]
-    .filter(Boolean)
-    .sort();
+  const fields = [...new Set(absent.map((r) => r.field ?? ''))].filter(Boolean).sort();
   const mustNotJudged = { count: absent.length, fields };
   if (cut.length) {
     // The run's own stop (the target stopped answering, the retry budget) is the cause; else the first cut's reason.
@@ -104,6 +105,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       checkId: c.id,
       status: 'skip' as const,
       reason: NOT_SELECTED,
+      cause: 'not-selected' as const,
       failures: [],
       observations: [],
       requests: 0,
@@ -124,7 +126,19 @@ export function buildReport(input: ReportInput): ConformanceReport {
   const ran = checks
     .filter((c) => input.outcomes.has(c.checkId))
     .sort((a, b) => testRank.get(a.checkId)! - testRank.get(b.checkId)!);
-  const requirements = catalogue().requirements.map((r) => judge(r, checks, ran, input.outcomes));
+  // What the run received outside its checks is judged after them: a requirement's first failure stays
+  // the one its checks said first (the console's order), and one seen only there still fails it.
+  const received = (input.received ?? []).map(
+    (o): ReceivedResult => ({
+      checkId: o.checkId,
+      status: o.status,
+      ...(o.reason !== undefined ? { reason: o.reason } : {}),
+      failures: o.failures,
+      observations: o.observations,
+      requests: o.requests,
+    }),
+  );
+  const requirements = catalogue().requirements.map((r) => judge(r, checks, ran, received));
   const counts = Object.fromEntries(
     LEVELS.map((l) => [l, Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, 0]))]),
   ) as ConformanceReport['counts'];
@@ -136,7 +150,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     input.stopped,
     input.run.shard !== undefined,
   );
-  const ranChecks = checks.filter((c) => c.reason !== NOT_SELECTED).length;
+  const ranChecks = checks.filter((c) => c.cause !== 'not-selected').length;
   return {
     reportVersion: 1,
     specVersion: catalogue().specVersion,
@@ -148,7 +162,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       requests: input.requestLog.length + (input.requestsBefore ?? 0),
       retries: input.requestLog.filter((e) => e.retry).length,
       budgetExhausted: checks
-        .filter((c) => c.status === 'skip' && c.reason?.startsWith('request budget'))
+        .filter((c) => c.status === 'skip' && c.cause === 'run-limit' && c.limit === 'budget')
         .map((c) => c.checkId),
       ...(ranChecks < checks.length || input.run.shard ? { partial: { checks: ranChecks, of: checks.length } } : {}),
       ...(incomplete ? { incomplete } : {}),
@@ -159,6 +173,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     counts,
     requirements,
     checks,
+    ...(received.length ? { received } : {}),
   };
 }
 
@@ -166,7 +181,7 @@ function judge(
   r: Requirement,
   checks: readonly CheckResult[],
   allRan: readonly CheckResult[],
-  _outcomes: ReadonlyMap<string, CheckOutcome>,
+  received: readonly ReceivedResult[],
 ): RequirementResult {
   const covering = checks.filter((c) => c.requirements.includes(r.id));
   const base: RequirementResult = {
@@ -185,7 +200,7 @@ function judge(
   // requirement from a response another check received (core/run/execute-check.ts).
   // One distinct violation is reported once, by the first check that saw it.
   const seen = new Set<string>();
-  const evidence: RequirementFailure[] = allRan.flatMap((c) =>
+  const evidence: RequirementFailure[] = [...allRan, ...received].flatMap((c) =>
     c.failures
       .filter((f) => f.requirementId === r.id && !seen.has(f.message) && seen.add(f.message))
       .map(({ requirementId: _r, ...f }) => ({ checkId: c.checkId, ...f })),
@@ -198,24 +213,26 @@ function judge(
   }
   const ran = allRan.filter((c) => c.requirements.includes(r.id));
   if (ran.length === 0 && evidence.length === 0)
-    return { ...base, status: 'disabled', reason: 'its checks were not selected in this run' };
+    return { ...base, status: 'disabled', reason: 'its checks were not selected in this run', cause: 'not-selected' };
   // Why a requirement no check judged was left: a check that failed first on another requirement did
   // not reach it; else a reason of a check that did not fail (a failing check's reason is another
   // requirement's finding, said under that one).
   const notReached = ran.find((c) => c.status === 'fail' && c.probeCompleted !== true);
+  // The check whose reason a requirement left unjudged gives: its cause and field go with it.
+  const said = ran.find((c) => c.status !== 'fail' && c.reason);
   const unjudged = (otherwise: string) =>
     notReached
       ? `${NOT_REACHED} ${notReached.checkId} failed first on ${notReached.failures[0]?.requirementId}`
-      : (ran
-          .filter((c) => c.status !== 'fail')
-          .map((c) => c.reason)
-          .find(Boolean) ?? otherwise);
+      : (said?.reason ?? otherwise);
+  const notReachedCause = notReached ? { cause: 'not-reached' as const } : {};
 
   const failures = evidence.map((f) => `${f.checkId}: ${f.message}`);
   if (r.level !== 'UNSPECIFIED' && failures.length)
     return { ...base, status: 'fail', reason: failures[0], failures: evidence };
   // Observations too may come from a judge fed another check's response (a duplicate object name).
-  const observed = allRan.flatMap((c) => c.observations.filter((o) => o.requirementId === r.id).map((o) => o.value));
+  const observed = [...allRan, ...received].flatMap((c) =>
+    c.observations.filter((o) => o.requirementId === r.id).map((o) => o.value),
+  );
   const errors = ran.filter((c) => c.status === 'error').map((c) => `${c.checkId}: ${c.reason}`);
   // A check whose probe ran to its end judged this requirement, whatever a whole-run judge found
   // under another requirement on a response it received: a requirement's status is its own.
@@ -226,7 +243,7 @@ function judge(
   if (r.level === 'UNSPECIFIED') {
     if (observed.length) return { ...base, status: 'observed', ...withObserved };
     if (errors.length) return { ...base, status: 'error', reason: errors[0] };
-    return { ...base, status: 'skip', reason: unjudged('nothing observed') };
+    return { ...base, status: 'skip', reason: unjudged('nothing observed'), ...notReachedCause };
   }
   if (failures.length) return { ...base, status: 'fail', reason: failures[0], ...withObserved, failures: evidence };
   // A run stopped at --max-failures leaves it not judged, a cause of its own: never a failure, never passed.
@@ -250,6 +267,7 @@ function judge(
       status: cut.status === 'error' ? 'error' : 'skip',
       reason: `${cut.checkId}: ${cut.reason}`,
       cause: 'run-limit',
+      ...(cut.limit ? { limit: cut.limit } : {}),
       ...withObserved,
     };
   if (errors.length) return { ...base, status: 'error', reason: errors[0], ...withObserved };
@@ -258,7 +276,8 @@ function judge(
   return {
     ...base,
     status: 'skip',
-    ...(absent ? { cause: 'target-field' as const } : {}),
+    ...(absent ? { cause: 'target-field' as const, ...(said?.field ? { field: said.field } : {}) } : {}),
+    ...notReachedCause,
     reason: unjudged('skipped'),
     ...withObserved,
   };

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { NOT_REACHED } from './build-report.ts';
 import { durationText, RUN_TIME_LABEL, verdictLine } from './format.ts';
 import type { ConformanceReport } from './model.ts';
 import { REPORT_FILES } from './write-report.ts';
@@ -17,7 +16,7 @@ export function consoleSummary(report: ConformanceReport, reportDir: string, ela
   // A MUST a failing check did not reach is named nowhere else on the console (no check skipped):
   // the verdict counts it, this line says which.
   const notReached = report.requirements.filter(
-    (r) => r.level === 'MUST' && r.status === 'skip' && r.reason?.startsWith(NOT_REACHED),
+    (r) => r.level === 'MUST' && r.status === 'skip' && r.cause === 'not-reached',
   );
   const shown = notReached.slice(0, NOT_REACHED_SHOWN).map((r) => `MUST ${r.id} (${r.reason})`);
   const more =

@@ -3,7 +3,7 @@ import type { Level } from '../core/document/catalogue.ts';
 import { LEVELS } from '../core/document/catalogue.ts';
 import { dataJson } from '../core/text/data-json.ts';
 import { OPERATIONS, type Operation } from '../core/document/operations.ts';
-import { checkReplayCommand } from '../core/run/replay.ts';
+import { checkReplayCommand, runReplayCommand } from '../core/run/replay.ts';
 import {
   REQUIREMENT_STATUSES,
   type ConformanceReport,
@@ -167,5 +167,7 @@ export function scopeText(report: ConformanceReport): string {
 
 /** The command that replays one check of a failure (and its counterexample, when fast-check found one). */
 export function replayCheckCommand(report: ConformanceReport, checkId: string, replayPath?: string): string {
+  // What the run received outside its checks (the preflight) every run receives again: no --grep selects it.
+  if (report.received?.some((r) => r.checkId === checkId)) return runReplayCommand(report.run.replay, report.run.seed);
   return checkReplayCommand(report.run.replay, report.run.seed, checkId, replayPath);
 }

@@ -1,4 +1,4 @@
-import type { CheckKind, CheckOutcome } from '../core/check/check.ts';
+import type { CheckKind, CheckOutcome, NotJudgedCause, RunLimit } from '../core/check/check.ts';
 import type { Level, Requirement } from '../core/document/catalogue.ts';
 import type { Counterexample } from '../core/check/errors.ts';
 import type { Exchange } from '../core/check/evidence.ts';
@@ -47,9 +47,22 @@ export interface RequirementResult extends Omit<Requirement, 'observable' | 'id'
   observed?: unknown[];
   /** Every failure of this requirement, with its evidence (status fail only). */
   failures?: RequirementFailure[];
-  /** Why a selected requirement was not judged (skip or error): see CheckOutcome.cause. */
-  cause?: 'target-field' | 'run-limit' | 'max-failures';
+  /** Why the requirement was not judged (skip, error or disabled), typed: see NotJudgedCause. */
+  cause?: NotJudgedCause;
+  /** With cause `run-limit`: which limit (budget, deadline, stopped). */
+  limit?: RunLimit;
+  /** With cause `target-field`: the absent target field. */
+  field?: string;
 }
+
+/**
+ * Responses the run received outside its checks (the command's preflight), judged by the same
+ * response judges: their failures count for their requirements as a check's do.
+ */
+export type ReceivedResult = Pick<
+  CheckOutcome,
+  'checkId' | 'status' | 'reason' | 'failures' | 'observations' | 'requests'
+>;
 
 export interface CheckResult extends CheckOutcome {
   title: string;
@@ -108,4 +121,6 @@ export interface ConformanceReport {
   counts: Record<Level, Record<RequirementStatus, number>>;
   requirements: RequirementResult[];
   checks: CheckResult[];
+  /** What the run received outside its checks, judged ("Judge every response"): the preflight's responses. */
+  received?: ReceivedResult[];
 }

@@ -82,8 +82,14 @@ test('a model the deployment does not serve (a typo in modelEndpoints.model): on
   }
 });
 
-/** The preflight alone, against a reference started with `options`, the target file edited by `edit`. */
+/** What the preflight says (its fatal line, its requests), against a reference started with `options`. */
 async function preflightOf(options: Parameters<typeof startReference>[0], edit: (yaml: string) => string) {
+  const { received: _judged, ...said } = await judgedPreflightOf(options, edit);
+  return said;
+}
+
+/** The preflight alone, against a reference started with `options`, the target file edited by `edit`. */
+async function judgedPreflightOf(options: Parameters<typeof startReference>[0], edit: (yaml: string) => string) {
   const server = await startReference(options);
   try {
     return await preflight(referenceTarget(server, edit), testSettings(mkdtempSync(join(tmpdir(), 'careless-'))));
@@ -254,8 +260,11 @@ test('several fields the deployment does not know: the preflight names them all 
 
 test("interns of another single workspace while the filtered list holds the file's workspace: no fatal, the checks judge the server", async () => {
   // Fault interns-other-workspace-leak: unfiltered, another workspace's interns; filtered, the key's.
-  const leak = await preflightOf({ faults: ['interns-other-workspace-leak'] }, (y) => y);
-  expect(leak).toEqual({ requests: 5 });
+  const leak = await judgedPreflightOf({ faults: ['interns-other-workspace-leak'] }, (y) => y);
+  expect(leak.fatal).toBeUndefined();
+  expect(leak.requests).toBe(5);
+  // What it received is judged as a check's answers are: the leaking page fails 4.3.
+  expect(leak.received.failures.map((f) => f.requirementId)).toContain('interns.intern.workspace-of-key');
   // Fault interns-workspace-filter-refused on a right target file: the list is the file's workspace, nothing asked.
   expect(await preflightOf({ faults: ['interns-workspace-filter-refused'] }, (y) => y)).toEqual({ requests: 4 });
   // Without interns.params the filter cannot be asked: no fatal, no extra request.

@@ -467,11 +467,13 @@ test("a requirement no check reached: its reason names the check that failed fir
   expect(consoleSummary(report, '/tmp/r', 1000)).not.toContain('not judged:');
 });
 
-test('--require-all: the verdict names the absent fields once', () => {
+test('--require-all: the verdict names the absent fields once, read from the outcome, not its reason', () => {
   const absent = outcome('x.skip', {
     status: 'skip',
-    reason: 'interns.otherWorkspaceId is not set',
+    // The reason's words are not read back: the field is the outcome's own.
+    reason: 'the target file leaves it out',
     cause: 'target-field',
+    field: 'interns.otherWorkspaceId',
   });
   const r = buildReport({ ...input([outcome('x.pass', {}), absent]), requireAll: true });
   const line = verdictLine(r);

@@ -32,6 +32,7 @@ export async function finishRun(host: RunHost): Promise<ConformanceReport> {
         checkId: id,
         status: 'error',
         cause: 'run-limit',
+        limit: engine.state.deadlinePassed ? 'deadline' : 'stopped',
         reason: 'the run ended before this check ran (deadline or interruption)',
         failures: [],
         observations: [],

@@ -118,10 +118,10 @@ export class RunHost {
    */
   plan(ids: readonly string[]): void {
     this.selection ??= [...ids];
-    this.deadline ??= setTimeout(
-      () => this.stop(deadlineReason(this.run.settings)),
-      deadlineLeftMs(this.run.settings),
-    ).unref();
+    this.deadline ??= setTimeout(() => {
+      this.engine.state.deadlinePassed = true;
+      this.stop(deadlineReason(this.run.settings));
+    }, deadlineLeftMs(this.run.settings)).unref();
     this.engine.plan(ids);
   }
 

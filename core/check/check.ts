@@ -37,6 +37,32 @@ export interface ProbeContext {
 
 export type CheckKind = 'check' | 'observation' | 'property';
 
+/** An optional field of the target file a check needs and the file leaves out: the field as data, and why it is needed. */
+export interface AbsentField {
+  field: string;
+  /** Why the check needs it (said after the field, in parentheses). */
+  why?: string;
+}
+
+/** The reason a check skipped for an absent field gives (the field is also its outcome's `field`). */
+export function absentFieldText(absent: AbsentField): string {
+  return `${absent.field} is not set in the target file${absent.why ? ` (${absent.why})` : ''}`;
+}
+
+/**
+ * Why a check, or a requirement, was not judged, typed: what the reports read, never the reason's text.
+ * `target-field`: an optional target field is absent (its name in `field`); `run-limit`: the run's
+ * limits cut it short (which one in `limit`); `not-selected`: --grep or --shard left it out;
+ * `not-reached` (a requirement): a check of it failed first on another requirement.
+ */
+export type NotJudgedCause = 'target-field' | 'run-limit' | 'not-selected' | 'not-reached' | 'max-failures';
+
+/**
+ * Which of the run's limits cut a check short: the request budget (`budget`), the suite's deadline
+ * (`deadline`), or a stop (`stopped`: an interruption, a target that stopped answering, the retry budget spent).
+ */
+export type RunLimit = 'budget' | 'deadline' | 'stopped';
+
 /** One check is one declared thing; the Playwright tests, report rows and traceability derive from it. */
 export interface CheckDeclaration {
   /** Stable id, e.g. `files.limit.bounds`. */
@@ -57,8 +83,8 @@ export interface CheckDeclaration {
    * and the run's memory answers: what the probe sees is the same, only when it was sent differs. A skip or failure here ends the check.
    */
   gather?(ctx: ProbeContext): Promise<void>;
-  /** The reason the check cannot run against this target (an optional target field is absent), or undefined. */
-  needs?(target: TargetView): string | undefined;
+  /** The optional target field the check cannot run without, when it is absent, or undefined. */
+  needs?(target: TargetView): AbsentField | undefined;
   /**
    * Requests the probe is expected to send to the target, for the --dry-run plan (cli/plan.ts) and
    * the plan order: in all for a check or an observation, per fast-check run for a property (the plan
@@ -131,7 +157,11 @@ export interface CheckOutcome {
    * or the run's limits cut it short (`run-limit`: budget, deadline, a target that stopped answering,
    * the retry budget). A run-limit cut of a MUST makes the run incomplete (rule "No green without evidence").
    */
-  cause?: 'target-field' | 'run-limit' | 'max-failures';
+  cause?: Exclude<NotJudgedCause, 'not-reached'>;
+  /** With cause `run-limit`: which limit. */
+  limit?: RunLimit;
+  /** With cause `target-field`: the absent field. */
+  field?: string;
   /**
    * The probe ran to its end without failing: every requirement of the check without a failure of
    * its own is judged and passed, even when a whole-run judge failed another requirement on a

@@ -35,9 +35,12 @@ export class CannotJudge extends Error {
     /**
      * `target-file`: the target file does not describe the target (e.g. interns parameter names the
      * server does not know); `unreadable`: what the target answered cannot be read for this check
-     * (another check judges it, e.g. a listing that is not 200).
+     * (another check judges it, e.g. a listing that is not 200); `budget`: the request budget is
+     * spent; `stopped`: the run sends nothing more (deadline, interruption, a target that stopped
+     * answering); `unsendable`: a request the suite does not send (a URL past MAX_URL_CHARS, built from a
+     * value the target sent): the point is not judged, with that reason, and nothing is the suite's error.
      */
-    readonly reason: 'transport' | 'rate-limited' | 'budget' | 'target-file' | 'unreadable',
+    readonly reason: 'transport' | 'rate-limited' | 'budget' | 'stopped' | 'target-file' | 'unreadable' | 'unsendable',
     message: string,
     readonly exchanges: readonly Exchange[] = [],
   ) {

@@ -53,7 +53,7 @@ function refuseLongUrl(url: URL, mask: Mask): void {
   if (length <= MAX_URL_CHARS) return;
   const names = [...new Set(url.searchParams.keys())].map((k) => excerpt(mask.text(k), 100)).join(', ');
   throw new CannotJudge(
-    'unreadable',
+    'unsendable',
     `GET ${excerpt(mask.text(url.pathname), 200)}: the URL would be ${length} characters long (query parameters ${names}: a value the target sent, such as a cursor?), over the ${MAX_URL_CHARS} the suite sends; not sent (RFC 9110 4.1 recommends 8000 octets)`,
   );
 }
@@ -78,6 +78,8 @@ export class RunState {
   /** No request of the run leaves before this instant (ms since the epoch): the pause the last 429/503 asked for. */
   pausedUntil = 0;
   stopped: string | undefined;
+  /** The run stopped because the suite's deadline passed (its `stopped` says so in words). */
+  deadlinePassed = false;
   /** Requests answered from the run's memory of what it already received instead of being sent again. */
   requestsSaved = 0;
   /**
@@ -348,7 +350,7 @@ export class Client {
           error: message,
         });
         // The run stopped while this request was in flight (its transport closed): cut short, not the target's failure.
-        if (this.state.stopped) throw new CannotJudge('budget', `cut short: ${this.state.stopped}`, [exchange]);
+        if (this.state.stopped) throw new CannotJudge('stopped', `cut short: ${this.state.stopped}`, [exchange]);
         const failure = `GET ${this.mask.text(url.pathname)}: ${message}`;
         this.noteFailure(failure);
         throw new CannotJudge('transport', `GET ${this.mask.text(url.toString())}: ${message}`, [exchange]);
@@ -475,7 +477,7 @@ export class Client {
    * (`skip`, with the reason): the requests that did fail are the run's `error`s.
    */
   private refuseIfStopped(): void {
-    if (this.state.stopped) throw new CannotJudge('budget', `not sent: ${this.state.stopped}`);
+    if (this.state.stopped) throw new CannotJudge('stopped', `not sent: ${this.state.stopped}`);
   }
 
   private noteFailure(what: string): void {

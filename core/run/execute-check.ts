@@ -1,27 +1,20 @@
-import { checkSeed, type CheckDeclaration, type CheckOutcome, type ProbeContext } from '../check/check.ts';
+import {
+  absentFieldText,
+  checkSeed,
+  type CheckDeclaration,
+  type CheckOutcome,
+  type ProbeContext,
+} from '../check/check.ts';
 import type { Client } from '../http/client.ts';
-import { curlCommand } from '../http/curl.ts';
 import { CannotJudge, ConformanceFailure, SkipCheck } from '../check/errors.ts';
-import { detached, EVIDENCE_TEXT_CHARS, excerpt, type Exchange } from '../check/evidence.ts';
+import { excerpt } from '../check/evidence.ts';
 import { conform } from '../check/expect.ts';
-import type { Finding, ResponseJudge } from '../check/judge.ts';
-import type { JudgeMemo } from '../check/judge-memo.ts';
+import { boundedValue, curlOf, ResponseFindings, type JudgeContext } from './response-findings.ts';
 import { maxFailuresReason, notJudgedAtMaxFailures } from './max-failures.ts';
-import { RunNotes } from './run-notes.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { TargetView } from '../target/target.ts';
 
-/** Distinct violations of one requirement a check keeps (the rest are counted, rule "Hostile input"). */
-export const FINDINGS_PER_REQUIREMENT = 20;
-
-/** What the engine shares with every check it runs: the response judges. */
-export interface JudgeContext {
-  judges: readonly ResponseJudge[];
-  /** The judges' findings for a response like one seen before, kept for the run (core/check/judge-memo.ts). */
-  memo?: JudgeMemo;
-  /** What the judges noted of every response of the run (core/run/run-notes.ts); one check's own when absent. */
-  notes?: RunNotes;
-}
+export { FINDINGS_PER_REQUIREMENT, type JudgeContext } from './response-findings.ts';
 
 /**
  * Runs one check's probe, on a client of its own (Client.forCheck) over `client`'s run, and classifies what happened: a ConformanceFailure is the target's `fail`;
@@ -55,37 +48,9 @@ export async function executeCheck(
   };
   // Each distinct violation once per check (Finding.dedupeKey); the report keeps it once per
   // requirement. Per check, not per run: what a check reports does not depend on what ran before it.
-  const findings: Finding[] = [];
-  const reported = new Set<string>();
-  // Bounded whatever a target sends (rule "Hostile input"): the first FINDINGS_PER_REQUIREMENT distinct
-  // violations of a requirement are kept, the rest counted and said.
-  const perRequirement = new Map<string, number>();
-  const beyond = new Map<string, number>();
-  const observedKeys = new Set<string>();
-  const notes = judging.notes ?? new RunNotes();
-  client.onResponse = (seen) => {
-    for (const judge of judging.judges) {
-      const note = judge.note?.(seen);
-      if (note) notes.add(judge.id, note);
-      const observation = judge.observe?.(seen);
-      if (observation && !observedKeys.has(JSON.stringify(observation))) {
-        observedKeys.add(JSON.stringify(observation));
-        outcome.observations.push({ requirementId: observation.requirementId, value: boundedValue(observation.value) });
-      }
-    }
-    for (const f of judging.memo ? judging.memo.findings(seen) : judging.judges.flatMap((j) => j.judge(seen))) {
-      const key = f.dedupeKey ?? `${f.requirementId}\u0000${f.message}`;
-      if (reported.has(key)) continue;
-      reported.add(key);
-      const kept = perRequirement.get(f.requirementId) ?? 0;
-      if (kept >= FINDINGS_PER_REQUIREMENT) {
-        beyond.set(f.requirementId, (beyond.get(f.requirementId) ?? 0) + 1);
-        continue;
-      }
-      perRequirement.set(f.requirementId, kept + 1);
-      findings.push(f);
-    }
-  };
+  const findings = new ResponseFindings(judging, outcome);
+  const notes = findings.notes;
+  client.onResponse = (seen) => findings.take(seen);
   const ctx: ProbeContext = {
     api: client,
     target,
@@ -112,7 +77,8 @@ export async function executeCheck(
     const missing = check.needs?.(target);
     if (missing) {
       outcome.cause = 'target-field';
-      throw new SkipCheck(missing);
+      outcome.field = missing.field;
+      throw new SkipCheck(absentFieldText(missing));
     }
     await check.gather?.(ctx);
     await beforeProbe?.();
@@ -134,13 +100,19 @@ export async function executeCheck(
         ...(e.counterexample ? { counterexample: e.counterexample } : {}),
       });
     } else if (e instanceof CannotJudge) {
-      outcome.status = e.reason === 'budget' ? 'skip' : 'error';
+      const cut = e.reason === 'budget' || e.reason === 'stopped';
+      // Not sent by the suite's own bound: not judged, with its reason (neither the target's failure nor the suite's error).
+      outcome.status = cut || e.reason === 'unsendable' ? 'skip' : 'error';
       outcome.reason = excerpt(e.message);
-      if (e.reason === 'budget' || client.state.stopped) outcome.cause = 'run-limit';
+      if (cut || client.state.stopped) {
+        outcome.cause = 'run-limit';
+        outcome.limit = e.reason === 'budget' ? 'budget' : client.state.deadlinePassed ? 'deadline' : 'stopped';
+      }
       // Stopped at --max-failures: not judged, a cause of its own (the run is NON-CONFORMANT, not incomplete).
       if (settings.maxFailures !== undefined && client.state.stopped === maxFailuresReason(settings.maxFailures)) {
         outcome.status = 'skip';
         outcome.cause = 'max-failures';
+        delete outcome.limit;
         outcome.reason = notJudgedAtMaxFailures(settings.maxFailures);
       }
     } else {
@@ -150,45 +122,9 @@ export async function executeCheck(
   } finally {
     client.onResponse = undefined;
   }
-  // What the judges saw is evidence whatever the probe concluded: a violation seen is a failure.
-  for (const f of findings) {
-    const at = f.position === undefined ? '' : ` (record ${f.position})`;
-    outcome.failures.push({
-      requirementId: f.requirementId,
-      message: `${excerpt(f.message)}${at}`,
-      exchanges: [f.exchange],
-      ...curlOf(f.exchange),
-    });
-  }
-  for (const [requirementId, more] of beyond) {
-    const last = outcome.failures.findLast((x) => x.requirementId === requirementId);
-    if (last) last.message += ` (and ${more} more distinct violations of ${requirementId} in this check, not listed)`;
-  }
-  if (findings.length && outcome.status !== 'fail') {
-    outcome.status = 'fail';
-    outcome.reason = `${findings[0]!.requirementId}: ${excerpt(findings[0]!.message)}`;
-  }
+  findings.finish();
   // What the check asked, sent or answered from the run's memory: which check of those asking one
   // request sent it does not change what each counts.
   outcome.requests = client.asked;
   return outcome;
-}
-
-/** The reproduction command of a failure: the request as sent, with only the header that matters. */
-function curlOf(exchange: Exchange | undefined): { curl?: string } {
-  if (!exchange) return {};
-  // The suite's own Accept and User-Agent left out; --header's (masked: `$VAR`) kept, a gateway needs them.
-  const { accept: _accept, 'user-agent': _agent, ...sent } = exchange.request.headers;
-  return { curl: curlCommand(exchange.request.url, sent) };
-}
-
-/**
- * An observed value as evidence: a copy of it (read back from its JSON: a string parsed out of a body
- * would keep the whole body alive for the run, core/check/evidence.ts detached), or past
- * EVIDENCE_TEXT_CHARS of JSON an excerpt of its JSON.
- */
-function boundedValue(value: unknown): unknown {
-  const json = JSON.stringify(value);
-  if (json === undefined) return value;
-  return json.length <= EVIDENCE_TEXT_CHARS ? JSON.parse(detached(json)) : { excerpt: excerpt(json) };
 }

@@ -24,8 +24,13 @@ export function checkGrep(checkId: string): string {
  */
 const RUN_SELECTION = / --shard \d+\/\d+$| --grep (?:[A-Za-z0-9_./:@%+=,-]+|'(?:[^']|'\\'')*')$/;
 
+/** The run's own replay command, on one line (the command with the run's seed when none was kept). */
+export function runReplayCommand(runReplay: string, seed: number): string {
+  return runReplay.replace(/\r?\n/g, ' ').trim() || `npm run conformance -- --seed ${seed}`;
+}
+
 export function checkReplayCommand(runReplay: string, seed: number, checkId: string, replayPath?: string): string {
-  let base = runReplay.replace(/\r?\n/g, ' ').trim() || `npm run conformance -- --seed ${seed}`;
+  let base = runReplayCommand(runReplay, seed);
   // The check's own --grep replaces the run's selection (a shard of one check could hold none).
   for (let i = 0; i < 2 && RUN_SELECTION.test(base); i++) base = base.replace(RUN_SELECTION, '');
   return `${base} --grep ${quoted(checkGrep(checkId))}${replayPath ? ` --replay-path ${quoted(replayPath)}` : ''}`;

@@ -73,6 +73,13 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
       "4.3: without a workspace filter, the interns of another workspace (a default workspace) are listed instead of the key's.",
   },
   {
+    name: 'interns-first-answer-other-workspace',
+    operation: 'listInterns',
+    breaks: ['interns.intern.workspace-of-key'],
+    description:
+      "4.3: the first non-empty list of interns the management key receives (a command-line run's preflight asks it) lists one intern of another workspace; every later answer is the key's own.",
+  },
+  {
     name: 'interns-oldest-first',
     operation: 'listInterns',
     breaks: ['interns.order.newest-first'],

@@ -193,6 +193,9 @@ function page(
         : idOf(opts, scanPosition.path); // rule 3
   else if (lastListed !== null)
     lastId = idOf(opts, lastListed.path); // rule 2
+  // Reading empty-last-page-echoes-after: rule 4 allows null here, and the page may name where it stands.
+  else if (hasReading(opts, 'empty-last-page-echoes-after') && after !== null && !hasMore)
+    lastId = idOf(opts, after.toString('utf8'));
   else lastId = null; // rule 4: only with has_more false and empty data
   if (hasFault(opts, 'files-last-id-null-with-has-more') && hasMore) lastId = null;
   if (hasFault(opts, 'files-last-id-not-last') && scanPosition === null && data.length > 1)

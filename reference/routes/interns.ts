@@ -139,8 +139,23 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   if (hasFault(opts, 'interns-cursor-page-other-workspace') && cursor !== undefined && deep.length > 2)
     deep[2] = { ...deep[2], workspaceId: INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId };
   const body: Record<string, unknown> = { data, has_more: hasMore };
+  if (hasFault(opts, 'interns-first-answer-other-workspace') && deep.length > 0 && firstListing(opts, caller))
+    deep[0] = { ...deep[0], workspaceId: INTERNS.find((i) => i.workspaceId !== caller.workspaceId)?.workspaceId };
   if (hasFault(opts, 'interns-has-more-string')) body.has_more = String(hasMore);
   return { status: 200, body: extra(opts, body) };
+}
+
+/** Fault interns-first-answer-other-workspace: the management keys each server has listed interns to. */
+const listedTo = new WeakMap<ReferenceOptions, Set<string>>();
+
+/** True the first time this server lists interns to the management key (a run's first such request). */
+function firstListing(opts: ReferenceOptions, caller: RouteContext['caller']): boolean {
+  if (caller.kind !== 'management') return false;
+  let callers = listedTo.get(opts);
+  if (!callers) listedTo.set(opts, (callers = new Set()));
+  if (callers.has(caller.workspaceId)) return false;
+  callers.add(caller.workspaceId);
+  return true;
 }
 
 /** Fault interns-limit-non-integer-accepted: parseInt, unparseable -> the default; bounds still enforced. */

@@ -13,7 +13,7 @@ import {
 const needsRestrictedKey = (t: { hasRestrictedKey: boolean }) =>
   t.hasRestrictedKey
     ? undefined
-    : 'restrictedApiKey is not set in the target file (a valid key that lacks permission, section 5 rule 3)';
+    : { field: 'restrictedApiKey', why: 'a valid key that lacks permission, section 5 rule 3' };
 
 /**
  * 5 + 7: a 401 or 403 carries the error body of its operation (7.1 / 7.2 / 7.3 schema). Its code is

@@ -152,9 +152,7 @@ export const containerFilesChecks = defineChecks([
     operation: 'listContainerFiles',
     requirements: ['files.container-id.restarted'],
     needs: (t) =>
-      t.containerFiles.restartedContainerId
-        ? undefined
-        : 'containerFiles.restartedContainerId is not set in the target file',
+      t.containerFiles.restartedContainerId ? undefined : { field: 'containerFiles.restartedContainerId' },
     async probe(ctx: ProbeContext) {
       const id = ctx.target.containerFiles.restartedContainerId!;
       const res = await ctx.api.listContainerFiles(id);

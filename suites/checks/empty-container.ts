@@ -65,8 +65,7 @@ export const emptyContainerChecks = defineChecks([
       'files.after.strictly-after',
     ],
     estimatedRequests: EMPTY_QUERIES.length,
-    needs: (t) =>
-      t.containerFiles.emptyContainerId ? undefined : 'containerFiles.emptyContainerId is not set in the target file',
+    needs: (t) => (t.containerFiles.emptyContainerId ? undefined : { field: 'containerFiles.emptyContainerId' }),
     async probe(ctx: ProbeContext) {
       const id = ctx.target.containerFiles.emptyContainerId!;
       let listed = 0;

@@ -162,7 +162,7 @@ export const internsChecks = defineChecks([
     needs: (t) =>
       t.interns.cursorParam
         ? undefined
-        : 'interns.cursorParam is not set in the target file (4.3: how to fetch the page after one with has_more true is not shown)',
+        : { field: 'interns.cursorParam', why: '4.3: how to fetch the page after one with has_more true is not shown' },
     async probe(ctx: ProbeContext) {
       // 4.3 "How to fetch the page after one with `has_more` true: not shown": the target file names a
       // parameter taking the previous page's last intern id. A server that does not follow it as
@@ -239,7 +239,7 @@ export const internsChecks = defineChecks([
     title: 'List interns sent to a regional host name is refused',
     operation: 'listInterns',
     requirements: ['interns.regional-host-refused'],
-    needs: (t) => (t.interns.regionalBaseUrl ? undefined : 'interns.regionalBaseUrl is not set in the target file'),
+    needs: (t) => (t.interns.regionalBaseUrl ? undefined : { field: 'interns.regionalBaseUrl' }),
     async probe(ctx: ProbeContext) {
       const regional = ctx.target.interns.regionalBaseUrl!;
       let res;

@@ -232,8 +232,7 @@ export const modelEndpointsChecks = defineChecks([
     title: 'A model that does not exist gets a 4xx error with the section 7 error body, never a model',
     operation: 'listModelEndpoints',
     requirements: ['models.unknown-model-error'],
-    needs: (t) =>
-      t.modelEndpoints.missingModel ? undefined : 'modelEndpoints.missingModel is not set in the target file',
+    needs: (t) => (t.modelEndpoints.missingModel ? undefined : { field: 'modelEndpoints.missingModel' }),
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.missingModel!);
       // 1: the operation "Returns one model's metadata": there is none to return. 4.2 lists 403, 404 and
@@ -253,8 +252,7 @@ export const modelEndpointsChecks = defineChecks([
     title: 'A model the key may not read gets a 4xx error with the section 7 error body, never the model',
     operation: 'listModelEndpoints',
     requirements: ['models.forbidden-model-error'],
-    needs: (t) =>
-      t.modelEndpoints.forbiddenModel ? undefined : 'modelEndpoints.forbiddenModel is not set in the target file',
+    needs: (t) => (t.modelEndpoints.forbiddenModel ? undefined : { field: 'modelEndpoints.forbiddenModel' }),
     async probe(ctx: ProbeContext) {
       const model = ctx.target.modelEndpoints.forbiddenModel!;
       const res = await ctx.api.listModelEndpoints(model);
@@ -282,8 +280,7 @@ export const modelEndpointsChecks = defineChecks([
     title: 'A model that does not exist gets 404 with an error body',
     operation: 'listModelEndpoints',
     requirements: ['models.unknown-model-404'],
-    needs: (t) =>
-      t.modelEndpoints.missingModel ? undefined : 'modelEndpoints.missingModel is not set in the target file',
+    needs: (t) => (t.modelEndpoints.missingModel ? undefined : { field: 'modelEndpoints.missingModel' }),
     async probe(ctx: ProbeContext) {
       const res = await ctx.api.listModelEndpoints(ctx.target.modelEndpoints.missingModel!);
       // 7.2: 404 "Resource not found". SHOULD: no condition is tied to it (models.unknown-model-error is the MUST).

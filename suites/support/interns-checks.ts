@@ -3,7 +3,7 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
  * What the list interns checks share (2.5, 4.3, 7.3): the observation cap, the other workspace a
  * target file may name, UUID comparison, and a parameter whose values are each refused.
  */
-import type { ProbeContext } from '../../core/check/check.ts';
+import type { AbsentField, ProbeContext } from '../../core/check/check.ts';
 import type { TargetView } from '../../core/target/target.ts';
 import { expectInvalidBody } from './interns.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from './interns-query.ts';
@@ -11,11 +11,8 @@ import { confirmInternsParams, internsQuery, needsInternsParams } from './intern
 /** Values kept per list in an observation. */
 export const CAP = 12;
 
-export function needsOtherWorkspace(t: TargetView): string | undefined {
-  return (
-    needsInternsParams(t) ??
-    (t.interns.otherWorkspaceId ? undefined : 'interns.otherWorkspaceId is not set in the target file')
-  );
+export function needsOtherWorkspace(t: TargetView): AbsentField | undefined {
+  return needsInternsParams(t) ?? (t.interns.otherWorkspaceId ? undefined : { field: 'interns.otherWorkspaceId' });
 }
 
 export const sameUuid = (a: unknown, b: string): boolean =>

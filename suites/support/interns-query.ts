@@ -1,4 +1,4 @@
-import type { ProbeContext } from '../../core/check/check.ts';
+import type { AbsentField, ProbeContext } from '../../core/check/check.ts';
 import type { ApiResponse, Query } from '../../core/http/client.ts';
 import { CannotJudge } from '../../core/check/errors.ts';
 import type { TargetView } from '../../core/target/target.ts';
@@ -19,10 +19,8 @@ export function internsQuery(
 }
 
 /** `needs` of every check that sends an interns query parameter. */
-export function needsInternsParams(target: TargetView): string | undefined {
-  return target.interns.params
-    ? undefined
-    : 'interns.params is not set in the target file (the names are not shown in 4.3)';
+export function needsInternsParams(target: TargetView): AbsentField | undefined {
+  return target.interns.params ? undefined : { field: 'interns.params', why: 'the names are not shown in 4.3' };
 }
 
 /** The objects of a 200 intern list, or undefined for any other answer (the schema checks judge those). */

@@ -108,7 +108,11 @@ export function pageViolation(
         ruleOf(last!.path, position, 'files.pagination.scan-bound-position'),
         `last_id names ${JSON.stringify(position)}, not after the last listed path ${JSON.stringify(last!.path)}: ${behindLast}`,
       );
-    const behindCursor = cursor !== undefined ? order.before(cursor, position) : undefined;
+    // 4.1 rule 4 says when last_id may be null ("only when has_more is false and data is empty"), not
+    // that it must be: the empty last page may name the position it resumed from, its cursor, where
+    // nothing follows (decision empty-last-page-position).
+    const echoesCursor = !page.has_more && n === 0 && position === cursor;
+    const behindCursor = cursor !== undefined && !echoesCursor ? order.before(cursor, position) : undefined;
     if (behindCursor)
       return v(
         ruleOf(cursor!, position, 'files.pagination.scan-bound-position'),

@@ -36,6 +36,11 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
   const share = Math.floor(ctx.settings.maxRequests * o.budgetShare);
   const numRuns = Math.max(1, Math.min(ctx.settings.numRuns, Math.floor(share / o.requestsPerRun)));
   let cannotJudge: Error | undefined;
+  // A value the target's data leaves nothing to judge on (SkipCheck) is one run not judged, not the
+  // property's end: the runs judged before and after it stand ("No green without evidence" asks for
+  // one judged run; a property none of whose values could be judged ends as that skip).
+  let skipped: SkipCheck | undefined;
+  let judgedRuns = 0;
   // The runs judged ahead, up to --concurrency at once (their requests wait for the run's connections
   // like any other): a property of twenty walks takes the time of its longest walk, not of twenty in a
   // row. Read back in run order: fast-check's values are those fc.sample draws with the same
@@ -60,17 +65,23 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
     try {
       try {
         await judge(value);
+        judgedRuns++;
       } catch (e) {
-        // A run that did not pass ends the runs fast-check draws; what it asks next are shrinks.
-        shrinking = true;
+        // A run that did not pass ends the runs fast-check draws; what it asks next are shrinks (a
+        // skipped value passes, and fast-check draws on).
+        if (!(e instanceof SkipCheck)) shrinking = true;
         throw e;
       }
       return true;
     } catch (e) {
       if (e instanceof ConformanceFailure) throw e;
+      if (e instanceof SkipCheck) {
+        skipped ??= e;
+        return true;
+      }
       // The predicate cannot judge (a request the run cannot send, a bound of the suite's own reached):
       // no counterexample, no more runs; the check ends as `error` or `skip` with the reason.
-      if (e instanceof CannotJudge || e instanceof SkipCheck) {
+      if (e instanceof CannotJudge) {
         cannotJudge = e;
         return true;
       }
@@ -101,6 +112,7 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
     );
   }
   if (cannotJudge) throw cannotJudge;
+  if (skipped && judgedRuns === 0) throw skipped;
 }
 
 /** What a counterexample is, in words (a bare `counterexample 68` explains nothing). */

@@ -1,0 +1,139 @@
+import type { CheckOutcome } from '../check/check.ts';
+import { curlCommand } from '../http/curl.ts';
+import { detached, EVIDENCE_TEXT_CHARS, excerpt, type Exchange } from '../check/evidence.ts';
+import type { Finding, ResponseJudge, SeenResponse } from '../check/judge.ts';
+import type { JudgeMemo } from '../check/judge-memo.ts';
+import { RunNotes } from './run-notes.ts';
+
+/** Distinct violations of one requirement a check keeps, whatever a target sends (the rest are counted). */
+export const FINDINGS_PER_REQUIREMENT = 20;
+
+/** What the engine shares with every check it runs: the response judges. */
+export interface JudgeContext {
+  judges: readonly ResponseJudge[];
+  /** The judges' findings for a response like one seen before, kept for the run (core/check/judge-memo.ts). */
+  memo?: JudgeMemo;
+  /** What the judges noted of every response of the run (core/run/run-notes.ts); one check's own when absent. */
+  notes?: RunNotes;
+}
+
+/**
+ * What the response judges find in the responses one part of the run received (a check, or the
+ * preflight the command makes before the checks): "Judge every response", whoever asked for it.
+ * Each distinct violation once (Finding.dedupeKey), the first FINDINGS_PER_REQUIREMENT of a
+ * requirement kept and the rest counted, whatever a target sends.
+ */
+export class ResponseFindings {
+  readonly notes: RunNotes;
+  private readonly findings: Finding[] = [];
+  private readonly reported = new Set<string>();
+  private readonly perRequirement = new Map<string, number>();
+  private readonly beyond = new Map<string, number>();
+  private readonly observedKeys = new Set<string>();
+
+  constructor(
+    private readonly judging: JudgeContext,
+    private readonly outcome: CheckOutcome,
+  ) {
+    this.notes = judging.notes ?? new RunNotes();
+  }
+
+  /** One response received: noted, observed and judged. */
+  take(seen: SeenResponse): void {
+    for (const judge of this.judging.judges) {
+      const note = judge.note?.(seen);
+      if (note) this.notes.add(judge.id, note);
+      const observation = judge.observe?.(seen);
+      if (observation && !this.observedKeys.has(JSON.stringify(observation))) {
+        this.observedKeys.add(JSON.stringify(observation));
+        this.outcome.observations.push({
+          requirementId: observation.requirementId,
+          value: boundedValue(observation.value),
+        });
+      }
+    }
+    const found = this.judging.memo
+      ? this.judging.memo.findings(seen)
+      : this.judging.judges.flatMap((j) => j.judge(seen));
+    for (const f of found) {
+      const key = f.dedupeKey ?? `${f.requirementId}\u0000${f.message}`;
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
+      const kept = this.perRequirement.get(f.requirementId) ?? 0;
+      if (kept >= FINDINGS_PER_REQUIREMENT) {
+        this.beyond.set(f.requirementId, (this.beyond.get(f.requirementId) ?? 0) + 1);
+        continue;
+      }
+      this.perRequirement.set(f.requirementId, kept + 1);
+      this.findings.push(f);
+    }
+  }
+
+  /**
+   * What the judges saw is evidence whatever the probe concluded: a violation seen is a failure of
+   * the outcome, under the finding's requirement.
+   */
+  finish(): void {
+    const outcome = this.outcome;
+    for (const f of this.findings) {
+      const at = f.position === undefined ? '' : ` (record ${f.position})`;
+      outcome.failures.push({
+        requirementId: f.requirementId,
+        message: `${excerpt(f.message)}${at}`,
+        exchanges: [f.exchange],
+        ...curlOf(f.exchange),
+      });
+    }
+    for (const [requirementId, more] of this.beyond) {
+      const last = outcome.failures.findLast((x) => x.requirementId === requirementId);
+      if (last) last.message += ` (and ${more} more distinct violations of ${requirementId} in this check, not listed)`;
+    }
+    const first = this.findings[0];
+    if (first && outcome.status !== 'fail') {
+      outcome.status = 'fail';
+      outcome.reason = `${first.requirementId}: ${excerpt(first.message)}`;
+    }
+  }
+}
+
+/**
+ * The outcome of responses the run received outside its checks (the command's preflight: its first
+ * request to each operation), judged by the same judges as every check's. Its id is the part of the
+ * run that asked, the same in every run whatever its selection ("Verdicts in both directions").
+ */
+export function judgeReceived(
+  checkId: string,
+  responses: readonly SeenResponse[],
+  judges: readonly ResponseJudge[],
+): CheckOutcome {
+  const outcome: CheckOutcome = {
+    checkId,
+    status: 'pass',
+    failures: [],
+    observations: [],
+    requests: responses.length,
+    seed: 0,
+  };
+  const findings = new ResponseFindings({ judges }, outcome);
+  for (const seen of responses) findings.take({ ...seen, check: checkId });
+  findings.finish();
+  return outcome;
+}
+
+/** The reproduction command of a failure: the request as sent, with only the header that matters. */
+export function curlOf(exchange: Exchange | undefined): { curl?: string } {
+  if (!exchange) return {};
+  const auth = exchange.request.headers['authorization'];
+  return { curl: curlCommand(exchange.request.url, auth === undefined ? {} : { authorization: auth }) };
+}
+
+/**
+ * An observed value as evidence: a copy of it (read back from its JSON: a string parsed out of a body
+ * would keep the whole body alive for the run, core/check/evidence.ts detached), or past
+ * EVIDENCE_TEXT_CHARS of JSON an excerpt of its JSON.
+ */
+export function boundedValue(value: unknown): unknown {
+  const json = JSON.stringify(value);
+  if (json === undefined) return value;
+  return json.length <= EVIDENCE_TEXT_CHARS ? JSON.parse(detached(json)) : { excerpt: excerpt(json) };
+}
