@@ -12,6 +12,7 @@ import { ConformanceFailure, SkipCheck } from '../core/check/errors.ts';
 import { DEFAULTS } from '../core/run/run-settings.ts';
 import { walkAllowance, walkNotReached, walkPages, walkToFile } from '../suites/support/file-pages.ts';
 import { traverse } from '../suites/support/traversal.ts';
+import { runEngineAgainst } from './support/harness.ts';
 
 const id = (path: string) => `cfile_${Buffer.from(path, 'utf8').toString('base64url')}`;
 
@@ -121,5 +122,36 @@ test('a traversal longer than its page cap ends skipped with the reason, never f
   expect(ended).not.toBeInstanceOf(ConformanceFailure);
   expect((ended as Error).message).toBe(
     'the traversal at limit 2 had not ended after 5 pages, each with a new cursor that did not go backwards: a longer walk than the suite spends on one traversal (5 pages), so it is not judged',
+  );
+});
+
+// ---- the whole listing judged within the run's budget, however long it is (reference data.ts LARGE_LISTING:
+// 20,000 files, about 500 pages at limit 1000, most of them empty at the scan bound).
+
+const LARGE_FAULT = 'files-large-listing-record-object-file';
+
+for (const concurrency of [1, DEFAULTS.concurrency]) {
+  test(`a bad record at the end of a listing of 500 pages is caught within the default budget, on seeds 1-5 at concurrency ${concurrency}`, async () => {
+    test.setTimeout(300_000);
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const report = await runEngineAgainst({ faults: [LARGE_FAULT] }, { settings: { seed, concurrency } });
+      expect(report.verdict, `seed ${seed}`).toBe('non-conformant');
+      expect(
+        report.requirements.filter((r) => r.status === 'fail').map((r) => r.id),
+        `seed ${seed}`,
+      ).toEqual(['files.file.schema']);
+    }
+  });
+}
+
+test('with a budget that does not cover the listing, its end is said not judged: never failed, never conformant without saying so', async () => {
+  test.setTimeout(120_000);
+  const report = await runEngineAgainst({ faults: [LARGE_FAULT] }, { settings: { seed: 1, maxRequests: 600 } });
+  expect(report.requirements.find((r) => r.id === 'files.file.schema')?.status).not.toBe('fail');
+  expect(report.verdict).not.toBe('non-conformant');
+  const traversal = report.checks.find((c) => c.checkId === 'files.property.traversal');
+  expect(traversal?.status).toBe('skip');
+  expect(traversal?.reason).toMatch(
+    /the listing was read as far as \d+ file\(s\), .* no further: its share of the request budget \(300 pages at limit 1000, 0\.5 of --max-requests\) was spent with has_more still true; the files past it and their records are not judged/,
   );
 });

@@ -4,7 +4,9 @@ import {
   CONTAINERS,
   containerWith,
   indexContainer,
+  LARGE_LISTING,
   visiblePaths,
+  type HiddenRuns,
   type Container,
   type StoredObject,
 } from '../data.ts';
@@ -80,7 +82,7 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
     };
   if (hasFault(opts, 'files-restarted-container-rejected') && /-r[0-9a-z]+$/i.test(containerId)) return filesError(400);
   if (hasReading(opts, 'unknown-container-forbidden') && !CONTAINERS.has(containerId)) return filesError(403);
-  const container = containerWith(containerId, opts.hiddenRuns) ?? NO_CONTAINER;
+  const container = containerWith(containerId, listingShape(opts)) ?? NO_CONTAINER;
   if (
     hasFault(opts, 'files-after-unknown-path-rejected') &&
     afterKey !== null &&
@@ -246,9 +248,15 @@ function madeFileObject(opts: ReferenceOptions, containerId: string, o: StoredOb
   if (hasFault(opts, 'files-container-id-not-echoed')) file.container_id = containerId.replace(/-r[0-9a-z]+$/i, '');
   if (hasFault(opts, 'files-created-at-millis')) file.created_at = o.created_at * 1000;
   const faulty =
-    opts.faults.length > 0 && containerId === CONTAINER_MAIN && o.path === recordFaultPath(opts.faultPosition);
+    opts.faults.length > 0 &&
+    containerId === CONTAINER_MAIN &&
+    o.path === recordFaultPath(opts.faultPosition, listingShape(opts));
   if (faulty && hasFault(opts, 'files-record-source-user')) file.source = 'user';
-  if (faulty && hasFault(opts, 'files-record-object-file')) file.object = 'file';
+  if (
+    faulty &&
+    (hasFault(opts, 'files-record-object-file') || hasFault(opts, 'files-large-listing-record-object-file'))
+  )
+    file.object = 'file';
   if (faulty && hasFault(opts, 'files-record-created-at-millis')) file.created_at = o.created_at * 1000;
   return extra(opts, file);
 }
@@ -262,7 +270,7 @@ function idOf(opts: ReferenceOptions, path: string): string {
   const shown = shownPath(opts, path);
   if (hasFault(opts, 'files-raw-path-ids')) return FILE_ID_PREFIX + shown;
   // The id is changed here, in the codec, so first_id, last_id and the cursor agree with data[].id.
-  if (hasFault(opts, 'files-record-id-other-path') && path === recordFaultPath(opts.faultPosition))
+  if (hasFault(opts, 'files-record-id-other-path') && path === recordFaultPath(opts.faultPosition, listingShape(opts)))
     return fileId(`${shown}\u0000`, { padded: padsIds(opts) });
   const id = fileId(shown, { padded: padsIds(opts) });
   if (hasFault(opts, 'files-standard-base64-ids'))
@@ -324,16 +332,23 @@ function caseInsensitiveView(c: Container): Container {
   return view;
 }
 
-const recordFaultPaths = new Map<FaultPosition, string>();
-/** The one file of the main container the record faults (reference/faults/records.ts) break: first, middle or last in path order. */
-function recordFaultPath(position: FaultPosition): string {
-  let path = recordFaultPaths.get(position);
+const recordFaultPaths = new Map<string, string>();
+/** The one file of the main container (as served with `runs`) the record faults (reference/faults/records.ts) break: first, middle or last in path order. */
+function recordFaultPath(position: FaultPosition, runs: HiddenRuns | null): string {
+  const key = JSON.stringify([position, runs]);
+  let path = recordFaultPaths.get(key);
   if (path === undefined) {
-    const paths = visiblePaths(CONTAINER_MAIN);
+    const paths = visiblePaths(CONTAINER_MAIN, runs);
     path = paths[recordIndex(position, paths.length)] ?? '';
-    recordFaultPaths.set(position, path);
+    recordFaultPaths.set(key, path);
   }
   return path;
+}
+
+/** The runs of hidden objects the main container is served with: the option's, or the large listing its faults need. */
+function listingShape(opts: ReferenceOptions): HiddenRuns | null {
+  if (hasFault(opts, 'files-large-listing-record-object-file')) return LARGE_LISTING;
+  return opts.hiddenRuns;
 }
 
 /** The key order of the reading or fault switched on, or undefined for the byte-wise order of data.ts. */

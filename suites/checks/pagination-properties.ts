@@ -20,7 +20,14 @@ import { assertPageRules, PAGE_RULE_REQUIREMENTS } from '../support/page-rules.t
 import { compareIn, PathOrderTracker } from '../support/path-order.ts';
 import { checkProperty } from '../support/property.ts';
 import { classifyPageSize } from '../support/query-values.ts';
-import { fullListing, pageCapFor, traverse, type Traversal } from '../support/traversal.ts';
+import {
+  FULL_LISTING_LIMIT,
+  fullListing,
+  listingNotRead,
+  pageCapFor,
+  traverse,
+  type Traversal,
+} from '../support/traversal.ts';
 
 // Properties of listContainerFiles (4.1) that hold for ANY data: the target is compared with itself
 // (a traversal at one limit against the full listing at limit 1000), never with known data.
@@ -38,6 +45,9 @@ const PAGE_RULES = [
   'files.pagination.progress',
   ...ONE_PAGE_RULES,
 ] as const;
+
+/** Fraction of the run's request budget files.property.traversal spends on its traversals. */
+const TRAVERSAL_SHARE = 0.12;
 
 /** Fraction of the run's request budget files.property.strictly-after spends, its walks included. */
 const STRICTLY_AFTER_SHARE = 0.04;
@@ -98,10 +108,8 @@ export const paginationPropertyChecks = defineChecks([
       if (n === 0) ctx.skip('the container lists no file: nothing to traverse');
       // An endless cursor and a container too large for the budget look the same from outside: neither
       // is failed; the prefix and strictly-after properties still judge every page they read.
-      if (full.stopped === 'page-cap')
-        ctx.skip(
-          `the listing did not end within ${full.pages} pages at limit 1000: a full traversal is beyond the request budget`,
-        );
+      const notRead = listingNotRead(full);
+      if (notRead !== undefined) ctx.skip(`a full traversal is beyond what the run may spend: ${notRead}`);
       // Limits that keep one traversal within about 20 pages of files (the budget bounds the rest).
       const bounds = FILES_LIMIT();
       const minLimit = Math.min(bounds.max, Math.max(bounds.min, Math.ceil(n / 20)));
@@ -109,9 +117,16 @@ export const paginationPropertyChecks = defineChecks([
         arbitrary: validLimit({ min: minLimit, max: bounds.max }),
         // A target may end its pages below limit (4.1 never says a page is full): as many as the full listing took.
         requestsPerRun: Math.max(Math.ceil(n / minLimit), full.pages) + full.scanBoundPages + 1,
-        budgetShare: 0.12,
+        budgetShare: TRAVERSAL_SHARE,
         predicate: async (limit) => {
-          const cap = pageCapFor(n, limit, full.scanBoundPages, full.pages);
+          // Within the property's share of the budget: past it the walk ends unjudged (traverse says so).
+          // At the full listing's own limit every page is the run's memory's, which costs no budget.
+          const share = Math.floor(ctx.settings.maxRequests * TRAVERSAL_SHARE);
+          const cap = Math.max(
+            1,
+            Math.min(pageCapFor(n, limit, full.scanBoundPages, full.pages), share),
+            limit === FULL_LISTING_LIMIT ? full.pages + 1 : 0,
+          );
           // A cap derived from a listing that did not end (a file or a cursor that did not move forward)
           // bounds no walk: the walk is then judged page by page for as many pages, and not failed there.
           const t = await traverse(
