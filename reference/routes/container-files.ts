@@ -149,6 +149,7 @@ function page(
     hasFault(opts, 'files-limit-above-maximum-served') && limit > LIMIT_MAX ? Infinity : Math.max(1, opts.scanBound);
   const data: unknown[] = [];
   let lastListed: StoredObject | null = null;
+  let lastListedAt = -1; // index of lastListed in c.objects
   let scanPosition: StoredObject | null = null; // set when the page ends at the scan bound
   let hiddenSkipped = 0;
   let i = startIndex(c.objects, after, caseInsensitive ? compareCaseInsensitive : (keyOrder ?? Buffer.compare));
@@ -169,6 +170,7 @@ function page(
     }
     data.push(fileObject(ctx, containerId, o));
     lastListed = o;
+    lastListedAt = i;
   }
   if (hasFault(opts, 'files-locale-order') && data.length > 3)
     data.splice(
@@ -210,6 +212,24 @@ function page(
     limit <= 64
   )
     lastId = idOf(opts, c.objects[c.nextVisible[i]!]!.path);
+  // Faults: the page's last listed file is followed by a run of hidden objects the scan bound cannot
+  // cross in one request, and last_id names the first file after that run (a look-ahead for has_more
+  // that names what it found), which the page did not list: a walk resumes after it and never lists it.
+  if (hasMore && lastListedAt >= 0) {
+    const next = c.nextVisible[lastListedAt + 1] ?? c.objects.length;
+    const longRun = next < c.objects.length && next - lastListedAt - 1 >= bound;
+    // Near the start: on every page whose look-ahead finds one of the container's first ten files.
+    if (longRun && hasFault(opts, 'files-last-id-loses-file-near-start') && visibleRank(c, next, 10) < 10)
+      lastId = idOf(opts, c.objects[next]!.path);
+    // Only on a page that ended at its limit, anywhere in the listing.
+    if (
+      longRun &&
+      hasFault(opts, 'files-full-page-last-id-skips-file') &&
+      scanPosition === null &&
+      data.length === limit
+    )
+      lastId = idOf(opts, c.objects[next]!.path);
+  }
   if (hasFault(opts, 'files-scan-bound-position-behind') && scanPosition !== null && hasMore && lastListed !== null)
     lastId = idOf(opts, `${[...lastListed.path].slice(0, -1).join('')}\u0000`);
   if (hasFault(opts, 'files-null-last-id-with-data') && !hasMore) lastId = null;
@@ -224,6 +244,18 @@ function page(
     Object.assign(list, { has_more: true, last_id: null });
   if (hasFault(opts, 'files-list-wrong-object')) list.object = 'container.file.list';
   return extra(opts, list);
+}
+
+/** How many visible objects come before index `at` of the container, counted up to `upTo`. */
+function visibleRank(c: Container, at: number, upTo: number): number {
+  let rank = 0;
+  for (
+    let i = c.nextVisible[0] ?? c.objects.length;
+    i < at && rank < upTo;
+    i = c.nextVisible[i + 1] ?? c.objects.length
+  )
+    rank++;
+  return rank;
 }
 
 /** Each file as one reference serves it in one container, made once (reference/json-text.ts). */

@@ -10,6 +10,13 @@ export interface Traversal {
   pages: number;
   /** Pages whose last_id named a scan position (4.1 rule 3). */
   scanBoundPages: number;
+  /**
+   * Each run of pages in a row that ended at the scan bound (4.1 rule 3): how many files the walk had
+   * listed when the run began, so files[filesBefore - 1] is the last file before the hidden objects
+   * (none when 0), and how many such pages the run took. The places a walk through hidden objects may
+   * lose a file, asked again from their neighbours (files.property.strictly-after, files.property.prefix).
+   */
+  scanBoundRuns: Array<{ filesBefore: number; pages: number }>;
   /** The first scan-position last_id without the cfile_ prefix, if any (4.1 rule 3 lets any token name one). */
   prefixlessScanCursor?: string;
   /** True when the listing ended (has_more false); false when stopped after `stopAfter` pages. */
@@ -54,6 +61,8 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
   let after = o.after;
   let pages = 0;
   let scanBoundPages = 0;
+  const scanBoundRuns: Traversal['scanBoundRuns'] = [];
+  let inRun = false;
   let previous: FetchedPage | undefined;
   const judge = o.judge ?? true;
   const order = new PathOrderTracker();
@@ -65,6 +74,7 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
     files,
     pages,
     scanBoundPages,
+    scanBoundRuns,
     complete: false,
     stopped,
     order,
@@ -115,16 +125,23 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
       }
       files.push(f);
     }
-    if (pageEnd(fp.page) === 'scan-bound') {
+    const atBound = pageEnd(fp.page) === 'scan-bound';
+    if (atBound) {
+      // A page that lists files and ends at the bound begins a run after its last file.
+      if (!inRun || fp.page.data.length > 0) scanBoundRuns.push({ filesBefore: files.length, pages: 0 });
+      scanBoundRuns[scanBoundRuns.length - 1]!.pages++;
+    }
+    inRun = atBound;
+    if (atBound) {
       scanBoundPages++;
       if (!fp.page.last_id!.startsWith('cfile_')) prefixlessScanCursor ??= fp.page.last_id!;
     }
     if (!fp.page.has_more) {
       if (judge) await expectNothingAfter(ctx, containerId, fp);
-      return { files, pages, scanBoundPages, complete: true, order, ...more() };
+      return { files, pages, scanBoundPages, scanBoundRuns, complete: true, order, ...more() };
     }
     if (o.stopAfter !== undefined && pages >= o.stopAfter)
-      return { files, pages, scanBoundPages, complete: false, order, ...more() };
+      return { files, pages, scanBoundPages, scanBoundRuns, complete: false, order, ...more() };
     const next = fp.page.last_id;
     // 4.1 rule 1: has_more true needs a cursor; a walk without one cannot go on (judged: a failure).
     if (next === null) {
