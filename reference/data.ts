@@ -271,12 +271,23 @@ export interface HiddenRuns {
   length: number;
   every: number;
   visibleEvery?: number;
+  /** Visible files of the main container before visibleEvery keeps some (its own 1,350 when absent). */
+  files?: number;
 }
+
+/**
+ * A listing far longer than the reference's own: 20,000 files with 3,000 hidden bookkeeping objects in a
+ * row after every 2,000th (the first included), about 500 pages at limit 1000, 470 of them empty at the
+ * default scan bound. The shape of variant large-listing and of the faults that hide one bad record near
+ * its end: 50,000 objects, built once per process in well under a second.
+ */
+export const LARGE_LISTING: HiddenRuns = { length: 3000, every: 2000, files: 20_000 };
 
 function mainContainer(runs?: HiddenRuns): Container {
   const rnd = mulberry32(0xc0ffee);
   const visible = new Set<string>(HARD_PATHS);
-  while (visible.size < MAIN_VISIBLE) {
+  const files = runs?.files ?? MAIN_VISIBLE;
+  while (visible.size < files) {
     const dir = pick(rnd, DIRS);
     const name = `${pick(rnd, WORDS)}${pick(rnd, ['-', '_', ' ', '.', ''])}${intIn(rnd, 0, 999)}${pick(rnd, EXTS)}`;
     // Top-level names only when ASCII-first, so the trailing hidden run stays last.
@@ -304,9 +315,11 @@ function withHiddenRuns(
   entries: ReadonlyArray<{ path: string; hidden: boolean }>,
   runs: HiddenRuns,
 ): Array<{ path: string; hidden: boolean }> {
-  const byKey = (a: { path: string }, b: { path: string }) =>
-    Buffer.compare(Buffer.from(a.path, 'utf8'), Buffer.from(b.path, 'utf8'));
-  const visible = entries.filter((e) => !e.hidden).sort(byKey);
+  // Byte-wise, by the UTF-8 bytes as Latin-1 strings (one native call per path, not per comparison).
+  const visible = entries
+    .filter((e) => !e.hidden)
+    .map((e) => ({ path: e.path, bytes: Buffer.from(e.path, 'utf8').toString('latin1') }))
+    .sort((x, y) => (x.bytes < y.bytes ? -1 : x.bytes > y.bytes ? 1 : 0));
   const keepEvery = Math.max(1, runs.visibleEvery ?? 1);
   const kept = new Set(visible.filter((_, i) => i % keepEvery === 0).map((e) => e.path));
   const out = entries.filter((e) => e.hidden || kept.has(e.path));
@@ -356,9 +369,9 @@ export const CONTAINERS: ReadonlyMap<string, Container> = new Map([
   [CONTAINER_EMPTY, smallContainer(0x0c33, 'empty', 0, 70)],
 ]);
 
-/** Test helper: visible paths of a container in byte-wise order. */
-export function visiblePaths(containerId: string): string[] {
-  return (CONTAINERS.get(containerId)?.objects ?? []).filter((o) => !o.hidden).map((o) => o.path);
+/** Visible paths of a container in byte-wise order, as served with `runs` (see containerWith). */
+export function visiblePaths(containerId: string, runs: HiddenRuns | null = null): string[] {
+  return (containerWith(containerId, runs)?.objects ?? []).filter((o) => !o.hidden).map((o) => o.path);
 }
 
 // ---------------------------------------------------------------------------------------------

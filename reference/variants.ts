@@ -1,3 +1,4 @@
+import { LARGE_LISTING } from './data.ts';
 import type { ReferenceOptions } from './options.ts';
 
 /**
@@ -91,6 +92,12 @@ export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
     description:
       'runs of 3000 hidden bookkeeping objects in a row after every 500th visible file, the first file included (8 rule 1, 4.1 rule 3): 46 or more empty pages in a row at every limit',
     options: { hiddenRuns: { length: 3000, every: 500 } },
+  },
+  {
+    name: 'large-listing',
+    description:
+      'a main container of 20,000 files with runs of 3000 hidden bookkeeping objects in a row after every 2000th visible file, the first included (8 rule 1, 4.1 rule 3): about 500 pages at limit 1000, 470 of them empty',
+    options: { hiddenRuns: LARGE_LISTING },
   },
   {
     name: 'scan-bound-1',

@@ -12,6 +12,9 @@ import { ConformanceFailure, SkipCheck } from '../core/check/errors.ts';
 import { DEFAULTS } from '../core/run/run-settings.ts';
 import { walkAllowance, walkNotReached, walkPages, walkToFile } from '../suites/support/file-pages.ts';
 import { traverse } from '../suites/support/traversal.ts';
+import type { FilePageNote } from '../suites/support/cross-walks.ts';
+import { lastIdsPassingOver } from '../suites/support/last-id-files.ts';
+import { runEngineAgainst } from './support/harness.ts';
 
 const id = (path: string) => `cfile_${Buffer.from(path, 'utf8').toString('base64url')}`;
 
@@ -122,4 +125,107 @@ test('a traversal longer than its page cap ends skipped with the reason, never f
   expect((ended as Error).message).toBe(
     'the traversal at limit 2 had not ended after 5 pages, each with a new cursor that did not go backwards: a longer walk than the suite spends on one traversal (5 pages), so it is not judged',
   );
+});
+
+// ---- the whole listing judged within the run's budget, however long it is (reference data.ts LARGE_LISTING:
+// 20,000 files, about 500 pages at limit 1000, most of them empty at the scan bound).
+
+const LARGE_FAULT = 'files-large-listing-record-object-file';
+
+for (const concurrency of [1, DEFAULTS.concurrency]) {
+  test(`a bad record at the end of a listing of 500 pages is caught within the default budget, on seeds 1-5 at concurrency ${concurrency}`, async () => {
+    test.setTimeout(300_000);
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const report = await runEngineAgainst({ faults: [LARGE_FAULT] }, { settings: { seed, concurrency } });
+      expect(report.verdict, `seed ${seed}`).toBe('non-conformant');
+      expect(
+        report.requirements.filter((r) => r.status === 'fail').map((r) => r.id),
+        `seed ${seed}`,
+      ).toEqual(['files.file.schema']);
+    }
+  });
+}
+
+test('with a budget that does not cover the listing, its end is said not judged: never failed, never conformant without saying so', async () => {
+  test.setTimeout(120_000);
+  const report = await runEngineAgainst({ faults: [LARGE_FAULT] }, { settings: { seed: 1, maxRequests: 600 } });
+  expect(report.requirements.find((r) => r.id === 'files.file.schema')?.status).not.toBe('fail');
+  expect(report.verdict).not.toBe('non-conformant');
+  const traversal = report.checks.find((c) => c.checkId === 'files.property.traversal');
+  expect(traversal?.status).toBe('skip');
+  expect(traversal?.reason).toMatch(
+    /the listing was read as far as \d+ file\(s\), .* no further: its share of the request budget \(300 pages at limit 1000, 0\.5 of --max-requests\) was spent with has_more still true; the files past it and their records are not judged/,
+  );
+});
+
+// ---- a file lost behind hidden objects, found on every seed; a last_id that names a file the page passed over.
+
+const failedIds = (report: { requirements: ReadonlyArray<{ id: string; status: string }> }) =>
+  report.requirements.filter((r) => r.status === 'fail').map((r) => r.id);
+
+test('a file lost near the start behind hidden objects is caught on seeds 1-10, on the places asked whatever the seed', async () => {
+  test.setTimeout(300_000);
+  for (let seed = 1; seed <= 10; seed++) {
+    const report = await runEngineAgainst(
+      { faults: ['files-last-id-loses-file-near-start'] },
+      { settings: { seed, concurrency: seed % 2 === 0 ? 1 : DEFAULTS.concurrency } },
+    );
+    expect({ seed, verdict: report.verdict, failed: failedIds(report) }).toEqual({
+      seed,
+      verdict: 'non-conformant',
+      failed: ['files.pagination.next-page', 'files.pagination.last-id-is-last-listed'],
+    });
+    // The walk that finds the file begins after the last file before the hidden objects, on every seed.
+    const strictlyAfter = report.checks.find((c) => c.checkId === 'files.property.strictly-after');
+    expect(strictlyAfter?.reason).toContain('(last before hidden objects, listed path "-dash-first.txt")');
+  }
+});
+
+for (const concurrency of [1, DEFAULTS.concurrency]) {
+  test(`a full page whose last_id skips a file after hidden objects fails 4.1 rule 2 on seeds 1-5 at concurrency ${concurrency}`, async () => {
+    test.setTimeout(300_000);
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const report = await runEngineAgainst(
+        { faults: ['files-full-page-last-id-skips-file'] },
+        { settings: { seed, concurrency } },
+      );
+      expect(report.verdict, `seed ${seed}`).toBe('non-conformant');
+      const rule2 = report.requirements.find((r) => r.id === 'files.pagination.last-id-is-last-listed');
+      expect(rule2?.status, `seed ${seed}`).toBe('fail');
+      expect(rule2?.reason, `seed ${seed}`).toMatch(
+        /lists \d+ files, as many as its limit, so it ended at its limit and not at the scan bound; yet its last_id cfile_QQ is the id of "A", a file it did not list/,
+      );
+    }
+  });
+}
+
+test('lastIdsPassingOver: a last_id naming a file some page lists, after the page and its cursor, full pages first', () => {
+  const note = (o: Partial<FilePageNote>): FilePageNote => ({
+    container: 'c',
+    limit: '2',
+    after: undefined,
+    paths: [],
+    lastId: null,
+    hasMore: true,
+    ...o,
+  });
+  const notes = [
+    // Ended short at the scan bound, naming the file "d" it did not list.
+    note({ limit: '10', paths: ['a'], lastId: id('d') }),
+    // Full at its limit, naming "d" again.
+    note({ after: id('a'), paths: ['b', 'c'], lastId: id('d') }),
+    // A scan position that no page lists: rule 3, not judged here.
+    note({ after: id('c'), paths: [], lastId: id('c.~hidden') }),
+    // Behind the page: files.pagination.progress's, not this.
+    note({ after: id('e'), paths: ['f', 'g'], lastId: id('b') }),
+    note({ after: id('c.~hidden'), paths: ['d', 'e'], lastId: id('e') }),
+  ];
+  const found = lastIdsPassingOver(notes);
+  expect(found.map((f) => [f.page.paths, f.file, f.full])).toEqual([
+    [['b', 'c'], 'd', true],
+    [['a'], 'd', false],
+  ]);
+  expect(found[0]!.listedBy.paths).toEqual(['d', 'e']);
+  // Another container's pages say nothing of this one's files.
+  expect(lastIdsPassingOver(notes.map((n, i) => (i === 4 ? { ...n, container: 'other' } : n)))).toEqual([]);
 });

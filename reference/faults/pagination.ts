@@ -37,9 +37,40 @@ export const PAGINATION_FAULTS: readonly FaultDeclaration[] = [
   {
     name: 'files-last-id-skips-file-at-some-limits',
     operation: 'listContainerFiles',
-    breaks: ['files.pagination.next-page'],
+    breaks: ['files.pagination.next-page', 'files.pagination.last-id-is-last-listed'],
     description:
       'at limits 21 to 64, a full page\'s last_id names the next file, which the page did not list: a walk at those limits resumes after that file and never lists it (4.1 rule 2 "`last_id` is the id of the last listed file"); each page alone looks like one ending at the scan bound (rule 3)',
+  },
+  {
+    name: 'files-last-id-loses-file-near-start',
+    operation: 'listContainerFiles',
+    breaks: ['files.pagination.next-page', 'files.pagination.last-id-is-last-listed'],
+    description:
+      "a page whose last listed file is followed by a run of hidden objects longer than the scan bound names, as last_id, the first file after that run, when it is one of the container's first ten (near the start, behind the .sync run): every walk from the start resumes after it and never lists it, full pages and pages that end at the scan bound alike; only a walk that begins after the last file before the run lists it (2.2, 4.1 rules 2 and 3)",
+  },
+  {
+    name: 'files-full-page-last-id-skips-file',
+    operation: 'listContainerFiles',
+    breaks: ['files.pagination.last-id-is-last-listed'],
+    alsoFails: [
+      {
+        id: 'files.pagination.next-page',
+        why: 'A walk that follows such a last_id never lists the skipped file, which walks at other limits list right after the same file (2.2 has_more "True when another page can be fetched with `after` set to `last_id`").',
+      },
+      {
+        id: 'files.pagination.limit-independent',
+        why: 'The walk whose first page ends right before the hidden objects lists another file there than the walk at limit 1000, whose page ended at the scan bound (4.1 "Lists the files of a container in lexicographic path order").',
+      },
+    ],
+    description:
+      'a page that ends at its limit, not at the scan bound, and whose last file is followed by a run of hidden objects longer than the scan bound, names as last_id the first file after the run, which it did not list: the walk resumes after that file and skips it (4.1 rule 2 "`last_id` is the id of the last listed file"; rule 3\'s exception is for pages that end at the scan bound)',
+  },
+  {
+    name: 'files-large-listing-record-object-file',
+    operation: 'listContainerFiles',
+    breaks: ['files.file.schema'],
+    description:
+      'The main container holds 20,000 files with 3,000 hidden bookkeeping objects in a row after every 2,000th (data.ts LARGE_LISTING: about 500 pages at limit 1000), and its last file says object "file" instead of "container.file" (2.1): seen only by a walk that reads the listing to its end.',
   },
   {
     name: 'pagination-has-more-false-on-truncated-page',

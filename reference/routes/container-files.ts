@@ -4,7 +4,9 @@ import {
   CONTAINERS,
   containerWith,
   indexContainer,
+  LARGE_LISTING,
   visiblePaths,
+  type HiddenRuns,
   type Container,
   type StoredObject,
 } from '../data.ts';
@@ -80,7 +82,7 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
     };
   if (hasFault(opts, 'files-restarted-container-rejected') && /-r[0-9a-z]+$/i.test(containerId)) return filesError(400);
   if (hasReading(opts, 'unknown-container-forbidden') && !CONTAINERS.has(containerId)) return filesError(403);
-  const container = containerWith(containerId, opts.hiddenRuns) ?? NO_CONTAINER;
+  const container = containerWith(containerId, listingShape(opts)) ?? NO_CONTAINER;
   if (
     hasFault(opts, 'files-after-unknown-path-rejected') &&
     afterKey !== null &&
@@ -147,6 +149,7 @@ function page(
     hasFault(opts, 'files-limit-above-maximum-served') && limit > LIMIT_MAX ? Infinity : Math.max(1, opts.scanBound);
   const data: unknown[] = [];
   let lastListed: StoredObject | null = null;
+  let lastListedAt = -1; // index of lastListed in c.objects
   let scanPosition: StoredObject | null = null; // set when the page ends at the scan bound
   let hiddenSkipped = 0;
   let i = startIndex(c.objects, after, caseInsensitive ? compareCaseInsensitive : (keyOrder ?? Buffer.compare));
@@ -167,6 +170,7 @@ function page(
     }
     data.push(fileObject(ctx, containerId, o));
     lastListed = o;
+    lastListedAt = i;
   }
   if (hasFault(opts, 'files-locale-order') && data.length > 3)
     data.splice(
@@ -211,6 +215,24 @@ function page(
     limit <= 64
   )
     lastId = idOf(opts, c.objects[c.nextVisible[i]!]!.path);
+  // Faults: the page's last listed file is followed by a run of hidden objects the scan bound cannot
+  // cross in one request, and last_id names the first file after that run (a look-ahead for has_more
+  // that names what it found), which the page did not list: a walk resumes after it and never lists it.
+  if (hasMore && lastListedAt >= 0) {
+    const next = c.nextVisible[lastListedAt + 1] ?? c.objects.length;
+    const longRun = next < c.objects.length && next - lastListedAt - 1 >= bound;
+    // Near the start: on every page whose look-ahead finds one of the container's first ten files.
+    if (longRun && hasFault(opts, 'files-last-id-loses-file-near-start') && visibleRank(c, next, 10) < 10)
+      lastId = idOf(opts, c.objects[next]!.path);
+    // Only on a page that ended at its limit, anywhere in the listing.
+    if (
+      longRun &&
+      hasFault(opts, 'files-full-page-last-id-skips-file') &&
+      scanPosition === null &&
+      data.length === limit
+    )
+      lastId = idOf(opts, c.objects[next]!.path);
+  }
   if (hasFault(opts, 'files-scan-bound-position-behind') && scanPosition !== null && hasMore && lastListed !== null)
     lastId = idOf(opts, `${[...lastListed.path].slice(0, -1).join('')}\u0000`);
   if (hasFault(opts, 'files-null-last-id-with-data') && !hasMore) lastId = null;
@@ -225,6 +247,18 @@ function page(
     Object.assign(list, { has_more: true, last_id: null });
   if (hasFault(opts, 'files-list-wrong-object')) list.object = 'container.file.list';
   return extra(opts, list);
+}
+
+/** How many visible objects come before index `at` of the container, counted up to `upTo`. */
+function visibleRank(c: Container, at: number, upTo: number): number {
+  let rank = 0;
+  for (
+    let i = c.nextVisible[0] ?? c.objects.length;
+    i < at && rank < upTo;
+    i = c.nextVisible[i + 1] ?? c.objects.length
+  )
+    rank++;
+  return rank;
 }
 
 /** Each file as one reference serves it in one container, made once (reference/json-text.ts). */
@@ -249,9 +283,15 @@ function madeFileObject(opts: ReferenceOptions, containerId: string, o: StoredOb
   if (hasFault(opts, 'files-container-id-not-echoed')) file.container_id = containerId.replace(/-r[0-9a-z]+$/i, '');
   if (hasFault(opts, 'files-created-at-millis')) file.created_at = o.created_at * 1000;
   const faulty =
-    opts.faults.length > 0 && containerId === CONTAINER_MAIN && o.path === recordFaultPath(opts.faultPosition);
+    opts.faults.length > 0 &&
+    containerId === CONTAINER_MAIN &&
+    o.path === recordFaultPath(opts.faultPosition, listingShape(opts));
   if (faulty && hasFault(opts, 'files-record-source-user')) file.source = 'user';
-  if (faulty && hasFault(opts, 'files-record-object-file')) file.object = 'file';
+  if (
+    faulty &&
+    (hasFault(opts, 'files-record-object-file') || hasFault(opts, 'files-large-listing-record-object-file'))
+  )
+    file.object = 'file';
   if (faulty && hasFault(opts, 'files-record-created-at-millis')) file.created_at = o.created_at * 1000;
   return extra(opts, file);
 }
@@ -265,7 +305,7 @@ function idOf(opts: ReferenceOptions, path: string): string {
   const shown = shownPath(opts, path);
   if (hasFault(opts, 'files-raw-path-ids')) return FILE_ID_PREFIX + shown;
   // The id is changed here, in the codec, so first_id, last_id and the cursor agree with data[].id.
-  if (hasFault(opts, 'files-record-id-other-path') && path === recordFaultPath(opts.faultPosition))
+  if (hasFault(opts, 'files-record-id-other-path') && path === recordFaultPath(opts.faultPosition, listingShape(opts)))
     return fileId(`${shown}\u0000`, { padded: padsIds(opts) });
   const id = fileId(shown, { padded: padsIds(opts) });
   if (hasFault(opts, 'files-standard-base64-ids'))
@@ -327,16 +367,23 @@ function caseInsensitiveView(c: Container): Container {
   return view;
 }
 
-const recordFaultPaths = new Map<FaultPosition, string>();
-/** The one file of the main container the record faults (reference/faults/records.ts) break: first, middle or last in path order. */
-function recordFaultPath(position: FaultPosition): string {
-  let path = recordFaultPaths.get(position);
+const recordFaultPaths = new Map<string, string>();
+/** The one file of the main container (as served with `runs`) the record faults (reference/faults/records.ts) break: first, middle or last in path order. */
+function recordFaultPath(position: FaultPosition, runs: HiddenRuns | null): string {
+  const key = JSON.stringify([position, runs]);
+  let path = recordFaultPaths.get(key);
   if (path === undefined) {
-    const paths = visiblePaths(CONTAINER_MAIN);
+    const paths = visiblePaths(CONTAINER_MAIN, runs);
     path = paths[recordIndex(position, paths.length)] ?? '';
-    recordFaultPaths.set(position, path);
+    recordFaultPaths.set(key, path);
   }
   return path;
+}
+
+/** The runs of hidden objects the main container is served with: the option's, or the large listing its faults need. */
+function listingShape(opts: ReferenceOptions): HiddenRuns | null {
+  if (hasFault(opts, 'files-large-listing-record-object-file')) return LARGE_LISTING;
+  return opts.hiddenRuns;
 }
 
 /** The key order of the reading or fault switched on, or undefined for the byte-wise order of data.ts. */

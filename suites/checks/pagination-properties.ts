@@ -20,7 +20,14 @@ import { assertPageRules, PAGE_RULE_REQUIREMENTS } from '../support/page-rules.t
 import { compareIn, PathOrderTracker } from '../support/path-order.ts';
 import { checkProperty } from '../support/property.ts';
 import { classifyPageSize } from '../support/query-values.ts';
-import { fullListing, pageCapFor, traverse, type Traversal } from '../support/traversal.ts';
+import {
+  FULL_LISTING_LIMIT,
+  fullListing,
+  listingNotRead,
+  pageCapFor,
+  traverse,
+  type Traversal,
+} from '../support/traversal.ts';
 
 // Properties of listContainerFiles (4.1) that hold for ANY data: the target is compared with itself
 // (a traversal at one limit against the full listing at limit 1000), never with known data.
@@ -38,6 +45,12 @@ const PAGE_RULES = [
   'files.pagination.progress',
   ...ONE_PAGE_RULES,
 ] as const;
+
+/** Fraction of the run's request budget files.property.prefix spends, its walk from the start included. */
+const PREFIX_SHARE = 0.05;
+
+/** Fraction of the run's request budget files.property.traversal spends on its traversals. */
+const TRAVERSAL_SHARE = 0.12;
 
 /** Fraction of the run's request budget files.property.strictly-after spends, its walks included. */
 const STRICTLY_AFTER_SHARE = 0.04;
@@ -78,6 +91,24 @@ function expectSameFiles(
   }
 }
 
+/**
+ * The places files.property.strictly-after asks on every seed: after the last file of a listing that
+ * ended (nothing may follow), and after the last file before each run of scan-bound pages the full
+ * listing met, at limit 1 and at the full listing's own limit, in the listing's order.
+ */
+function fixedPlaces(full: Traversal): Array<{ at: { path: string; position: string }; limit: number }> {
+  const places: Array<{ at: { path: string; position: string }; limit: number }> = [];
+  const last = full.files[full.files.length - 1];
+  if (full.complete && last) places.push({ at: { path: last.path, position: 'last listed' }, limit: 1 });
+  for (const run of full.scanBoundRuns) {
+    const before = full.files[run.filesBefore - 1];
+    if (!before) continue;
+    for (const limit of [1, FULL_LISTING_LIMIT])
+      places.push({ at: { path: before.path, position: 'last before hidden objects, listed' }, limit });
+  }
+  return places;
+}
+
 async function listing(ctx: ProbeContext): Promise<Traversal> {
   return fullListing(ctx, ctx.target.containerFiles.containerId);
 }
@@ -98,10 +129,8 @@ export const paginationPropertyChecks = defineChecks([
       if (n === 0) ctx.skip('the container lists no file: nothing to traverse');
       // An endless cursor and a container too large for the budget look the same from outside: neither
       // is failed; the prefix and strictly-after properties still judge every page they read.
-      if (full.stopped === 'page-cap')
-        ctx.skip(
-          `the listing did not end within ${full.pages} pages at limit 1000: a full traversal is beyond the request budget`,
-        );
+      const notRead = listingNotRead(full);
+      if (notRead !== undefined) ctx.skip(`a full traversal is beyond what the run may spend: ${notRead}`);
       // Limits that keep one traversal within about 20 pages of files (the budget bounds the rest).
       const bounds = FILES_LIMIT();
       const minLimit = Math.min(bounds.max, Math.max(bounds.min, Math.ceil(n / 20)));
@@ -109,9 +138,16 @@ export const paginationPropertyChecks = defineChecks([
         arbitrary: validLimit({ min: minLimit, max: bounds.max }),
         // A target may end its pages below limit (4.1 never says a page is full): as many as the full listing took.
         requestsPerRun: Math.max(Math.ceil(n / minLimit), full.pages) + full.scanBoundPages + 1,
-        budgetShare: 0.12,
+        budgetShare: TRAVERSAL_SHARE,
         predicate: async (limit) => {
-          const cap = pageCapFor(n, limit, full.scanBoundPages, full.pages);
+          // Within the property's share of the budget: past it the walk ends unjudged (traverse says so).
+          // At the full listing's own limit every page is the run's memory's, which costs no budget.
+          const share = Math.floor(ctx.settings.maxRequests * TRAVERSAL_SHARE);
+          const cap = Math.max(
+            1,
+            Math.min(pageCapFor(n, limit, full.scanBoundPages, full.pages), share),
+            limit === FULL_LISTING_LIMIT ? full.pages + 1 : 0,
+          );
           // A cap derived from a listing that did not end (a file or a cursor that did not move forward)
           // bounds no walk: the walk is then judged page by page for as many pages, and not failed there.
           const t = await traverse(
@@ -135,10 +171,24 @@ export const paginationPropertyChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       const full = await listing(ctx);
       if (full.files.length === 0) ctx.skip('the container lists no file');
+      // Asked on every seed, before the random limits: the start of the listing at the limit whose first
+      // page ends right at the last file before the first hidden objects the full listing met, then on
+      // through them to the file after. Whether a walk keeps that file may hang on where its page ended
+      // (4.1 rule 2 "`last_id` is the id of the last listed file"), and a random limit rarely lands there.
+      const start = full.scanBoundRuns[0];
+      if (start !== undefined && start.filesBefore > 0 && start.filesBefore <= FILES_LIMIT().max) {
+        const pages = Math.min(Math.floor((ctx.settings.maxRequests * PREFIX_SHARE) / 2), 2 * start.pages + 3);
+        const t = await traverse(ctx, ctx.target.containerFiles.containerId, {
+          limit: start.filesBefore,
+          stopAfter: pages,
+          pageCap: pages + 1,
+        });
+        expectSameFiles(t.files, full.files, start.filesBefore, { got: !t.complete, want: !full.complete });
+      }
       await checkProperty(ctx, 'files.property.prefix', {
         arbitrary: validLimit({ min: 1, max: 20 }),
         requestsPerRun: 4,
-        budgetShare: 0.05,
+        budgetShare: PREFIX_SHARE,
         predicate: async (limit) => {
           const t = await traverse(ctx, ctx.target.containerFiles.containerId, { limit, stopAfter: 4, pageCap: 5 });
           expectSameFiles(t.files, full.files, limit, { got: !t.complete, want: !full.complete });
@@ -177,6 +227,89 @@ export const paginationPropertyChecks = defineChecks([
       const started = ctx.api.asked;
       let judged = 0;
       let notReached: string | undefined;
+      const resumeAt = async (at: { path: string; position: string }, limit: number, allowance: number) => {
+        const after = encodeFileId(at.path, padded);
+        const expectations = orders.map((o) => paths.filter((p) => compareIn(o, p, at.path) > 0));
+        const order = new PathOrderTracker();
+        const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit, after });
+        // 2.1 gives no path grammar: whether a path with NUL or a control character is "any container
+        // file id" is left open (reading cursor-control-refused), so its refusal is observed; so is
+        // that of a path beginning with "/", which no container file has ("Path relative to the
+        // container", files.file.path-relative; reading cursor-absolute-refused).
+        if (res.status === 400 && (CONTROL.test(at.path) || at.path.startsWith('/'))) {
+          if (refusedControl.length < 5) refusedControl.push(JSON.stringify(at.path));
+          return;
+        }
+        if (res.status !== 200) {
+          // Which of the two the target refused: the limit alone ("Minimum 1, maximum 1000", 4.1) or the cursor.
+          const alone = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit });
+          ctx.conform(
+            alone.status === 200,
+            'files.limit.bounds-accepted',
+            `limit=${limit} answered ${alone.status} (with and without after), expected 200 (4.1 "Minimum 1, maximum 1000")`,
+            alone,
+          );
+        }
+        ctx.conform(
+          res.status === 200,
+          'files.after.any-file-id',
+          `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`,
+          res,
+        );
+        // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
+        // followed to the first file within what is left of the allowance.
+        const spent = ctx.api.asked - started;
+        const walk = await walkToFile(ctx, ctx.target.containerFiles.containerId, {
+          limit,
+          after,
+          first: { res, page: readPage(res), limit, after },
+          maxRequests: Math.max(1, allowance - spent),
+        });
+        for (const fp of walk.pages) assertPageRules(fp, order);
+        const got = walk.page.page.data.map((f) => f.path);
+        // Not reached within the share: where the listing resumes is not known, so nothing is compared.
+        if (walk.end === 'allowance') {
+          notReached = walkNotReached(walk, `after=${after}`);
+          return;
+        }
+        judged++;
+        // A file the full traversal never listed: following last_id ended early or skipped it (2.2).
+        const known = new Set(paths);
+        const unknown = got.find((p) => !known.has(p));
+        if (full.complete && unknown !== undefined) {
+          throw new ConformanceFailure(
+            'files.pagination.next-page',
+            `after=${after} (${at.position} path ${JSON.stringify(at.path)}) at limit ${limit} lists ${JSON.stringify(unknown)}, which following last_id from the start never listed: the traversal ended early or skipped it`,
+          );
+        }
+        // A full listing that stopped because a file or a cursor did not move forward (a page out of
+        // order, a file twice) is no order to compare with: the page rules above judged these pages.
+        if (full.stopped === 'not-forward') return;
+        // A walk that ended without a file (the listing ended, or its cursor stopped moving forward, which
+        // files.pagination.progress judges) compares what it got. Past the end of a listing cut short by
+        // the budget nothing is known, so only its known part is compared.
+        const matches = (expected: readonly string[]) => {
+          const compared = full.complete ? got : got.slice(0, expected.length);
+          const want = expected.slice(0, compared.length);
+          return compared.length === want.length && compared.every((p, i) => p === want[i]);
+        };
+        ctx.conform(
+          expectations.some(matches),
+          ctx.requirement,
+          `after ${at.position} path ${JSON.stringify(at.path)} resumed with ${JSON.stringify(got.slice(0, 3))}, expected ${JSON.stringify(expectations[0]!.slice(0, 3))} (the files after it in ${orders.join(' or ')})`,
+        );
+      };
+      // Always asked, whatever the seed, before the random places: the end of the listing, and the last
+      // file before each run of pages that ended at the scan bound, at limit 1 and at the full listing's
+      // limit: where a walk through hidden objects can lose the file that follows them ("Listing
+      // resumes strictly after that path", 4.1; has_more "True when another page can be fetched with
+      // `after` set to `last_id`", 2.2), and a random place rarely lands. Within half the share, so
+      // the random places keep the rest.
+      const fixedShare = Math.floor(share / 2);
+      for (const place of fixedPlaces(full)) {
+        if (ctx.api.asked - started >= fixedShare) break;
+        await resumeAt(place.at, place.limit, fixedShare);
+      }
       await checkProperty(ctx, 'files.property.strictly-after', {
         arbitrary: fc.record({
           at: pathAround(paths, { compare: (a, b) => compareIn(orders[0]!, a, b) }),
@@ -186,78 +319,7 @@ export const paginationPropertyChecks = defineChecks([
         budgetShare: STRICTLY_AFTER_SHARE,
         // Its runs share the walks' part of the budget and what they count (judged, not reached).
         runsInOrder: true,
-        predicate: async ({ at, limit }) => {
-          const after = encodeFileId(at.path, padded);
-          const expectations = orders.map((o) => paths.filter((p) => compareIn(o, p, at.path) > 0));
-          const order = new PathOrderTracker();
-          const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit, after });
-          // 2.1 gives no path grammar: whether a path with NUL or a control character is "any container
-          // file id" is left open (reading cursor-control-refused), so its refusal is observed; so is
-          // that of a path beginning with "/", which no container file has ("Path relative to the
-          // container", files.file.path-relative; reading cursor-absolute-refused).
-          if (res.status === 400 && (CONTROL.test(at.path) || at.path.startsWith('/'))) {
-            if (refusedControl.length < 5) refusedControl.push(JSON.stringify(at.path));
-            return;
-          }
-          if (res.status !== 200) {
-            // Which of the two the target refused: the limit alone ("Minimum 1, maximum 1000", 4.1) or the cursor.
-            const alone = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit });
-            ctx.conform(
-              alone.status === 200,
-              'files.limit.bounds-accepted',
-              `limit=${limit} answered ${alone.status} (with and without after), expected 200 (4.1 "Minimum 1, maximum 1000")`,
-              alone,
-            );
-          }
-          ctx.conform(
-            res.status === 200,
-            'files.after.any-file-id',
-            `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`,
-            res,
-          );
-          // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
-          // followed to the first file within what is left of the property's share of the budget.
-          const spent = ctx.api.asked - started;
-          const walk = await walkToFile(ctx, ctx.target.containerFiles.containerId, {
-            limit,
-            after,
-            first: { res, page: readPage(res), limit, after },
-            maxRequests: Math.max(1, share - spent),
-          });
-          for (const fp of walk.pages) assertPageRules(fp, order);
-          const got = walk.page.page.data.map((f) => f.path);
-          // Not reached within the share: where the listing resumes is not known, so nothing is compared.
-          if (walk.end === 'allowance') {
-            notReached = walkNotReached(walk, `after=${after}`);
-            return;
-          }
-          judged++;
-          // A file the full traversal never listed: following last_id ended early or skipped it (2.2).
-          const known = new Set(paths);
-          const unknown = got.find((p) => !known.has(p));
-          if (full.complete && unknown !== undefined) {
-            throw new ConformanceFailure(
-              'files.pagination.next-page',
-              `after=${after} lists ${JSON.stringify(unknown)}, which following last_id from the start never listed: the traversal ended early or skipped it`,
-            );
-          }
-          // A full listing that stopped because a file or a cursor did not move forward (a page out of
-          // order, a file twice) is no order to compare with: the page rules above judged these pages.
-          if (full.stopped === 'not-forward') return;
-          // A walk that ended without a file (the listing ended, or its cursor stopped moving forward, which
-          // files.pagination.progress judges) compares what it got. Past the end of a listing cut short by
-          // the budget nothing is known, so only its known part is compared.
-          const matches = (expected: readonly string[]) => {
-            const compared = full.complete ? got : got.slice(0, expected.length);
-            const want = expected.slice(0, compared.length);
-            return compared.length === want.length && compared.every((p, i) => p === want[i]);
-          };
-          ctx.conform(
-            expectations.some(matches),
-            ctx.requirement,
-            `after ${at.position} path ${JSON.stringify(at.path)} resumed with ${JSON.stringify(got.slice(0, 3))}, expected ${JSON.stringify(expectations[0]!.slice(0, 3))} (the files after it in ${orders.join(' or ')})`,
-          );
-        },
+        predicate: ({ at, limit }) => resumeAt(at, limit, share),
       });
       if (refusedControl.length > 0) ctx.observe('files.after.control-char-paths', { refusedWith400: refusedControl });
       if (judged === 0 && notReached !== undefined)

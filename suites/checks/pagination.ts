@@ -15,11 +15,27 @@ import {
   type FetchedPage,
 } from '../support/file-pages.ts';
 import { PathOrderTracker } from '../support/path-order.ts';
+import { ConformanceFailure } from '../../core/check/errors.ts';
+import { pageName, queryOf, type FilePageNote } from '../support/cross-walks.ts';
+import { lastIdsPassingOver } from '../support/last-id-files.ts';
 
 /** 4.1 / 8: limit maximum 1000. */
 const LIMIT_MAX = 1000;
 
 const main = (ctx: ProbeContext) => ctx.target.containerFiles.containerId;
+
+/** The page judge whose notes keep every page of the run (suites/judges/container-file-pages.ts). */
+const PAGES_JUDGE_ID = 'files.pages';
+/** Pages of each of files.pagination.last-id-is-last-listed's own walks. */
+const OWN_WALK_PAGES = 3;
+
+/** files.pagination.last-id-is-last-listed's own walks from the start, at limit 10 and 1000: their pages. */
+async function ownLastIdWalks(ctx: ProbeContext): Promise<FetchedPage[]> {
+  const pages: FetchedPage[] = [];
+  for (const limit of [10, LIMIT_MAX])
+    pages.push(...(await walkPages(ctx, main(ctx), { limit, maxPages: OWN_WALK_PAGES })).pages);
+  return pages;
+}
 const q = (s: string) => JSON.stringify(s);
 
 /** The page after `from`, fetched with after set to its last_id: 2.2 promises it (a refusal fails files.pagination.next-page). */
@@ -55,25 +71,52 @@ export const paginationChecks = defineChecks([
   },
   {
     id: 'files.pagination.last-id-is-last-listed',
-    title: 'last_id is the id of the last listed file, never of another file of the page',
+    title:
+      'last_id is the id of the last listed file, never of another file of the page, nor of a file the page passed over',
     operation: 'listContainerFiles',
-    requirements: ['files.pagination.last-id-is-last-listed'],
+    requirements: ['files.pagination.last-id-is-last-listed', 'files.pagination.next-page'],
+    // Every page of the run is judged together (ctx.notes): the file a last_id names may be listed only
+    // by another walk, at another limit or from another cursor.
+    wholeRun: true,
+    estimatedRequests: 2 * OWN_WALK_PAGES + 2,
+    gather: async (ctx) => {
+      await ownLastIdWalks(ctx);
+    },
     async probe(ctx: ProbeContext) {
-      // 4.1 rule 2. A last_id that names no listed file is taken as a scan position (rule 3, judged
-      // by files.pagination.scan-bound-position); one that names a listed file other than the last
-      // is no scan position after the page, so it can only be rule 2 broken.
-      for (const limit of [10, LIMIT_MAX]) {
-        const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 3 });
-        for (const p of pages) {
-          const last = p.page.data[p.page.data.length - 1];
-          ctx.conform(
-            pageEnd(p.page) !== 'other-listed',
-            ctx.requirement,
-            `last_id ${JSON.stringify(p.page.last_id)} is the id of a listed file that is not the last one; expected ${last ? q(last.id) : 'null'}`,
-            p.res,
-          );
-        }
+      // 4.1 rule 2. A last_id that names a listed file other than the last is no scan position after
+      // the page, so it can only be rule 2 broken.
+      for (const p of await ownLastIdWalks(ctx)) {
+        const last = p.page.data[p.page.data.length - 1];
+        ctx.conform(
+          pageEnd(p.page) !== 'other-listed',
+          ctx.requirement,
+          `last_id ${JSON.stringify(p.page.last_id)} is the id of a listed file that is not the last one; expected ${last ? q(last.id) : 'null'}`,
+          p.res,
+        );
       }
+      // A last_id that names a file the page did not list, one some page of the run lists: the next page
+      // resumes strictly after it (4.1 `after`), so following it skips the file. A page that ended at
+      // its limit breaks rule 2 itself; one that ended short took rule 3's exception, which names a scan
+      // position, not a file passed over: there the walk loses a file (2.2, files.pagination.next-page).
+      const container = main(ctx);
+      const notes = (ctx.notes.of(PAGES_JUDGE_ID) as FilePageNote[]).filter((n) => n.container === container);
+      for (const f of lastIdsPassingOver(notes, 5)) {
+        const again = await ctx.api.fresh.listContainerFiles(container, queryOf(f.page));
+        if (again.status !== 200 || readPage(again).last_id !== f.page.lastId) continue;
+        const listing = await ctx.api.fresh.listContainerFiles(container, queryOf(f.listedBy));
+        const page = pageName(f.page);
+        throw new ConformanceFailure(
+          f.full ? 'files.pagination.last-id-is-last-listed' : 'files.pagination.next-page',
+          f.full
+            ? `${page} lists ${f.page.paths.length} files, as many as its limit, so it ended at its limit and not at the scan bound; yet its last_id ${f.page.lastId} is the id of ${q(f.file)}, a file it did not list, which ${pageName(f.listedBy)} lists: the next page resumes strictly after that file, so a walk following last_id skips it (4.1 rule 2 "\`last_id\` is the id of the last listed file")`
+            : `${page} lists ${f.page.paths.length} files and names as its last_id ${f.page.lastId}, the id of ${q(f.file)}, a file it did not list, which ${pageName(f.listedBy)} lists: a scan position (4.1 rule 3) is where the scan of hidden objects stopped, not a file passed over; the next page resumes strictly after that file, so a walk following last_id skips it (2.2 has_more "True when another page can be fetched with \`after\` set to \`last_id\`")`,
+          [again.exchange, listing.exchange],
+        );
+      }
+      if (ctx.notes.dropped > 0)
+        ctx.skip(
+          `the run's notes reached their bound (${ctx.notes.dropped} response(s) not kept): only part of the run's pages was compared, so the requirement is not judged whole`,
+        );
     },
   },
   {

@@ -1,5 +1,6 @@
 import type { ProbeContext } from '../../core/check/check.ts';
 import { CannotJudge, ConformanceFailure } from '../../core/check/errors.ts';
+import { deadlineLeftMs } from '../../core/run/run-settings.ts';
 import { fetchPage, pageEnd, pathOf, readPage, type FetchedPage, type ListedFile } from './file-pages.ts';
 import { pageViolation } from './page-rules.ts';
 import { PathOrderTracker } from './path-order.ts';
@@ -9,12 +10,22 @@ export interface Traversal {
   pages: number;
   /** Pages whose last_id named a scan position (4.1 rule 3). */
   scanBoundPages: number;
+  /**
+   * Each run of pages in a row that ended at the scan bound (4.1 rule 3): how many files the walk had
+   * listed when the run began, so files[filesBefore - 1] is the last file before the hidden objects
+   * (none when 0), and how many such pages the run took. The places a walk through hidden objects may
+   * lose a file, asked again from their neighbours (files.property.strictly-after, files.property.prefix).
+   */
+  scanBoundRuns: Array<{ filesBefore: number; pages: number }>;
   /** The first scan-position last_id without the cfile_ prefix, if any (4.1 rule 3 lets any token name one). */
   prefixlessScanCursor?: string;
   /** True when the listing ended (has_more false); false when stopped after `stopAfter` pages. */
   complete: boolean;
-  /** Why an unjudged walk stopped early: its page cap, or files or cursors that did not move forward. */
-  stopped?: 'page-cap' | 'not-forward';
+  /**
+   * Why an unjudged walk stopped early: its share of the run's request budget ('page-cap'), the run's
+   * deadline drawing near ('deadline'), or files or cursors that did not move forward.
+   */
+  stopped?: 'page-cap' | 'deadline' | 'not-forward';
   /** The path order(s) the listed files are in (UTF-8 or UTF-16 code units, 2.2 / 4.1). */
   order: PathOrderTracker;
 }
@@ -31,6 +42,12 @@ export interface TraverseOptions {
    * listing may be longer than any bound the suite sets (4.1 rule 3, 8 rule 1).
    */
   pageCap: number;
+  /**
+   * Milliseconds of the run's deadline the walk leaves to the other checks: once no more than this is
+   * left, an unjudged walk stops ('deadline'), so the rest of the listing is said not judged, not lost
+   * to a run cut short.
+   */
+  deadlineReserveMs?: number;
 }
 
 /**
@@ -44,6 +61,8 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
   let after = o.after;
   let pages = 0;
   let scanBoundPages = 0;
+  const scanBoundRuns: Traversal['scanBoundRuns'] = [];
+  let inRun = false;
   let previous: FetchedPage | undefined;
   const judge = o.judge ?? true;
   const order = new PathOrderTracker();
@@ -55,6 +74,7 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
     files,
     pages,
     scanBoundPages,
+    scanBoundRuns,
     complete: false,
     stopped,
     order,
@@ -70,6 +90,8 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
         `the traversal at limit ${o.limit} had not ended after ${pages} pages, each with a new cursor that did not go backwards: a longer walk than the suite spends on one traversal (${o.pageCap} pages), so it is not judged`,
       );
     }
+    if (!judge && o.deadlineReserveMs !== undefined && deadlineLeftMs(ctx.settings) <= o.deadlineReserveMs)
+      return stop('deadline');
     // Also when only reading (the shared full listing): a refused cursor of the target's own is a failure
     // of the properties that read the listing, which all declare files.pagination.next-page.
     const fp = await fetchFollowed(ctx, containerId, o.limit, after, previous);
@@ -103,16 +125,23 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
       }
       files.push(f);
     }
-    if (pageEnd(fp.page) === 'scan-bound') {
+    const atBound = pageEnd(fp.page) === 'scan-bound';
+    if (atBound) {
+      // A page that lists files and ends at the bound begins a run after its last file.
+      if (!inRun || fp.page.data.length > 0) scanBoundRuns.push({ filesBefore: files.length, pages: 0 });
+      scanBoundRuns[scanBoundRuns.length - 1]!.pages++;
+    }
+    inRun = atBound;
+    if (atBound) {
       scanBoundPages++;
       if (!fp.page.last_id!.startsWith('cfile_')) prefixlessScanCursor ??= fp.page.last_id!;
     }
     if (!fp.page.has_more) {
       if (judge) await expectNothingAfter(ctx, containerId, fp);
-      return { files, pages, scanBoundPages, complete: true, order, ...more() };
+      return { files, pages, scanBoundPages, scanBoundRuns, complete: true, order, ...more() };
     }
     if (o.stopAfter !== undefined && pages >= o.stopAfter)
-      return { files, pages, scanBoundPages, complete: false, order, ...more() };
+      return { files, pages, scanBoundPages, scanBoundRuns, complete: false, order, ...more() };
     const next = fp.page.last_id;
     // 4.1 rule 1: has_more true needs a cursor; a walk without one cannot go on (judged: a failure).
     if (next === null) {
@@ -195,8 +224,28 @@ async function expectNothingAfter(ctx: ProbeContext, containerId: string, last: 
   }
 }
 
-/** Largest page cap of any traversal, whatever the data: beyond it the run's budget is the bound. */
-export const ABSOLUTE_PAGE_CAP = 400;
+/**
+ * Fraction of the run's request budget the shared full listing may spend: every record of the listing is
+ * judged only where a page holding it is fetched, and neither the number of files nor how many hidden
+ * objects lie in a row is bounded (8 rule 1, 4.1 rule 3), so the listing is read as far as this share
+ * goes, whatever its length; what lies past it is said not judged. The other half is the other checks'
+ * (their own shares: walkAllowance, the properties' budgetShare), so they still run beside it.
+ */
+export const FULL_LISTING_SHARE = 0.5;
+
+/**
+ * Fraction of the run's deadline the full listing leaves to the rest of the run: a listing read at the
+ * target's pace stops with the rest said not judged while the other checks can still finish.
+ */
+export const FULL_LISTING_DEADLINE_RESERVE = 0.25;
+
+/** The limit the shared full listing is read at: the maximum (4.1), so the fewest requests. */
+export const FULL_LISTING_LIMIT = 1000;
+
+/** The pages the shared full listing may fetch: its share of the run's budget. */
+export function fullListingPages(ctx: Pick<ProbeContext, 'settings'>): number {
+  return Math.floor(ctx.settings.maxRequests * FULL_LISTING_SHARE);
+}
 
 /**
  * The full listing at limit 1000 (fewest requests), shared by the properties of one run. It is
@@ -207,24 +256,43 @@ export const ABSOLUTE_PAGE_CAP = 400;
  * ran first: what a check concludes does not depend on the order the checks ran in.
  */
 export async function fullListing(ctx: ProbeContext, containerId: string): Promise<Traversal> {
-  // At most a tenth of the budget: beyond that no traversal property could afford to compare with it.
-  // Not what is left of it: that depends on which checks ran before.
-  const cap = Math.min(ABSOLUTE_PAGE_CAP, Math.floor(ctx.settings.maxRequests / 10));
+  // A share of the budget, not what is left of it: that depends on which checks ran before.
+  const cap = fullListingPages(ctx);
   if (cap < 1)
     throw new CannotJudge(
       'budget',
-      `request budget of ${ctx.settings.maxRequests} spent before the full listing could be read (a tenth of the budget, what it may take, is not one page)`,
+      `request budget of ${ctx.settings.maxRequests} spent before the full listing could be read (its share of the budget, ${FULL_LISTING_SHARE}, is not one page)`,
     );
   // Read, not judged: the properties judge every page they fetch themselves, inside fast-check, so a
   // fault surfaces as a shrunk counterexample rather than as a failure of this shared read.
-  return traverse(ctx, containerId, { limit: 1000, pageCap: cap, judge: false });
+  return traverse(ctx, containerId, {
+    limit: FULL_LISTING_LIMIT,
+    pageCap: cap,
+    judge: false,
+    deadlineReserveMs: ctx.settings.deadlineMs * FULL_LISTING_DEADLINE_RESERVE,
+  });
+}
+
+/** Where the shared full listing stopped unread, in words (a skip's reason), or undefined when it ended or stopped on the target's own cursor. */
+export function listingNotRead(full: Traversal): string | undefined {
+  if (full.stopped !== 'page-cap' && full.stopped !== 'deadline') return undefined;
+  const last = full.files[full.files.length - 1];
+  const where = last
+    ? `as far as ${full.files.length} file(s), the last ${JSON.stringify(last.path)},`
+    : 'as far as no file';
+  const why =
+    full.stopped === 'page-cap'
+      ? `its share of the request budget (${full.pages} pages at limit 1000, ${FULL_LISTING_SHARE} of --max-requests) was spent with has_more still true`
+      : `the run's deadline drew near (${FULL_LISTING_DEADLINE_RESERVE} of --deadline is left to the other checks) with has_more still true`;
+  return `the listing was read ${where} and no further: ${why}; the files past it and their records are not judged (a larger --max-requests or --deadline judges more)`;
 }
 
 /**
  * The page cap of a traversal at `limit` over a listing of `n` files with `scanBoundPages` scan-bound pages,
  * read in `fullPages` pages at limit 1000: a target may end its pages below limit (4.1 never says a page
- * is full), so a traversal may take as many pages as the full listing took, and more.
+ * is full), so a traversal may take as many pages as the full listing took, and more. The caller bounds
+ * it by its own share of the budget.
  */
 export function pageCapFor(n: number, limit: number, scanBoundPages: number, fullPages = 0): number {
-  return Math.min(ABSOLUTE_PAGE_CAP, 2 * Math.ceil(n / limit) + 2 * scanBoundPages + 2 * fullPages + 10);
+  return 2 * Math.ceil(n / limit) + 2 * scanBoundPages + 2 * fullPages + 10;
 }
