@@ -237,7 +237,7 @@ export class Client {
       const { raw, ms } = await this.sendOnce(asked.url, headers, retries, ticket);
       const retryAfter = raw.headers['retry-after'];
       this.log.append(logEntryOf(this.mask, asked.url, this.check, retries, ms, { status: raw.status, retryAfter }));
-      const read = readResponse(raw, this.mask, this.memory.duplicateKeys);
+      const read = readResponse(raw, this.memory.duplicateKeys);
       const exchange = this.record(asked.url, headers, { ...read, text: read.body.text }, ms, retries);
       const answer = answerOf(read, exchange, asked, this.target);
       // A transient answer is a response like any other for the whole-run judges (its error body,

@@ -2,7 +2,11 @@ import { excerpt, excerptHeaders, maskVolatileHeaders, truncateBody, type Exchan
 import type { Mask } from '../text/mask.ts';
 import type { RequestLogEntry } from './request-log.ts';
 
-/** One request and what came back as evidence, bounded. `response` comes already masked (its body was masked before it was parsed); the rest is masked here. */
+/**
+ * One request and what came back, as evidence: masked here, where it becomes evidence (the checks and
+ * judges read the response as sent), and bounded. The body is masked whole before it is cut, so a key
+ * the cut would split is not left half shown; the pass is linear, and what is kept is the excerpt.
+ */
 export function exchangeOf(
   mask: Mask,
   url: URL,
@@ -20,8 +24,8 @@ export function exchangeOf(
       ? {
           response: {
             status: response.status,
-            headers: excerptHeaders(maskVolatileHeaders(response.headers)),
-            ...truncateBody(response.text),
+            headers: excerptHeaders(maskVolatileHeaders(mask.headers(response.headers))),
+            ...truncateBody(mask.text(response.text)),
           },
         }
       : {}),

@@ -1,7 +1,6 @@
 import type { Exchange } from '../check/evidence.ts';
 import type { SeenResponse } from '../check/judge.ts';
 import type { Target } from '../target/target.ts';
-import type { Mask } from '../text/mask.ts';
 import type { TextMemo } from '../text/text-memo.ts';
 import type { Answer } from './answer-memory.ts';
 import type { ApiResponse } from './api-response.ts';
@@ -16,16 +15,14 @@ export interface Read {
 }
 
 /**
- * The body read as strict UTF-8 (RFC 8259 8.1) and parsed, and the headers. Redacted before any check
- * sees it: a target that echoes the key cannot put it in a message, a parsed value or an evidence body.
+ * The body read as strict UTF-8 (RFC 8259 8.1) and parsed, and the headers, exactly as the target sent
+ * them: the checks and judges read what the target said ("Judge every response"), so a key that is also
+ * a word of its bodies (`data`) changes no verdict. What is written for a person is masked where it
+ * becomes evidence or output (exchange.ts, core/run/execute-check.ts), never before it is judged.
  */
-export function readResponse(raw: RawResponse, mask: Mask, duplicateKeys: TextMemo<string | undefined>): Read {
-  const body = decodeJsonBody(
-    raw.body,
-    (t) => mask.text(t),
-    (t) => duplicateKeys.of(t, firstDuplicateKey),
-  );
-  return { status: raw.status, headers: mask.headers(raw.headers), body };
+export function readResponse(raw: RawResponse, duplicateKeys: TextMemo<string | undefined>): Read {
+  const body = decodeJsonBody(raw.body, (t) => duplicateKeys.of(t, firstDuplicateKey));
+  return { status: raw.status, headers: raw.headers, body };
 }
 
 /** Who asked and how: what a response is judged with besides its bytes. */
@@ -70,6 +67,7 @@ export function answerOf(read: Read, exchange: Exchange, asked: Asked, target: T
         }
       : {}),
     ...(asked.baseUrl !== target.baseUrl ? { regional: true } : {}),
+    ...(read.headers['content-type'] !== undefined ? { contentType: read.headers['content-type'] } : {}),
     exchange,
     ...(body.invalidUtf8Offset !== undefined ? { invalidUtf8Offset: body.invalidUtf8Offset } : {}),
     ...(body.duplicateKey !== undefined ? { duplicateKey: body.duplicateKey } : {}),

@@ -9,6 +9,7 @@ import type { JudgeMemo } from '../check/judge-memo.ts';
 import { RunNotes } from './run-notes.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { TargetView } from '../target/target.ts';
+import type { Mask } from '../text/mask.ts';
 
 /** Distinct violations of one requirement a check keeps (the rest are counted, principle 4). */
 export const FINDINGS_PER_REQUIREMENT = 20;
@@ -44,6 +45,10 @@ export async function executeCheck(
   // response listeners apart, and share the budget, the pace, the pause and the run's memory.
   // Its requests wait for a place in flight, and for the pace, by the rank the engine gives it.
   client = client.forCheck(check.id, rank);
+  // The checks and judges read the target's answers as sent; what they say becomes output here, masked
+  // before it is cut (a key the cut would split is not left half shown): "Hostile input".
+  const shown = (text: string): string => excerpt(client.mask.text(text));
+  const bounded = (value: unknown): unknown => boundedValue(value, client.mask);
   const outcome: CheckOutcome = {
     checkId: check.id,
     status: 'pass',
@@ -69,7 +74,7 @@ export async function executeCheck(
       const observation = judge.observe?.(seen);
       if (observation && !observedKeys.has(JSON.stringify(observation))) {
         observedKeys.add(JSON.stringify(observation));
-        outcome.observations.push({ requirementId: observation.requirementId, value: boundedValue(observation.value) });
+        outcome.observations.push({ requirementId: observation.requirementId, value: bounded(observation.value) });
       }
     }
     for (const f of judging.memo ? judging.memo.findings(seen) : judging.judges.flatMap((j) => j.judge(seen))) {
@@ -95,7 +100,7 @@ export async function executeCheck(
     observe: (requirementId, value) => {
       if (!check.requirements.includes(requirementId))
         throw new Error(`${check.id} observes ${requirementId}, which it does not declare`);
-      outcome.observations.push({ requirementId, value: boundedValue(value) });
+      outcome.observations.push({ requirementId, value: bounded(value) });
     },
     skip: (reason) => {
       throw new SkipCheck(reason);
@@ -119,25 +124,27 @@ export async function executeCheck(
   } catch (e) {
     if (e instanceof SkipCheck) {
       outcome.status = 'skip';
-      outcome.reason = excerpt(e.message);
+      outcome.reason = shown(e.message);
     } else if (e instanceof ConformanceFailure) {
       outcome.status = 'fail';
-      outcome.reason = excerpt(e.message);
+      outcome.reason = shown(e.message);
       const exchanges = e.exchanges.length ? [...e.exchanges] : client.exchanges.slice(-1);
       outcome.failures.push({
         requirementId: check.requirements.includes(e.requirementId) ? e.requirementId : check.requirements[0]!,
-        message: excerpt(e.message),
+        message: shown(e.message),
         exchanges,
         ...curlOf(exchanges[exchanges.length - 1]),
-        ...(e.counterexample ? { counterexample: e.counterexample } : {}),
+        ...(e.counterexample
+          ? { counterexample: { ...e.counterexample, value: maskedValue(e.counterexample.value, client.mask) } }
+          : {}),
       });
     } else if (e instanceof CannotJudge) {
       outcome.status = e.reason === 'budget' ? 'skip' : 'error';
-      outcome.reason = excerpt(e.message);
+      outcome.reason = shown(e.message);
       if (e.reason === 'budget' || client.state.stopped) outcome.cause = 'run-limit';
     } else {
       outcome.status = 'error';
-      outcome.reason = excerpt(`suite error: ${(e as Error)?.message ?? String(e)}`);
+      outcome.reason = shown(`suite error: ${(e as Error)?.message ?? String(e)}`);
     }
   } finally {
     client.onResponse = undefined;
@@ -147,7 +154,7 @@ export async function executeCheck(
     const at = f.position === undefined ? '' : ` (record ${f.position})`;
     outcome.failures.push({
       requirementId: f.requirementId,
-      message: `${excerpt(f.message)}${at}`,
+      message: `${shown(f.message)}${at}`,
       exchanges: [f.exchange],
       ...curlOf(f.exchange),
     });
@@ -158,7 +165,7 @@ export async function executeCheck(
   }
   if (findings.length && outcome.status !== 'fail') {
     outcome.status = 'fail';
-    outcome.reason = `${findings[0]!.requirementId}: ${excerpt(findings[0]!.message)}`;
+    outcome.reason = `${findings[0]!.requirementId}: ${shown(findings[0]!.message)}`;
   }
   // What the check asked, sent or answered from the run's memory: which check of those asking one
   // request sent it does not change what each counts.
@@ -173,13 +180,32 @@ function curlOf(exchange: Exchange | undefined): { curl?: string } {
   return { curl: curlCommand(exchange.request.url, auth === undefined ? {} : { authorization: auth }) };
 }
 
+/** A value with the keys in it masked: itself when it holds none, else read back from its masked JSON. */
+function maskedValue(value: unknown, mask: Mask): unknown {
+  const raw = JSON.stringify(value);
+  if (raw === undefined) return value;
+  const json = mask.text(raw);
+  if (json === raw) return value;
+  try {
+    return JSON.parse(json);
+  } catch {
+    return { excerpt: excerpt(json) };
+  }
+}
+
 /**
- * An observed value as evidence: a copy of it (read back from its JSON: a string parsed out of a body
- * would keep the whole body alive for the run, core/check/evidence.ts detached), or past
- * EVIDENCE_TEXT_CHARS of JSON an excerpt of its JSON.
+ * An observed value as evidence, masked: a copy of it (read back from its masked JSON: a string parsed
+ * out of a body would keep the whole body alive for the run, core/check/evidence.ts detached), or past
+ * EVIDENCE_TEXT_CHARS of JSON (or JSON the mask left unreadable) an excerpt of its JSON.
  */
-function boundedValue(value: unknown): unknown {
-  const json = JSON.stringify(value);
-  if (json === undefined) return value;
-  return json.length <= EVIDENCE_TEXT_CHARS ? JSON.parse(detached(json)) : { excerpt: excerpt(json) };
+function boundedValue(value: unknown, mask: Mask): unknown {
+  const raw = JSON.stringify(value);
+  if (raw === undefined) return value;
+  const json = mask.text(raw);
+  if (json.length > EVIDENCE_TEXT_CHARS) return { excerpt: excerpt(json) };
+  try {
+    return JSON.parse(detached(json));
+  } catch {
+    return { excerpt: excerpt(json) };
+  }
 }
