@@ -13,7 +13,9 @@ import { exchangeOf, logEntryOf } from './exchange.ts';
 import { pace } from './pace.ts';
 import { answerOf, readResponse, type Asked } from './received.ts';
 import type { RequestLog } from './request-log.ts';
-import { backoff, holdForRetry, isTransient, stillTransient } from './retry.ts';
+import { backoff, CROWDED_RETRIES, holdForRetry, isTransient, jitterMs, stillTransient } from './retry.ts';
+import { FlightWindow } from './flight-window.ts';
+import { sleep } from './pace.ts';
 import { noteAnswer, noteFailure, refuseIfStopped, RunState } from './run-state.ts';
 import { TransportError, type RawResponse, type Transport } from './transport.ts';
 import { documentedUrl, refuseLongUrl } from './url.ts';
@@ -229,78 +231,136 @@ export class Client {
 
   /**
    * Sends one request until it has an answer: each try takes its place in flight, the budget and its
-   * turn of the pace (sendOnce); a 429/503 (or 408 on list interns) is seen by the judges, then
-   * retried after the run's pause, within --max-retries and the retry budget.
+   * turn of the pace (sendOnce). A 429/503 (or 408 on list interns) is seen by the judges, then
+   * retried after the run's pause, within --max-retries and the retry budget. One the target gave while
+   * several requests were in flight, or a connection it refused or reset then, lowers the run's window
+   * (flight-window.ts) and is retried with fewer at once, after a random share of the back-off
+   * (CROWDED_RETRIES of them, besides --max-retries).
    */
   private async send(asked: Asked, headers: Record<string, string>, ticket: Ticket): Promise<Answer> {
-    for (let retries = 0; ; retries++) {
-      const { raw, ms } = await this.sendOnce(asked.url, headers, retries, ticket);
+    const { url } = asked;
+    const window = (this.state.window ??= new FlightWindow(concurrencyOf(this.settings)));
+    let retries = 0;
+    let crowdedRetries = 0;
+    for (let attempt = 0; ; attempt++) {
+      const tried = await this.sendOnce(url, headers, ticket, window);
+      const eased = tried.crowded && this.settings.maxRetries > 0 && crowdedRetries < CROWDED_RETRIES;
+      if ('error' in tried) {
+        const connection = tried.error instanceof TransportError ? tried.error.connection : undefined;
+        const unanswered = this.unanswered(url, headers, attempt, tried.ms, tried.error);
+        if (!connection || !eased || this.state.stopped) throw this.failed(unanswered, connection ? window.hint() : '');
+        crowdedRetries++;
+        window.congested(tried.epoch);
+        await this.beforeRetry(attempt + 1, undefined, url, 'refusing or resetting connections', true);
+        continue;
+      }
+      const { raw, ms } = tried;
       const retryAfter = raw.headers['retry-after'];
-      this.log.append(logEntryOf(this.mask, asked.url, this.check, retries, ms, { status: raw.status, retryAfter }));
+      this.log.append(logEntryOf(this.mask, url, this.check, attempt, ms, { status: raw.status, retryAfter }));
       const read = readResponse(raw, this.memory.duplicateKeys);
-      const exchange = this.record(asked.url, headers, { ...read, text: read.body.text }, ms, retries);
+      const exchange = this.record(url, headers, { ...read, text: read.body.text }, ms, attempt);
       const answer = answerOf(read, exchange, asked, this.target);
       // A transient answer is a response like any other for the whole-run judges (its error body,
       // 7.1 / 7.3), then retried: it is never the answer of the check that happened to receive it.
       const transient = isTransient(asked.op.operation, raw.status);
-      if (!transient) noteAnswer(this.state);
+      if (!transient) {
+        noteAnswer(this.state);
+        if (window.answered()) this.state.requestsInFlight.widen(window.size);
+      }
       this.onResponse?.(answer.seen);
       if (!transient) return answer;
-      if (retries >= this.settings.maxRetries) {
+      if (eased) {
+        crowdedRetries++;
+        window.congested(tried.epoch);
+      } else if (retries >= this.settings.maxRetries) {
         // 8 rules 3 and 4: a 429, 503 or (list interns) 408 says nothing about the requirement being
         // probed; it is never its failure. Persisting, it leaves the check unable to judge.
-        const message = stillTransient(raw.status, retries, retryAfter, this.mask);
-        noteFailure(this.state, `GET ${this.mask.text(asked.url.pathname)}: ${message}`);
+        const message = stillTransient(raw.status, retries, retryAfter, this.mask) + window.hint();
+        noteFailure(this.state, `GET ${this.mask.text(url.pathname)}: ${message}`);
         throw new CannotJudge('rate-limited', message, [exchange]);
-      }
-      holdForRetry(
-        this.state,
-        this.settings,
-        backoff(retries + 1, retryAfter, this.settings.retryCapMs),
-        asked.url,
-        this.mask,
-      );
+      } else retries++;
+      await this.beforeRetry(attempt + 1, retryAfter, url, 'answering 429/503', eased);
     }
   }
 
   /**
-   * One try of a request: a place in flight (at most --concurrency of the run's requests, whatever
-   * asks: one waiting for its turn is not handed to the transport, so a stop that comes meanwhile
-   * sends it never), one request of the budget, its turn of the pace, then the transport. A request
-   * without an answer is logged and recorded, and leaves the check unable to judge.
+   * The run's pause before a retry (retry.ts holdForRetry, within the retry budget), then, for a request
+   * turned away among several, its own random share of the back-off (jitterMs).
+   */
+  private async beforeRetry(
+    attempt: number,
+    retryAfter: string | undefined,
+    url: URL,
+    kept: string,
+    crowded: boolean,
+  ): Promise<void> {
+    const { settings, state } = this;
+    const hint = state.window?.hint() ?? '';
+    holdForRetry(state, settings, backoff(attempt, retryAfter, settings.retryCapMs), url, this.mask, kept, hint);
+    if (crowded) await sleep(jitterMs(attempt, settings.retryCapMs));
+  }
+
+  /**
+   * One try of a request: a place in flight (at most the run's window of requests, whatever asks: one
+   * waiting for its turn is not handed to the transport, so a stop that comes meanwhile sends it
+   * never), one request of the budget, its turn of the pace, then the transport. Says whether other
+   * requests were on the wire with it (`crowded`) and in which epoch of the window it was sent.
    */
   private async sendOnce(
     url: URL,
     headers: Record<string, string>,
-    retries: number,
     ticket: Ticket,
-  ): Promise<{ raw: RawResponse; ms: number }> {
-    refuseIfStopped(this.state);
-    await this.state.requestsInFlight.take(concurrencyOf(this.settings), ticket);
+    window: FlightWindow,
+  ): Promise<({ raw: RawResponse } | { error: unknown }) & { ms: number; crowded: boolean; epoch: number }> {
+    const { state } = this;
+    refuseIfStopped(state);
+    await state.requestsInFlight.take(window.size, ticket);
     let started = performance.now();
+    let onTheWire = false;
+    let crowded = false;
+    const epoch = window.epoch;
     try {
-      refuseIfStopped(this.state);
-      spendBudget(this.state, this.settings, url);
-      await pace(this.state, this.settings, ticket);
+      refuseIfStopped(state);
+      spendBudget(state, this.settings, url);
+      await pace(state, this.settings, ticket);
       // The run may have stopped while this request waited for its turn (deadline, retry budget).
-      refuseIfStopped(this.state);
+      refuseIfStopped(state);
       started = performance.now();
+      crowded = state.onTheWire > 0;
+      state.onTheWire++;
+      onTheWire = true;
       const raw = await this.transport.get(url, headers);
-      return { raw, ms: Math.round(performance.now() - started) };
+      crowded ||= state.onTheWire > 1;
+      return { raw, ms: Math.round(performance.now() - started), crowded, epoch };
     } catch (e) {
       if (e instanceof CannotJudge) throw e;
-      throw this.unanswered(url, headers, retries, Math.round(performance.now() - started), e);
+      crowded ||= state.onTheWire > 1;
+      return { error: e, ms: Math.round(performance.now() - started), crowded, epoch };
     } finally {
-      this.state.requestsInFlight.leave();
+      if (onTheWire) state.onTheWire--;
+      state.requestsInFlight.leave(window.size);
     }
   }
 
-  /** A request the transport got no answer to, logged and recorded: what the check is left with. */
-  private unanswered(url: URL, headers: Record<string, string>, retries: number, ms: number, e: unknown): CannotJudge {
+  /** A request the transport got no answer to, logged and recorded as evidence. */
+  private unanswered(
+    url: URL,
+    headers: Record<string, string>,
+    attempt: number,
+    ms: number,
+    e: unknown,
+  ): { message: string; exchange: Exchange; url: URL } {
     // Redacted: a transport's message may quote the request (and so the key).
     const message = this.mask.text(e instanceof TransportError ? e.message : String(e));
-    const exchange = this.record(url, headers, undefined, ms, retries, message);
-    this.log.append(logEntryOf(this.mask, url, this.check, retries, ms, { error: message }));
+    const exchange = this.record(url, headers, undefined, ms, attempt, message);
+    this.log.append(logEntryOf(this.mask, url, this.check, attempt, ms, { error: message }));
+    return { message, exchange, url };
+  }
+
+  /** What a request without an answer leaves the check with; it counts towards the run's stop. */
+  private failed(unanswered: { message: string; exchange: Exchange; url: URL }, hint: string): CannotJudge {
+    const { exchange, url } = unanswered;
+    const message = unanswered.message + hint;
     // The run stopped while this request was in flight (its transport closed): cut short, not the target's failure.
     if (this.state.stopped) return new CannotJudge('budget', `cut short: ${this.state.stopped}`, [exchange]);
     noteFailure(this.state, `GET ${this.mask.text(url.pathname)}: ${message}`);

@@ -13,6 +13,22 @@ export function isTransient(operation: SeenResponse['operation'], status: number
   return status === 429 || status === 503 || (status === 408 && operation === 'listInterns');
 }
 
+/**
+ * Retries a request may take because the target turned it away while several were in flight, besides
+ * --max-retries: each lowers the run's window (flight-window.ts), so the next try goes with fewer at
+ * once. Bounded per request; the retry budget, the request budget and the deadline bound them too.
+ */
+export const CROWDED_RETRIES = 8;
+
+/**
+ * Full jitter (as AWS's and gRPC's back-off): requests turned away together retry at random instants
+ * within the exponential step, not all at the end of one pause, where the target is busy again.
+ * Timing only: no verdict depends on it.
+ */
+export function jitterMs(attempt: number, capMs: number): number {
+  return Math.random() * Math.min(capMs, 200 * 2 ** (attempt - 1));
+}
+
 /** Retry-After (seconds or HTTP date) when given, else exponential from 200 ms; never above the cap. */
 export function backoff(attempt: number, retryAfter: string | undefined, capMs: number): number {
   let ms = 200 * 2 ** (attempt - 1);
@@ -35,6 +51,9 @@ export function holdForRetry(
   ms: number,
   url: URL,
   mask: Mask,
+  /** What the target kept doing, for the stop's reason; and the window's hint (flight-window.ts). */
+  kept = 'answering 429/503',
+  hint = '',
 ): void {
   // One target, one pause (8 rule 3): a 429/503 holds every check's next request, not only the
   // retry of the one that received it; the budget counts the time the run is held, once.
@@ -42,7 +61,7 @@ export function holdForRetry(
   const until = Math.max(state.pausedUntil, now + ms);
   const added = until - Math.max(now, state.pausedUntil);
   if (state.rateLimitedWaitMs + added > settings.retryBudgetMs) {
-    state.stopped ??= `the target kept answering 429/503: the retry budget of ${settings.retryBudgetMs / 1000} s was spent waiting (last: GET ${mask.text(url.pathname)}); nothing more is sent in this run`;
+    state.stopped ??= `the target kept ${kept}: the retry budget of ${settings.retryBudgetMs / 1000} s was spent waiting (last: GET ${mask.text(url.pathname)})${hint}; nothing more is sent in this run`;
     throw new CannotJudge('rate-limited', state.stopped);
   }
   state.rateLimitedWaitMs += added;

@@ -1,5 +1,6 @@
 import { CannotJudge } from '../check/errors.ts';
 import { Places } from '../run/places.ts';
+import type { FlightWindow } from './flight-window.ts';
 import { RequestLog } from './request-log.ts';
 
 /**
@@ -36,8 +37,12 @@ export class RunState {
    * the rate is held to across every check in flight.
    */
   readonly slots: number[] = [];
-  /** Requests of the run handed to the transport and not yet answered: --concurrency at most. */
+  /** Requests of the run handed to the transport and not yet answered: the window's size at most. */
   readonly requestsInFlight = new Places();
+  /** How many requests may be in flight at once (--concurrency at most), made with the run's first request. */
+  window: FlightWindow | undefined;
+  /** Requests on the wire now (handed to the transport, not yet answered). */
+  onTheWire = 0;
   /** The one request waiting for the next slot of --max-rps or the end of a pause: the others line up by rank. */
   readonly pacer = new Places();
 }
