@@ -76,9 +76,10 @@ export async function preflight(target: Target, settings: RunSettings): Promise<
   const seen: SeenResponse[] = [];
   client.onResponse = (response) => seen.push(response);
   const done = (fatal?: string): Preflight => ({
-    ...(fatal ? { fatal } : {}),
+    // The preflight reads the target's answers as sent; what it says of them is masked (rule "Hostile input").
+    ...(fatal ? { fatal: client.mask.text(fatal) } : {}),
     requests: client.log.count,
-    received: judgeReceived(PREFLIGHT_ID, seen, RESPONSE_JUDGES),
+    received: judgeReceived(PREFLIGHT_ID, seen, RESPONSE_JUDGES, client.mask),
   });
   // Nothing was judged and the report directory was cleared before the preflight (cli/conformance.ts,
   // cli/api.ts, cli/direct-run.ts): no earlier report is left to read better than the truth.

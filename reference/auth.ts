@@ -1,7 +1,7 @@
 /** Section 5: bearer API keys; 401 for a missing/invalid key, 403 for a valid key lacking permission. */
 import type { Operation } from './operations.ts';
-import { MANAGEMENT_KEY, RESTRICTED_KEY, WORKSPACE_A } from './data.ts';
-import type { ReferenceOptions } from './options.ts';
+import { WORKSPACE_A } from './data.ts';
+import { DEFAULT_REFERENCE_OPTIONS, type ReferenceOptions } from './options.ts';
 import { hasFault } from './faults/index.ts';
 import { hasReading } from './variants.ts';
 
@@ -13,10 +13,15 @@ export interface Caller {
   workspaceId: string;
 }
 
-const KEYS: ReadonlyMap<string, Caller> = new Map([
-  [MANAGEMENT_KEY, { kind: 'management', workspaceId: WORKSPACE_A }],
-  [RESTRICTED_KEY, { kind: 'restricted', workspaceId: WORKSPACE_A }],
-]);
+const MANAGEMENT: Caller = { kind: 'management', workspaceId: WORKSPACE_A };
+const RESTRICTED: Caller = { kind: 'restricted', workspaceId: WORKSPACE_A };
+
+/** The caller a key names, or undefined. */
+function callerOf(key: string, keys: ReferenceOptions['keys']): Caller | undefined {
+  if (key === keys.management) return MANAGEMENT;
+  if (key === keys.restricted) return RESTRICTED;
+  return undefined;
+}
 
 /**
  * The caller named by an Authorization header value, or null (-> 401).
@@ -27,29 +32,33 @@ const KEYS: ReadonlyMap<string, Caller> = new Map([
  */
 export function authenticate(
   header: string | undefined,
-  opts: Pick<ReferenceOptions, 'faults' | 'readings'> = { faults: [], readings: [] },
+  opts: Pick<ReferenceOptions, 'faults' | 'readings' | 'keys'> = {
+    faults: [],
+    readings: [],
+    keys: DEFAULT_REFERENCE_OPTIONS.keys,
+  },
 ): Caller | null {
-  if (header === undefined) return hasFault(opts, 'auth-missing-key-accepted') ? KEYS.get(MANAGEMENT_KEY)! : null;
+  if (header === undefined) return hasFault(opts, 'auth-missing-key-accepted') ? MANAGEMENT : null;
   // Reading auth-basic-accepted: the key is neither missing nor invalid (5 rule 2), whatever the scheme.
   if (hasFault(opts, 'auth-basic-scheme-accepted') || hasReading(opts, 'auth-basic-accepted')) {
-    const basic = basicCaller(header);
+    const basic = basicCaller(header, opts.keys);
     if (basic) return basic;
   }
   const m = /^([A-Za-z]+) +(\S+)$/.exec(header);
   // Reading bearer-case-sensitive: the scheme exactly as 5 rule 1 writes it.
   if (!m || (hasReading(opts, 'bearer-case-sensitive') ? m[1] !== 'Bearer' : m[1]?.toLowerCase() !== 'bearer'))
     return null;
-  if (hasFault(opts, 'auth-invalid-key-accepted')) return KEYS.get(m[2] ?? '') ?? KEYS.get(MANAGEMENT_KEY)!;
-  return KEYS.get(m[2] ?? '') ?? null;
+  if (hasFault(opts, 'auth-invalid-key-accepted')) return callerOf(m[2] ?? '', opts.keys) ?? MANAGEMENT;
+  return callerOf(m[2] ?? '', opts.keys) ?? null;
 }
 
 /** Fault auth-basic-scheme-accepted and reading auth-basic-accepted: `Basic base64(user:password)` where user or password is a known key. */
-function basicCaller(header: string): Caller | null {
+function basicCaller(header: string, keys: ReferenceOptions['keys']): Caller | null {
   const m = /^basic +(\S+)$/i.exec(header);
   if (!m) return null;
   const decoded = Buffer.from(m[1] ?? '', 'base64').toString('utf8');
   for (const part of [decoded, ...decoded.split(':')]) {
-    const caller = KEYS.get(part);
+    const caller = callerOf(part, keys);
     if (caller) return caller;
   }
   return null;

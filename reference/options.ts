@@ -1,4 +1,4 @@
-import type { HiddenRuns } from './data.ts';
+import { MANAGEMENT_KEY, RESTRICTED_KEY, type HiddenRuns } from './data.ts';
 import type { Operation } from './operations.ts';
 
 /** Where a record fault puts its one bad record (reference/faults/records.ts). */
@@ -54,6 +54,11 @@ export interface ReferenceOptions {
    * (0: never): 503 or 429 for listContainerFiles (7.1, 8 rule 3), 408 for list interns (7.3, 8 rule 4).
    */
   transientEvery: number;
+  /**
+   * The keys the reference accepts (section 5): the management key and the restricted one. A key may be
+   * any b64token, a word its bodies hold too (`data`): the verdict does not depend on it.
+   */
+  keys: { management: string; restricted: string };
 }
 
 export const DEFAULT_REFERENCE_OPTIONS: ReferenceOptions = {
@@ -73,6 +78,7 @@ export const DEFAULT_REFERENCE_OPTIONS: ReferenceOptions = {
   restrictedKeyAcceptedBy: [],
   contentType: 'application/json',
   transientEvery: 0,
+  keys: { management: MANAGEMENT_KEY, restricted: RESTRICTED_KEY },
 };
 
 /** What a started reference hands back: where it listens and the fixtures a target file names. */

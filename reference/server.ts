@@ -9,11 +9,9 @@ import {
   CONTAINER_MAIN,
   CONTAINER_RESTARTED,
   CONTAINER_SESSION,
-  MANAGEMENT_KEY,
   FORBIDDEN_MODEL_FIXTURE,
   MISSING_MODEL_FIXTURE,
   MODEL_FIXTURE,
-  RESTRICTED_KEY,
   WORKSPACE_A,
   WORKSPACE_B,
 } from './data.ts';
@@ -274,7 +272,7 @@ export async function startReference(
   return {
     baseUrl: `http://127.0.0.1:${actual}${basePath(options)}`,
     regionalBaseUrl: `http://127.0.0.1:${regionalPort}${basePath(options)}`,
-    keys: { management: MANAGEMENT_KEY, restricted: RESTRICTED_KEY },
+    keys: options.keys,
     fixtures: {
       containerId: CONTAINER_MAIN,
       restartedContainerId: CONTAINER_RESTARTED,

@@ -88,7 +88,7 @@ test('decodeJsonBody finds the first duplicate name as firstDuplicateKey does, s
   fc.assert(
     fc.property(jsonWithRepeats, (text) => {
       let scans = 0;
-      const d = decodeJsonBody(Buffer.from(text, 'utf8'), undefined, (t) => (scans++, firstDuplicateKey(t)));
+      const d = decodeJsonBody(Buffer.from(text, 'utf8'), (t) => (scans++, firstDuplicateKey(t)));
       expect(d.jsonError).toBeUndefined();
       const expected = firstDuplicateKey(text);
       expect(d.duplicateKey).toBe(expected);

@@ -34,7 +34,7 @@ export class JudgeMemo {
       seen.regional ?? false,
       seen.invalidUtf8Offset ?? null,
       seen.duplicateKey ?? null,
-      seen.exchange.response?.headers['content-type'] ?? null,
+      seen.contentType ?? seen.exchange.response?.headers['content-type'] ?? null,
     ]);
     const byRequest = this.memo.of(seen.text, () => new Map());
     let found = byRequest.get(key);

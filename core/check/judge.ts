@@ -14,9 +14,11 @@ export interface SeenResponse extends JsonBodyFacts {
   /** Which check sent it (for the report's evidence). */
   check: string;
   status: number;
+  /** The Content-Type header as received (the exchange's is masked for the report). */
+  contentType?: string;
   /** Parsed JSON body, or undefined when the body was not JSON. */
   json: unknown;
-  /** The body as received (masked): a response with the same body and request is judged once (core/check/judge-memo.ts). */
+  /** The body as received, unmasked: a response with the same body and request is judged once (core/check/judge-memo.ts). */
   text?: string;
   /** The query as sent (wire names). */
   query: Readonly<Record<string, string>>;

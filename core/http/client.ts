@@ -1,14 +1,29 @@
 import { CannotJudge } from '../check/errors.ts';
-import { excerpt, excerptHeaders, maskVolatileHeaders, truncateBody, type Exchange } from '../check/evidence.ts';
-import { Mask, secretsOf } from '../text/mask.ts';
-import { Places, type Ticket } from '../run/places.ts';
-import { RequestLog } from './request-log.ts';
-import { decodeJsonBody, firstDuplicateKey, type JsonBodyFacts } from './json-body.ts';
-import { TextMemo } from '../text/text-memo.ts';
+import type { Exchange } from '../check/evidence.ts';
 import type { SeenResponse } from '../check/judge.ts';
+import type { Ticket } from '../run/places.ts';
 import { concurrencyOf, type RunSettings } from '../run/run-settings.ts';
 import type { Target } from '../target/target.ts';
-import { TransportError, type Transport } from './transport.ts';
+import { Mask, secretsOf } from '../text/mask.ts';
+import { TextMemo } from '../text/text-memo.ts';
+import { AnswerMemory, type Answer } from './answer-memory.ts';
+import type { ApiResponse } from './api-response.ts';
+import { spendBudget } from './budget.ts';
+import { exchangeOf, logEntryOf } from './exchange.ts';
+import { pace } from './pace.ts';
+import { answerOf, readResponse, type Asked } from './received.ts';
+import type { RequestLog } from './request-log.ts';
+import { backoff, CROWDED_RETRIES, holdForRetry, isTransient, jitterMs, stillTransient } from './retry.ts';
+import { FlightWindow } from './flight-window.ts';
+import { sleep } from './pace.ts';
+import { noteAnswer, noteFailure, refuseIfStopped, RunState } from './run-state.ts';
+import { TransportError, type RawResponse, type Transport } from './transport.ts';
+import { documentedUrl, refuseLongUrl } from './url.ts';
+
+export type { ApiResponse } from './api-response.ts';
+export { isTransient } from './retry.ts';
+export { CONSECUTIVE_FAILURE_LIMIT, RunState } from './run-state.ts';
+export { MAX_URL_CHARS } from './url.ts';
 
 /** An Authorization value built from the target's key, with the forms derived from it to redact. */
 export interface KeyHeader {
@@ -22,96 +37,17 @@ export interface KeyHeader {
  */
 export type Auth = 'key' | 'restricted' | 'none' | { header: string } | { fromKey: (key: string) => KeyHeader };
 
-export interface ApiResponse extends JsonBodyFacts {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-  /** The parsed body, or undefined when it is not JSON (see jsonError). */
-  json: unknown;
-  jsonError?: string;
-  exchange: Exchange;
-}
-
 export type Query = Record<string, string | number | undefined>;
-
-/**
- * After this many requests in a row without a usable answer (time-out, refused or reset connection,
- * body over the cap, 429/503 after every retry) the run sends nothing more: a target that stopped
- * answering costs this many request time-outs, not one per remaining request.
- */
-export const CONSECUTIVE_FAILURE_LIMIT = 3;
-
-/**
- * The longest URL the suite sends. RFC 9110 4.1 recommends that recipients support 8000 octets; a
- * value the target hands back (a cursor of megabytes) would otherwise be sent, masked, logged and
- * judged again with every request that carries it. Longer is not sent: the check cannot be judged.
- */
-export const MAX_URL_CHARS = 64 * 1024;
-
-function refuseLongUrl(url: URL, mask: Mask): void {
-  const length = url.href.length;
-  if (length <= MAX_URL_CHARS) return;
-  const names = [...new Set(url.searchParams.keys())].map((k) => excerpt(mask.text(k), 100)).join(', ');
-  throw new CannotJudge(
-    'unsendable',
-    `GET ${excerpt(mask.text(url.pathname), 200)}: the URL would be ${length} characters long (query parameters ${names}: a value the target sent, such as a cursor?), over the ${MAX_URL_CHARS} the suite sends; not sent (RFC 9110 4.1 recommends 8000 octets)`,
-  );
-}
-
-/**
- * The state of one run, in memory, shared by every check of the run (however many are in flight): the
- * request log (the budget counts it), the pace, the pause a 429/503 asked for, the time spent waiting
- * on them, and why the run stopped sending, if it did.
- */
-export class RunState {
-  readonly log = new RequestLog();
-  failuresInARow = 0;
-  /**
-   * Time the whole run was held waiting before 429/503 retries: a target that limits now and then
-   * still spends it. A pause counts once, however many checks it held.
-   */
-  rateLimitedWaitMs = 0;
-  /** When the last request of the run left (ms since the epoch): the pace counts from it. */
-  lastSent = -Infinity;
-  /** Requests the budget granted so far (sent, or waiting for their turn to be sent). */
-  granted = 0;
-  /** No request of the run leaves before this instant (ms since the epoch): the pause the last 429/503 asked for. */
-  pausedUntil = 0;
-  stopped: string | undefined;
-  /** The run stopped because the suite's deadline passed (its `stopped` says so in words). */
-  deadlinePassed = false;
-  /** Requests answered from the run's memory of what it already received instead of being sent again. */
-  requestsSaved = 0;
-  /**
-   * The instant (ms since the epoch) each request left, in order, when the run has a --max-rps: what
-   * the rate is held to across every check in flight.
-   */
-  readonly slots: number[] = [];
-  /** Requests of the run handed to the transport and not yet answered: --concurrency at most. */
-  readonly requestsInFlight = new Places();
-  /** The one request waiting for the next slot of --max-rps or the end of a pause: the others line up by rank. */
-  readonly pacer = new Places();
-}
-
-/** A response kept by the run to answer the same request again (RunMemory). */
-interface Answer {
-  response: ApiResponse;
-  seen: SeenResponse;
-  chars: number;
-}
 
 /**
  * What one run shares between the clients of its checks besides its state: the mask (a secret
  * derived by one check is masked in every check's evidence), the duplicate-name memo and the answers
- * already received, by request (method, URL, Authorization), each held as a promise so that checks
- * asking the same thing at once wait for one request.
+ * already received.
  */
 interface RunMemory {
   mask: Mask;
   duplicateKeys: TextMemo<string | undefined>;
-  /** With the ticket it waits for a place in flight on, which a check served before its sender raises. */
-  answers: Map<string, { answer: Promise<Answer | undefined>; ticket: Ticket }>;
-  answerChars: number;
+  answers: AnswerMemory;
 }
 
 /** What belongs to one check: its id, its exchanges (newest last), its response listener, what it asked. */
@@ -123,13 +59,6 @@ interface CheckScope {
   /** Its requests' rank for a place in flight and for the pace (RunState.requestsInFlight, RunState.pacer): lower goes first. */
   rank: number;
 }
-
-/**
- * Bounds of the run's memory of answers (rule "Hostile input"): a body over a mebi-character is asked again
- * rather than kept, and past 64 Mi characters in all nothing more is kept.
- */
-const ANSWER_MAX_CHARS = 1024 * 1024;
-const ANSWERS_MAX_CHARS = 64 * 1024 * 1024;
 
 /** A response as the run's whole-run judgements see it (core/check/judge.ts), handed to the engine as it arrives. */
 export type ResponseListener = (seen: SeenResponse) => void;
@@ -159,8 +88,7 @@ export class Client {
     this.memory = memory ?? {
       mask: new Mask(secretsOf(target)),
       duplicateKeys: new TextMemo(),
-      answers: new Map(),
-      answerChars: 0,
+      answers: new AnswerMemory(),
     };
     this.scope = scope ?? { check: '', exchanges: [], onResponse: undefined, asked: 0, rank: 0 };
   }
@@ -257,7 +185,7 @@ export class Client {
     auth: Auth,
     baseUrl = this.target.baseUrl,
   ): Promise<ApiResponse> {
-    const url = this.documentedUrl(path, baseUrl);
+    const url = documentedUrl(this.target, path, baseUrl, this.mask);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.append(k, String(v));
     refuseLongUrl(url, this.mask);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'conformance-suite' };
@@ -265,41 +193,34 @@ export class Client {
     for (const h of this.target.headers ?? []) headers[h.name.toLowerCase()] = h.value;
     const authorization = this.authorization(auth);
     if (authorization !== undefined) headers['authorization'] = authorization;
-    if (this.freshAnswers)
-      return (await this.send(op, url, headers, auth, baseUrl, { rank: this.scope.rank })).response;
+    const asked: Asked = { op, check: this.check, url, auth: typeof auth === 'string' ? auth : 'other', baseUrl };
+    if (this.freshAnswers) return (await this.send(asked, headers, { rank: this.scope.rank })).response;
 
-    // A GET the run already made is answered from its memory (GET is safe and idempotent, RFC 9110
-    // 9.2.1-9.2.2; a check that asks whether the target moved uses `fresh`): the same request, the
-    // same answer, one request to the target. Checks asking it at once wait for the one in flight; a
-    // request that got no usable answer is not kept, and whoever asks next sends it again.
+    // A GET the run already made is answered from its memory (a check that asks whether the target
+    // moved uses `fresh`). Checks asking it at once wait for the one in flight.
     const key = `GET ${url.toString()}\u0000${authorization ?? '(none)'}`;
     for (;;) {
-      const known = this.memory.answers.get(key);
+      const known = this.memory.answers.known(key);
       if (!known) break;
       this.state.requestsInFlight.raise(known.ticket, this.scope.rank);
       this.state.pacer.raise(known.ticket, this.scope.rank);
       const answer = await known.answer;
       if (!answer) continue;
-      this.refuseIfStopped();
+      refuseIfStopped(this.state);
       this.state.requestsSaved++;
       return this.replay(answer);
     }
-    let keep!: (a: Answer | undefined) => void;
-    const pending = new Promise<Answer | undefined>((resolve) => (keep = resolve));
     const ticket: Ticket = { rank: this.scope.rank };
-    this.memory.answers.set(key, { answer: pending, ticket });
-    let kept: Answer | undefined;
+    const settle = this.memory.answers.sending(key, ticket);
+    let answer: Answer | undefined;
     try {
-      const answer = await this.send(op, url, headers, auth, baseUrl, ticket);
-      if (answer.chars > ANSWER_MAX_CHARS || this.memory.answerChars + answer.chars > ANSWERS_MAX_CHARS)
-        return answer.response;
-      kept = answer;
-      this.memory.answerChars += answer.chars;
-      return { ...answer.response, headers: { ...answer.response.headers } };
+      answer = await this.send(asked, headers, ticket);
     } finally {
-      if (!kept) this.memory.answers.delete(key);
-      keep(kept);
+      const kept = settle(answer);
+      if (answer && kept)
+        answer = { ...answer, response: { ...answer.response, headers: { ...answer.response.headers } } };
     }
+    return answer.response;
   }
 
   /** A kept answer given to this check (its parsed body frozen, shared), and seen by its judges as if received. */
@@ -310,131 +231,142 @@ export class Client {
     return response;
   }
 
-  private async send(
-    op: Pick<SeenResponse, 'operation' | 'pathParams'>,
-    url: URL,
-    headers: Record<string, string>,
-    auth: Auth,
-    baseUrl: string,
-    ticket: Ticket,
-  ): Promise<Answer> {
+  /**
+   * Sends one request until it has an answer: each try takes its place in flight, the budget and its
+   * turn of the pace (sendOnce). A 429/503 (or 408 on list interns) is seen by the judges, then
+   * retried after the run's pause, within --max-retries and the retry budget. One the target gave while
+   * several requests were in flight, or a connection it refused or reset then, lowers the run's window
+   * (flight-window.ts) and is retried with fewer at once, after a random share of the back-off
+   * (CROWDED_RETRIES of them, besides --max-retries).
+   */
+  private async send(asked: Asked, headers: Record<string, string>, ticket: Ticket): Promise<Answer> {
+    const { url } = asked;
+    const window = (this.state.window ??= new FlightWindow(concurrencyOf(this.settings)));
     let retries = 0;
-    for (;;) {
-      this.refuseIfStopped();
-      // At most --concurrency requests of the run in flight, whatever asks (checks, a property's runs):
-      // one waiting for its turn is not handed to the transport, so a stop that comes meanwhile sends it never.
-      await this.state.requestsInFlight.take(concurrencyOf(this.settings), ticket);
-      let raw;
-      let started = performance.now();
-      try {
-        this.refuseIfStopped();
-        this.spendBudget(url);
-        await this.pace(ticket);
-        // The run may have stopped while this request waited for its turn (deadline, retry budget).
-        this.refuseIfStopped();
-        started = performance.now();
-        raw = await this.transport.get(url, headers);
-      } catch (e) {
-        if (e instanceof CannotJudge) throw e;
-        const ms = Math.round(performance.now() - started);
-        // Redacted: a transport's message may quote the request (and so the key).
-        const message = this.mask.text(e instanceof TransportError ? e.message : String(e));
-        const exchange = this.record(url, headers, undefined, ms, retries, message);
-        this.log.append({
-          method: 'GET',
-          url: excerpt(this.mask.text(url.toString())),
-          status: null,
-          ms,
-          retry: retries > 0 ? 1 : 0,
-          check: this.check,
-          error: message,
-        });
-        // The run stopped while this request was in flight (its transport closed): cut short, not the target's failure.
-        if (this.state.stopped) throw new CannotJudge('stopped', `cut short: ${this.state.stopped}`, [exchange]);
-        const failure = `GET ${this.mask.text(url.pathname)}: ${message}`;
-        this.noteFailure(failure);
-        throw new CannotJudge('transport', `GET ${this.mask.text(url.toString())}: ${message}`, [exchange]);
-      } finally {
-        this.state.requestsInFlight.leave();
-      }
-      const ms = Math.round(performance.now() - started);
-      const retryAfter = raw.headers['retry-after'];
-      this.log.append({
-        method: 'GET',
-        // Bounded like all evidence (rule "Hostile input"): a cursor of megabytes is not kept once per request.
-        url: excerpt(this.mask.text(url.toString())),
-        status: raw.status,
-        ms,
-        retry: retries > 0 ? 1 : 0,
-        check: this.check,
-        // Masked like every header the target sends (it may echo anything).
-        ...(retryAfter ? { retryAfter: excerpt(this.mask.text(retryAfter), 200) } : {}),
-      });
-      const transient = isTransient(op.operation, raw.status);
-      // Redacted before any check sees it: a target that echoes the key cannot put it in a message.
-      // Strict UTF-8 (RFC 8259 8.1), redacted before it is parsed: a target that echoes the key
-      // cannot put it in a message, a parsed value or an evidence body.
-      const body = decodeJsonBody(
-        raw.body,
-        (t) => this.mask.text(t),
-        (t) => this.memory.duplicateKeys.of(t, firstDuplicateKey),
-      );
-      const text = body.text;
-      const responseHeaders = this.mask.headers(raw.headers);
-      const exchange = this.record(url, headers, { status: raw.status, headers: responseHeaders, text }, ms, retries);
-      const response: ApiResponse = {
-        status: raw.status,
-        headers: responseHeaders,
-        text,
-        // Frozen (decodeJsonBody): the run's memory gives the same parsed body to every check that asks again.
-        json: body.json,
-        exchange,
-        ...(body.jsonError !== undefined ? { jsonError: body.jsonError } : {}),
-        ...(body.invalidUtf8Offset !== undefined ? { invalidUtf8Offset: body.invalidUtf8Offset } : {}),
-        ...(body.duplicateKey !== undefined ? { duplicateKey: body.duplicateKey } : {}),
-      };
-      const seen: SeenResponse = {
-        ...op,
-        check: this.check,
-        status: raw.status,
-        json: response.json,
-        text,
-        query: Object.fromEntries(url.searchParams),
-        auth: typeof auth === 'string' ? auth : 'other',
-        ...(op.operation === 'listInterns' && auth === 'key'
-          ? {
-              interns: {
-                keyWorkspace: this.target.interns.workspaceId,
-                filterNamed: this.target.interns.params !== undefined,
-              },
-            }
-          : {}),
-        ...(baseUrl !== this.target.baseUrl ? { regional: true } : {}),
-        exchange,
-        ...(body.invalidUtf8Offset !== undefined ? { invalidUtf8Offset: body.invalidUtf8Offset } : {}),
-        ...(body.duplicateKey !== undefined ? { duplicateKey: body.duplicateKey } : {}),
-      };
-      // A transient answer is a response like any other for the whole-run judges (its error body,
-      // 7.1 / 7.3), then retried: it is never the answer of the check that happened to receive it.
-      if (transient && retries < this.settings.maxRetries) {
-        this.onResponse?.(seen);
-        retries++;
-        await this.waitRateLimited(this.backoff(retries, retryAfter), url);
+    let crowdedRetries = 0;
+    for (let attempt = 0; ; attempt++) {
+      const tried = await this.sendOnce(url, headers, ticket, window);
+      const eased = tried.crowded && this.settings.maxRetries > 0 && crowdedRetries < CROWDED_RETRIES;
+      if ('error' in tried) {
+        const connection = tried.error instanceof TransportError ? tried.error.connection : undefined;
+        const unanswered = this.unanswered(url, headers, attempt, tried.ms, tried.error);
+        if (!connection || !eased || this.state.stopped) throw this.failed(unanswered, connection ? window.hint() : '');
+        crowdedRetries++;
+        window.congested(tried.epoch);
+        await this.beforeRetry(attempt + 1, undefined, url, 'refusing or resetting connections', true);
         continue;
       }
-      // 8 rules 3 and 4: a 429, 503 or (list interns) 408 says nothing about the requirement being
-      // probed; it is never its failure. Persisting, it leaves the check unable to judge.
-      if (transient) {
-        this.onResponse?.(seen);
-        const after = retryAfter !== undefined ? ` (Retry-After: ${this.mask.text(retryAfter).slice(0, 40)})` : '';
-        const message = `target still answered ${raw.status} after ${retries} retries${after}`;
-        this.noteFailure(`GET ${this.mask.text(url.pathname)}: ${message}`);
-        throw new CannotJudge('rate-limited', message, [exchange]);
+      const { raw, ms } = tried;
+      const retryAfter = raw.headers['retry-after'];
+      this.log.append(logEntryOf(this.mask, url, this.check, attempt, ms, { status: raw.status, retryAfter }));
+      const read = readResponse(raw, this.memory.duplicateKeys);
+      const exchange = this.record(url, headers, { ...read, text: read.body.text }, ms, attempt);
+      const answer = answerOf(read, exchange, asked, this.target);
+      // A transient answer is a response like any other for the whole-run judges (its error body,
+      // 7.1 / 7.3), then retried: it is never the answer of the check that happened to receive it.
+      const transient = isTransient(asked.op.operation, raw.status);
+      if (!transient) {
+        noteAnswer(this.state);
+        if (window.answered()) this.state.requestsInFlight.widen(window.size);
       }
-      this.noteAnswer();
-      this.onResponse?.(seen);
-      return { response, seen, chars: text.length + url.toString().length };
+      this.onResponse?.(answer.seen);
+      if (!transient) return answer;
+      if (eased) {
+        crowdedRetries++;
+        window.congested(tried.epoch);
+      } else if (retries >= this.settings.maxRetries) {
+        // 8 rules 3 and 4: a 429, 503 or (list interns) 408 says nothing about the requirement being
+        // probed; it is never its failure. Persisting, it leaves the check unable to judge.
+        const message = stillTransient(raw.status, retries, retryAfter, this.mask) + window.hint();
+        noteFailure(this.state, `GET ${this.mask.text(url.pathname)}: ${message}`);
+        throw new CannotJudge('rate-limited', message, [exchange]);
+      } else retries++;
+      await this.beforeRetry(attempt + 1, retryAfter, url, 'answering 429/503', eased);
     }
+  }
+
+  /**
+   * The run's pause before a retry (retry.ts holdForRetry, within the retry budget), then, for a request
+   * turned away among several, its own random share of the back-off (jitterMs).
+   */
+  private async beforeRetry(
+    attempt: number,
+    retryAfter: string | undefined,
+    url: URL,
+    kept: string,
+    crowded: boolean,
+  ): Promise<void> {
+    const { settings, state } = this;
+    const hint = state.window?.hint() ?? '';
+    holdForRetry(state, settings, backoff(attempt, retryAfter, settings.retryCapMs), url, this.mask, kept, hint);
+    if (crowded) await sleep(jitterMs(attempt, settings.retryCapMs));
+  }
+
+  /**
+   * One try of a request: a place in flight (at most the run's window of requests, whatever asks: one
+   * waiting for its turn is not handed to the transport, so a stop that comes meanwhile sends it
+   * never), one request of the budget, its turn of the pace, then the transport. Says whether other
+   * requests were on the wire with it (`crowded`) and in which epoch of the window it was sent.
+   */
+  private async sendOnce(
+    url: URL,
+    headers: Record<string, string>,
+    ticket: Ticket,
+    window: FlightWindow,
+  ): Promise<({ raw: RawResponse } | { error: unknown }) & { ms: number; crowded: boolean; epoch: number }> {
+    const { state } = this;
+    refuseIfStopped(state);
+    await state.requestsInFlight.take(window.size, ticket);
+    let started = performance.now();
+    let onTheWire = false;
+    let crowded = false;
+    const epoch = window.epoch;
+    try {
+      refuseIfStopped(state);
+      spendBudget(state, this.settings, url);
+      await pace(state, this.settings, ticket);
+      // The run may have stopped while this request waited for its turn (deadline, retry budget).
+      refuseIfStopped(state);
+      started = performance.now();
+      crowded = state.onTheWire > 0;
+      state.onTheWire++;
+      onTheWire = true;
+      const raw = await this.transport.get(url, headers);
+      crowded ||= state.onTheWire > 1;
+      return { raw, ms: Math.round(performance.now() - started), crowded, epoch };
+    } catch (e) {
+      if (e instanceof CannotJudge) throw e;
+      crowded ||= state.onTheWire > 1;
+      return { error: e, ms: Math.round(performance.now() - started), crowded, epoch };
+    } finally {
+      if (onTheWire) state.onTheWire--;
+      state.requestsInFlight.leave(window.size);
+    }
+  }
+
+  /** A request the transport got no answer to, logged and recorded as evidence. */
+  private unanswered(
+    url: URL,
+    headers: Record<string, string>,
+    attempt: number,
+    ms: number,
+    e: unknown,
+  ): { message: string; exchange: Exchange; url: URL } {
+    // Redacted: a transport's message may quote the request (and so the key).
+    const message = this.mask.text(e instanceof TransportError ? e.message : String(e));
+    const exchange = this.record(url, headers, undefined, ms, attempt, message);
+    this.log.append(logEntryOf(this.mask, url, this.check, attempt, ms, { error: message }));
+    return { message, exchange, url };
+  }
+
+  /** What a request without an answer leaves the check with; it counts towards the run's stop. */
+  private failed(unanswered: { message: string; exchange: Exchange; url: URL }, hint: string): CannotJudge {
+    const { exchange, url } = unanswered;
+    const message = unanswered.message + hint;
+    // The run stopped while this request was in flight (its transport closed): cut short, not the target's failure.
+    if (this.state.stopped) return new CannotJudge('stopped', `cut short: ${this.state.stopped}`, [exchange]);
+    noteFailure(this.state, `GET ${this.mask.text(url.pathname)}: ${message}`);
+    return new CannotJudge('transport', `GET ${this.mask.text(url.toString())}: ${message}`, [exchange]);
   }
 
   private authorization(auth: Auth): string | undefined {
@@ -451,127 +383,7 @@ export class Client {
     return built.header;
   }
 
-  /**
-   * The URL of a documented path under one of the target's base URLs, or a suite error. A path
-   * parameter `.` or `..` would be resolved away by URL parsing and the request would leave the
-   * documented path (rule "Hostile input"): refused, as is any base URL the target file does not name.
-   */
-  private documentedUrl(path: string, baseUrl: string): URL {
-    const base = baseUrl.replace(/\/+$/, '');
-    const allowed = [this.target.baseUrl, this.target.interns.regionalBaseUrl]
-      .filter((b): b is string => !!b)
-      .map((b) => b.replace(/\/+$/, ''));
-    if (!allowed.includes(base))
-      throw new Error(`the client refuses ${this.mask.text(base)}: it is not a base URL of the target file`);
-    const url = new URL(base + path);
-    if (url.pathname !== new URL(base).pathname.replace(/\/$/, '') + path) {
-      throw new Error(
-        `the client refuses GET ${this.mask.text(base + path)}: a path parameter would leave the documented path (${url.pathname})`,
-      );
-    }
-    return url;
-  }
-
-  /**
-   * Once the target stopped answering, the remaining checks are cut short like a spent budget
-   * (`skip`, with the reason): the requests that did fail are the run's `error`s.
-   */
-  private refuseIfStopped(): void {
-    if (this.state.stopped) throw new CannotJudge('stopped', `not sent: ${this.state.stopped}`);
-  }
-
-  private noteFailure(what: string): void {
-    this.state.failuresInARow++;
-    if (this.state.failuresInARow >= CONSECUTIVE_FAILURE_LIMIT) {
-      this.state.stopped ??= `the target stopped answering (${this.state.failuresInARow} requests in a row without a usable answer, last: ${what}); nothing more is sent in this run`;
-    }
-  }
-
-  private noteAnswer(): void {
-    this.state.failuresInARow = 0;
-  }
-
-  /**
-   * Waits before a 429/503 retry, within the run's retry budget (the time all such waits may take
-   * together): a target that keeps limiting cannot hold the run until its deadline. Past the budget
-   * the run stops sending, with that reason (8 rule 3: a 429 is never the probed requirement's failure).
-   */
-  private async waitRateLimited(ms: number, url: URL): Promise<void> {
-    // One target, one pause (8 rule 3): a 429/503 holds every check's next request, not only the
-    // retry of the one that received it; the budget counts the time the run is held, once.
-    const now = Date.now();
-    const until = Math.max(this.state.pausedUntil, now + ms);
-    const added = until - Math.max(now, this.state.pausedUntil);
-    if (this.state.rateLimitedWaitMs + added > this.settings.retryBudgetMs) {
-      this.state.stopped ??= `the target kept answering 429/503: the retry budget of ${this.settings.retryBudgetMs / 1000} s was spent waiting (last: GET ${this.mask.text(url.pathname)}); nothing more is sent in this run`;
-      throw new CannotJudge('rate-limited', this.state.stopped);
-    }
-    this.state.rateLimitedWaitMs += added;
-    this.state.pausedUntil = until;
-    // The retry waits in pace() like every other request of the run.
-  }
-
-  /**
-   * Takes one request of the budget, synchronously: checks in flight together cannot all pass the
-   * test before any of them is logged and send more than the budget between them.
-   */
-  private spendBudget(url: URL): void {
-    // The command line's preflight (settings.requestsBefore) counts against the budget too.
-    if (this.state.granted + this.settings.requestsBefore >= this.settings.maxRequests) {
-      throw new CannotJudge(
-        'budget',
-        `request budget of ${this.settings.maxRequests} spent before GET ${url.pathname}`,
-      );
-    }
-    this.state.granted++;
-  }
-
-  /**
-   * Waits for this request's turn: after the run's pause (a 429/503's), and with --max-rps at least
-   * 1000/maxRps ms after the previous request any check sent. The turn is taken when the request
-   * leaves, not when it starts waiting: a request whose timer fired late (the event loop busy with
-   * another check's work) cannot leave in a bunch with the next one. A pause that begins while a
-   * request waits holds it too.
-   */
-  private async pace(ticket: Ticket): Promise<void> {
-    const interval = this.settings.maxRps > 0 ? 1000 / this.settings.maxRps : 0;
-    if (interval === 0 && this.state.pausedUntil <= Date.now()) return;
-    // One request waits for the slot at a time, the next chosen by rank like a place in flight: where
-    // the pace is what holds the run back, the checks expected to finish first still do.
-    await this.state.pacer.take(1, ticket);
-    try {
-      await this.nextSlot(interval);
-    } finally {
-      this.state.pacer.leave();
-    }
-  }
-
-  private async nextSlot(interval: number): Promise<void> {
-    for (;;) {
-      // A run that stopped meanwhile sends nothing more: the requests lined up behind do not wait their slots out.
-      this.refuseIfStopped();
-      const now = Date.now();
-      const at = Math.max(now, this.state.pausedUntil, this.state.lastSent + interval);
-      if (at <= now) {
-        this.state.lastSent = now;
-        if (interval > 0) this.state.slots.push(now);
-        return;
-      }
-      await sleep(at - now);
-    }
-  }
-
-  /** Retry-After (seconds or HTTP date) when given, else exponential from 200 ms; never above the cap. */
-  private backoff(attempt: number, retryAfter: string | undefined): number {
-    let ms = 200 * 2 ** (attempt - 1);
-    const value = retryAfter?.trim() ?? '';
-    // delay-seconds or an HTTP-date (RFC 9110 10.2.3); anything else (empty, negative) is ignored.
-    if (/^\d+(\.\d+)?$/.test(value)) ms = Number(value) * 1000;
-    else if (/^[A-Za-z]{3},/.test(value) && !Number.isNaN(Date.parse(value))) ms = Date.parse(value) - Date.now();
-    return Math.min(Math.max(ms, 0), this.settings.retryCapMs);
-  }
-
-  /** `response` comes already masked (its body was masked before it was parsed); the rest is masked here. */
+  /** An exchange of this check, kept as evidence. */
   private record(
     url: URL,
     headers: Record<string, string>,
@@ -580,22 +392,7 @@ export class Client {
     retries: number,
     error?: string,
   ): Exchange {
-    const r = this.mask;
-    const exchange: Exchange = {
-      request: { method: 'GET', url: excerpt(r.text(url.toString())), headers: excerptHeaders(r.headers(headers)) },
-      durationMs,
-      retries,
-      ...(response
-        ? {
-            response: {
-              status: response.status,
-              headers: excerptHeaders(maskVolatileHeaders(response.headers)),
-              ...truncateBody(response.text),
-            },
-          }
-        : {}),
-      ...(error ? { error: excerpt(r.text(error)) } : {}),
-    };
+    const exchange = exchangeOf(this.mask, url, headers, response, durationMs, retries, error);
     this.keepExchange(exchange);
     return exchange;
   }
@@ -605,17 +402,4 @@ export class Client {
     this.exchanges.push(exchange);
     if (this.exchanges.length > 50) this.exchanges.shift();
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-/**
- * Statuses that can come on any request and say nothing of it: 429 and 503 (7.1, 8 rule 3; a rate
- * limit or an outage, answered on any operation) and, for list interns, 408 (4.3, 7.3, 8 rule 4: "A
- * 408 response exists for list interns"). Retried within the retry budget, never a check's answer.
- */
-export function isTransient(operation: SeenResponse['operation'], status: number): boolean {
-  return status === 429 || status === 503 || (status === 408 && operation === 'listInterns');
 }

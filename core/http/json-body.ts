@@ -68,15 +68,14 @@ const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Decodes `buf` as strict UTF-8, parses it as JSON (the parsed body frozen) and finds the
- * first duplicate object name. `redact` rewrites the text before it is parsed (the client's mask: what
- * is parsed out of a body that echoes a key never holds the key); `duplicateKeyOf` is
+ * first duplicate object name, from the bytes exactly as sent (nothing rewrites them before they are
+ * judged; evidence is masked where it is made, core/http/exchange.ts). `duplicateKeyOf` is
  * firstDuplicateKey or a memo of it, asked only of a body that has a duplicate: JSON.parse keeps one
  * key per name, so the parsed objects hold fewer names than the text's members (its `:` outside
  * strings, counted by the reading limits' pass) exactly when some object names one twice.
  */
 export function decodeJsonBody(
   buf: Uint8Array,
-  redact: (text: string) => string = (t) => t,
   duplicateKeyOf: (text: string) => string | undefined = firstDuplicateKey,
 ): DecodedJsonBody {
   let text: string;
@@ -87,7 +86,6 @@ export function decodeJsonBody(
     invalidUtf8Offset = firstInvalidUtf8(buf) ?? 0;
     text = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8');
   }
-  text = redact(text);
   const out: DecodedJsonBody = { text, ...(invalidUtf8Offset !== undefined ? { invalidUtf8Offset } : {}) };
   if (text.length === 0) return { ...out, jsonError: 'empty body' };
   const read = readingScan(text);

@@ -9,16 +9,30 @@ export interface RawResponse {
   body: Buffer;
 }
 
+/**
+ * A connection the target refused or reset: what a server does when more requests come at once than it
+ * takes (its connection limit, its accept queue), as well as when it is down.
+ */
+export type ConnectionFailure = 'refused' | 'reset';
+
 /** A request that got no usable answer: time-out, refused or reset connection, or a body over the cap. */
 export class TransportError extends Error {
   override readonly name = 'TransportError';
-  /** The target did send a status line and headers (the body then broke): it is reachable. */
+  /** `answered`: the target did send a status line and headers (the body then broke): it is reachable. */
   constructor(
     message: string,
     readonly answered = false,
+    readonly connection?: ConnectionFailure,
   ) {
     super(message);
   }
+}
+
+/** Whether a Node error code is a refused or a reset connection. */
+function connectionFailureOf(code: string | undefined): ConnectionFailure | undefined {
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'reset';
+  return undefined;
 }
 
 export interface TransportLimits {
@@ -87,10 +101,18 @@ export class NodeTransport implements Transport {
             if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
           finish(null, { status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
         });
-        res.on('error', (e) =>
-          finish(new TransportError(`connection broken while reading the response (${describe(e)})`, true)),
+        res.on('error', (e: Error & { code?: string }) =>
+          finish(
+            new TransportError(
+              `connection broken while reading the response (${describe(e)})`,
+              true,
+              connectionFailureOf(e.code),
+            ),
+          ),
         );
-        res.on('aborted', () => finish(new TransportError('connection reset while reading the response', true)));
+        res.on('aborted', () =>
+          finish(new TransportError('connection reset while reading the response', true, 'reset')),
+        );
       });
       let answered = false;
       const timer = setTimeout(() => {
@@ -104,6 +126,7 @@ export class NodeTransport implements Transport {
           new TransportError(
             answered ? `connection broken while reading the response (${describe(e)})` : describe(e),
             answered || !!e.code?.startsWith('HPE_'),
+            connectionFailureOf(e.code),
           ),
         ),
       );
@@ -138,7 +161,13 @@ export class PlaywrightTransport implements Transport {
       return { status: res.status(), headers: res.headers(), body };
     } catch (e) {
       if (e instanceof TransportError) throw e;
-      throw new TransportError((e as Error).message.split('\n')[0] ?? 'request failed');
+      const message = (e as Error).message;
+      const connection = /ECONNREFUSED/.test(message)
+        ? 'refused'
+        : /ECONNRESET|socket hang up/.test(message)
+          ? 'reset'
+          : undefined;
+      throw new TransportError(message.split('\n')[0] ?? 'request failed', false, connection);
     }
   }
 

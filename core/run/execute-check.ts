@@ -9,7 +9,7 @@ import type { Client } from '../http/client.ts';
 import { CannotJudge, ConformanceFailure, SkipCheck } from '../check/errors.ts';
 import { excerpt } from '../check/evidence.ts';
 import { conform } from '../check/expect.ts';
-import { boundedValue, curlOf, ResponseFindings, type JudgeContext } from './response-findings.ts';
+import { boundedValue, curlOf, maskedValue, ResponseFindings, type JudgeContext } from './response-findings.ts';
 import { maxFailuresReason, notJudgedAtMaxFailures } from './max-failures.ts';
 import type { RunSettings } from './run-settings.ts';
 import type { TargetView } from '../target/target.ts';
@@ -38,6 +38,10 @@ export async function executeCheck(
   // response listeners apart, and share the budget, the pace, the pause and the run's memory.
   // Its requests wait for a place in flight, and for the pace, by the rank the engine gives it.
   client = client.forCheck(check.id, rank);
+  // The checks and judges read the target's answers as sent; what they say becomes output here, masked
+  // before it is cut (a key the cut would split is not left half shown): "Hostile input".
+  const shown = (text: string): string => excerpt(client.mask.text(text));
+  const bounded = (value: unknown): unknown => boundedValue(value, client.mask);
   const outcome: CheckOutcome = {
     checkId: check.id,
     status: 'pass',
@@ -48,7 +52,7 @@ export async function executeCheck(
   };
   // Each distinct violation once per check (Finding.dedupeKey); the report keeps it once per
   // requirement. Per check, not per run: what a check reports does not depend on what ran before it.
-  const findings = new ResponseFindings(judging, outcome);
+  const findings = new ResponseFindings(judging, outcome, client.mask);
   const notes = findings.notes;
   client.onResponse = (seen) => findings.take(seen);
   const ctx: ProbeContext = {
@@ -61,7 +65,7 @@ export async function executeCheck(
     observe: (requirementId, value) => {
       if (!check.requirements.includes(requirementId))
         throw new Error(`${check.id} observes ${requirementId}, which it does not declare`);
-      outcome.observations.push({ requirementId, value: boundedValue(value) });
+      outcome.observations.push({ requirementId, value: bounded(value) });
     },
     skip: (reason) => {
       throw new SkipCheck(reason);
@@ -87,23 +91,25 @@ export async function executeCheck(
   } catch (e) {
     if (e instanceof SkipCheck) {
       outcome.status = 'skip';
-      outcome.reason = excerpt(e.message);
+      outcome.reason = shown(e.message);
     } else if (e instanceof ConformanceFailure) {
       outcome.status = 'fail';
-      outcome.reason = excerpt(e.message);
+      outcome.reason = shown(e.message);
       const exchanges = e.exchanges.length ? [...e.exchanges] : client.exchanges.slice(-1);
       outcome.failures.push({
         requirementId: check.requirements.includes(e.requirementId) ? e.requirementId : check.requirements[0]!,
-        message: excerpt(e.message),
+        message: shown(e.message),
         exchanges,
         ...curlOf(exchanges[exchanges.length - 1]),
-        ...(e.counterexample ? { counterexample: e.counterexample } : {}),
+        ...(e.counterexample
+          ? { counterexample: { ...e.counterexample, value: maskedValue(e.counterexample.value, client.mask) } }
+          : {}),
       });
     } else if (e instanceof CannotJudge) {
       const cut = e.reason === 'budget' || e.reason === 'stopped';
       // Not sent by the suite's own bound: not judged, with its reason (neither the target's failure nor the suite's error).
       outcome.status = cut || e.reason === 'unsendable' ? 'skip' : 'error';
-      outcome.reason = excerpt(e.message);
+      outcome.reason = shown(e.message);
       if (cut || client.state.stopped) {
         outcome.cause = 'run-limit';
         outcome.limit = e.reason === 'budget' ? 'budget' : client.state.deadlinePassed ? 'deadline' : 'stopped';
@@ -117,7 +123,7 @@ export async function executeCheck(
       }
     } else {
       outcome.status = 'error';
-      outcome.reason = excerpt(`suite error: ${(e as Error)?.message ?? String(e)}`);
+      outcome.reason = shown(`suite error: ${(e as Error)?.message ?? String(e)}`);
     }
   } finally {
     client.onResponse = undefined;

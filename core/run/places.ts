@@ -32,10 +32,25 @@ export class Places {
     if (at >= 0) this.line(this.waiting.splice(at, 1)[0]!);
   }
 
-  leave(): void {
-    const next = this.waiting.shift();
+  /**
+   * Leaves a place, handed to the first waiting holder while fewer than `size` are held without it: a
+   * size lowered meanwhile (the run's requests in flight, core/http/flight-window.ts) takes effect as
+   * holders leave.
+   */
+  leave(size = Number.POSITIVE_INFINITY): void {
+    const next = this.held <= size ? this.waiting.shift() : undefined;
     if (next) next.taken();
     else this.held--;
+  }
+
+  /** Hands places to waiting holders until `size` are held: the size grew. */
+  widen(size: number): void {
+    while (this.held < size) {
+      const next = this.waiting.shift();
+      if (!next) return;
+      this.held++;
+      next.taken();
+    }
   }
 
   private line(entry: { ticket: Ticket; taken: () => void }): void {

@@ -4,6 +4,7 @@ import { detached, EVIDENCE_TEXT_CHARS, excerpt, type Exchange } from '../check/
 import type { Finding, ResponseJudge, SeenResponse } from '../check/judge.ts';
 import type { JudgeMemo } from '../check/judge-memo.ts';
 import { RunNotes } from './run-notes.ts';
+import type { Mask } from '../text/mask.ts';
 
 /** Distinct violations of one requirement a check keeps, whatever a target sends (the rest are counted). */
 export const FINDINGS_PER_REQUIREMENT = 20;
@@ -21,7 +22,9 @@ export interface JudgeContext {
  * What the response judges find in the responses one part of the run received (a check, or the
  * preflight the command makes before the checks): "Judge every response", whoever asked for it.
  * Each distinct violation once (Finding.dedupeKey), the first FINDINGS_PER_REQUIREMENT of a
- * requirement kept and the rest counted, whatever a target sends.
+ * requirement kept and the rest counted, whatever a target sends. The judges read the target's
+ * answers as sent; what they say becomes output here, masked before it is cut (a key the cut would
+ * split is not left half shown): rule "Hostile input".
  */
 export class ResponseFindings {
   readonly notes: RunNotes;
@@ -34,6 +37,7 @@ export class ResponseFindings {
   constructor(
     private readonly judging: JudgeContext,
     private readonly outcome: CheckOutcome,
+    private readonly mask: Mask,
   ) {
     this.notes = judging.notes ?? new RunNotes();
   }
@@ -48,7 +52,7 @@ export class ResponseFindings {
         this.observedKeys.add(JSON.stringify(observation));
         this.outcome.observations.push({
           requirementId: observation.requirementId,
-          value: boundedValue(observation.value),
+          value: boundedValue(observation.value, this.mask),
         });
       }
     }
@@ -79,7 +83,7 @@ export class ResponseFindings {
       const at = f.position === undefined ? '' : ` (record ${f.position})`;
       outcome.failures.push({
         requirementId: f.requirementId,
-        message: `${excerpt(f.message)}${at}`,
+        message: `${excerpt(this.mask.text(f.message))}${at}`,
         exchanges: [f.exchange],
         ...curlOf(f.exchange),
       });
@@ -91,7 +95,7 @@ export class ResponseFindings {
     const first = this.findings[0];
     if (first && outcome.status !== 'fail') {
       outcome.status = 'fail';
-      outcome.reason = `${first.requirementId}: ${excerpt(first.message)}`;
+      outcome.reason = `${first.requirementId}: ${excerpt(this.mask.text(first.message))}`;
     }
   }
 }
@@ -105,6 +109,7 @@ export function judgeReceived(
   checkId: string,
   responses: readonly SeenResponse[],
   judges: readonly ResponseJudge[],
+  mask: Mask,
 ): CheckOutcome {
   const outcome: CheckOutcome = {
     checkId,
@@ -114,7 +119,7 @@ export function judgeReceived(
     requests: responses.length,
     seed: 0,
   };
-  const findings = new ResponseFindings({ judges }, outcome);
+  const findings = new ResponseFindings({ judges }, outcome, mask);
   for (const seen of responses) findings.take({ ...seen, check: checkId });
   findings.finish();
   return outcome;
@@ -127,13 +132,32 @@ export function curlOf(exchange: Exchange | undefined): { curl?: string } {
   return { curl: curlCommand(exchange.request.url, auth === undefined ? {} : { authorization: auth }) };
 }
 
+/** A value with the keys in it masked: itself when it holds none, else read back from its masked JSON. */
+export function maskedValue(value: unknown, mask: Mask): unknown {
+  const raw = JSON.stringify(value);
+  if (raw === undefined) return value;
+  const json = mask.text(raw);
+  if (json === raw) return value;
+  try {
+    return JSON.parse(json);
+  } catch {
+    return { excerpt: excerpt(json) };
+  }
+}
+
 /**
- * An observed value as evidence: a copy of it (read back from its JSON: a string parsed out of a body
- * would keep the whole body alive for the run, core/check/evidence.ts detached), or past
- * EVIDENCE_TEXT_CHARS of JSON an excerpt of its JSON.
+ * An observed value as evidence, masked: a copy of it (read back from its masked JSON: a string parsed
+ * out of a body would keep the whole body alive for the run, core/check/evidence.ts detached), or past
+ * EVIDENCE_TEXT_CHARS of JSON (or JSON the mask left unreadable) an excerpt of its JSON.
  */
-export function boundedValue(value: unknown): unknown {
-  const json = JSON.stringify(value);
-  if (json === undefined) return value;
-  return json.length <= EVIDENCE_TEXT_CHARS ? JSON.parse(detached(json)) : { excerpt: excerpt(json) };
+export function boundedValue(value: unknown, mask: Mask): unknown {
+  const raw = JSON.stringify(value);
+  if (raw === undefined) return value;
+  const json = mask.text(raw);
+  if (json.length > EVIDENCE_TEXT_CHARS) return { excerpt: excerpt(json) };
+  try {
+    return JSON.parse(detached(json));
+  } catch {
+    return { excerpt: excerpt(json) };
+  }
 }

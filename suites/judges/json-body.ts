@@ -35,7 +35,8 @@ export const jsonBodyJudge: ResponseJudge = {
         exchange: response.exchange,
         dedupeKey: `${requirementId}:${response.operation}:${response.status}:${kind}`,
       });
-    const contentType = response.exchange.response?.headers['content-type'];
+    // As received: the exchange's headers are masked for the report.
+    const contentType = response.contentType ?? response.exchange.response?.headers['content-type'];
     if (!isJsonFamily(contentType))
       add(
         JSON_BODY,
