@@ -70,8 +70,10 @@ test('a target echoing the key in every encoding: no encoding of either key on t
       expect.soft(findKeys(readFileSync(file, encoding), KEYS), `${file} (${encoding})`).toEqual([]);
   }
   // tsx's compile cache (tsx-*) holds this project's sources, not anything of the run.
-  for (const file of filesUnder(tmp, (name) => name.startsWith('tsx-')))
-    expect.soft(findKeys(readFileSync(file, 'latin1'), KEYS), file).toEqual([]);
+  const written = filesUnder(tmp, (name) => name.startsWith('tsx-'));
+  // The run kept its directory there (CONFORMANCE_KEEP_RUN_DIR): an empty TMPDIR would scan nothing.
+  expect(written.length, 'files the run wrote under its TMPDIR').toBeGreaterThan(0);
+  for (const file of written) expect.soft(findKeys(readFileSync(file, 'latin1'), KEYS), file).toEqual([]);
   // The target's escape sequences, carriage returns and C1 CSI never reach the terminal raw.
   expect.soft(run.stdout + run.stderr, 'the console').not.toMatch(/[\u0007\u001b\u009b\u202e]|\r(?!\n)/);
   // Nor does anything that does not show (tag characters, CGJ, variation selectors, Hangul fillers, U+2800: issue 29).
