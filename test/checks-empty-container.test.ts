@@ -63,6 +63,7 @@ test('an unknown container: the answer is observed (status and what it holds), n
 
 test('no empty-container check fails or errors on a conformant variant', async () => {
   test.setTimeout(120_000);
+  expect(emptyContainerChecks.length).toBeGreaterThan(0);
   const bad: string[] = [];
   for (const variant of CONFORMANT_VARIANTS) {
     for (const check of emptyContainerChecks) {

@@ -47,6 +47,9 @@ for (const fault of SAMPLE) {
   test(`each check alone and each of ${SHARDS} shards give the full run's statuses (${fault ?? 'reference'})`, async () => {
     const options = fault ? { faults: [fault] } : {};
     const full = statuses(await runEngineAgainst(options, { settings: { seed: SEED } }));
+    expect(full.size, 'requirements judged in the full run').toBeGreaterThan(0);
+    // A fault of the sample fails something in the full run: else its statuses are the reference's.
+    if (fault) expect([...full.values()], `${fault} fails a requirement`).toContain('fail');
     const differ: string[] = [];
     const covering = (req: string) =>
       ALL_CHECKS.filter((c) => (c.requirements as readonly string[]).includes(req)).map((c) => c.id);
@@ -66,15 +69,25 @@ for (const fault of SAMPLE) {
     }
     // Playwright splits the tests in their listed order (core/check/check-listing.ts).
     const ids = listingOf(ALL_CHECKS).map((c) => c.id);
+    // How many requirements each shard holds whole: a shard that held none would compare nothing.
+    const comparedPerShard: number[] = [];
     for (let s = 0; s < SHARDS; s++) {
       const inShard = (id: string) => shardOf(ids.indexOf(id), ids.length, SHARDS) === s;
       const shard = statuses(await runEngineAgainst(options, { settings: { seed: SEED }, select: inShard }));
+      let compared = 0;
       for (const [req, status] of full) {
         const own = covering(req);
-        if (own.length && own.every(inShard) && shard.get(req) !== status)
+        if (!own.length || !own.every(inShard)) continue;
+        compared++;
+        if (shard.get(req) !== status)
           differ.push(`--shard ${s + 1}/${SHARDS}: ${req} ${shard.get(req)} (full run ${status})`);
       }
+      comparedPerShard.push(compared);
     }
     expect(differ).toEqual([]);
+    expect(
+      comparedPerShard.filter((n) => n === 0),
+      `requirements compared per shard: ${comparedPerShard}`,
+    ).toEqual([]);
   });
 }

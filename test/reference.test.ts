@@ -427,6 +427,7 @@ test.describe('listContainerFiles', () => {
       expect(pages.every((p) => p.first_id === null)).toBe(true);
       const r = await files(other, other.fixtures.containerId, '?limit=20');
       expect(r.body.x_reference).toBe(true);
+      expect(r.body.data.length).toBeGreaterThan(0);
       expect(r.body.data.every((f: any) => f.x_reference === true && f.id.length % 4 === 2)).toBe(true); // "cfile_" + 4n
     } finally {
       await other.close();

@@ -69,9 +69,12 @@ test('a target echoing the key in every encoding: no encoding of either key on t
     for (const encoding of ['utf8', 'latin1'] as const)
       expect.soft(findKeys(readFileSync(file, encoding), KEYS), `${file} (${encoding})`).toEqual([]);
   }
-  // tsx's compile cache (tsx-*) holds this project's sources, not anything of the run.
-  for (const file of filesUnder(tmp, (name) => name.startsWith('tsx-')))
-    expect.soft(findKeys(readFileSync(file, 'latin1'), KEYS), file).toEqual([]);
+  // The compile caches hold code, not anything of the run: tsx's (tsx-*) this project's sources, and
+  // node-compile-cache V8's code of Playwright's bundles (cli/cjs-compile-cache.ts).
+  const written = filesUnder(tmp, (name) => name.startsWith('tsx-') || name === 'node-compile-cache');
+  // The run kept its directory there (CONFORMANCE_KEEP_RUN_DIR): an empty TMPDIR would scan nothing.
+  expect(written.length, 'files the run wrote under its TMPDIR').toBeGreaterThan(0);
+  for (const file of written) expect.soft(findKeys(readFileSync(file, 'latin1'), KEYS), file).toEqual([]);
   // The target's escape sequences, carriage returns and C1 CSI never reach the terminal raw.
   expect.soft(run.stdout + run.stderr, 'the console').not.toMatch(/[\u0007\u001b\u009b\u202e]|\r(?!\n)/);
   // Nor does anything that does not show (tag characters, CGJ, variation selectors, Hangul fillers, U+2800).

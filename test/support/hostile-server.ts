@@ -35,6 +35,8 @@ export interface Sent {
   clientClosed: boolean;
   /** The server wrote the whole response. */
   ended: boolean;
+  /** `bytes` when the connection closed before the response was complete: nothing is written after. */
+  bytesWhenClosed?: number;
 }
 
 /** What the server does with one request. */
@@ -178,7 +180,10 @@ export async function startHostile(respond: Responder | Action): Promise<Hostile
     const record: Sent = { url: rec.url, bytes: 0, clientClosed: false, ended: false };
     sent.push(record);
     res.on('close', () => {
-      if (!res.writableFinished) record.clientClosed = true;
+      if (!res.writableFinished) {
+        record.clientClosed = true;
+        record.bytesWhenClosed = record.bytes;
+      }
     });
     act(responder(rec, index), req, res, record);
   });

@@ -12,9 +12,7 @@
  * - with what does not show removed (tag characters, variation selectors, CGJ, Hangul fillers,
  *   braille blank, zero-width and bidi marks, soft hyphen) and compatibility forms folded (NFKC);
  * - reversed, in rot13, quoted-printable, octal escapes, `&#NN` without `;`, in base32 runs, in
- *   lists of decimal, octal or 0x bytes, and in hex of UTF-16 (NULs dropped);
- * - spaced out: with every blank, line break (raw or escaped), `.`, `,`, `-`, `_`, `/`, `:` and `|`
- *   dropped from the text and from the key (a key of 8 such characters or more).
+ *   lists of decimal, octal or 0x bytes, and in hex of UTF-16 (NULs dropped).
  */
 
 export interface Finding {
@@ -25,78 +23,101 @@ export interface Finding {
   around: string;
 }
 
-/** Every way `keys` appear in `text` (empty when none does). */
+/**
+ * Every way `keys` appear in `text` (empty when none does). Each decoding of the text is made once
+ * and searched for every key: what a key is found as depends on that key alone.
+ */
 export function findKeys(text: string, keys: readonly string[], depth = 0): Finding[] {
   const out: Finding[] = [];
+  if (keys.length === 0) return out;
   const seen = new Set<string>();
+  const note = (key: string, how: string, where: string, at: number) => {
+    const around = where.slice(Math.max(0, at - 30), at + 30).replaceAll(key, '<KEY>');
+    if (!seen.has(key + how + around)) out.push({ key, how, around });
+    seen.add(key + how + around);
+  };
+  const lowerKeys = keys.map((key) => key.toLowerCase());
   const visible = foldUnseen(text);
   const unescaped = foldUnseen(unescapeAll(visible, false));
   const quotedPrintable = foldUnseen(unescapeAll(visible, true));
-  for (const key of keys) {
-    const k = key.toLowerCase();
-    const note = (how: string, where: string, at: number) => {
-      const around = where.slice(Math.max(0, at - 30), at + 30).replaceAll(key, '<KEY>');
-      if (!seen.has(key + how + around)) out.push({ key, how, around });
-      seen.add(key + how + around);
+  const plainForms: Array<[string, string]> = [
+    ['plain', text],
+    ['unseen', visible],
+    ['escaped', unescaped],
+    ['quoted-printable', quotedPrintable],
+  ];
+  const lowered = plainForms.map(([, form]) => form.toLowerCase());
+  keys.forEach((key, i) => {
+    // The first of these forms that holds the key, as it reads there.
+    const form = lowered.findIndex((lower) => lower.includes(lowerKeys[i]!));
+    if (form >= 0) note(key, plainForms[form]![0], plainForms[form]![1], lowered[form]!.indexOf(lowerKeys[i]!));
+  });
+  // A key spaced out (separators between its characters), as a person still reads it.
+  const joined = [...new Set([text, visible, unescaped])].map((source) =>
+    unspaced(source.replace(/\\+[nrt]/g, ' ').toLowerCase()),
+  );
+  keys.forEach((key, i) => {
+    const spacedKey = unspaced(lowerKeys[i]!);
+    if (spacedKey.length < 8) return;
+    for (const j of joined) if (j.includes(spacedKey)) note(key, 'spaced', j, j.indexOf(spacedKey));
+  });
+  for (const source of new Set([text, visible, unescaped, quotedPrintable])) {
+    const lower = source.toLowerCase();
+    /**
+     * One decoding of `source` (lower case), searched for every key; `run` is the part of the source it
+     * decodes, looked for only when a key is found (a search per run would read the source once per run).
+     */
+    const search = (how: string, decoded: string, run?: string) => {
+      keys.forEach((key, i) => {
+        if (decoded.includes(lowerKeys[i]!)) note(key, how, source, run === undefined ? 0 : source.indexOf(run));
+      });
     };
-    let at = text.toLowerCase().indexOf(k);
-    if (at >= 0) note('plain', text, at);
-    else if ((at = visible.toLowerCase().indexOf(k)) >= 0) note('unseen', visible, at);
-    else if ((at = unescaped.toLowerCase().indexOf(k)) >= 0) note('escaped', unescaped, at);
-    else if ((at = quotedPrintable.toLowerCase().indexOf(k)) >= 0) note('quoted-printable', quotedPrintable, at);
-    const spacedKey = unspaced(k);
-    if (spacedKey.length >= 8)
-      for (const source of new Set([text, visible, unescaped])) {
-        const joined = unspaced(source.replace(/\\+[nrt]/g, ' ').toLowerCase());
-        if ((at = joined.indexOf(spacedKey)) >= 0) note('spaced', joined, at);
+    search('reversed', reverse(lower));
+    search('rot13', rot13(lower));
+    // Hex, also with a separator between bytes (`73:6b:...`, `73 6B ...`); NULs dropped (UTF-16).
+    for (const run of source.match(/(?:[0-9a-f]{2}[:\- ,]?){4,}/gi) ?? []) {
+      for (const offset of [0, 1]) {
+        const decoded = Buffer.from(evenLength(run.replace(/[:\- ,]/g, '').slice(offset)), 'hex')
+          .toString('latin1')
+          .replaceAll('\u0000', '')
+          .toLowerCase();
+        search('hex', decoded, run);
       }
-    for (const source of new Set([text, visible, unescaped, quotedPrintable])) {
-      const lower = source.toLowerCase();
-      if (reverse(lower).includes(k)) note('reversed', source, 0);
-      if (rot13(lower).includes(k)) note('rot13', source, 0);
-      // Hex, also with a separator between bytes (`73:6b:...`, `73 6B ...`); NULs dropped (UTF-16).
-      for (const run of source.match(/(?:[0-9a-f]{2}[:\- ,]?){4,}/gi) ?? []) {
-        for (const offset of [0, 1]) {
-          const decoded = Buffer.from(evenLength(run.replace(/[:\- ,]/g, '').slice(offset)), 'hex')
-            .toString('latin1')
-            .replaceAll('\u0000', '')
-            .toLowerCase();
-          if (decoded.includes(k)) note('hex', source, source.indexOf(run));
-        }
+    }
+    // Lists of byte values: decimal, octal, 0x.
+    for (const [how, list, radix] of [
+      ['decimal-list', /(?:\b\d{1,3}\b[,; ]{0,2}){4,}/g, 10],
+      ['octal-list', /(?:\b[0-3][0-7]{2}\b[,; ]{0,2}){4,}/g, 8],
+      ['octal-run', /(?:[0-3][0-7]{2}){4,}/g, 8],
+      ['0x-list', /(?:0x[0-9a-f]{2}[,; ]{0,2}){4,}/gi, 16],
+    ] as const) {
+      for (const run of source.match(list) ?? []) {
+        const values = how === 'octal-run' ? run.match(/.../g)! : run.split(/[,; ]+/).filter(Boolean);
+        const decoded = values
+          .map((v) => String.fromCharCode(parseInt(v.replace(/^0x/i, ''), radix) & 0xff))
+          .join('')
+          .toLowerCase();
+        search(how, decoded, run);
       }
-      // Lists of byte values: decimal, octal, 0x.
-      for (const [how, list, radix] of [
-        ['decimal-list', /(?:\b\d{1,3}\b[,; ]{0,2}){4,}/g, 10],
-        ['octal-list', /(?:\b[0-3][0-7]{2}\b[,; ]{0,2}){4,}/g, 8],
-        ['octal-run', /(?:[0-3][0-7]{2}){4,}/g, 8],
-        ['0x-list', /(?:0x[0-9a-f]{2}[,; ]{0,2}){4,}/gi, 16],
-      ] as const) {
-        for (const run of source.match(list) ?? []) {
-          const values = how === 'octal-run' ? run.match(/.../g)! : run.split(/[,; ]+/).filter(Boolean);
-          const decoded = values
-            .map((v) => String.fromCharCode(parseInt(v.replace(/^0x/i, ''), radix) & 0xff))
-            .join('')
-            .toLowerCase();
-          if (decoded.includes(k)) note(how, source, source.indexOf(run));
-        }
-      }
-      for (const run of source.match(/[A-Za-z2-7]{8,}/g) ?? []) {
-        for (let offset = 0; offset < 8; offset++) {
-          if (fromBase32(run.slice(offset)).toLowerCase().includes(k)) note('base32', source, source.indexOf(run));
-        }
-      }
-      for (const [how, alphabet] of [
-        ['base64', /[A-Za-z0-9+/]{8,}/g],
-        ['base64url', /[A-Za-z0-9_-]{8,}/g],
-      ] as const) {
-        for (const run of source.match(alphabet) ?? []) {
-          for (let offset = 0; offset < 4; offset++) {
-            // NULs dropped: the base64 of UTF-16 bytes decodes to the key with a NUL beside each character.
-            const decoded = Buffer.from(run.slice(offset), how).toString('latin1').replaceAll('\u0000', '');
-            if (decoded.toLowerCase().includes(k)) note(how, source, source.indexOf(run));
-            // Base64 of base64: what this decodes to, scanned once more.
-            else if (depth === 0 && decoded.length >= 8 && findKeys(decoded, [key], 1).length > 0)
-              note(`${how} of base64`, source, source.indexOf(run));
+    }
+    for (const run of source.match(/[A-Za-z2-7]{8,}/g) ?? []) {
+      for (let offset = 0; offset < 8; offset++) search('base32', fromBase32(run.slice(offset)).toLowerCase(), run);
+    }
+    for (const [how, alphabet] of [
+      ['base64', /[A-Za-z0-9+/]{8,}/g],
+      ['base64url', /[A-Za-z0-9_-]{8,}/g],
+    ] as const) {
+      for (const run of source.match(alphabet) ?? []) {
+        for (let offset = 0; offset < 4; offset++) {
+          // NULs dropped: the base64 of UTF-16 bytes decodes to the key with a NUL beside each character.
+          const decoded = Buffer.from(run.slice(offset), how).toString('latin1').replaceAll('\u0000', '');
+          const decodedLower = decoded.toLowerCase();
+          search(how, decodedLower, run);
+          // Base64 of base64: what this decodes to, scanned once more for the keys it does not hold as it reads.
+          if (depth === 0 && decoded.length >= 8) {
+            const hidden = keys.filter((_, i) => !decodedLower.includes(lowerKeys[i]!));
+            const inner = new Set(findKeys(decoded, hidden, 1).map((f) => f.key));
+            for (const key of hidden) if (inner.has(key)) note(key, `${how} of base64`, source, source.indexOf(run));
           }
         }
       }
@@ -105,7 +126,7 @@ export function findKeys(text: string, keys: readonly string[], depth = 0): Find
   return out;
 }
 
-/** The text without what spaces a key's characters out. */
+/** The text with every separator a spaced-out key may carry removed (spaces, dots, dashes and the like). */
 function unspaced(text: string): string {
   return text.replace(/[\s.,\-_/:|]+/g, '');
 }
@@ -129,10 +150,21 @@ function rot13(s: string): string {
   return s.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + 13) % 26) + 97));
 }
 
+/** Base32 (RFC 4648 section 6) of a run of its alphabet, each whole byte of it; the bits left over dropped. */
 function fromBase32(run: string): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  const bits = [...run.toUpperCase()].map((c) => alphabet.indexOf(c).toString(2).padStart(5, '0')).join('');
-  return (bits.match(/.{8}/g) ?? []).map((b) => String.fromCharCode(parseInt(b, 2))).join('');
+  let bits = 0;
+  let count = 0;
+  let out = '';
+  for (const c of run.toUpperCase()) {
+    bits = ((bits << 5) | alphabet.indexOf(c)) & 0x1fff;
+    count += 5;
+    if (count >= 8) {
+      count -= 8;
+      out += String.fromCharCode((bits >> count) & 0xff);
+    }
+  }
+  return out;
 }
 
 /** Percent-encoding and backslash escapes undone until nothing changes (each can hide the other). */
