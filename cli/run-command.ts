@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { proxyShownFor } from '../core/http/proxy.ts';
 import { Mask, secretsOf } from '../core/text/mask.ts';
 import type { RunSettings } from '../core/run/run-settings.ts';
 import { keyHostsOf } from '../core/target/allowed-hosts.ts';
@@ -173,6 +174,8 @@ function say(line: string, mask: Mask): void {
 function sayStart(target: Target, seed: number, mask: Mask, fromFile: boolean): void {
   say(fromFile ? `target: ${target.baseUrl}` : `target: embedded reference at ${target.baseUrl}`, mask);
   say(`keys go only to: ${keyHostsOf(baseUrlsOf(target).map((b) => b.url)).join(', ')}`, mask);
+  const proxy = proxyShownFor(target.baseUrl);
+  if (proxy) say(`proxy: ${proxy} (HTTPS_PROXY / HTTP_PROXY; NO_PROXY for hosts reached directly)`, mask);
   say(`seed: ${seed}`, mask);
   for (const warning of runWarnings(target)) say(`warning: ${warning}`, mask);
 }

@@ -1,4 +1,5 @@
 import type { CheckOutcome } from '../core/check/check.ts';
+import { proxyShownFor } from '../core/http/proxy.ts';
 import type { Engine } from '../core/run/engine.ts';
 import { keyHostsOf } from '../core/target/allowed-hosts.ts';
 import { baseUrlsOf, viewOf } from '../core/target/target.ts';
@@ -33,6 +34,7 @@ export function reportOfRun(
       concurrency: engine.concurrency,
       rateLimitedWaitMs: Math.round(engine.state.rateLimitedWaitMs),
       ...(meta.shard ? { shard: meta.shard } : {}),
+      ...(proxyShownFor(run.target.baseUrl) ? { proxy: proxyShownFor(run.target.baseUrl) } : {}),
       ...(runWarnings(run.target).length ? { warnings: runWarnings(run.target) } : {}),
     },
     requestLog: engine.state.log.entries,

@@ -103,6 +103,8 @@ export interface ConformanceReport {
      * loopback or allowed by the user (--allow-host, CONFORMANCE_ALLOW_HOSTS).
      */
     keysSentTo?: string[];
+    /** The proxy (host:port, never its credentials) the run's requests went through (HTTPS_PROXY, HTTP_PROXY; core/http/proxy.ts). */
+    proxy?: string;
     /** `I/N` when this report covers one shard only (its other checks are `disabled`). */
     shard?: string;
     /** Number of shard reports this report was merged from (`npm run conformance:merge`). */

@@ -1,3 +1,4 @@
+import { proxySecrets } from '../http/proxy.ts';
 import type { Target } from '../target/target.ts';
 import { formsOf } from './mask/forms.ts';
 import { asciiLower, lowerCase } from './mask/lower-case.ts';
@@ -89,6 +90,8 @@ export function secretsOf(
     });
   // --header values are secrets like the keys (a gateway's token), named by their variable.
   for (const h of target.headers ?? []) out.push({ value: h.value, placeholder: `$${h.variable}` });
+  // A proxy's credentials (HTTPS_PROXY=http://user:pass@proxy:3128) are sent as Proxy-Authorization: secrets too.
+  out.push(...proxySecrets());
   return out;
 }
 
