@@ -242,7 +242,11 @@ function judge(
   // requirement's finding, said under that one).
   const notReached = ran.find((c) => c.status === 'fail' && c.probeCompleted !== true);
   // The check whose reason a requirement left unjudged gives: its cause and field go with it.
-  const said = ran.find((c) => c.status !== 'fail' && c.reason);
+  // A check of its own cause first (no intern listed, say) before one that needs an absent target
+  // field: the reason names what left the requirement itself unjudged, not another check's field.
+  const said =
+    ran.find((c) => c.status !== 'fail' && c.reason && c.cause !== 'target-field') ??
+    ran.find((c) => c.status !== 'fail' && c.reason);
   const unjudged = (otherwise: string) =>
     notReached
       ? `${NOT_REACHED} ${notReached.checkId} failed first on ${notReached.failures[0]?.requirementId}`

@@ -65,3 +65,22 @@ test('the console closing lines say how far each listing was read', async () => 
     /^listing interns: \d+ intern\(s\) in \d+ page\(s\), not read to its end: the checks ask only its first pages$/m,
   );
 });
+
+test('a key that lists no intern leaves the workspace of every intern not judged for that cause, not for a target field another check needs', async () => {
+  test.setTimeout(120_000);
+  const report = await runEngineAgainst(
+    { internsNone: true },
+    {
+      settings: { seed: 1 },
+      editTarget: (t) => {
+        delete t.interns.cursorParam;
+      },
+    },
+  );
+  expect(report.verdict).toBe('conformant');
+  const workspace = report.requirements.find((r) => r.id === 'interns.intern.workspace-of-key')!;
+  expect(workspace.status).toBe('skip');
+  expect(workspace.reason).toBe('the key lists no interns: nothing to judge');
+  expect(workspace.cause).toBeUndefined();
+  expect(report.run.coverage!.interns).toMatchObject({ pages: expect.any(Number), interns: 0, ended: true });
+});
