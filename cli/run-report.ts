@@ -6,6 +6,7 @@ import { baseUrlsOf, viewOf } from '../core/target/target.ts';
 import { buildReport } from '../reports/build-report.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
+import { listingCoverage } from '../suites/support/listing-coverage.ts';
 import type { PreparedRun } from './prepare-run.ts';
 import { runWarnings } from './run-warnings.ts';
 
@@ -33,6 +34,10 @@ export function reportOfRun(
       requestsSaved: engine.state.requestsSaved,
       concurrency: engine.concurrency,
       rateLimitedWaitMs: Math.round(engine.state.rateLimitedWaitMs),
+      coverage: listingCoverage(engine.notes, viewOf(run.target), run.settings, {
+        requests: engine.state.log.entries.length + (run.settings.requestsBefore ?? 0),
+        ...(engine.state.stopped ? { stopped: engine.state.stopped } : {}),
+      }),
       ...(meta.shard ? { shard: meta.shard } : {}),
       ...(proxyShownFor(run.target.baseUrl) ? { proxy: proxyShownFor(run.target.baseUrl) } : {}),
       ...(runWarnings(run.target).length ? { warnings: runWarnings(run.target) } : {}),

@@ -273,6 +273,11 @@ export interface HiddenRuns {
   visibleEvery?: number;
   /** Visible files of the main container before visibleEvery keeps some (its own 1,350 when absent). */
   files?: number;
+  /**
+   * Hidden objects in a row before the first visible file, the listing's start (4.1 rule 3: `data`
+   * may be empty from the first page on). Their paths " .~leading/…" sort before every visible path.
+   */
+  leading?: number;
 }
 
 /**
@@ -329,6 +334,10 @@ function withHiddenRuns(
     for (let k = 0; k < runs.length; k++)
       out.push({ path: `${path}.~journal/${String(k).padStart(width, '0')}`, hidden: true });
   });
+  // " ." sorts before " leading space.txt", the first visible path, in UTF-8 and UTF-16 alike.
+  const leading = runs.leading ?? 0;
+  for (let k = 0; k < leading; k++)
+    out.push({ path: ` .~leading/${String(k).padStart(String(leading).length, '0')}`, hidden: true });
   return out;
 }
 

@@ -45,6 +45,11 @@ export interface ReferenceOptions {
   internsCursor: string;
   /** 8 rule 2: default interns page size (not shown). */
   internsDefaultPageSize: number;
+  /**
+   * The management key's workspace holds no intern (4.3: "The API key selects the caller, the workspace
+   * and the visible interns"; nothing says a workspace holds any): every interns page is empty.
+   */
+  internsNone: boolean;
   /** 5 rule 3: operations that accept the restricted key (which key kind each needs is not shown). */
   restrictedKeyAcceptedBy: readonly Operation[];
   /** Content-Type of every JSON response. */
@@ -73,6 +78,7 @@ export const DEFAULT_REFERENCE_OPTIONS: ReferenceOptions = {
   sparseEndpoints: false,
   stringErrorStatus: { invalid_body: 400, not_found: 404, internal_error: 500 },
   internsParams: { limit: 'limit', status: 'status', workspace: 'workspace_id' },
+  internsNone: false,
   internsCursor: 'after',
   internsDefaultPageSize: 50,
   restrictedKeyAcceptedBy: [],

@@ -106,6 +106,28 @@ export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
     options: { scanBound: 1, hiddenRuns: { length: 5, every: 100 } },
   },
   {
+    name: 'hidden-listing-start',
+    description:
+      'a listing that starts with 300 hidden bookkeeping objects in a row, at a scan bound of 1 (8 rule 1, 4.1 rule 3): its first 300 pages at every limit are empty with has_more true, and 5 hidden objects follow every 100th visible file',
+    options: { scanBound: 1, hiddenRuns: { length: 5, every: 100, leading: 300 } },
+  },
+  {
+    name: 'key-without-interns',
+    description:
+      'the management key sees no intern (4.3: the key selects the visible interns, and nothing says a workspace holds any): every interns page is empty with has_more false',
+    options: { internsNone: true },
+    // Every rule of an intern record, and the key's workspace of every intern listed, need an intern.
+    unjudged: [
+      'interns.intern.uuid-fields',
+      'interns.intern.timestamps',
+      'interns.intern.hostname-shape',
+      'interns.intern.hostname-label-name',
+      'interns.intern.model-shape',
+      'interns.intern.status-value',
+      'interns.intern.workspace-of-key',
+    ].map((id) => ({ id, why: 'the key lists no intern: no record to judge (2.5, 4.3)' })),
+  },
+  {
     name: 'sparse-visible-files',
     description:
       'a visible file only after every 250 hidden bookkeeping objects (8 rule 1, 4.1 rule 3), among every 30th file of the container: about four pages per file at every limit, three of them empty',

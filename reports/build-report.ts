@@ -2,6 +2,7 @@ import type { CheckDeclaration, CheckOutcome } from '../core/check/check.ts';
 import { listingOf } from '../core/check/check-listing.ts';
 import { catalogue, LEVELS, strongestLevel, type Requirement } from '../core/document/catalogue.ts';
 import type { RequestLogEntry } from '../core/http/request-log.ts';
+import { unfinishedListings, type RunCoverage } from '../core/run/coverage.ts';
 import type { TargetView } from '../core/target/target.ts';
 import {
   REQUIREMENT_STATUSES,
@@ -43,6 +44,27 @@ export const NOT_REACHED = 'not reached:';
  * the run incomplete under --require-all.
  */
 function verdictOf(
+  requirements: readonly RequirementResult[],
+  failOn: 'must' | 'should',
+  requireAll: boolean,
+  stopped: string | undefined,
+  shard: boolean,
+  coverage: RunCoverage | undefined,
+): { verdict: Verdict; incomplete?: string; mustNotJudged: { count: number; fields: string[] } } {
+  const found = verdictOfRequirements(requirements, failOn, requireAll, stopped, shard);
+  // A listing the run's limits cut is records not judged, as a MUST not judged is, under --require-all;
+  // an incomplete run names it beside its other cause.
+  const unfinished = requireAll && coverage && !shard ? unfinishedListings(coverage) : [];
+  if (!unfinished.length || found.verdict === 'non-conformant' || found.verdict === 'error') return found;
+  const listings = `${unfinished.length} listing(s) not read to the end (--require-all): ${unfinished.join('; ')}`;
+  return {
+    ...found,
+    verdict: 'incomplete',
+    incomplete: found.incomplete ? `${found.incomplete}; ${listings}` : listings,
+  };
+}
+
+function verdictOfRequirements(
   requirements: readonly RequirementResult[],
   failOn: 'must' | 'should',
   requireAll: boolean,
@@ -149,6 +171,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     input.requireAll ?? false,
     input.stopped,
     input.run.shard !== undefined,
+    input.run.coverage,
   );
   const ranChecks = checks.filter((c) => c.cause !== 'not-selected').length;
   return {
@@ -219,7 +242,11 @@ function judge(
   // requirement's finding, said under that one).
   const notReached = ran.find((c) => c.status === 'fail' && c.probeCompleted !== true);
   // The check whose reason a requirement left unjudged gives: its cause and field go with it.
-  const said = ran.find((c) => c.status !== 'fail' && c.reason);
+  // A check of its own cause first (no intern listed, say) before one that needs an absent target
+  // field: the reason names what left the requirement itself unjudged, not another check's field.
+  const said =
+    ran.find((c) => c.status !== 'fail' && c.reason && c.cause !== 'target-field') ??
+    ran.find((c) => c.status !== 'fail' && c.reason);
   const unjudged = (otherwise: string) =>
     notReached
       ? `${NOT_REACHED} ${notReached.checkId} failed first on ${notReached.failures[0]?.requirementId}`

@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { coverageLines } from '../core/run/coverage.ts';
+import { terminalSafe } from '../core/text/terminal-text.ts';
 import { durationText, RUN_TIME_LABEL, verdictLine } from './format.ts';
 import type { ConformanceReport } from './model.ts';
 import { REPORT_FILES } from './write-report.ts';
@@ -26,6 +28,8 @@ export function consoleSummary(report: ConformanceReport, reportDir: string, ela
   return [
     '',
     ...(notReached.length ? [`not judged: ${shown.join('; ')}${more}`] : []),
+    // What the verdict covers of each listing (rule "No green without evidence").
+    ...(report.run.coverage ? coverageLines(report.run.coverage).map((l) => `listing ${terminalSafe(l)}`) : []),
     `verdict: ${verdictLine(report)}`,
     `requirements: ${line('MUST')}; ${line('SHOULD')}; UNSPECIFIED ${c.UNSPECIFIED.observed} observed, ${c.UNSPECIFIED.skip} skip`,
     // The same measure, in the same words, as summary.md and report.html; then the command's own total.

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Exchange } from '../core/check/evidence.ts';
+import { coverageLines } from '../core/run/coverage.ts';
 import { esc } from './escape.ts';
 import { htmlHead } from './html-head.ts';
 import {
@@ -229,6 +230,8 @@ function runSection(report: ConformanceReport): string {
     ['Replay', `<code>${esc(r.replay)}</code>`],
   ];
   for (const warning of r.warnings ?? []) facts.push(['Warning', esc(warning)]);
+  // What the verdict covers of each listing (rule "No green without evidence").
+  for (const line of r.coverage ? coverageLines(r.coverage) : []) facts.push(['Listing', esc(line)]);
   if (r.budgetExhausted.length)
     facts.push(['Budget spent', r.budgetExhausted.map((c) => `<code>${esc(c)}</code>`).join(', ')]);
   const scope = scopeText(report);

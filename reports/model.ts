@@ -2,6 +2,7 @@ import type { CheckKind, CheckOutcome, NotJudgedCause, RunLimit } from '../core/
 import type { Level, Requirement } from '../core/document/catalogue.ts';
 import type { Counterexample } from '../core/check/errors.ts';
 import type { Exchange } from '../core/check/evidence.ts';
+import type { RunCoverage } from '../core/run/coverage.ts';
 import type { Operation } from '../core/document/operations.ts';
 import type { TargetView } from '../core/target/target.ts';
 
@@ -116,6 +117,11 @@ export interface ConformanceReport {
     /** MUST requirements not judged because an optional target field is absent, with the fields. */
     mustNotJudged?: { count: number; fields: string[] };
     requireAll?: boolean;
+    /**
+     * How much of each listing the run judged: per container of the target file and for interns, the
+     * pages and records seen and whether the end of the listing was reached, else why not.
+     */
+    coverage?: RunCoverage;
     /** What the run did that weakens what it shows (TLS certificates not verified), each said once. */
     warnings?: string[];
   };

@@ -10,6 +10,7 @@
  * characters shown escaped: nothing it holds can autolink, render as Markdown or HTML, or move a
  * terminal's cursor when the file is printed (rule "Hostile input").
  */
+import { coverageLines } from '../core/run/coverage.ts';
 import { dataJson } from '../core/text/data-json.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { mdCode, mdText } from './escape.ts';
@@ -67,6 +68,8 @@ export function summaryMarkdown(report: ConformanceReport): string {
     `Target ${mdCode(report.target.baseUrl)} · suite ${mdText(report.suite.version)} (${mdCode(report.suite.commit)}) · seed ${r.seed} · ${r.requests} requests · fails on ${r.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} · started ${mdText(r.startedAt)} · ${RUN_TIME_LABEL} ${durationText(r.durationMs)}${scope ? ` · ${mdText(scope)}` : ''}`,
     '',
     ...(r.keysSentTo ? [`Keys sent only to ${r.keysSentTo.map(mdCode).join(', ')}`, ''] : []),
+    // What the verdict covers of each listing (rule "No green without evidence").
+    ...(r.coverage ? [...coverageLines(r.coverage).map((l) => `- Listing ${mdText(l)}`), ''] : []),
     table(
       'level',
       LEVEL_ORDER.map((level) => ({ name: level, counts: report.counts[level] })),

@@ -72,6 +72,12 @@ const FAULT_CASES: ReadonlyArray<{ check: string; fault: string; requirement: st
   { check: 'models.response.schema', fault: 'models-wrapper-extra-field', requirement: 'models.response.one-field' },
   // spec/readings.yaml decisions: every 2.3 field is present (model-fields-present); a stated count binds (stated-counts).
   { check: 'models.response.schema', fault: 'models-no-description', requirement: 'models.model.fields-present' },
+  // Decision architecture-null-not-absent: 2.4 leaves instruct_type's nullability open, not its presence.
+  {
+    check: 'models.response.schema',
+    fault: 'models-architecture-no-instruct-type',
+    requirement: 'models.model.fields-present',
+  },
   {
     check: 'models.endpoint.pricing',
     fault: 'models-pricing-fifth-field',

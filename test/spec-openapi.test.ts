@@ -322,12 +322,10 @@ test.describe('Model / Endpoint (2.3, 2.4, 4.2)', () => {
       expectViolation('Model', withFields(model, { [field]: undefined }), '', 'required');
     expectViolation('ModelArchitecture', { modality: 'text' }, '/modality', 'pattern');
     expectViolation('ModelArchitecture', { input_modalities: 'text' }, '/input_modalities', 'type');
-    expectViolation(
-      'ModelArchitecture',
-      { input_modalities: [], output_modalities: [], modality: 'a->b', instruct_type: null },
-      '',
-      'required',
-    );
+    // 2.4 leaves their nullability open, not their presence (decision architecture-null-not-absent).
+    const nulls = { input_modalities: [], output_modalities: [], modality: null, instruct_type: null, tokenizer: null };
+    for (const field of ['modality', 'instruct_type', 'tokenizer'])
+      expectViolation('ModelArchitecture', withFields(nulls, { [field]: undefined }), '', 'required');
     // 2.4 "Four fields" and "Numbers p50, p75, p90, p99": an object there carries all four.
     expectViolation('Pricing', { prompt: '1', completion: '2' }, '', 'required');
     expectViolation('Percentiles', { p50: 1, p75: 2, p90: 3 }, '', 'required');

@@ -5,7 +5,7 @@ import { JudgeMemo } from '../check/judge-memo.ts';
 import { FailureCount, maxFailuresReason } from './max-failures.ts';
 import { Places } from './places.ts';
 import type { ResponseJudge } from '../check/judge.ts';
-import { RunNotes } from './run-notes.ts';
+import { RunNotes, type RunNotesView } from './run-notes.ts';
 import { concurrencyOf, type RunSettings } from './run-settings.ts';
 import { viewOf, type Target, type TargetView } from '../target/target.ts';
 import type { Transport } from '../http/transport.ts';
@@ -43,6 +43,7 @@ export class Engine {
   private readonly outcomes = new Map<string, Promise<CheckOutcome>>();
   private readonly settled = new Map<string, CheckOutcome>();
   private readonly judging: JudgeContext;
+  private readonly runNotes = new RunNotes();
   /** Checks in flight together at most. */
   readonly concurrency: number;
   /** Places of checks in flight, first asked first: a finishing check hands its place to the first waiting. */
@@ -60,7 +61,7 @@ export class Engine {
     this.client = new Client(input.target, input.settings, input.transport, this.state);
     this.view = viewOf(input.target);
     this.byId = new Map(input.checks.map((c) => [c.id, c]));
-    this.judging = { judges: input.judges, memo: new JudgeMemo(input.judges), notes: new RunNotes() };
+    this.judging = { judges: input.judges, memo: new JudgeMemo(input.judges), notes: this.runNotes };
     this.concurrency = concurrencyOf(input.settings);
     this.failures = new FailureCount(input.settings);
   }
@@ -144,6 +145,11 @@ export class Engine {
   }
 
   /** Outcomes of the checks that have finished so far (the rest may still be in flight). */
+  /** What the judges noted of every response (the run's coverage reads it). */
+  get notes(): RunNotesView {
+    return this.runNotes;
+  }
+
   get settledOutcomes(): ReadonlyMap<string, CheckOutcome> {
     return this.settled;
   }

@@ -41,6 +41,13 @@ export const MODEL_ENDPOINTS_FAULTS: readonly FaultDeclaration[] = [
     description: '2.3: architecture.input_modalities is a comma-joined string instead of an array of string.',
   },
   {
+    name: 'models-architecture-no-instruct-type',
+    operation: 'listModelEndpoints',
+    breaks: ['models.model.fields-present'],
+    description:
+      '2.3: architecture leaves out instruct_type, a field 2.3 lists; 2.4 leaves its nullability open (null passes), not its presence (decision architecture-null-not-absent).',
+  },
+  {
     name: 'models-id-without-author',
     operation: 'listModelEndpoints',
     breaks: ['models.model.id-shape'],

@@ -112,6 +112,7 @@ export function listInterns(ctx: RouteContext): JsonResponse {
   let ordered = INTERNS;
   if (hasFault(opts, 'interns-oldest-first')) ordered = [...INTERNS].reverse();
   for (const listed of ordered) {
+    if (opts.internsNone) break;
     const intern = stored(opts, listed);
     if (intern.workspaceId !== visibleWorkspace) continue;
     if (statuses !== null && !statuses.has(intern.status)) continue;

@@ -61,6 +61,10 @@ function modelBody(opts: ReferenceOptions, m: Model): unknown {
     arch = { ...arch, modality: m.architecture.modality.replace('->', ' to ') };
   if (hasFault(opts, 'models-architecture-modalities-string'))
     arch = { ...arch, input_modalities: m.architecture.input_modalities.join(',') };
+  if (hasFault(opts, 'models-architecture-no-instruct-type')) {
+    const { instruct_type: _left, ...rest } = arch;
+    arch = rest;
+  }
   const body: Record<string, unknown> = {
     id: m.id,
     name: m.name,

@@ -18,7 +18,7 @@ import {
 } from '../judges/container-file-records.ts';
 import { conformRecord } from '../judges/records.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
-import { LIMIT_MAX, main, q, sampleFiles, SAMPLE_PAGES, where } from '../support/container-files.ts';
+import { firstListedPages, LIMIT_MAX, main, q, sampleFiles, SAMPLE_PAGES, where } from '../support/container-files.ts';
 
 export const containerFilesChecks = defineChecks([
   {
@@ -57,18 +57,24 @@ export const containerFilesChecks = defineChecks([
         (x): x is string => x !== undefined,
       );
       let seen = 0;
+      const noFile: string[] = [];
       for (const containerId of ids) {
-        const walk = await walkOrSkip(ctx, containerId, containerId !== main(ctx), {
-          limit: LIMIT_MAX,
-          maxPages: 3,
-          enough: (ps) => filesOf(ps).length > 0,
-        });
+        // The main container through any run of hidden objects at its start (4.1 rule 3); the restarted one sampled.
+        const walk =
+          containerId === main(ctx)
+            ? await firstListedPages(ctx, containerId, 1)
+            : await walkOrSkip(ctx, containerId, true, {
+                limit: LIMIT_MAX,
+                maxPages: 3,
+                enough: (ps) => filesOf(ps).length > 0,
+              });
+        if (walk && 'noFile' in walk && walk.noFile) noFile.push(walk.noFile);
         for (const { file, at } of filesOf(walk?.pages ?? [])) {
           seen++;
           conformRecord(ctx, containerIdEchoRule(containerId), file, at.res, where(file, at));
         }
       }
-      if (seen === 0) ctx.skip('no file listed in the first pages of the configured containers');
+      if (seen === 0) ctx.skip(noFile[0] ?? 'no configured container lists a file');
     },
   },
   {

@@ -186,6 +186,9 @@ export const internsChecks = defineChecks([
             );
           if (id !== undefined) listed.add(id);
         }
+        // A walk over no intern judges nothing (rule "No green without evidence"): its own cause, said.
+        if (last === undefined && page.interns.length === 0)
+          return ctx.skip('the key lists no interns: no page to walk');
         const first = page.interns[0];
         const firstAt = typeof first?.createdAt === 'string' ? Date.parse(first.createdAt) : NaN;
         // 2.6 "Newest first": the page after a page lists nothing newer than that page's last intern.

@@ -141,6 +141,7 @@ export function internPageNote(response: SeenResponse): RunNote | undefined {
       const at = typeof i.createdAt === 'string' ? Date.parse(i.createdAt) : NaN;
       return Number.isNaN(at) ? null : at;
     }),
+    ...(typeof response.json.has_more === 'boolean' ? { hasMore: response.json.has_more } : {}),
   };
   const key = JSON.stringify(Object.entries(response.query).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return { key, value, chars: value.ids.reduce((n, id) => n + id.length + 16, 0) };

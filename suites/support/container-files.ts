@@ -9,7 +9,7 @@ import { expectStatus } from '../../core/check/expect.ts';
 import { expectErrorShape } from '../judges/response-schema.ts';
 import { errorBody } from './operations.ts';
 import { PathOrderTracker } from './path-order.ts';
-import { fullListing } from './traversal.ts';
+import { fullListing, fullListingPages } from './traversal.ts';
 import {
   filesOf,
   UnreadableListing,
@@ -28,15 +28,60 @@ export const SAMPLE_PAGES = 4;
 
 export const main = (ctx: ProbeContext) => ctx.target.containerFiles.containerId;
 
-/** The files of the first pages of the container at limit 1000 (skips when there are none). */
+/**
+ * The files of the first pages of the container at limit 1000 (skips only when it lists none at all).
+ * A listing may begin with any number of hidden objects (4.1 rule 3: `data` may be empty, 8 rule 1),
+ * so pages without a file are followed as the shared full listing follows them, within its share of
+ * the budget (the same requests, answered from the run's memory to whichever walk asks second).
+ */
 export async function sampleFiles(
   ctx: ProbeContext,
   pagesMax = SAMPLE_PAGES,
 ): Promise<Array<{ file: ListedFile; at: FetchedPage }>> {
-  const { pages } = await walkPages(ctx, main(ctx), { limit: LIMIT_MAX, maxPages: pagesMax });
-  const files = filesOf(pages);
-  if (files.length === 0) ctx.skip(`no file listed in the first ${pages.length} page(s) of containerFiles.containerId`);
+  const walk = await firstListedPages(ctx, main(ctx), pagesMax);
+  const files = filesOf(walk.pages);
+  if (files.length === 0) ctx.skip(walk.noFile ?? 'containerFiles.containerId lists no file');
   return files;
+}
+
+/**
+ * The first `pagesMax` pages of a container at limit 1000 and, when none of them lists a file and the
+ * listing goes on, the pages after them up to the first that lists one (walkToFile, within the full
+ * listing's share of the budget). `noFile` says why no file was reached, with its own cause.
+ */
+export async function firstListedPages(
+  ctx: ProbeContext,
+  containerId: string,
+  pagesMax: number,
+): Promise<{ pages: FetchedPage[]; noFile?: string }> {
+  const { pages, end } = await walkPages(ctx, containerId, { limit: LIMIT_MAX, maxPages: pagesMax });
+  if (filesOf(pages).length > 0) return { pages };
+  const last = pages[pages.length - 1]!;
+  if (end === 'last-page')
+    return { pages, noFile: `${containerId} lists no file (its listing ended after ${pages.length} page(s))` };
+  if (last.page.last_id === null || (end !== 'max-pages' && end !== 'allowance'))
+    return {
+      pages,
+      noFile: `the listing of ${containerId} does not go on past ${pages.length} page(s) without a file (the pagination checks judge its cursors)`,
+    };
+  const more = await walkToFile(ctx, containerId, {
+    limit: LIMIT_MAX,
+    after: last.page.last_id,
+    maxRequests: Math.max(1, fullListingPages(ctx) - pages.length),
+  });
+  const all = [...pages, ...more.pages];
+  if (more.end === 'file') return { pages: all };
+  if (more.end === 'last-page')
+    return { pages: all, noFile: `${containerId} lists no file (its listing ended after ${all.length} page(s))` };
+  if (more.end === 'allowance')
+    return {
+      pages: all,
+      noFile: `the listing of ${containerId} showed no file in ${all.length} page(s) with has_more true, each a new cursor (4.1 rule 3: legal): the full listing's share of the request budget was spent before a file (a larger --max-requests judges it)`,
+    };
+  return {
+    pages: all,
+    noFile: `the listing of ${containerId} does not go on past ${all.length} page(s) without a file (the pagination checks judge its cursors)`,
+  };
 }
 
 /**

@@ -14,6 +14,8 @@ export interface InternPageNote {
   ids: readonly string[];
   /** createdAt of each intern in ms, or null when unreadable (interns.intern.timestamps' then). */
   at: ReadonlyArray<number | null>;
+  /** has_more as sent, when a boolean: false is the end of the listing (the run's coverage). */
+  hasMore?: boolean;
 }
 
 /** A page that left out a newer intern another page of the same query lists. */
