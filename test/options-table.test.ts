@@ -22,6 +22,7 @@ const SAMPLE: Partial<Record<OptionName, string>> = {
   transport: 'playwright',
   'replay-path': '1:0',
   header: 'X-Gateway:${GATEWAY_TOKEN}',
+  'allow-host': 'api.example.com:8443',
 };
 
 /** A valid value for a value option, as typed. */

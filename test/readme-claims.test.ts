@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runConformance } from '../cli/api.ts';
+import { USAGE } from '../cli/args.ts';
 import { verdictLine } from '../reports/format.ts';
 import { ROOT, runCli, runEngineAgainst } from './support/harness.ts';
 
@@ -105,10 +106,9 @@ test('a --grep that matches no check: the line the README shows, exit 2, the pre
 });
 
 test('every option the README names is an option of the command that takes it', () => {
-  // The usage texts of the commands the README runs: the suite, the reference, diff, merge, the bench.
-  const usages = ['cli/args.ts', 'reference/cli.ts', 'cli/diff.ts', 'cli/merge.ts', 'bench/bench.ts']
-    .map(read)
-    .join('\n');
+  // The usage texts of the commands the README runs: the suite (--help, from cli/options.ts), the
+  // reference, diff, merge, the bench.
+  const usages = [USAGE, ...['reference/cli.ts', 'cli/diff.ts', 'cli/merge.ts', 'bench/bench.ts'].map(read)].join('\n');
   const npmOwn = new Set(['--save-dev']);
   const named = new Set([...README.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]));
   expect(named.size).toBeGreaterThan(20);

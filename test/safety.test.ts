@@ -437,7 +437,7 @@ test('an unreachable base URL (a closed loopback port): one line, exit 2, before
 });
 
 for (const [args, says] of [
-  [['--no-such-option'], /^conformance: Unknown option '--no-such-option' \(see --help\)$/],
+  [['--no-such-option'], /^conformance: unknown option --no-such-option \(see --help\)$/],
   [
     ['--max-requests', 'lots'],
     /^conformance: --max-requests takes a whole number from 1 to 1000000, got "lots" \(see --help\)$/,

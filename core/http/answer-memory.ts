@@ -10,7 +10,7 @@ export interface Answer {
 }
 
 /**
- * Bounds of the run's memory of answers (principle 4): a body over a mebi-character is asked again
+ * Bounds of the run's memory of answers (rule "Hostile input"): a body over a mebi-character is asked again
  * rather than kept, and past 64 Mi characters in all nothing more is kept.
  */
 const ANSWER_MAX_CHARS = 1024 * 1024;

@@ -42,7 +42,7 @@ export function logEntryOf(
   ms: number,
   outcome: { status: number; retryAfter: string | undefined } | { error: string },
 ): RequestLogEntry {
-  // Bounded like all evidence (principle 4): a cursor of megabytes is not kept once per request.
+  // Bounded like all evidence (rule "Hostile input"): a cursor of megabytes is not kept once per request.
   const sent = excerpt(mask.text(url.toString()));
   const retry = retries > 0 ? (1 as const) : (0 as const);
   if ('error' in outcome) return { method: 'GET', url: sent, status: null, ms, retry, check, error: outcome.error };

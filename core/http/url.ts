@@ -23,7 +23,7 @@ export function refuseLongUrl(url: URL, mask: Mask): void {
 /**
  * The URL of a documented path under one of the target's base URLs, or a suite error. A path
  * parameter `.` or `..` would be resolved away by URL parsing and the request would leave the
- * documented path (principle 4): refused, as is any base URL the target file does not name.
+ * documented path (rule "Hostile input"): refused, as is any base URL the target file does not name.
  */
 export function documentedUrl(
   target: Pick<Target, 'baseUrl' | 'interns'>,
