@@ -151,10 +151,17 @@ export function mustNotJudgedParts(report: ConformanceReport): string[] {
   const stopped = report.requirements.filter((r) => r.cause === 'max-failures');
   const stoppedMust = stopped.filter((r) => r.level === 'MUST').length;
   const other = c.MUST.error + c.MUST.skip - (absent?.count ?? 0) - stoppedMust;
+  // The unjudged MUST are said in one part, their causes beside the one count, so no count is said twice.
+  const others = !report.run.incomplete && other > 0 ? other : 0;
+  const absentCount = absent?.count ?? 0;
+  const causes = [
+    absentCount ? `${absent!.fields.join(', ')} absent${others ? ` (${absentCount})` : ''}` : '',
+    absentCount && others ? `other causes (${others})` : '',
+  ].filter(Boolean);
+  const unjudged = others + absentCount;
   return [
     stopped.length ? `${stopped.length} requirement(s) ${stopped[0]!.reason}` : '',
-    !report.run.incomplete && other > 0 ? `${other} MUST not judged` : '',
-    absent?.count ? `${absent.count} MUST not judged: ${absent.fields.join(', ')} absent` : '',
+    unjudged ? `${unjudged} MUST not judged${causes.length ? `: ${causes.join(', ')}` : ''}` : '',
   ].filter(Boolean);
 }
 

@@ -22,7 +22,7 @@ import type { Finding, ResponseJudge, SeenResponse } from '../../core/check/judg
 import { validate, type SchemaName, type SchemaViolation } from '../../spec/schemas.ts';
 import { ownedInIntern } from '../support/interns.ts';
 import { ownedInEndpoint, ownedInModel } from '../support/model-endpoints.ts';
-import { isObject } from '../support/values.ts';
+import { isObject, shown } from '../support/values.ts';
 import { ownedInFile } from './container-file-records.ts';
 
 type ApiOperation = SeenResponse['operation'];
@@ -206,7 +206,7 @@ export function responseSchemaViolations(operation: ApiOperation, status: number
         schema: 'ModelEndpointsError',
         pointer: '/error/code',
         keyword: 'type',
-        message: `is the string ${JSON.stringify(error.code)}, expected an integer (7.2)`,
+        message: `is the string ${shown(error.code)}, expected an integer (7.2)`,
       });
     }
   }
