@@ -23,6 +23,7 @@ import { validate, type SchemaName, type SchemaViolation } from '../../spec/sche
 import { ownedInIntern } from '../support/interns.ts';
 import { ownedInEndpoint, ownedInModel } from '../support/model-endpoints.ts';
 import { isObject, shown } from '../support/values.ts';
+import { foundAt } from './record-label.ts';
 import { ownedInFile } from './container-file-records.ts';
 
 type ApiOperation = SeenResponse['operation'];
@@ -286,7 +287,7 @@ export const responseSchemaJudge: ResponseJudge = {
     if (response.json === undefined) return [];
     return responseSchemaViolations(response.operation, response.status, response.json).map((f) => ({
       requirementId: f.requirementId,
-      message: `HTTP ${response.status} does not match ${f.schema}: ${f.pointer || '/'} ${f.message}`,
+      message: `HTTP ${response.status} does not match ${f.schema}: ${f.pointer || '/'} ${f.message}${foundAt(response.json, f.pointer)}`,
       exchange: response.exchange,
       ...(f.position !== undefined ? { position: f.position } : {}),
       dedupeKey: `${f.requirementId}:${response.operation}:${response.status}:${shapeOf(f.pointer)}:${f.keyword}`,
