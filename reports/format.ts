@@ -178,3 +178,14 @@ export function replayCheckCommand(report: ConformanceReport, checkId: string, r
   if (report.received?.some((r) => r.checkId === checkId)) return runReplayCommand(report.run.replay, report.run.seed);
   return checkReplayCommand(report.run.replay, report.run.seed, checkId, replayPath);
 }
+
+/**
+ * The time the run spent waiting on the target (its rate limit's Retry-After, the backoff between
+ * retries), said where the run's time is said so a slow run names its cause; '' when it waited not at all.
+ */
+export function waitingText(report: ConformanceReport): string {
+  const waitedMs = report.run.rateLimitedWaitMs ?? 0;
+  if (waitedMs <= 0) return '';
+  const retries = report.run.retries;
+  return `waited ${(waitedMs / 1000).toFixed(1)} s for the target's rate limit${retries ? ` (${retries} retries)` : ''}`;
+}

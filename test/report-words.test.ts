@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { FAULTS } from '../reference/faults/index.ts';
-import { mustNotJudgedParts } from '../reports/format.ts';
+import { mustNotJudgedParts, waitingText } from '../reports/format.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { REPORT_FILES } from '../reports/write-report.ts';
 import { shown } from '../suites/support/values.ts';
@@ -39,4 +39,10 @@ test('the MUST requirements a run left unjudged are counted once, their causes b
   ]);
   const onlyAbsent = { ...report, counts: { MUST: { error: 0, skip: 1 } } } as unknown as ConformanceReport;
   expect(mustNotJudgedParts(onlyAbsent)).toEqual(['1 MUST not judged: modelEndpoints.forbiddenModel absent']);
+});
+
+test("the time the run waited on the target's rate limit is said on the console and in summary.md", () => {
+  const report = { run: { rateLimitedWaitMs: 33_000, retries: 7 } } as unknown as ConformanceReport;
+  expect(waitingText(report)).toBe("waited 33.0 s for the target's rate limit (7 retries)");
+  expect(waitingText({ run: { retries: 2 } } as unknown as ConformanceReport)).toBe('');
 });
