@@ -15,6 +15,7 @@ import { consoleSummary } from '../reports/console-summary.ts';
 import { EXIT_CODE } from '../reports/format.ts';
 import type { ConformanceReport, ReceivedResult } from '../reports/model.ts';
 import { BLOB_SUBDIR, collectShards } from '../reports/shards.ts';
+import { wholeRunReplay } from './merge-replay.ts';
 import { prepareReportDir, ReportDirError, writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { parseArgsLine } from './args.ts';
@@ -89,7 +90,7 @@ function main(argv: string[]): number {
       numRuns: first.run.numRuns,
       maxRequests: first.run.maxRequests,
       failOn: failOnArg ?? first.run.failOn,
-      replay: first.run.replay,
+      replay: wholeRunReplay(first.run.replay, values['report-dir'] ?? DEFAULTS.reportDir),
       ...(first.run.keysSentTo ? { keysSentTo: first.run.keysSentTo } : {}),
       mergedShards: reports.length,
     },

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { coverageLines } from '../core/run/coverage.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
-import { durationText, RUN_TIME_LABEL, verdictLine } from './format.ts';
+import { durationText, RUN_TIME_LABEL, verdictLine, waitingText } from './format.ts';
 import type { ConformanceReport } from './model.ts';
 import { REPORT_FILES } from './write-report.ts';
 
@@ -33,7 +33,7 @@ export function consoleSummary(report: ConformanceReport, reportDir: string, ela
     `verdict: ${verdictLine(report)}`,
     `requirements: ${line('MUST')}; ${line('SHOULD')}; UNSPECIFIED ${c.UNSPECIFIED.observed} observed, ${c.UNSPECIFIED.skip} skip`,
     // The same measure, in the same words, as summary.md and report.html; then the command's own total.
-    `requests: ${report.run.requests} (${report.run.retries} retries); ${RUN_TIME_LABEL} ${durationText(report.run.durationMs)}; command ${(elapsedMs / 1000).toFixed(1)} s from start to verdict`,
+    `requests: ${report.run.requests} (${report.run.retries} retries); ${RUN_TIME_LABEL} ${durationText(report.run.durationMs)}; command ${(elapsedMs / 1000).toFixed(1)} s from start to verdict${waitingText(report) ? `; ${waitingText(report)}` : ''}`,
     `report: ${join(reportDir, 'report.html')}`,
     `also: ${Object.keys(REPORT_FILES)
       .filter((f) => f !== 'report.html')

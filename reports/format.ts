@@ -151,10 +151,17 @@ export function mustNotJudgedParts(report: ConformanceReport): string[] {
   const stopped = report.requirements.filter((r) => r.cause === 'max-failures');
   const stoppedMust = stopped.filter((r) => r.level === 'MUST').length;
   const other = c.MUST.error + c.MUST.skip - (absent?.count ?? 0) - stoppedMust;
+  // The unjudged MUST are said in one part, their causes beside the one count, so no count is said twice.
+  const others = !report.run.incomplete && other > 0 ? other : 0;
+  const absentCount = absent?.count ?? 0;
+  const causes = [
+    absentCount ? `${absent!.fields.join(', ')} absent${others ? ` (${absentCount})` : ''}` : '',
+    absentCount && others ? `other causes (${others})` : '',
+  ].filter(Boolean);
+  const unjudged = others + absentCount;
   return [
     stopped.length ? `${stopped.length} requirement(s) ${stopped[0]!.reason}` : '',
-    !report.run.incomplete && other > 0 ? `${other} MUST not judged` : '',
-    absent?.count ? `${absent.count} MUST not judged: ${absent.fields.join(', ')} absent` : '',
+    unjudged ? `${unjudged} MUST not judged${causes.length ? `: ${causes.join(', ')}` : ''}` : '',
   ].filter(Boolean);
 }
 
@@ -170,4 +177,15 @@ export function replayCheckCommand(report: ConformanceReport, checkId: string, r
   // What the run received outside its checks (the preflight) every run receives again: no --grep selects it.
   if (report.received?.some((r) => r.checkId === checkId)) return runReplayCommand(report.run.replay, report.run.seed);
   return checkReplayCommand(report.run.replay, report.run.seed, checkId, replayPath);
+}
+
+/**
+ * The time the run spent waiting on the target (its rate limit's Retry-After, the backoff between
+ * retries), said where the run's time is said so a slow run names its cause; '' when it waited not at all.
+ */
+export function waitingText(report: ConformanceReport): string {
+  const waitedMs = report.run.rateLimitedWaitMs ?? 0;
+  if (waitedMs <= 0) return '';
+  const retries = report.run.retries;
+  return `waited ${(waitedMs / 1000).toFixed(1)} s for the target's rate limit${retries ? ` (${retries} retries)` : ''}`;
 }

@@ -24,6 +24,7 @@ import {
   scopeText,
   tally,
   verdictLine,
+  waitingText,
 } from './format.ts';
 import type { ConformanceReport, RequirementFailure, RequirementResult, RequirementStatus } from './model.ts';
 import { REQUIREMENT_STATUSES } from './model.ts';
@@ -65,7 +66,7 @@ export function summaryMarkdown(report: ConformanceReport): string {
     `## ${ICON[report.verdict]} Conformance ${mdText(report.specVersion)}: ${mdText(verdictLine(report))}`,
     '',
     ...(r.warnings ?? []).flatMap((w) => [`> **Warning:** ${mdText(w)}`, '']),
-    `Target ${mdCode(report.target.baseUrl)} · suite ${mdText(report.suite.version)} (${mdCode(report.suite.commit)}) · seed ${r.seed} · ${r.requests} requests · fails on ${r.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} · started ${mdText(r.startedAt)} · ${RUN_TIME_LABEL} ${durationText(r.durationMs)}${scope ? ` · ${mdText(scope)}` : ''}`,
+    `Target ${mdCode(report.target.baseUrl)} · suite ${mdText(report.suite.version)} (${mdCode(report.suite.commit)}) · seed ${r.seed} · ${r.requests} requests · fails on ${r.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} · started ${mdText(r.startedAt)} · ${RUN_TIME_LABEL} ${durationText(r.durationMs)}${waitingText(report) ? ` · ${mdText(waitingText(report))}` : ''}${scope ? ` · ${mdText(scope)}` : ''}`,
     '',
     ...(r.keysSentTo ? [`Keys sent only to ${r.keysSentTo.map(mdCode).join(', ')}`, ''] : []),
     // What the verdict covers of each listing (rule "No green without evidence").

@@ -84,7 +84,7 @@ test('dataJson: what JSON cannot hold becomes a marker; cycles, depth, size and 
       t: throwing,
     }),
   ).toEqual({
-    u: '[undefined]',
+    u: '[absent]',
     s: '[symbol]',
     b: '[bigint 10]',
     nan: '[NaN]',

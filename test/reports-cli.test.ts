@@ -280,6 +280,9 @@ test.describe('one target with a MUST fault, run with seed 7', () => {
     expect(report.run.mergedShards).toBe(2);
     expect(report.run.shard).toBeUndefined();
     expect(report.run.seed).toBe(7);
+    // The merged report replays the whole run: no shard's --shard, its own directory's replay.
+    expect(report.run.replay).not.toContain('--shard');
+    expect(report.run.replay).toContain(`--report-dir ${merged}-replay`);
     expect(report.verdict).toBe(whole.report!.verdict);
     const differing = report.requirements
       .filter((r, i) => r.status !== whole.report!.requirements[i]?.status)

@@ -7,6 +7,7 @@ import { LEVELS } from '../core/document/catalogue.ts';
 import type { Exchange } from '../core/check/evidence.ts';
 import { REQUIREMENT_STATUSES, type ConformanceReport, type RequirementResult } from '../reports/model.ts';
 import { summaryMarkdown } from '../reports/summary-md.ts';
+import { consoleSummary } from '../reports/console-summary.ts';
 
 /** What a target can put in a body, a URL or a value the suite quotes. */
 const HOSTILE =
@@ -265,4 +266,13 @@ test('rendered as CommonMark, summary.md holds no link, image or HTML from the t
   expect(md.split('\n')[0]).toContain('pwned');
   // Invisible characters shown escaped, as bidi controls are.
   expect(md).not.toMatch(/[\u200b\ufeff]/);
+});
+
+test("the time waited on the target's rate limit is said in summary.md and on the console, when there was some", () => {
+  const waited = report('must', { rateLimitedWaitMs: 33_000, retries: 7 });
+  const line = "waited 33.0 s for the target's rate limit (7 retries)";
+  // Markdown escapes the parentheses; the words are the same.
+  expect(summaryMarkdown(waited).replace(/\\([()])/g, '$1')).toContain(line);
+  expect(consoleSummary(waited, 'r', 1000)).toContain(line);
+  expect(summaryMarkdown(report())).not.toContain('waited');
 });

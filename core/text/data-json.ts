@@ -1,6 +1,6 @@
 /**
  * A value shown as data: JSON, never code. A fast-check counterexample can hold a function
- * (`fc.func`), a symbol, `undefined` or a cycle; `fc.stringify` would print a function's source and
+ * (`fc.func`), a symbol, `undefined` (shown `[absent]`) or a cycle; `fc.stringify` would print a function's source and
  * `JSON.stringify` would silently drop it. Here each becomes a short marker string, so what a report
  * or the console shows is exactly the data the target was sent, bounded in size and work.
  */
@@ -33,7 +33,7 @@ export function toData(value: unknown): unknown {
       case 'bigint':
         return `[bigint ${String(v)}]`;
       case 'undefined':
-        return '[undefined]';
+        return '[absent]'; // a generated input left out: JSON's word for it, not JavaScript's
       case 'function':
         return '[function]';
       case 'symbol':

@@ -9,6 +9,7 @@ import {
   type KeyHeader,
   type OperationProbe,
 } from '../support/operations.ts';
+import { shown } from '../support/values.ts';
 
 const needsRestrictedKey = (t: { hasRestrictedKey: boolean }) =>
   t.hasRestrictedKey
@@ -33,7 +34,7 @@ function expectAuthErrorBody(res: ApiResponse, op: OperationProbe, status: 401 |
   conform(
     code === status,
     'auth.error-shape',
-    `${op.operation} ${status}: error.code is ${JSON.stringify(code)}, expected the integer ${status}`,
+    `${op.operation} ${status}: error.code is ${shown(code)}, expected the integer ${status}`,
     res,
   );
 }
@@ -73,7 +74,7 @@ function authChecks(op: OperationProbe): CheckDeclaration[] {
         if (op.operation === 'listModelEndpoints' && res.status === 404) {
           throw new CannotJudge(
             'target-file',
-            `modelEndpoints.model ${JSON.stringify(ctx.target.modelEndpoints.model)} was answered 404: is it a model the deployment serves? Check the target file`,
+            `modelEndpoints.model ${shown(ctx.target.modelEndpoints.model)} was answered 404: is it a model the deployment serves? Check the target file`,
             [res.exchange],
           );
         }

@@ -26,6 +26,7 @@ import {
   walkToFile,
   type FetchedPage,
 } from '../support/file-pages.ts';
+import { shown } from '../support/values.ts';
 
 /** Listed files whose cursors the unusual-paths check asks, at most. */
 const UNUSUAL_PICKS = 8;
@@ -120,7 +121,7 @@ export const containerFilesAfterChecks = defineChecks([
       ctx.conform(
         got.slice(0, n).every((p, i) => p === expected[i]),
         ctx.requirement,
-        `after=${q(cursor.id)} lists ${JSON.stringify(got.slice(0, n))}, expected ${JSON.stringify(expected.slice(0, n))} (the files after ${q(cursor.path)} on the page before)`,
+        `after=${q(cursor.id)} lists ${shown(got.slice(0, n))}, expected ${shown(expected.slice(0, n))} (the files after ${q(cursor.path)} on the page before)`,
         next.res,
       );
     },

@@ -19,6 +19,7 @@ import {
 import { conformRecord } from '../judges/records.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
 import { firstListedPages, LIMIT_MAX, main, q, sampleFiles, SAMPLE_PAGES, where } from '../support/container-files.ts';
+import { shown } from '../support/values.ts';
 
 export const containerFilesChecks = defineChecks([
   {
@@ -140,13 +141,13 @@ export const containerFilesChecks = defineChecks([
         ctx.conform(
           file !== undefined,
           ctx.requirement,
-          `first_id is ${JSON.stringify(first)} on a page with no file; expected null`,
+          `first_id is ${shown(first)} on a page with no file; expected null`,
           p.res,
         );
         ctx.conform(
           sameId(first, file.id),
           ctx.requirement,
-          `first_id is ${JSON.stringify(first)}, expected null or the id of the first file ${q(file.id)}`,
+          `first_id is ${shown(first)}, expected null or the id of the first file ${q(file.id)}`,
           p.res,
         );
       }

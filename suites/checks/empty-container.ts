@@ -10,7 +10,7 @@ import { CannotJudge } from '../../core/check/errors.ts';
 import { UnreadableListing, walkPages } from '../support/file-pages.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
 import { assertPageRules } from '../support/page-rules.ts';
-import { brief, isObject, jsonType } from '../support/values.ts';
+import { brief, isObject, jsonType, shown } from '../support/values.ts';
 
 /**
  * The requests of the empty container: the smallest limit, the default, the largest with a cursor
@@ -39,7 +39,7 @@ function carelessContainer(e: unknown, id: string): unknown {
   if (!res || (res.status !== 404 && res.status !== 403) || /[?&]after=/.test(res.exchange.request.url)) return e;
   return new CannotJudge(
     'target-file',
-    `containerFiles.emptyContainerId ${JSON.stringify(id)} was answered ${res.status}: is it a container of the deployment (and one this key may read)? Check the target file`,
+    `containerFiles.emptyContainerId ${shown(id)} was answered ${res.status}: is it a container of the deployment (and one this key may read)? Check the target file`,
     [res.exchange],
   );
 }

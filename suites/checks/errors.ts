@@ -6,6 +6,7 @@ import type { TargetView } from '../../core/target/target.ts';
 import { internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { errorObject, errorsAmong, isObject, probeOf } from '../support/operations.ts';
 import { errorCodeViolation } from '../judges/error-codes.ts';
+import { shown } from '../support/values.ts';
 
 const files = probeOf('listContainerFiles');
 const models = probeOf('listModelEndpoints');
@@ -94,7 +95,7 @@ export const errorsChecks = defineChecks([
         ctx.conform(
           Number.isInteger(code),
           ctx.requirement,
-          `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer (7.1)`,
+          `HTTP ${res.status}: error.code is ${shown(code)}, expected an integer (7.1)`,
           res,
         );
       }
@@ -118,7 +119,7 @@ export const errorsChecks = defineChecks([
         ctx.conform(
           Number(code) === res.status,
           ctx.requirement,
-          `HTTP ${res.status} carries error.code ${JSON.stringify(code)}; 7.1: error.code equals the HTTP status`,
+          `HTTP ${res.status} carries error.code ${shown(code)}; 7.1: error.code equals the HTTP status`,
           res,
         );
       }
@@ -193,7 +194,7 @@ export const errorsChecks = defineChecks([
         ctx.conform(
           Number.isInteger(code) || typeof code === 'string',
           ctx.requirement,
-          `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer or a string (7)`,
+          `HTTP ${res.status}: error.code is ${shown(code)}, expected an integer or a string (7)`,
           res,
         );
       }
@@ -215,7 +216,7 @@ export const errorsChecks = defineChecks([
         ctx.conform(
           Number.isInteger(code),
           ctx.requirement,
-          `HTTP ${res.status}: error.code is ${JSON.stringify(code)}, expected an integer (string codes are shown only in 7.3)`,
+          `HTTP ${res.status}: error.code is ${shown(code)}, expected an integer (string codes are shown only in 7.3)`,
           res,
         );
       }
@@ -261,7 +262,7 @@ export const errorsChecks = defineChecks([
         ctx.conform(
           ok,
           ctx.requirement,
-          `HTTP ${res.status}: error.code is ${JSON.stringify(code)}; 7.3 shows the integers ${INTERNS_INT_CODES.join(', ')} and the strings ${INTERNS_STRING_CODES.join(', ')}`,
+          `HTTP ${res.status}: error.code is ${shown(code)}; 7.3 shows the integers ${INTERNS_INT_CODES.join(', ')} and the strings ${INTERNS_STRING_CODES.join(', ')}`,
           res,
         );
         const broken = errorCodeViolation('listInterns', res.status, code);

@@ -8,7 +8,7 @@ import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { INTERN_STATES } from '../support/interns.ts';
 import { checkProperty } from '../support/property.ts';
-import { isObject } from '../support/values.ts';
+import { isObject, shown } from '../support/values.ts';
 import {
   classifyPageSize,
   classifyStatusFilter,
@@ -92,7 +92,7 @@ export const internsPropertyChecks = defineChecks([
           ctx.conform(
             !stray,
             ctx.requirement,
-            `status filter ${statuses.join(',')} listed an intern in state ${JSON.stringify(stray?.status)}`,
+            `status filter ${statuses.join(',')} listed an intern in state ${shown(stray?.status)}`,
             res,
           );
           for (let i = 1; i < data.length; i++) {
@@ -186,7 +186,7 @@ export const internsPropertyChecks = defineChecks([
                 ctx.conform(
                   statuses.includes(intern.status as never),
                   'interns.status.filter',
-                  `${what}: /data/${i} has status ${JSON.stringify(intern.status)}, not one of the filter's`,
+                  `${what}: /data/${i} has status ${shown(intern.status)}, not one of the filter's`,
                   page,
                 );
             }
@@ -235,17 +235,12 @@ export const internsPropertyChecks = defineChecks([
           conform(
             res.status >= 400 && res.status < 500,
             requirement,
-            `${JSON.stringify(query)} answered ${res.status}, expected a 4xx`,
+            `${shown(query)} answered ${res.status}, expected a 4xx`,
             res,
           );
           expectSchema(res.json, 'InternsError', 'interns.errors.shape', res);
           const code = (res.json as { error: { code: unknown } }).error.code;
-          conform(
-            code === 'invalid_body',
-            requirement,
-            `error.code is ${JSON.stringify(code)}, expected "invalid_body"`,
-            res,
-          );
+          conform(code === 'invalid_body', requirement, `error.code is ${shown(code)}, expected "invalid_body"`, res);
         },
       });
     },
@@ -277,14 +272,14 @@ export const internsPropertyChecks = defineChecks([
           ctx.conform(
             res.status >= 400 && res.status < 500,
             requirement,
-            `${JSON.stringify(query)} answered ${res.status}, expected a 4xx with error.code invalid_body`,
+            `${shown(query)} answered ${res.status}, expected a 4xx with error.code invalid_body`,
             res,
           );
           const code = (res.json as { error?: { code?: unknown } } | undefined)?.error?.code;
           ctx.conform(
             code === 'invalid_body',
             requirement,
-            `error.code is ${JSON.stringify(code)}, expected "invalid_body"`,
+            `error.code is ${shown(code)}, expected "invalid_body"`,
             res,
           );
         },

@@ -9,7 +9,7 @@ import { INTERN_STATES, expectInvalidBody, internPage, widestInternPage } from '
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { errorBody } from '../support/operations.ts';
 import { compareUtf16 } from '../support/path-order.ts';
-import { tally } from '../support/values.ts';
+import { shown, tally } from '../support/values.ts';
 import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import { expectEachInvalid, needsOtherWorkspace, sameUuid } from '../support/interns-checks.ts';
 
@@ -138,13 +138,13 @@ export const internsQueryChecks = defineChecks([
         const value = wanted.join(',');
         // The widest page (8 "Page size 1 to 500"), so that the filtered list is whole more often.
         const res = await ctx.api.listInterns(internsQuery(ctx.target, { status: value, limit: INTERNS_LIMIT().max }));
-        expectStatus(res, 200, 'interns.status.filter', `status filter ${JSON.stringify(value)}`);
+        expectStatus(res, 200, 'interns.status.filter', `status filter ${shown(value)}`);
         const page = internPage(ctx, res);
         for (const [i, intern] of page.interns.entries()) {
           ctx.conform(
             wanted.includes(String(intern.status)),
             ctx.requirement,
-            `status filter ${JSON.stringify(value)}: /data/${i} has status ${JSON.stringify(intern.status)}`,
+            `status filter ${shown(value)}: /data/${i} has status ${shown(intern.status)}`,
             res,
           );
         }
@@ -156,7 +156,7 @@ export const internsQueryChecks = defineChecks([
         ctx.conform(
           missing.length === 0,
           ctx.requirement,
-          `status filter ${JSON.stringify(value)} answered a whole list (has_more false) without ${missing.length} intern(s) of those states the unfiltered page lists, e.g. ${JSON.stringify(String(missing[0]?.id)).slice(0, 80)} (${JSON.stringify(missing[0]?.status)})`,
+          `status filter ${shown(value)} answered a whole list (has_more false) without ${missing.length} intern(s) of those states the unfiltered page lists, e.g. ${shown(String(missing[0]?.id)).slice(0, 80)} (${shown(missing[0]?.status)})`,
           res,
         );
       }
@@ -205,7 +205,7 @@ export const internsQueryChecks = defineChecks([
         ctx.conform(
           sameUuid(intern.workspaceId, own),
           ctx.requirement,
-          `workspace filter ${own}: /data/${i}/workspaceId is ${JSON.stringify(intern.workspaceId)}`,
+          `workspace filter ${own}: /data/${i}/workspaceId is ${shown(intern.workspaceId)}`,
           res,
         );
       }

@@ -5,7 +5,7 @@ import { expectStatus } from '../../core/check/expect.ts';
 import { internPage, plainInternPage, someInterns, widestInternsQuery } from '../support/interns.ts';
 import { internsQuery } from '../support/interns-query.ts';
 import { expectJsonBody } from '../support/json-media.ts';
-import { brief, jsonType, tally } from '../support/values.ts';
+import { brief, jsonType, shown, tally } from '../support/values.ts';
 import {
   hostnameNameRule,
   hostnameShapeRule,
@@ -182,7 +182,7 @@ export const internsChecks = defineChecks([
           const id = typeof intern.id === 'string' ? intern.id.toLowerCase() : undefined;
           if (id !== undefined && listed.has(id))
             return ctx.skip(
-              `${where} lists /data/${i} ${JSON.stringify(intern.id)} again: the server does not read ${param} as the cursor`,
+              `${where} lists /data/${i} ${shown(intern.id)} again: the server does not read ${param} as the cursor`,
             );
           if (id !== undefined) listed.add(id);
         }

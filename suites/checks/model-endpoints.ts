@@ -11,7 +11,7 @@ import {
   fetchTargetModel,
   presentFields,
 } from '../support/model-endpoints.ts';
-import { AUTHOR_SLUG, brief, isObject, jsonType, tally } from '../support/values.ts';
+import { AUTHOR_SLUG, brief, isObject, jsonType, shown, tally } from '../support/values.ts';
 import { SECONDS_CEILING } from '../judges/container-file-records.ts';
 import { percentilesRule, pricingFixedPointRule, pricingRule, uptimeRule } from '../judges/endpoint-records.ts';
 import { expectJsonBody } from '../support/json-media.ts';
@@ -115,7 +115,7 @@ export const modelEndpointsChecks = defineChecks([
       if (res.status === 404) {
         throw new CannotJudge(
           'target-file',
-          `modelEndpoints.model ${JSON.stringify(ctx.target.modelEndpoints.model)} was answered 404: is it a model the deployment serves? Check the target file`,
+          `modelEndpoints.model ${shown(ctx.target.modelEndpoints.model)} was answered 404: is it a model the deployment serves? Check the target file`,
           [res.exchange],
         );
       }
@@ -149,7 +149,7 @@ export const modelEndpointsChecks = defineChecks([
       ctx.conform(
         AUTHOR_SLUG.test(model.id),
         ctx.requirement,
-        `model id ${JSON.stringify(model.id)} is not shaped <author>/<slug>`,
+        `model id ${shown(model.id)} is not shaped <author>/<slug>`,
         res,
       );
     },
@@ -170,7 +170,7 @@ export const modelEndpointsChecks = defineChecks([
       ctx.conform(
         model.id.toLowerCase() === asked.toLowerCase(),
         ctx.requirement,
-        `asked for ${JSON.stringify(asked)}, got model ${JSON.stringify(model.id)}`,
+        `asked for ${shown(asked)}, got model ${shown(model.id)}`,
         res,
       );
     },
@@ -189,7 +189,7 @@ export const modelEndpointsChecks = defineChecks([
       ctx.conform(
         typeof created === 'number' && Number.isInteger(created),
         ctx.requirement,
-        `created is ${JSON.stringify(created)}, not an integer`,
+        `created is ${shown(created)}, not an integer`,
         res,
       );
       // 2.3 "Unix timestamp in seconds": a value above 10^11 only makes sense as milliseconds.
@@ -221,7 +221,7 @@ export const modelEndpointsChecks = defineChecks([
       ctx.conform(
         /^.+->.+$/.test(arch.modality),
         ctx.requirement,
-        `architecture.modality ${JSON.stringify(arch.modality)} is not of the form <input>-><output>`,
+        `architecture.modality ${shown(arch.modality)} is not of the form <input>-><output>`,
         res,
       );
     },
@@ -262,7 +262,7 @@ export const modelEndpointsChecks = defineChecks([
       if (res.status >= 200 && res.status < 300)
         throw new CannotJudge(
           'target-file',
-          `modelEndpoints.forbiddenModel ${JSON.stringify(model)} was answered ${res.status}: this key may read it. Check the target file`,
+          `modelEndpoints.forbiddenModel ${shown(model)} was answered ${res.status}: this key may read it. Check the target file`,
           [res.exchange],
         );
       ctx.conform(

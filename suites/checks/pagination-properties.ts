@@ -28,6 +28,7 @@ import {
   traverse,
   type Traversal,
 } from '../support/traversal.ts';
+import { shown } from '../support/values.ts';
 
 // Properties of listContainerFiles (4.1) that hold for ANY data: the target is compared with itself
 // (a traversal at one limit against the full listing at limit 1000), never with known data.
@@ -83,10 +84,10 @@ function expectSameFiles(
     if (g === w) continue;
     const what =
       g === undefined
-        ? `ends after ${i} files where limit 1000 lists ${JSON.stringify(w)} next`
+        ? `ends after ${i} files where limit 1000 lists ${shown(w)} next`
         : w === undefined
-          ? `lists ${JSON.stringify(g)} after the last file of limit 1000`
-          : `lists ${JSON.stringify(g)} at position ${i} where limit 1000 lists ${JSON.stringify(w)}`;
+          ? `lists ${shown(g)} after the last file of limit 1000`
+          : `lists ${shown(g)} at position ${i} where limit 1000 lists ${shown(w)}`;
     throw new ConformanceFailure('files.pagination.limit-independent', `traversal at limit ${limit} ${what}`);
   }
 }
@@ -253,7 +254,7 @@ export const paginationPropertyChecks = defineChecks([
         ctx.conform(
           res.status === 200,
           'files.after.any-file-id',
-          `after=${after} (${at.position} path ${JSON.stringify(at.path)}) answered ${res.status}, not 200`,
+          `after=${after} (${at.position} path ${shown(at.path)}) answered ${res.status}, not 200`,
           res,
         );
         // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
@@ -279,7 +280,7 @@ export const paginationPropertyChecks = defineChecks([
         if (full.complete && unknown !== undefined) {
           throw new ConformanceFailure(
             'files.pagination.next-page',
-            `after=${after} (${at.position} path ${JSON.stringify(at.path)}) at limit ${limit} lists ${JSON.stringify(unknown)}, which following last_id from the start never listed: the traversal ended early or skipped it`,
+            `after=${after} (${at.position} path ${shown(at.path)}) at limit ${limit} lists ${shown(unknown)}, which following last_id from the start never listed: the traversal ended early or skipped it`,
           );
         }
         // A full listing that stopped because a file or a cursor did not move forward (a page out of
@@ -296,7 +297,7 @@ export const paginationPropertyChecks = defineChecks([
         ctx.conform(
           expectations.some(matches),
           ctx.requirement,
-          `after ${at.position} path ${JSON.stringify(at.path)} resumed with ${JSON.stringify(got.slice(0, 3))}, expected ${JSON.stringify(expectations[0]!.slice(0, 3))} (the files after it in ${orders.join(' or ')})`,
+          `after ${at.position} path ${shown(at.path)} resumed with ${shown(got.slice(0, 3))}, expected ${shown(expectations[0]!.slice(0, 3))} (the files after it in ${orders.join(' or ')})`,
         );
       };
       // Always asked, whatever the seed, before the random places: the end of the listing, and the last
@@ -365,20 +366,10 @@ export const paginationPropertyChecks = defineChecks([
         predicate: async (q) => {
           const { requirement, ...query } = q;
           const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, query);
-          conform(
-            res.status === 400,
-            requirement,
-            `${JSON.stringify(query)} answered ${res.status}, expected 400`,
-            res,
-          );
+          conform(res.status === 400, requirement, `${shown(query)} answered ${res.status}, expected 400`, res);
           expectErrorShape('listContainerFiles', res);
           const code = (res.json as { error: { code: unknown } }).error.code;
-          ctx.conform(
-            code === 400,
-            'files.errors.code-equals-status',
-            `error.code is ${JSON.stringify(code)} on a 400`,
-            res,
-          );
+          ctx.conform(code === 400, 'files.errors.code-equals-status', `error.code is ${shown(code)} on a 400`, res);
         },
       });
     },
@@ -407,12 +398,7 @@ export const paginationPropertyChecks = defineChecks([
         budgetShare: 0.01,
         predicate: async ({ requirement, ...query }) => {
           const res = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, query);
-          ctx.conform(
-            res.status === 400,
-            requirement,
-            `${JSON.stringify(query)} answered ${res.status}, expected 400`,
-            res,
-          );
+          ctx.conform(res.status === 400, requirement, `${shown(query)} answered ${res.status}, expected 400`, res);
         },
       });
     },
@@ -436,7 +422,7 @@ export const paginationPropertyChecks = defineChecks([
           ctx.conform(
             res.status === 401,
             ctx.requirement,
-            `${op.operation} with Authorization ${JSON.stringify(auth.header)} answered ${res.status}, expected 401`,
+            `${op.operation} with Authorization ${shown(auth.header)} answered ${res.status}, expected 401`,
             res,
           );
         },

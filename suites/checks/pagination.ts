@@ -18,6 +18,7 @@ import { PathOrderTracker } from '../support/path-order.ts';
 import { ConformanceFailure } from '../../core/check/errors.ts';
 import { pageName, queryOf, type FilePageNote } from '../support/cross-walks.ts';
 import { lastIdsPassingOver } from '../support/last-id-files.ts';
+import { shown } from '../support/values.ts';
 
 /** 4.1 / 8: limit maximum 1000. */
 const LIMIT_MAX = 1000;
@@ -90,7 +91,7 @@ export const paginationChecks = defineChecks([
         ctx.conform(
           pageEnd(p.page) !== 'other-listed',
           ctx.requirement,
-          `last_id ${JSON.stringify(p.page.last_id)} is the id of a listed file that is not the last one; expected ${last ? q(last.id) : 'null'}`,
+          `last_id ${shown(p.page.last_id)} is the id of a listed file that is not the last one; expected ${last ? q(last.id) : 'null'}`,
           p.res,
         );
       }

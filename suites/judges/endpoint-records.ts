@@ -8,7 +8,7 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
 import type { Finding, ResponseJudge } from '../../core/check/judge.ts';
 import { validate, type SchemaName, type SchemaViolation } from '../../spec/schemas.ts';
 import { PERCENTILE_FIELDS, UPTIME_FIELDS } from '../support/model-endpoints.ts';
-import { isObject } from '../support/values.ts';
+import { isObject, shown } from '../support/values.ts';
 import { fieldsBeyondCount } from './counted-fields.ts';
 import { arrayAt, recordFindings, type RecordRule, type RecordViolation } from './records.ts';
 
@@ -65,7 +65,7 @@ export const pricingRule: RecordRule = (endpoint) => {
       return {
         requirementId: 'models.endpoint.pricing-decimal-strings',
         kind: `pricing/${k}:numeral`,
-        message: `pricing/${k} is ${JSON.stringify(v)}, not a string holding a decimal number`,
+        message: `pricing/${k} is ${shown(v)}, not a string holding a decimal number`,
       };
     }
   }
@@ -103,7 +103,7 @@ export const uptimeRule: RecordRule = (endpoint) => {
       return {
         requirementId: 'models.endpoint.uptime-numbers',
         kind: `${field}:type`,
-        message: `${field} is ${JSON.stringify(v)}, not a number`,
+        message: `${field} is ${shown(v)}, not a number`,
       };
     if (v < 0 || v > 100)
       return {

@@ -11,7 +11,7 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
  * model-endpoints operation's codes are not judged here.
  */
 import type { Finding, ResponseJudge, SeenResponse } from '../../core/check/judge.ts';
-import { isObject } from '../support/values.ts';
+import { isObject, shown } from '../support/values.ts';
 
 /** The code of a section 7 error body, or undefined when the body has none (the schema judge's). */
 function errorCode(response: SeenResponse): { code: unknown } | undefined {
@@ -29,7 +29,7 @@ export function errorCodeViolation(
   if (operation === 'listContainerFiles' && typeof code === 'number' && code !== status) {
     return {
       requirementId: 'files.errors.code-equals-status',
-      message: `HTTP ${status}: error.code is ${JSON.stringify(code)}, expected ${status} (7.1 "In these bodies error.code equals the HTTP status")`,
+      message: `HTTP ${status}: error.code is ${shown(code)}, expected ${status} (7.1 "In these bodies error.code equals the HTTP status")`,
     };
   }
   if (operation === 'listInterns' && typeof code === 'number' && code !== status) {

@@ -12,7 +12,7 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
 import type { Finding, ResponseJudge, RunNote, SeenResponse } from '../../core/check/judge.ts';
 import type { InternPageNote } from '../support/intern-prefixes.ts';
 import { arrayAt } from './records.ts';
-import { isObject } from '../support/values.ts';
+import { isObject, shown } from '../support/values.ts';
 
 const MAX_PAGE = 500;
 
@@ -35,7 +35,7 @@ export function internPageViolations(
     if (previous !== undefined && at > previous) {
       found.push({
         requirementId: 'interns.order.newest-first',
-        message: `data[${i}].createdAt ${JSON.stringify((intern as { createdAt: string }).createdAt)} is newer than the intern listed before it (2.6 "Newest first")`,
+        message: `data[${i}].createdAt ${shown((intern as { createdAt: string }).createdAt)} is newer than the intern listed before it (2.6 "Newest first")`,
         position: i,
       });
       break;
@@ -81,7 +81,7 @@ export function foreignWorkspaceMessage(
   hint: boolean,
 ): string {
   const typo = hint && soleOtherWorkspace(json, keyWorkspace) !== undefined ? `; ${TYPO_HINT}` : '';
-  return `/data/${index}/workspaceId ${JSON.stringify(workspace)} is not the key's workspace ${keyWorkspace} (4.3 "The API key selects the caller, the workspace and the visible interns")${typo}`;
+  return `/data/${index}/workspaceId ${shown(workspace)} is not the key's workspace ${keyWorkspace} (4.3 "The API key selects the caller, the workspace and the visible interns")${typo}`;
 }
 
 /** The first intern of a page listed to the management key that is of another workspace than the key's. */

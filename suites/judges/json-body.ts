@@ -13,6 +13,7 @@ import { isJsonMediaType, type JsonBodyFacts } from '../../core/http/json-body.t
 import type { Finding, ResponseJudge, SeenResponse } from '../../core/check/judge.ts';
 import { isJsonFamily } from '../support/json-media.ts';
 import { documentedSchema } from './response-schema.ts';
+import { shown } from '../support/values.ts';
 
 /** Section 1 "exchanges JSON": JSON bytes under a JSON media type, +json types included (MUST). */
 const JSON_BODY = 'general.json-body';
@@ -41,10 +42,10 @@ export const jsonBodyJudge: ResponseJudge = {
       add(
         JSON_BODY,
         'content-type',
-        `Content-Type is ${JSON.stringify(contentType ?? '(none)')}, not a JSON media type (application/json or a +json type)`,
+        `Content-Type is ${shown(contentType ?? '(none)')}, not a JSON media type (application/json or a +json type)`,
       );
     else if (!isJsonMediaType(contentType))
-      add(REQUIREMENT, 'content-type', `Content-Type is ${JSON.stringify(contentType)}, expected application/json`);
+      add(REQUIREMENT, 'content-type', `Content-Type is ${shown(contentType)}, expected application/json`);
     const offset = factsOf(response).invalidUtf8Offset;
     if (offset !== undefined)
       add(
@@ -56,7 +57,7 @@ export const jsonBodyJudge: ResponseJudge = {
       add(
         JSON_BODY,
         'not-json',
-        `the body is not JSON: ${JSON.stringify((response.exchange.response?.body ?? '').slice(0, 80))}`,
+        `the body is not JSON: ${shown((response.exchange.response?.body ?? '').slice(0, 80))}`,
       );
     return findings;
   },

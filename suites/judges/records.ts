@@ -11,6 +11,7 @@ import type { ProbeContext } from '../../core/check/check.ts';
 import type { ApiResponse } from '../../core/http/client.ts';
 import type { Finding, SeenResponse } from '../../core/check/judge.ts';
 import { isObject } from '../support/values.ts';
+import { recordLabel } from './record-label.ts';
 
 export interface RecordViolation {
   requirementId: RequirementId;
@@ -50,11 +51,12 @@ export function recordFindings(
     for (const rule of rules) {
       const v = rule(record);
       if (!v) continue;
+      const label = recordLabel(record);
       if (kinds.has(`${v.requirementId}:${v.kind}`)) continue;
       kinds.add(`${v.requirementId}:${v.kind}`);
       findings.push({
         requirementId: v.requirementId,
-        message: `${pointer}/${i}: ${v.message}`,
+        message: `${pointer}/${i}${label ? ` (${label})` : ''}: ${v.message}`,
         exchange: response.exchange,
         position: i,
         dedupeKey: `${v.requirementId}:${v.kind}`,

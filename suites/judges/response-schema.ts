@@ -22,7 +22,8 @@ import type { Finding, ResponseJudge, SeenResponse } from '../../core/check/judg
 import { validate, type SchemaName, type SchemaViolation } from '../../spec/schemas.ts';
 import { ownedInIntern } from '../support/interns.ts';
 import { ownedInEndpoint, ownedInModel } from '../support/model-endpoints.ts';
-import { isObject } from '../support/values.ts';
+import { isObject, shown } from '../support/values.ts';
+import { foundAt } from './record-label.ts';
 import { ownedInFile } from './container-file-records.ts';
 
 type ApiOperation = SeenResponse['operation'];
@@ -206,7 +207,7 @@ export function responseSchemaViolations(operation: ApiOperation, status: number
         schema: 'ModelEndpointsError',
         pointer: '/error/code',
         keyword: 'type',
-        message: `is the string ${JSON.stringify(error.code)}, expected an integer (7.2)`,
+        message: `is the string ${shown(error.code)}, expected an integer (7.2)`,
       });
     }
   }
@@ -286,7 +287,7 @@ export const responseSchemaJudge: ResponseJudge = {
     if (response.json === undefined) return [];
     return responseSchemaViolations(response.operation, response.status, response.json).map((f) => ({
       requirementId: f.requirementId,
-      message: `HTTP ${response.status} does not match ${f.schema}: ${f.pointer || '/'} ${f.message}`,
+      message: `HTTP ${response.status} does not match ${f.schema}: ${f.pointer || '/'} ${f.message}${foundAt(response.json, f.pointer)}`,
       exchange: response.exchange,
       ...(f.position !== undefined ? { position: f.position } : {}),
       dedupeKey: `${f.requirementId}:${response.operation}:${response.status}:${shapeOf(f.pointer)}:${f.keyword}`,

@@ -7,6 +7,7 @@ import type { AbsentField, ProbeContext } from '../../core/check/check.ts';
 import type { TargetView } from '../../core/target/target.ts';
 import { expectInvalidBody } from './interns.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from './interns-query.ts';
+import { shown } from './values.ts';
 
 /** Values kept per list in an observation. */
 export const CAP = 12;
@@ -28,6 +29,6 @@ export async function expectEachInvalid(
   await confirmInternsParams(ctx);
   for (const value of values) {
     const res = await ctx.api.listInterns(internsQuery(ctx.target, { [param]: value }));
-    expectInvalidBody(res, requirementId, `${param === 'limit' ? 'page size' : 'status'} ${JSON.stringify(value)}`);
+    expectInvalidBody(res, requirementId, `${param === 'limit' ? 'page size' : 'status'} ${shown(value)}`);
   }
 }

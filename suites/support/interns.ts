@@ -7,7 +7,7 @@ import { shortKeyMemo } from '../../core/text/text-memo.ts';
 import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import type { SchemaViolation } from '../../spec/schemas.ts';
 import { internsQuery } from './interns-query.ts';
-import { isObject } from './values.ts';
+import { isObject, shown } from './values.ts';
 
 export interface InternPage {
   res: ApiResponse;
@@ -87,7 +87,7 @@ export function expectInvalidBody(res: ApiResponse, requirementId: RequirementId
   conform(
     code === 'invalid_body',
     requirementId,
-    `${what}: HTTP ${res.status} with error.code ${JSON.stringify(code)}, expected "invalid_body" (7.3)`,
+    `${what}: HTTP ${res.status} with error.code ${shown(code)}, expected "invalid_body" (7.3)`,
     res,
   );
 }

@@ -7,6 +7,7 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
  */
 import type { ApiResponse } from '../../core/http/client.ts';
 import { conform } from '../../core/check/expect.ts';
+import { shown } from './values.ts';
 
 /** application/json or a `+json` type, compared case-insensitively, parameters allowed (RFC 9110 section 8.3.1). */
 export function isJsonFamily(contentType: string | undefined): boolean {
@@ -20,7 +21,7 @@ export function expectJsonBody(res: ApiResponse, requirementId: RequirementId = 
   conform(
     isJsonFamily(contentType),
     requirementId,
-    `Content-Type is ${JSON.stringify(contentType ?? '(none)')}, not a JSON media type (application/json or a +json type)`,
+    `Content-Type is ${shown(contentType ?? '(none)')}, not a JSON media type (application/json or a +json type)`,
     res,
   );
   conform(

@@ -5,6 +5,7 @@ import { conform } from '../../core/check/expect.ts';
 import type { Operation } from '../../core/document/operations.ts';
 import type { SchemaName } from '../../spec/schemas.ts';
 import { internsQuery } from './interns-query.ts';
+import { shown } from './values.ts';
 
 export type { KeyHeader };
 
@@ -77,7 +78,7 @@ export function errorBody(res: ApiResponse, requirementId: RequirementId): unkno
   conform(
     res.jsonError === undefined,
     requirementId,
-    `HTTP ${res.status} body is not JSON (${res.jsonError}): ${JSON.stringify(res.text.slice(0, 80))}`,
+    `HTTP ${res.status} body is not JSON (${res.jsonError}): ${shown(res.text.slice(0, 80))}`,
     res,
   );
   return res.json;
@@ -96,14 +97,14 @@ export function errorObject(
   conform(
     isObject(error),
     requirementId,
-    `HTTP ${res.status} body has no \`error\` object (section 7): ${JSON.stringify(res.text.slice(0, 120))}`,
+    `HTTP ${res.status} body has no \`error\` object (section 7): ${shown(res.text.slice(0, 120))}`,
     res,
   );
   conform('code' in error, requirementId, `HTTP ${res.status}: error.code is missing (section 7)`, res);
   conform(
     typeof error['message'] === 'string',
     requirementId,
-    `HTTP ${res.status}: error.message is ${JSON.stringify(error['message'])}, expected a string (section 7)`,
+    `HTTP ${res.status}: error.message is ${shown(error['message'])}, expected a string (section 7)`,
     res,
   );
   return error as { code: unknown; message: unknown };

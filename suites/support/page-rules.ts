@@ -4,6 +4,7 @@ import type { Exchange } from '../../core/check/evidence.ts';
 import { pageEnd, pathOf, sameId, type FilePage } from './file-pages.ts';
 import { afterInSomeOrder, PathOrderTracker } from './path-order.ts';
 import { classifyPageSize } from './query-values.ts';
+import { shown } from './values.ts';
 
 /** 4.1 / 8: without limit a page holds at most 100 files; never more than 1000. */
 const DEFAULT_LIMIT = 100;
@@ -63,7 +64,7 @@ export function pageViolation(
     if (why)
       return v(
         'files.list.path-order',
-        `data[${i - 1}].path ${JSON.stringify(page.data[i - 1]!.path)} is listed before data[${i}].path ${JSON.stringify(page.data[i]!.path)}, but ${why}`,
+        `data[${i - 1}].path ${shown(page.data[i - 1]!.path)} is listed before data[${i}].path ${shown(page.data[i]!.path)}, but ${why}`,
       );
   }
   // A pair after each other in some reading, not in the listing's, breaks the order, not the rule
@@ -76,16 +77,16 @@ export function pageViolation(
     if (why)
       return v(
         ruleOf(cursor, first.path, 'files.after.strictly-after'),
-        `after=${fp.after} names ${JSON.stringify(cursor)}, but the page starts at ${JSON.stringify(first.path)}, which is not after it: ${why}`,
+        `after=${fp.after} names ${shown(cursor)}, but the page starts at ${shown(first.path)}, which is not after it: ${why}`,
       );
   }
   if (page.first_id !== null && first && !sameId(page.first_id, first.id))
     return v(
       'files.list.first-id',
-      `first_id ${JSON.stringify(page.first_id)} is not the id of the first listed file ${first.id}`,
+      `first_id ${shown(page.first_id)} is not the id of the first listed file ${first.id}`,
     );
   if (page.first_id !== null && !first)
-    return v('files.list.first-id', `first_id ${JSON.stringify(page.first_id)} on a page with no file`);
+    return v('files.list.first-id', `first_id ${shown(page.first_id)} on a page with no file`);
   if (page.has_more && page.last_id === null)
     return v('files.pagination.last-id-when-has-more', 'has_more is true but last_id is null');
   if (page.last_id === null && n > 0)
@@ -106,7 +107,7 @@ export function pageViolation(
     if (behindLast)
       return v(
         ruleOf(last!.path, position, 'files.pagination.scan-bound-position'),
-        `last_id names ${JSON.stringify(position)}, not after the last listed path ${JSON.stringify(last!.path)}: ${behindLast}`,
+        `last_id names ${shown(position)}, not after the last listed path ${shown(last!.path)}: ${behindLast}`,
       );
     // 4.1 rule 4 says when last_id may be null ("only when has_more is false and data is empty"), not
     // that it must be: the empty last page may name the position it resumed from, its cursor, where
@@ -116,7 +117,7 @@ export function pageViolation(
     if (behindCursor)
       return v(
         ruleOf(cursor!, position, 'files.pagination.scan-bound-position'),
-        `last_id names ${JSON.stringify(position)}, not after the request's cursor ${JSON.stringify(cursor)}: ${behindCursor}`,
+        `last_id names ${shown(position)}, not after the request's cursor ${shown(cursor)}: ${behindCursor}`,
       );
   }
   return undefined;

@@ -4,6 +4,7 @@ import { deadlineLeftMs } from '../../core/run/run-settings.ts';
 import { fetchPage, pageEnd, pathOf, readPage, type FetchedPage, type ListedFile } from './file-pages.ts';
 import { pageViolation } from './page-rules.ts';
 import { PathOrderTracker } from './path-order.ts';
+import { shown } from './values.ts';
 
 export interface Traversal {
   files: ListedFile[];
@@ -118,8 +119,8 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
         throw new ConformanceFailure(
           repeated ? 'files.pagination.next-page' : 'files.list.path-order',
           repeated
-            ? `file ${JSON.stringify(f.path)} is listed twice (limit ${o.limit})`
-            : `file ${JSON.stringify(f.path)} comes after ${JSON.stringify(prev!.path)} across pages (limit ${o.limit}), but ${why}`,
+            ? `file ${shown(f.path)} is listed twice (limit ${o.limit})`
+            : `file ${shown(f.path)} comes after ${shown(prev!.path)} across pages (limit ${o.limit}), but ${why}`,
           [fp.res.exchange],
         );
       }
@@ -178,7 +179,7 @@ function cursorProblem(
   const prevPath = after === undefined ? undefined : pathOf(after);
   const backwards = nextPath !== undefined && prevPath !== undefined ? order.before(prevPath, nextPath) : undefined;
   if (!cursors.has(next) && !backwards) return undefined;
-  return `cursor ${next}${nextPath !== undefined ? ` (${JSON.stringify(nextPath)})` : ''} is not after the previous cursor${prevPath !== undefined ? ` (${JSON.stringify(prevPath)})` : ''}: ${cursors.has(next) ? 'it was handed out before' : backwards}`;
+  return `cursor ${next}${nextPath !== undefined ? ` (${shown(nextPath)})` : ''} is not after the previous cursor${prevPath !== undefined ? ` (${shown(prevPath)})` : ''}: ${cursors.has(next) ? 'it was handed out before' : backwards}`;
 }
 
 /**
@@ -218,7 +219,7 @@ async function expectNothingAfter(ctx: ProbeContext, containerId: string, last: 
   if (first) {
     throw new ConformanceFailure(
       'files.pagination.next-page',
-      `has_more was false, yet after=last_id (${last.page.last_id}) lists ${JSON.stringify(first.path)}: the listing ended early`,
+      `has_more was false, yet after=last_id (${last.page.last_id}) lists ${shown(first.path)}: the listing ended early`,
       [last.res.exchange, next.res.exchange],
     );
   }
@@ -277,9 +278,7 @@ export async function fullListing(ctx: ProbeContext, containerId: string): Promi
 export function listingNotRead(full: Traversal): string | undefined {
   if (full.stopped !== 'page-cap' && full.stopped !== 'deadline') return undefined;
   const last = full.files[full.files.length - 1];
-  const where = last
-    ? `as far as ${full.files.length} file(s), the last ${JSON.stringify(last.path)},`
-    : 'as far as no file';
+  const where = last ? `as far as ${full.files.length} file(s), the last ${shown(last.path)},` : 'as far as no file';
   const why =
     full.stopped === 'page-cap'
       ? `its share of the request budget (${full.pages} pages at limit 1000, ${FULL_LISTING_SHARE} of --max-requests) was spent with has_more still true`

@@ -29,3 +29,13 @@ export function brief(v: unknown, max = 80): unknown {
 
 /** Section 2.3 / 2.5: `<author>/<slug>`, two non-empty parts and exactly one slash (as spec/openapi.yaml). */
 export const AUTHOR_SLUG = /^[^/]+\/[^/]+$/;
+
+/**
+ * A value as a message shows it: JSON, at most `max` characters, and `absent` for a field the
+ * target left out (JSON has no `undefined`: a message saying it would speak of the suite, not the target).
+ */
+export function shown(v: unknown, max = 80): string {
+  if (v === undefined) return 'absent';
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
