@@ -33,7 +33,8 @@ export function consoleSummary(report: ConformanceReport, reportDir: string, ela
     `verdict: ${verdictLine(report)}`,
     `requirements: ${line('MUST')}; ${line('SHOULD')}; UNSPECIFIED ${c.UNSPECIFIED.observed} observed, ${c.UNSPECIFIED.skip} skip`,
     // The same measure, in the same words, as summary.md and report.html; then the command's own total.
-    `requests: ${report.run.requests} (${report.run.retries} retries); ${RUN_TIME_LABEL} ${durationText(report.run.durationMs)}; command ${(elapsedMs / 1000).toFixed(1)} s from start to verdict${waitingText(report) ? `; ${waitingText(report)}` : ''}`,
+    // The retries are said once: the time waited goes beside their count.
+    `requests: ${report.run.requests} (${report.run.retries} retries${waitingText(report, false) ? `, ${waitingText(report, false)}` : ''}); ${RUN_TIME_LABEL} ${durationText(report.run.durationMs)}; command ${(elapsedMs / 1000).toFixed(1)} s from start to verdict`,
     `report: ${join(reportDir, 'report.html')}`,
     `also: ${Object.keys(REPORT_FILES)
       .filter((f) => f !== 'report.html')

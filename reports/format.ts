@@ -183,9 +183,9 @@ export function replayCheckCommand(report: ConformanceReport, checkId: string, r
  * The time the run spent waiting on the target (its rate limit's Retry-After, the backoff between
  * retries), said where the run's time is said so a slow run names its cause; '' when it waited not at all.
  */
-export function waitingText(report: ConformanceReport): string {
+export function waitingText(report: ConformanceReport, withRetries = true): string {
   const waitedMs = report.run.rateLimitedWaitMs ?? 0;
   if (waitedMs <= 0) return '';
-  const retries = report.run.retries;
+  const retries = withRetries ? report.run.retries : 0;
   return `waited ${(waitedMs / 1000).toFixed(1)} s for the target's rate limit${retries ? ` (${retries} retries)` : ''}`;
 }

@@ -41,7 +41,7 @@ const SILENT_CHOICES = CONFORMANT_VARIANTS.filter((v) => !v.options.readings);
  * what needs a shape they lack (two files on one page, a page that ends full) is not judged there, so a
  * requirement the reference passes may be skipped with the reason said; never failed.
  */
-const DATA_SHAPES = ['tiny-scan-bound', 'long-hidden-runs', 'scan-bound-1', 'sparse-visible-files'];
+const DATA_SHAPES = ['tiny-scan-bound', 'long-hidden-runs', 'scan-bound-1', 'sparse-visible-files', 'large-listing'];
 const notJudgedOnShape = (name: string, d: { a: { status: string }; b: { status: string; reason?: string } }) =>
   DATA_SHAPES.includes(name) &&
   d.a.status === 'pass' &&
@@ -160,9 +160,10 @@ const CHOICES: Record<
   // readings pass, but no requirement of the catalogue records which one a target chose: the profile
   // has nothing to show, and the diff says the two agree (see the test below).
   'padded-ids-null-first-id': [],
-  // Long runs of hidden objects and a scan bound of 1: many more empty pages with has_more true (8 rule 1, 4.1 rule 3).
+  // Long runs of hidden objects (large-listing: runs of 3000 among 20,000 files) and a scan bound of 1:
+  // many more empty pages with has_more true (8 rule 1, 4.1 rule 3).
   ...Object.fromEntries(
-    ['long-hidden-runs', 'scan-bound-1', 'sparse-visible-files'].map((name) => [
+    ['long-hidden-runs', 'scan-bound-1', 'sparse-visible-files', 'large-listing'].map((name) => [
       name,
       [
         {

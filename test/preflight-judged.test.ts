@@ -62,7 +62,9 @@ test('the whole run catches it too, and the plain reference gives the preflight 
   ]);
   const plain = await runAgainst({}, { seed: 1, concurrency: 8, grep: '@models' });
   expect(plain.verdict).toBe('conformant');
+  // One request per operation, and list interns again with the target file's parameter names
+  // (cli/interns-params-preflight.ts: a mistyped name told apart).
   expect(plain.received?.map((r) => [r.checkId, r.status, r.failures.length, r.requests])).toEqual([
-    [PREFLIGHT_ID, 'pass', 0, 3],
+    [PREFLIGHT_ID, 'pass', 0, 4],
   ]);
 });

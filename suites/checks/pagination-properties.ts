@@ -172,26 +172,33 @@ export const paginationPropertyChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       const full = await listing(ctx);
       if (full.files.length === 0) ctx.skip('the container lists no file');
-      // Asked on every seed, before the random limits: the start of the listing at the limit whose first
-      // page ends right at the last file before the first hidden objects the full listing met, then on
-      // through them to the file after. Whether a walk keeps that file may hang on where its page ended
+      // Asked on every seed, before the random limits (fast-check's example, so a failure there is a
+      // counterexample with its replay path like any other): the start of the listing at the limit whose
+      // first page ends right at the last file before the first hidden objects the full listing met, then
+      // on through them to the file after. Whether a walk keeps that file may hang on where its page ended
       // (4.1 rule 2 "`last_id` is the id of the last listed file"), and a random limit rarely lands there.
       const start = full.scanBoundRuns[0];
-      if (start !== undefined && start.filesBefore > 0 && start.filesBefore <= FILES_LIMIT().max) {
-        const pages = Math.min(Math.floor((ctx.settings.maxRequests * PREFIX_SHARE) / 2), 2 * start.pages + 3);
-        const t = await traverse(ctx, ctx.target.containerFiles.containerId, {
-          limit: start.filesBefore,
-          stopAfter: pages,
-          pageCap: pages + 1,
-        });
-        expectSameFiles(t.files, full.files, start.filesBefore, { got: !t.complete, want: !full.complete });
-      }
+      const fixedLimit =
+        start !== undefined && start.filesBefore > 0 && start.filesBefore <= FILES_LIMIT().max
+          ? start.filesBefore
+          : undefined;
+      const fixedPages =
+        start === undefined
+          ? 0
+          : Math.min(Math.floor((ctx.settings.maxRequests * PREFIX_SHARE) / 2), 2 * start.pages + 3);
       await checkProperty(ctx, 'files.property.prefix', {
         arbitrary: validLimit({ min: 1, max: 20 }),
+        examples: fixedLimit === undefined ? [] : [fixedLimit],
         requestsPerRun: 4,
         budgetShare: PREFIX_SHARE,
         predicate: async (limit) => {
-          const t = await traverse(ctx, ctx.target.containerFiles.containerId, { limit, stopAfter: 4, pageCap: 5 });
+          // The fixed limit walks on through the hidden objects; any other limit reads its first pages.
+          const pages = limit === fixedLimit ? fixedPages : 4;
+          const t = await traverse(ctx, ctx.target.containerFiles.containerId, {
+            limit,
+            stopAfter: pages,
+            pageCap: pages + 1,
+          });
           expectSameFiles(t.files, full.files, limit, { got: !t.complete, want: !full.complete });
         },
       });
@@ -300,27 +307,34 @@ export const paginationPropertyChecks = defineChecks([
           `after ${at.position} path ${shown(at.path)} resumed with ${shown(got.slice(0, 3))}, expected ${shown(expectations[0]!.slice(0, 3))} (the files after it in ${orders.join(' or ')})`,
         );
       };
-      // Always asked, whatever the seed, before the random places: the end of the listing, and the last
-      // file before each run of pages that ended at the scan bound, at limit 1 and at the full listing's
-      // limit: where a walk through hidden objects can lose the file that follows them ("Listing
-      // resumes strictly after that path", 4.1; has_more "True when another page can be fetched with
-      // `after` set to `last_id`", 2.2), and a random place rarely lands. Within half the share, so
-      // the random places keep the rest.
+      // Always asked, whatever the seed, before the random places (fast-check's examples, so a failure
+      // there is a counterexample with its replay path like any other): the end of the listing, and the
+      // last file before each run of pages that ended at the scan bound, at limit 1 and at the full
+      // listing's limit: where a walk through hidden objects can lose the file that follows them
+      // ("Listing resumes strictly after that path", 4.1; has_more "True when another page can be
+      // fetched with `after` set to `last_id`", 2.2), and a random place rarely lands. Within half the
+      // share, so the random places keep the rest: a fixed place past it is not asked.
       const fixedShare = Math.floor(share / 2);
-      for (const place of fixedPlaces(full)) {
-        if (ctx.api.asked - started >= fixedShare) break;
-        await resumeAt(place.at, place.limit, fixedShare);
-      }
+      const fixed = fixedPlaces(full);
+      const isFixed = new Set<object>(fixed);
       await checkProperty(ctx, 'files.property.strictly-after', {
         arbitrary: fc.record({
-          at: pathAround(paths, { compare: (a, b) => compareIn(orders[0]!, a, b) }),
+          at: pathAround(paths, { compare: (a, b) => compareIn(orders[0]!, a, b) }) as fc.Arbitrary<{
+            path: string;
+            position: string;
+          }>,
           limit: validLimit({ min: 1, max: 20 }),
         }),
+        examples: fixed,
         requestsPerRun: 3,
         budgetShare: STRICTLY_AFTER_SHARE,
         // Its runs share the walks' part of the budget and what they count (judged, not reached).
         runsInOrder: true,
-        predicate: ({ at, limit }) => resumeAt(at, limit, share),
+        predicate: async (place) => {
+          if (!isFixed.has(place)) return resumeAt(place.at, place.limit, share);
+          if (ctx.api.asked - started >= fixedShare) return;
+          return resumeAt(place.at, place.limit, fixedShare);
+        },
       });
       if (refusedControl.length > 0) ctx.observe('files.after.control-char-paths', { refusedWith400: refusedControl });
       if (judged === 0 && notReached !== undefined)

@@ -23,6 +23,12 @@ export interface PropertyOptions<T> {
    * answers, and its runs are judged several at once.
    */
   runsInOrder?: boolean;
+  /**
+   * Values judged on every seed before the generated ones (fast-check's `examples`): the places a
+   * random value rarely lands. One that fails is reported like any counterexample, shrunk where the
+   * arbitrary can shrink it, with the path that replays it (the replay asks the same examples first).
+   */
+  examples?: readonly T[];
 }
 
 /**
@@ -35,6 +41,7 @@ export interface PropertyOptions<T> {
 export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: PropertyOptions<T>): Promise<void> {
   const share = Math.floor(ctx.settings.maxRequests * o.budgetShare);
   const numRuns = Math.max(1, Math.min(ctx.settings.numRuns, Math.floor(share / o.requestsPerRun)));
+  const examples = o.examples ?? [];
   let cannotJudge: Error | undefined;
   // A value the target's data leaves nothing to judge on (SkipCheck) is one run not judged, not the
   // property's end: the runs judged before and after it stand ("No green without evidence" asks for
@@ -46,7 +53,11 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
   // row. Read back in run order: fast-check's values are those fc.sample draws with the same
   // seed (each compared before its outcome is used), so the first run that does not pass, the shrinking
   // from it and the verdict are those of runs judged one after another. A replay judges its path alone.
-  const ahead = o.runsInOrder || ctx.settings.replayPath ? [] : fc.sample(o.arbitrary, { seed: ctx.seed, numRuns });
+  // The examples come first, then the generated values (fast-check draws these as if there were none).
+  const ahead =
+    o.runsInOrder || ctx.settings.replayPath
+      ? []
+      : [...examples, ...fc.sample(o.arbitrary, { seed: ctx.seed, numRuns })];
   const aheadJudged =
     ahead.length > 0 ? await settleInFlight(ahead, concurrencyOf(ctx.settings), (value) => o.predicate(value)) : [];
   let run = 0;
@@ -90,7 +101,9 @@ export async function checkProperty<T>(ctx: ProbeContext, checkId: string, o: Pr
   });
   const result = await fc.check(property, {
     seed: ctx.seed,
-    numRuns,
+    // fast-check counts the examples among its runs: the generated runs stay numRuns.
+    numRuns: numRuns + examples.length,
+    ...(examples.length > 0 ? { examples: examples.map((e): [T] => [e]) } : {}),
     ...(ctx.settings.replayPath ? { path: ctx.settings.replayPath } : {}),
     // Shrinking re-sends requests: bounded in time, like everything else the suite does.
     interruptAfterTimeLimit: 60_000,

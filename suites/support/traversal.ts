@@ -229,10 +229,10 @@ async function expectNothingAfter(ctx: ProbeContext, containerId: string, last: 
  * Fraction of the run's request budget the shared full listing may spend: every record of the listing is
  * judged only where a page holding it is fetched, and neither the number of files nor how many hidden
  * objects lie in a row is bounded (8 rule 1, 4.1 rule 3), so the listing is read as far as this share
- * goes, whatever its length; what lies past it is said not judged. The other half is the other checks'
+ * goes, whatever its length; what lies past it is said not judged. The rest is the other checks'
  * (their own shares: walkAllowance, the properties' budgetShare), so they still run beside it.
  */
-export const FULL_LISTING_SHARE = 0.5;
+export const FULL_LISTING_SHARE = 0.4;
 
 /**
  * Fraction of the run's deadline the full listing leaves to the rest of the run: a listing read at the

@@ -12,12 +12,10 @@ import { referenceKeyEnv, referenceTargetYaml } from '../../reference/target-fil
 import { runCli, testSettings } from '../support/harness.ts';
 import {
   firstThen,
-  HOSTILE_KEYS,
   hostileTarget,
   OK_JSON,
   stackLines,
   startHostile,
-  writeTarget,
   writeTargetYaml,
   type Action,
   type HostileServer,
@@ -31,7 +29,12 @@ import {
 test.describe.configure({ mode: 'parallel' });
 
 /** cli/preflight.ts sends one request per operation (files, models, interns) before the checks. */
-const PREFLIGHT_REQUESTS = 3;
+const PREFLIGHT_OPERATIONS = 3;
+/**
+ * Against a key that lists interns (the reference's), one more: list interns again with the target
+ * file's parameter names (cli/interns-params-preflight.ts, a mistyped name told apart).
+ */
+const PREFLIGHT_REQUESTS = PREFLIGHT_OPERATIONS + 1;
 
 const servers: Array<HostileServer | ReferenceServer> = [];
 test.afterAll(async () => {
@@ -51,18 +54,21 @@ test('429 (Retry-After beyond the cap, and none) and 503 (Retry-After 1) are ret
   const reference = await startReference();
   servers.push(reference);
   const proxy: Action = { kind: 'proxy', to: reference.baseUrl };
-  // Requests 0-2 are the preflight, which never retries (maxRetries 0) and counts no retry: its 429
-  // (request 1) is an answer, the next request is the next operation's. After it, 3, 5 and 7 are
-  // refused once each, and their retries (4, 6, 8) go through: one check at a time (--concurrency 1),
-  // so that a retry is the very next request.
+  // Requests 0-3 are the preflight, which never retries (maxRetries 0) and counts no retry: its 429
+  // (to list models, which it sends with the other two operations) is an answer, the next request is
+  // another operation's or the preflight's second list interns. After it, 4, 6 and 8 are refused once
+  // each, and their retries (5, 7, 9) go through: one check at a time (--concurrency 1), so that a
+  // retry is the very next request.
   const first = PREFLIGHT_REQUESTS;
   const refusals: Record<number, Action> = {
-    1: limited(429, '3600'),
     [first]: limited(429, '3600'),
     [first + 2]: limited(429),
     [first + 4]: limited(503, '1'),
   };
-  const hostile = await startHostile((_req, i) => refusals[i] ?? proxy);
+  const preflightRefusal = limited(429, '3600');
+  const hostile = await startHostile((req, i) =>
+    i < PREFLIGHT_OPERATIONS && req.url.includes('/models/') ? preflightRefusal : (refusals[i] ?? proxy),
+  );
   servers.push(hostile);
   const file = writeTargetYaml(referenceTargetYaml(reference).replace(reference.baseUrl, hostile.baseUrl));
   const run = await runCli(['--target', file, '--timeout', '2000', '--concurrency', '1'], {
@@ -74,7 +80,7 @@ test('429 (Retry-After beyond the cap, and none) and 503 (Retry-After 1) are ret
   expect(run.report?.verdict).toBe('conformant');
   expect(run.report?.run.retries).toBe(3);
   expect(run.stdout).toMatch(
-    /^requests: \d+ \(3 retries\); run took \(engine start to report\) [\d.]+ m?s; command [\d.]+ s from start to verdict$/m,
+    /^requests: \d+ \(3 retries, waited [\d.]+ s for the target's rate limit\); run took \(engine start to report\) [\d.]+ m?s; command [\d.]+ s from start to verdict$/m,
   );
   // The first checks list files: the rate-limit point observes what the target chose (limited, with
   // which Retry-After values), never request counts.
@@ -82,8 +88,10 @@ test('429 (Retry-After beyond the cap, and none) and 503 (Retry-After 1) are ret
     { limited: true, retryAfter: ['3600', null] },
   ]);
   const r = hostile.received;
-  // The preflight's 429 was not retried: each preflight request is another operation's, sent at once.
-  expect(new Set(r.slice(0, first).map((q) => q.url.split('?')[0])).size).toBe(first);
+  // The preflight's 429 was not retried: its first requests are one per operation, sent at once, and
+  // its last lists interns again (the parameter names), never the models request again.
+  expect(new Set(r.slice(0, PREFLIGHT_OPERATIONS).map((q) => q.url.split('?')[0])).size).toBe(PREFLIGHT_OPERATIONS);
+  expect(r[PREFLIGHT_OPERATIONS]!.url).toMatch(/\/interns\?/);
   // Each retry is the same request again, after the wait the answer asked for, never above the cap:
   // Retry-After 3600 → the cap (5 s), none → 200 ms for a first retry, Retry-After 1 → 1 s.
   for (const i of [first, first + 2, first + 4]) expect(r[i + 1]!.url).toBe(r[i]!.url);
@@ -91,11 +99,18 @@ test('429 (Retry-After beyond the cap, and none) and 503 (Retry-After 1) are ret
 });
 
 test('a target that keeps answering 429 without Retry-After: exponential back-off, then incomplete (never fail), the run stops, exit 2', async () => {
-  const hostile = await startHostile(firstThen(PREFLIGHT_REQUESTS, OK_JSON, limited(429)));
+  // The preflight is answered by the reference: its answers are judged like every other ("Judge every
+  // response"), so a made-up body there would fail requirements this test is not about.
+  const reference = await startReference();
+  servers.push(reference);
+  const hostile = await startHostile(
+    firstThen(PREFLIGHT_REQUESTS, { kind: 'proxy', to: reference.baseUrl }, limited(429)),
+  );
   servers.push(hostile);
+  const file = writeTargetYaml(referenceTargetYaml(reference).replace(reference.baseUrl, hostile.baseUrl));
   // One check at a time: the checks that meet the limit are the first three, each its own request.
-  const run = await runCli(['--target', writeTarget(hostile.baseUrl), '--timeout', '1000', '--concurrency', '1'], {
-    env: { ...HOSTILE_KEYS },
+  const run = await runCli(['--target', file, '--timeout', '1000', '--concurrency', '1'], {
+    env: referenceKeyEnv(reference),
     timeoutMs: 90_000,
   });
   expect(stackLines(run)).toEqual([]);
