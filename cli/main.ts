@@ -21,6 +21,10 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<unknown
     summary: 'compare two reports: conformance diff A/report.json B/report.json (--help)',
     load: () => import('./diff.ts'),
   },
+  judge: {
+    summary: 'judge a run again from its recording, offline: conformance judge DIR/evidence.har (--help)',
+    load: () => import('./judge.ts'),
+  },
   merge: {
     summary: 'merge the reports of a run split with --shard (conformance merge --help)',
     load: () => import('./merge.ts'),

@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { runConformance } from '../cli/api.ts';
+import { judgeRecording, loadRecording } from '../cli/offline-judge.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { startReference } from '../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import { compileOwnSchema } from '../spec/schemas.ts';
+import harSchema from './fixtures/har-1.2.schema.json' with { type: 'json' };
+import { findKeys } from './support/key-scan.ts';
+
+// Every run leaves evidence.har; `conformance judge` judges it again offline to the live run's verdict.
+test.describe.configure({ mode: 'parallel' });
+const validHar = compileOwnSchema(harSchema);
+
+const statuses = (r: ConformanceReport) => Object.fromEntries(r.requirements.map((q) => [q.id, q.status]));
+
+async function liveAndOffline(faults: string[]) {
+  const server = await startReference({ faults });
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'evidence-'));
+    const file = join(dir, 'target.yaml');
+    writeFileSync(file, referenceTargetYaml(server));
+    const env = referenceKeyEnv(server);
+    const reportDir = join(dir, 'report');
+    const live = await runConformance({ target: file, env, seed: 7, reportDir });
+    const harFile = join(reportDir, 'evidence.har');
+    const harText = readFileSync(harFile, 'utf8');
+    // Offline: the reference is stopped before the recording is judged, so no answer can come from it.
+    await server.close();
+    const offline = await judgeRecording(loadRecording(harFile));
+    return { live, offline, harText, keys: Object.values(env), reportDir };
+  } finally {
+    await server.close().catch(() => undefined);
+  }
+}
+
+test('a run of the reference with --seed 7 writes evidence.har (HAR 1.2, no key), and judge gives its verdict and statuses offline', async () => {
+  const { live, offline, harText, keys, reportDir } = await liveAndOffline([]);
+  const har = JSON.parse(harText);
+  expect(validHar(har), JSON.stringify(validHar.errors?.slice(0, 3))).toBe(true);
+  expect(har.log.entries.length).toBeGreaterThan(3);
+  // The preflight's three requests are recorded too (one per operation).
+  expect(findKeys(harText, keys)).toEqual([]);
+  expect(harText).toContain('Bearer $CONFORMANCE_REFERENCE_API_KEY');
+  expect(live.run.evidence?.entries).toBe(har.log.entries.length);
+  expect(readFileSync(join(reportDir, '.conformance-report'), 'utf8')).toContain('evidence.har');
+  expect(live.verdict).toBe('conformant');
+  expect(statuses(offline)).toEqual(statuses(live));
+  expect(offline.verdict).toBe(live.verdict);
+});
+
+test('a fault is judged offline as live: auth-invalid-key-accepted fails the same requirements from its recording', async () => {
+  const { live, offline } = await liveAndOffline(['auth-invalid-key-accepted']);
+  expect(live.verdict).toBe('non-conformant');
+  expect(offline.verdict).toBe(live.verdict);
+  expect(statuses(offline)).toEqual(statuses(live));
+  // Each finding points at its entry of the recording.
+  const exchanges = live.checks.flatMap((c) => c.failures.flatMap((f) => f.exchanges));
+  expect(exchanges.some((x) => x.harEntry !== undefined)).toBe(true);
+});
