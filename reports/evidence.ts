@@ -1,7 +1,7 @@
 import type { Exchange } from '../core/check/evidence.ts';
 import type { Recorder } from '../core/http/recorder.ts';
 import type { Mask } from '../core/text/mask.ts';
-import { entriesDigest, harOf, type Har, type RecordedRun } from './har.ts';
+import { entriesDigest, entryDigests, harOf, type Har, type RecordedRun } from './har.ts';
 import type { ConformanceReport } from './model.ts';
 
 export const EVIDENCE_FILE = 'evidence.har';
@@ -32,7 +32,12 @@ export function withEvidence(
     ...report,
     run: {
       ...report.run,
-      evidence: { file: EVIDENCE_FILE, entries: har.log.entries.length, sha256: entriesDigest(har.log.entries) },
+      evidence: {
+        file: EVIDENCE_FILE,
+        entries: har.log.entries.length,
+        sha256: entriesDigest(har.log.entries),
+        entryDigests: entryDigests(har.log.entries),
+      },
     },
     checks: report.checks.map((c) => ({
       ...c,

@@ -113,6 +113,11 @@ export function entriesDigest(entries: readonly unknown[]): string {
   return createHash('sha256').update(JSON.stringify(entries)).digest('hex');
 }
 
+/** Each entry's SHA-256 (its first 16 hex digits): `conformance verify` names the entry that changed. */
+export function entryDigests(entries: readonly unknown[]): string[] {
+  return entries.map((e) => createHash('sha256').update(JSON.stringify(e)).digest('hex').slice(0, 16));
+}
+
 /** The run's recording as HAR 1.2, masked (rule "Hostile input": keys masked in every output). */
 export function harOf(recorder: Recorder, run: RecordedRun, mask: Mask) {
   const entries = recorder.entries.map((e) => entryOf(e, mask));

@@ -99,7 +99,7 @@ export interface ConformanceReport {
     budgetExhausted: string[];
     replay: string;
     /** The run's recording (evidence.har): its entries' count and the SHA-256 of its entries as serialised. */
-    evidence?: { file: 'evidence.har'; entries: number; sha256: string };
+    evidence?: { file: 'evidence.har'; entries: number; sha256: string; entryDigests: string[] };
     /**
      * The hosts (host[:port]) the run's keys went to: those of the target file's base URLs, each
      * loopback or allowed by the user (--allow-host, CONFORMANCE_ALLOW_HOSTS).

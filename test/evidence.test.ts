@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runConformance } from '../cli/api.ts';
 import { judgeRecording, loadRecording } from '../cli/offline-judge.ts';
+import { disagreements, loadReportFile } from '../cli/verify-recording.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
@@ -31,14 +32,14 @@ async function liveAndOffline(faults: string[]) {
     // Offline: the reference is stopped before the recording is judged, so no answer can come from it.
     await server.close();
     const offline = await judgeRecording(loadRecording(harFile));
-    return { live, offline, harText, keys: Object.values(env), reportDir };
+    return { live, offline, harText, harFile, keys: Object.values(env), reportDir };
   } finally {
     await server.close().catch(() => undefined);
   }
 }
 
 test('a run of the reference with --seed 7 writes evidence.har (HAR 1.2, no key), and judge gives its verdict and statuses offline', async () => {
-  const { live, offline, harText, keys, reportDir } = await liveAndOffline([]);
+  const { live, offline, harText, harFile, keys, reportDir } = await liveAndOffline([]);
   const har = JSON.parse(harText);
   expect(validHar(har), JSON.stringify(validHar.errors?.slice(0, 3))).toBe(true);
   expect(har.log.entries.length).toBeGreaterThan(3);
@@ -50,6 +51,17 @@ test('a run of the reference with --seed 7 writes evidence.har (HAR 1.2, no key)
   expect(live.verdict).toBe('conformant');
   expect(statuses(offline)).toEqual(statuses(live));
   expect(offline.verdict).toBe(live.verdict);
+
+  // verify: the report and its recording agree untouched; one byte changed in one response is named.
+  const report = loadReportFile(join(reportDir, 'report.json'));
+  expect(await disagreements(report, loadRecording(harFile))).toEqual([]);
+  const changed = loadRecording(harFile);
+  const at = changed.log.entries.findIndex((e) => (e.response.content.text ?? '').includes('"data"'));
+  expect(at).toBeGreaterThanOrEqual(0);
+  const entry = changed.log.entries[at]!;
+  entry.response.content.text = entry.response.content.text!.replace('"data"', '"dati"');
+  const found = await disagreements(report, changed);
+  expect(found).toEqual([`entry ${at} (GET ${entry.request.url}) is not the one the report names`]);
 });
 
 test('a fault is judged offline as live: auth-invalid-key-accepted fails the same requirements from its recording', async () => {
