@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runConformance } from '../cli/api.ts';
-import { judgeRecording, loadRecording } from '../cli/offline-judge.ts';
+import { judgeRecording, loadRecording, RecordingTransport, type Recording } from '../cli/offline-judge.ts';
+import { CannotJudge } from '../core/check/errors.ts';
+import { Recorder, recordingTransport } from '../core/http/recorder.ts';
+import type { Transport } from '../core/http/transport.ts';
+import type { Target } from '../core/target/target.ts';
+import { Mask, secretsOf } from '../core/text/mask.ts';
+import { harOf, type RecordedRun } from '../reports/har.ts';
 import { disagreements, loadReportFile } from '../cli/verify-recording.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { startReference } from '../reference/server.ts';
@@ -72,4 +78,47 @@ test('a fault is judged offline as live: auth-invalid-key-accepted fails the sam
   // Each finding points at its entry of the recording.
   const exchanges = live.checks.flatMap((c) => c.failures.flatMap((f) => f.exchanges));
   expect(exchanges.some((x) => x.harEntry !== undefined)).toBe(true);
+});
+
+test('the recording is bounded: past a body or run bound an answer is kept without its text, and log.comment says so', async () => {
+  const recorder = new Recorder({ runBytes: 6, bodyBytes: 6 });
+  const inner: Transport = {
+    get: async (url) => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(url.pathname.slice(1)),
+    }),
+    close: async () => {},
+  };
+  const t = recordingTransport(inner, recorder);
+  for (const p of ['abcd', 'efgh', 'too-long-a-body']) await t.get(new URL(`http://127.0.0.1/${p}`), {});
+  const target = { apiKey: 'k'.repeat(24), baseUrl: 'http://127.0.0.1/v1' } as Target;
+  const har = harOf(
+    recorder,
+    { target: {}, suite: { name: 'conformance', version: '0' } } as RecordedRun,
+    new Mask(secretsOf(target)),
+  );
+  expect(har.log.entries.map((e) => e.response.content.text)).toEqual(['abcd', undefined, undefined]);
+  expect(har.log.comment).toMatch(/bound was reached/);
+  // Without a bound reached, no comment.
+  const small = new Recorder();
+  await recordingTransport(inner, small).get(new URL('http://127.0.0.1/x'), {});
+  expect(
+    harOf(
+      small,
+      { target: {}, suite: { name: 'conformance', version: '0' } } as RecordedRun,
+      new Mask(secretsOf(target)),
+    ).log.comment,
+  ).toBeUndefined();
+});
+
+test('a request the recording does not hold is not judged, with its own reason, never a failure', async () => {
+  const rec = { log: { version: '1.2', entries: [], _conformance: { target: {} } } } as unknown as Recording;
+  const target = { apiKey: 'k'.repeat(24), baseUrl: 'http://127.0.0.1/v1' } as Target;
+  const error = await new RecordingTransport(rec, target)
+    .get(new URL('http://127.0.0.1/v1/interns'), {})
+    .catch((e) => e);
+  expect(error).toBeInstanceOf(CannotJudge);
+  expect(error.reason).toBe('not-recorded');
+  expect(error.message).toContain('not in the recording');
 });
