@@ -2,6 +2,7 @@ import type { Exchange } from '../core/check/evidence.ts';
 import type { Recorder } from '../core/http/recorder.ts';
 import type { Mask } from '../core/text/mask.ts';
 import { entriesDigest, entryDigests, harOf, type Har, type RecordedRun } from './har.ts';
+import { NOT_SELECTED } from './build-report.ts';
 import type { ConformanceReport } from './model.ts';
 
 export const EVIDENCE_FILE = 'evidence.har';
@@ -18,7 +19,16 @@ export function withEvidence(
   run: RecordedRun,
   mask: Mask,
 ): { report: ConformanceReport; har: Har; text: string } {
-  const har = harOf(recorder, { ...run, startedAt: report.run.startedAt }, mask);
+  const selected = report.checks.filter((c) => c.reason !== NOT_SELECTED).map((c) => c.checkId);
+  const har = harOf(
+    recorder,
+    {
+      ...run,
+      startedAt: report.run.startedAt,
+      ...(selected.length < report.checks.length ? { selected } : {}),
+    },
+    mask,
+  );
   const index = new Map<string, number>();
   har.log.entries.forEach((e, i) => {
     const key = `${e.request.url}\u0000${e.response.status}`;

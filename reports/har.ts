@@ -22,6 +22,8 @@ export interface RecordedRun {
   replay: string;
   /** The report's start (report.json `run.startedAt`): which run this recording is of. */
   startedAt?: string;
+  /** The checks the run selected (--grep, --shard), when not all: the offline run selects the same. */
+  selected?: string[];
   /** The target file's mapping, its keys as `${VAR}` (never a key). */
   target: Record<string, unknown>;
 }
