@@ -5,7 +5,10 @@ import { Engine } from '../core/run/engine.ts';
 import { Mask, secretsOf } from '../core/text/mask.ts';
 import { concurrencyOf, deadlineLeftMs, deadlineReason, type RunSettings } from '../core/run/run-settings.ts';
 import { grepText } from '../core/check/tags.ts';
-import { NodeTransport, PlaywrightTransport } from '../core/http/transport.ts';
+import { recordingTransport, Recorder } from '../core/http/recorder.ts';
+import { NodeTransport, PlaywrightTransport, type Transport } from '../core/http/transport.ts';
+import type { Target } from '../core/target/target.ts';
+import { reportWithEvidence } from './run-evidence.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { replaceWithErrorReport } from '../reports/error-report.ts';
 import { prepareReportDir, writeReportFiles } from '../reports/write-report.ts';
@@ -30,6 +33,17 @@ export type { ConformanceReport } from '../reports/model.ts';
  */
 export type ConformanceOptions = ApiOptions & { env?: NodeJS.ProcessEnv };
 
+/**
+ * What an offline run (`conformance judge`, cli/judge.ts) puts in place of the network: the target
+ * described by the recording and a transport answering from it. Not an option of the command line.
+ */
+export interface OfflineRun {
+  target: Target;
+  transport: Transport;
+  /** Handed the run's mask once the engine holds it: requests are told apart by their keys' placeholders. */
+  useMask?: (mask: Mask) => void;
+}
+
 /** A run that could not be made (bad option, bad target file, unreachable target, rejected key): exit 2's cases. */
 export class ConformanceRunError extends Error {
   override readonly name = 'ConformanceRunError';
@@ -41,7 +55,10 @@ export class ConformanceRunError extends Error {
  * only Playwright's process around them is left out. Options are checked as the command line
  * checks them: a bad one rejects with ConformanceRunError.
  */
-export async function runConformance(options: ConformanceOptions = {}): Promise<ConformanceReport> {
+export async function runConformance(
+  options: ConformanceOptions = {},
+  offline?: OfflineRun,
+): Promise<ConformanceReport> {
   const argv = toArgv(options);
   let opts;
   try {
@@ -60,7 +77,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   settings.runDir = runDir;
   let stop: (() => Promise<void>) | undefined;
   try {
-    const ran = await runTarget(settings, options.env);
+    const ran = offline ? { target: offline.target } : await runTarget(settings, options.env);
     const target = ran.target;
     stop = ran.stop;
     if (options.reportDir) prepareReportDir(settings.reportDir, reportDirOptions(settings));
@@ -68,7 +85,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       const waited = await waitForTarget(target.baseUrl, opts.waitForS, settings);
       if (waited.fatal) throw new ConformanceRunError(new Mask(secretsOf(target)).text(waited.fatal));
     }
-    const pre = await preflight(target, settings);
+    const evidence = new Recorder();
+    const pre = await preflight(target, settings, evidence, offline?.transport);
     if (pre.fatal) throw new ConformanceRunError(new Mask(secretsOf(target)).text(pre.fatal));
     settings.requestsBefore = pre.requests;
     const grep = opts.grep ? new RegExp(opts.grep) : undefined;
@@ -83,14 +101,17 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       connections: concurrencyOf(settings),
     };
     // As the command's run host chooses (cli/playwright/run-host.ts): --transport playwright is Playwright's request context.
-    const transport =
-      settings.transport === 'playwright'
+    const sent =
+      offline?.transport ??
+      (settings.transport === 'playwright'
         ? new PlaywrightTransport(
             await (await import('@playwright/test')).request.newContext({ maxRedirects: 0 }),
             limits,
           )
-        : new NodeTransport(limits);
+        : new NodeTransport(limits));
+    const transport = recordingTransport(sent, evidence);
     const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
+    offline?.useMask?.(engine.client.mask);
     const startedAt = new Date();
     // What is left of the run's deadline after the preflight, in the command line's words (cli/playwright/run-host.ts).
     const deadline = setTimeout(() => {
@@ -99,14 +120,15 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     }, deadlineLeftMs(settings));
     try {
       engine.plan(selected);
-      const report = reportOfRun(
-        { settings, target, suite: suiteInfo(), embedded: !opts.target, received: [pre.received] },
-        engine,
-        await engine.finished(),
-        { startedAt },
+      const run = { settings, target, suite: suiteInfo(), embedded: !opts.target, received: [pre.received], evidence };
+      const { report, evidence: har } = reportWithEvidence(
+        run,
+        reportOfRun(run, engine, await engine.finished(), { startedAt }),
+        engine.client.mask,
       );
       if (options.reportDir)
         writeReportFiles(report, settings.reportDir, {
+          ...(har !== undefined ? { evidence: har } : {}),
           mask: new Mask(secretsOf(target)),
           ...reportDirOptions(settings),
         });

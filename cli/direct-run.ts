@@ -7,6 +7,7 @@ import { TargetFileError } from '../core/target/target.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { parseCli, UsageError } from './args.ts';
 import { Fatal } from './fatal.ts';
+import { Recorder } from '../core/http/recorder.ts';
 import { preflight } from './preflight.ts';
 import { reportDirOptions, suiteInfo, settingsOf, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
@@ -66,9 +67,10 @@ export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () 
   const { target, stop } = ran;
   const mask = new Mask(secretsOf(target));
   let received: CheckOutcome;
+  const evidence = new Recorder();
   try {
     prepareReportDir(settings.reportDir, reportDirOptions(settings));
-    const pre = await preflight(target, settings);
+    const pre = await preflight(target, settings, evidence);
     if (pre.fatal) throw failed(terminalSafe(mask.text(pre.fatal)));
     settings.requestsBefore = pre.requests;
     received = pre.received;
@@ -78,7 +80,7 @@ export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () 
     throw e;
   }
   return {
-    run: { settings, target, suite: suiteInfo(), embedded: !file, received: [received] },
+    run: { settings, target, suite: suiteInfo(), embedded: !file, received: [received], evidence },
     ...(stop ? { stop } : {}),
   };
 }

@@ -21,6 +21,15 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<unknown
     summary: 'compare two reports: conformance diff A/report.json B/report.json (--help)',
     load: () => import('./diff.ts'),
   },
+  judge: {
+    summary: 'judge a run again from its recording, offline: conformance judge DIR/evidence.har (--help)',
+    load: () => import('./judge.ts'),
+  },
+  verify: {
+    summary:
+      'check a report and its recording belong together and judge it again: conformance verify R/report.json R/evidence.har',
+    load: () => import('./verify.ts'),
+  },
   merge: {
     summary: 'merge the reports of a run split with --shard (conformance merge --help)',
     load: () => import('./merge.ts'),

@@ -5,6 +5,7 @@ import type { SeenResponse } from '../core/check/judge.ts';
 import { judgeReceived } from '../core/run/response-findings.ts';
 import { deadlineLeftMs, type RunSettings } from '../core/run/run-settings.ts';
 import type { Target } from '../core/target/target.ts';
+import { recordingTransport, type Recorder } from '../core/http/recorder.ts';
 import { NodeTransport, TransportError, type Transport } from '../core/http/transport.ts';
 import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
 import { soleOtherWorkspace } from '../suites/judges/intern-pages.ts';
@@ -39,8 +40,15 @@ export const PREFLIGHT_ID = 'run.preflight';
  * elsewhere, a main container that lists no file, a workspace that is not the key's, an interns
  * parameter name the target ignores (cli/interns-params-preflight.ts), all of them in one line. Any HTTP answer counts as reachable; the checks judge what the answers hold.
  */
-export async function preflight(target: Target, settings: RunSettings): Promise<Preflight> {
-  const node = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
+export async function preflight(
+  target: Target,
+  settings: RunSettings,
+  recorder?: Recorder,
+  through?: Transport,
+): Promise<Preflight> {
+  const sent =
+    through ?? new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
+  const node = recorder ? recordingTransport(sent, recorder) : sent;
   let answered = false;
   // --deadline bounds the whole run, preflight included: each request is bounded by --timeout, but
   // requests in a row are not, so a target answering each just in time would hold the run past it.

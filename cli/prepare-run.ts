@@ -1,3 +1,4 @@
+import type { Recorder } from '../core/http/recorder.ts';
 import { resolve } from 'node:path';
 import type { CheckOutcome } from '../core/check/check.ts';
 import { DEFAULTS, type RunSettings } from '../core/run/run-settings.ts';
@@ -19,6 +20,8 @@ export interface PreparedRun {
   embedded: boolean;
   /** The preflight's responses, judged (cli/preflight.ts): the report counts their failures. */
   received?: readonly CheckOutcome[];
+  /** The run's recording of every request and answer (evidence.har), the preflight's included. */
+  evidence?: Recorder;
 }
 
 /** The one environment variable that hands the command's run to the Playwright runner process. */

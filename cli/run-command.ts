@@ -16,6 +16,7 @@ import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
 import { type CliOptions, UsageError } from './args.ts';
 import { endRunner } from './end-runner.ts';
 import { die, Fatal } from './fatal.ts';
+import { Recorder } from '../core/http/recorder.ts';
 import { preflight } from './preflight.ts';
 import { reportDirOptions, suiteInfo, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
@@ -56,7 +57,7 @@ export async function runCommand(c: {
       stopReference = stop;
       mask = new Mask(secretsOf(target));
       sayStart(target, settings.seed, mask, !!opts.target);
-      run = { settings, target, suite: suiteInfo(), embedded: !opts.target };
+      run = { settings, target, suite: suiteInfo(), embedded: !opts.target, evidence: new Recorder() };
       const engineModule = await import('./run-engine.ts');
       runEngine = engineModule.runEngine;
       // The selection the command can compute itself (no --shard: Playwright alone knows a shard's
@@ -71,7 +72,7 @@ export async function runCommand(c: {
       // The socket opens before the preflight: Playwright's runner gets the listing while it runs.
       host = await engineModule.openHost(run, socketPath);
       if (opts.waitForS !== undefined) await waitFor(target, opts.waitForS, settings, mask);
-      const pre = await preflight(target, settings);
+      const pre = await preflight(target, settings, run.evidence);
       if (pre.fatal) die(maskedLine(pre.fatal, mask));
       settings.requestsBefore = pre.requests;
       // The host holds this run: its report judges the preflight's responses as a check's.

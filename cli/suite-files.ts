@@ -37,13 +37,15 @@ export const INSTALLED =
  * it is printed): `npx conformance …` in a project that installed the package, the npm scripts
  * in a clone. `sub` is the command's subcommand.
  */
-export function commandLine(sub: 'run' | 'reference' | 'diff' | 'merge' = 'run'): string {
+export function commandLine(sub: 'run' | 'reference' | 'diff' | 'merge' | 'judge' | 'verify' = 'run'): string {
   if (INSTALLED) return sub === 'run' ? 'npx conformance' : `npx conformance ${sub}`;
   return {
     run: 'npm run conformance --',
     reference: 'npm run reference --',
     diff: 'npm run conformance:diff --',
     merge: 'npm run conformance:merge --',
+    judge: 'npm run conformance:judge --',
+    verify: 'npm run conformance:verify --',
   }[sub];
 }
 

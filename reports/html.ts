@@ -376,7 +376,7 @@ function exchangeBlock(x: Exchange, failing: boolean, total: number): string {
   ].join('\n');
   const out = [
     `<div class="exchange${failing ? ' failing' : ''}">`,
-    `<h5>Request${esc(label)}</h5>`,
+    `<h5>Request${esc(label)}${x.harEntry !== undefined ? ` <span class="ms">evidence.har entry ${esc(x.harEntry)}</span>` : ''}</h5>`,
     `<pre class="request">${esc(request)}</pre>`,
   ];
   if (x.response) {

@@ -99,6 +99,8 @@ export interface ConformanceReport {
     /** Checks cut short because the request budget was spent. */
     budgetExhausted: string[];
     replay: string;
+    /** The run's recording (evidence.har): its entries' count and the SHA-256 of its entries as serialised. */
+    evidence?: { file: 'evidence.har'; entries: number; sha256: string; entryDigests: string[] };
     /**
      * The hosts (host[:port]) the run's keys went to: those of the target file's base URLs, each
      * loopback or allowed by the user (--allow-host, CONFORMANCE_ALLOW_HOSTS).

@@ -159,7 +159,9 @@ function failure(report: ConformanceReport, f: RequirementFailure): string[] {
   const last = f.exchanges.at(-1);
   const out = [`- Check ${mdCode(f.checkId)}: ${mdCode(oneLine(f.message, LIMITS.message))}`];
   if (last?.response)
-    out.push(`- Last response: HTTP ${last.response.status} to ${mdCode(oneLine(last.request.url, LIMITS.headline))}`);
+    out.push(
+      `- Last response: HTTP ${last.response.status} to ${mdCode(oneLine(last.request.url, LIMITS.headline))}${last.harEntry !== undefined ? ` (evidence.har entry ${last.harEntry})` : ''}`,
+    );
   else if (last?.error) out.push(`- Last request failed: ${mdCode(oneLine(last.error, LIMITS.headline))}`);
   if (f.counterexample) {
     const c = f.counterexample;

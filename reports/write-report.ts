@@ -4,6 +4,7 @@ import { reportHtml } from './html.ts';
 import { junitXml } from './junit.ts';
 import type { ConformanceReport } from './model.ts';
 import { prepareDir, writeFilesSafely, type OwnedEntries } from './safe-files.ts';
+import { EVIDENCE_FILE } from './evidence.ts';
 import { BLOB_SUBDIR } from './shards.ts';
 import { summaryMarkdown } from './summary-md.ts';
 
@@ -21,7 +22,10 @@ export const REPORT_FILES = {
 export type ReportFileName = keyof typeof REPORT_FILES;
 
 /** Everything the suite writes in a report directory: the report files and a shard's blob directory. */
-export const REPORT_ENTRIES: OwnedEntries = { files: Object.keys(REPORT_FILES), dirs: [BLOB_SUBDIR] };
+export const REPORT_ENTRIES: OwnedEntries = {
+  files: [...Object.keys(REPORT_FILES), EVIDENCE_FILE],
+  dirs: [BLOB_SUBDIR],
+};
 
 export interface ReportDirOptions {
   /** Write into a directory that holds files the suite did not write (`--force`). */
@@ -51,10 +55,12 @@ export function prepareReportDir(dir: string, options: ReportDirOptions & { keep
 export function writeReportFiles(
   report: ConformanceReport,
   dir: string,
-  options: ReportDirOptions & { mask: Mask },
+  options: ReportDirOptions & { mask: Mask; evidence?: string },
 ): void {
   const files = new Map<string, string>();
   for (const [name, render] of Object.entries(REPORT_FILES)) files.set(name, options.mask.text(render(report)));
+  // The run's recording (reports/evidence.ts), masked and written with the files that point at it.
+  if (options.evidence !== undefined) files.set(EVIDENCE_FILE, options.mask.text(options.evidence));
   // A shard run's blob/ (Playwright's blob reporter wrote it) is the suite's: listed with the files.
   writeFilesSafely(dir, files, REPORT_ENTRIES, {
     ...(options.force ? { force: true } : {}),

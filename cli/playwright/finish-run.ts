@@ -4,6 +4,7 @@ import { secretsOf } from '../../core/text/mask.ts';
 import { Mask } from '../../core/text/mask.ts';
 import type { ConformanceReport } from '../../reports/model.ts';
 import { writeReportFiles } from '../../reports/write-report.ts';
+import { reportWithEvidence } from '../run-evidence.ts';
 import { reportOfRun } from '../run-report.ts';
 import type { RunHost } from './run-host.ts';
 
@@ -40,11 +41,16 @@ export async function finishRun(host: RunHost): Promise<ConformanceReport> {
         seed: 0,
       });
   }
-  const report = reportOfRun(host.run, engine, outcomes, {
-    startedAt: host.startedAt,
-    ...(host.shard ? { shard: host.shard } : {}),
-  });
+  const { report, evidence } = reportWithEvidence(
+    host.run,
+    reportOfRun(host.run, engine, outcomes, {
+      startedAt: host.startedAt,
+      ...(host.shard ? { shard: host.shard } : {}),
+    }),
+    engine.client.mask,
+  );
   writeReportFiles(report, run.settings.reportDir, {
+    ...(evidence !== undefined ? { evidence } : {}),
     mask: new Mask(secretsOf(run.target)),
     force: run.settings.force,
     ...(run.settings.reportDirOutside ? { outside: true } : {}),

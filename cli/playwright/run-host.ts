@@ -12,6 +12,7 @@ import {
   type OutcomeAnswer,
   type PlanMessage,
 } from '../../playwright/engine-socket.ts';
+import { recordingTransport } from '../../core/http/recorder.ts';
 import { NodeTransport, PlaywrightTransport, type Transport } from '../../core/http/transport.ts';
 import { listingOf } from '../../core/check/check-listing.ts';
 import { secretsOf } from '../../core/text/mask.ts';
@@ -81,10 +82,11 @@ export class RunHost {
       bodyCapBytes: run.settings.bodyCapBytes,
       connections: concurrencyOf(run.settings),
     };
-    const transport =
+    const sent =
       run.settings.transport === 'playwright' && playwrightRequest
         ? new PlaywrightTransport(await playwrightRequest(), limits)
         : new NodeTransport(limits);
+    const transport = run.evidence ? recordingTransport(sent, run.evidence) : sent;
     const host = new RunHost(run, transport, socketPath);
     // Made now, not when the runner asks: the runner waits for it (loading the catalogue is most of it).
     checkListingJson();

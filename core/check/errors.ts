@@ -38,9 +38,18 @@ export class CannotJudge extends Error {
      * (another check judges it, e.g. a listing that is not 200); `budget`: the request budget is
      * spent; `stopped`: the run sends nothing more (deadline, interruption, a target that stopped
      * answering); `unsendable`: a request the suite does not send (a URL past MAX_URL_CHARS, built from a
-     * value the target sent): the point is not judged, with that reason, and nothing is the suite's error.
+     * value the target sent): the point is not judged, with that reason, and nothing is the suite's error;
+     * `not-recorded`: an offline run (`conformance judge`) asked what its recording does not hold.
      */
-    readonly reason: 'transport' | 'rate-limited' | 'budget' | 'stopped' | 'target-file' | 'unreadable' | 'unsendable',
+    readonly reason:
+      | 'transport'
+      | 'rate-limited'
+      | 'budget'
+      | 'stopped'
+      | 'target-file'
+      | 'unreadable'
+      | 'unsendable'
+      | 'not-recorded',
     message: string,
     readonly exchanges: readonly Exchange[] = [],
   ) {

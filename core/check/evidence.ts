@@ -15,6 +15,8 @@ export interface Exchange {
   durationMs: number;
   /** 429/503 retries spent on this request before the response above. */
   retries: number;
+  /** The index of this exchange's entry in the run's evidence.har (reports/evidence.ts). */
+  harEntry?: number;
 }
 
 /** Bodies kept in evidence are cut to this many characters. */

@@ -1,0 +1,59 @@
+/**
+ * `conformance judge DIR/evidence.har [--report-dir DIR]` (in a clone: `npm run conformance:judge --`):
+ * the run the recording was made by, judged again with no network: the same checks, seed and options,
+ * each request answered from the recording (cli/offline-judge.ts). A request it does not hold leaves
+ * its check not judged ("not in the recording"), never failed (rule "Verdicts in both directions").
+ *
+ * Exit code: the verdict's (EXIT_CODE), 2 on bad input (rule "Bad input exits 2").
+ */
+import { parseArgs } from 'node:util';
+import { terminalSafe } from '../core/text/terminal-text.ts';
+import { EXIT_CODE, verdictLine } from '../reports/format.ts';
+import { parseArgsLine } from './args.ts';
+import { judgeRecording, loadRecording, RecordingError } from './offline-judge.ts';
+import { commandLine } from './suite-files.ts';
+
+export const JUDGE_USAGE = `usage: ${commandLine('judge')} DIR/evidence.har [--report-dir DIR]
+
+Judges a run again from its recording (the evidence.har every run writes), offline: the same checks,
+seed and options, each request answered from the recording. Prints the verdict and each requirement's
+status; exit code as a run's (0 conformant, 1 non-conformant, 2 incomplete or bad input).
+
+  --report-dir DIR   also write the offline run's report files there
+  --help             this text`;
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: { 'report-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (e) {
+    throw new RecordingError(`${parseArgsLine(e)} (see --help)`);
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`${JUDGE_USAGE}\n`);
+    return 0;
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (file === undefined || extra.length)
+    throw new RecordingError(`takes one recording, got ${parsed.positionals.length} (see --help)`);
+  const report = await judgeRecording(loadRecording(file), parsed.values['report-dir']);
+  const lines = report.requirements.map((r) => `${r.status.padEnd(12)} ${r.id}`);
+  process.stdout.write(`${[...lines, terminalSafe(verdictLine(report))].join('\n')}\n`);
+  return EXIT_CODE[report.verdict];
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (e) {
+  const message =
+    e instanceof RecordingError || (e instanceof Error && e.name === 'ConformanceRunError')
+      ? e.message
+      : `internal error: ${(e as Error)?.message ?? String(e)}`;
+  process.stderr.write(`conformance judge: ${terminalSafe(message)}\n`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,22 @@
+import { Mask, secretsOf } from '../core/text/mask.ts';
+import { withEvidence } from '../reports/evidence.ts';
+import { recordedRunOf } from '../reports/har.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import type { PreparedRun } from './prepare-run.ts';
+
+/**
+ * `runMask`: the run's own (the engine's client's), which also holds the forms checks derived from a key
+ * (a Basic header's base64): the recording names each by its placeholder, and `judge` tells the requests apart by it.
+ * The report pointing at the run's recording, and the recording as evidence.har's text (masked with
+ * the run's keys), when the run kept one; otherwise the report as it is.
+ */
+export function reportWithEvidence(
+  run: PreparedRun,
+  report: ConformanceReport,
+  runMask?: Mask,
+): { report: ConformanceReport; evidence?: string } {
+  if (!run.evidence) return { report };
+  const recorded = recordedRunOf(run.settings, run.target, run.suite);
+  const linked = withEvidence(report, run.evidence, recorded, runMask ?? new Mask(secretsOf(run.target)));
+  return { report: linked.report, evidence: linked.text };
+}

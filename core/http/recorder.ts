@@ -1,0 +1,68 @@
+import { CannotJudge } from '../check/errors.ts';
+import type { RawResponse, Transport } from './transport.ts';
+
+/** Body bytes kept for the whole run's recording, and for one body (rule "Hostile input": memory bounded). */
+export const RECORDING_BOUNDS = { runBytes: 64 * 1024 * 1024, bodyBytes: 8 * 1024 * 1024 } as const;
+
+/** One request sent to the target and what came back, as sent and received (masked when serialised). */
+export interface RecordedExchange {
+  startedAt: Date;
+  ms: number;
+  url: string;
+  headers: Record<string, string>;
+  /** Absent when no answer came (`error` says why). */
+  response?: { status: number; headers: Record<string, string>; size: number; body?: Buffer };
+  error?: string;
+}
+
+/**
+ * Every request of one run (the preflight's included) and its answer, kept whole up to the run's
+ * bounds: past them, an answer is kept without its body and the recording says the bound was reached.
+ * The report step serialises it as evidence.har (reports/har.ts), masked there.
+ */
+export class Recorder {
+  readonly entries: RecordedExchange[] = [];
+  private bodyBytes = 0;
+  /** Whether a body was left out because a bound was reached. */
+  boundReached = false;
+
+  constructor(private readonly bounds: { runBytes: number; bodyBytes: number } = RECORDING_BOUNDS) {}
+
+  record(entry: Omit<RecordedExchange, 'response'>, raw?: RawResponse): void {
+    if (!raw) {
+      this.entries.push(entry);
+      return;
+    }
+    const size = raw.body.length;
+    const keep = size <= this.bounds.bodyBytes && this.bodyBytes + size <= this.bounds.runBytes;
+    if (keep) this.bodyBytes += size;
+    else this.boundReached = true;
+    this.entries.push({
+      ...entry,
+      response: { status: raw.status, headers: { ...raw.headers }, size, ...(keep ? { body: raw.body } : {}) },
+    });
+  }
+}
+
+/** A transport that keeps every request it sends and every answer in the run's recorder. */
+export function recordingTransport(inner: Transport, recorder: Recorder): Transport {
+  return {
+    async get(url, headers) {
+      const startedAt = new Date();
+      const started = performance.now();
+      const ms = () => Math.round(performance.now() - started);
+      const sent = { startedAt, url: url.toString(), headers: { ...headers } };
+      try {
+        const raw = await inner.get(url, headers);
+        recorder.record({ ...sent, ms: ms() }, raw);
+        return raw;
+      } catch (e) {
+        // A request the suite refused before sending (CannotJudge) was never on the wire.
+        if (!(e instanceof CannotJudge))
+          recorder.record({ ...sent, ms: ms(), error: String((e as Error)?.message ?? e) });
+        throw e;
+      }
+    },
+    close: () => inner.close(),
+  };
+}

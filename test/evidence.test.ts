@@ -1,0 +1,124 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { runConformance } from '../cli/api.ts';
+import { judgeRecording, loadRecording, RecordingTransport, type Recording } from '../cli/offline-judge.ts';
+import { CannotJudge } from '../core/check/errors.ts';
+import { Recorder, recordingTransport } from '../core/http/recorder.ts';
+import type { Transport } from '../core/http/transport.ts';
+import type { Target } from '../core/target/target.ts';
+import { Mask, secretsOf } from '../core/text/mask.ts';
+import { harOf, type RecordedRun } from '../reports/har.ts';
+import { disagreements, loadReportFile } from '../cli/verify-recording.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { startReference } from '../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import { compileOwnSchema } from '../spec/schemas.ts';
+import harSchema from './fixtures/har-1.2.schema.json' with { type: 'json' };
+import { findKeys } from './support/key-scan.ts';
+
+// Every run leaves evidence.har; `conformance judge` judges it again offline to the live run's verdict.
+test.describe.configure({ mode: 'parallel' });
+const validHar = compileOwnSchema(harSchema);
+
+const statuses = (r: ConformanceReport) => Object.fromEntries(r.requirements.map((q) => [q.id, q.status]));
+
+async function liveAndOffline(faults: string[]) {
+  const server = await startReference({ faults });
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'evidence-'));
+    const file = join(dir, 'target.yaml');
+    writeFileSync(file, referenceTargetYaml(server));
+    const env = referenceKeyEnv(server);
+    const reportDir = join(dir, 'report');
+    const live = await runConformance({ target: file, env, seed: 7, reportDir });
+    const harFile = join(reportDir, 'evidence.har');
+    const harText = readFileSync(harFile, 'utf8');
+    // Offline: the reference is stopped before the recording is judged, so no answer can come from it.
+    await server.close();
+    const offline = await judgeRecording(loadRecording(harFile));
+    return { live, offline, harText, harFile, keys: Object.values(env), reportDir };
+  } finally {
+    await server.close().catch(() => undefined);
+  }
+}
+
+test('a run of the reference with --seed 7 writes evidence.har (HAR 1.2, no key), and judge gives its verdict and statuses offline', async () => {
+  const { live, offline, harText, harFile, keys, reportDir } = await liveAndOffline([]);
+  const har = JSON.parse(harText);
+  expect(validHar(har), JSON.stringify(validHar.errors?.slice(0, 3))).toBe(true);
+  expect(har.log.entries.length).toBeGreaterThan(3);
+  // The preflight's three requests are recorded too (one per operation).
+  expect(findKeys(harText, keys)).toEqual([]);
+  expect(harText).toContain('Bearer $CONFORMANCE_REFERENCE_API_KEY');
+  expect(live.run.evidence?.entries).toBe(har.log.entries.length);
+  expect(readFileSync(join(reportDir, '.conformance-report'), 'utf8')).toContain('evidence.har');
+  expect(live.verdict).toBe('conformant');
+  expect(statuses(offline)).toEqual(statuses(live));
+  expect(offline.verdict).toBe(live.verdict);
+
+  // verify: the report and its recording agree untouched; one byte changed in one response is named.
+  const report = loadReportFile(join(reportDir, 'report.json'));
+  expect(await disagreements(report, loadRecording(harFile))).toEqual([]);
+  const changed = loadRecording(harFile);
+  const at = changed.log.entries.findIndex((e) => (e.response.content.text ?? '').includes('"data"'));
+  expect(at).toBeGreaterThanOrEqual(0);
+  const entry = changed.log.entries[at]!;
+  entry.response.content.text = entry.response.content.text!.replace('"data"', '"dati"');
+  const found = await disagreements(report, changed);
+  expect(found).toEqual([`entry ${at} (GET ${entry.request.url}) is not the one the report names`]);
+});
+
+test('a fault is judged offline as live: auth-invalid-key-accepted fails the same requirements from its recording', async () => {
+  const { live, offline } = await liveAndOffline(['auth-invalid-key-accepted']);
+  expect(live.verdict).toBe('non-conformant');
+  expect(offline.verdict).toBe(live.verdict);
+  expect(statuses(offline)).toEqual(statuses(live));
+  // Each finding points at its entry of the recording.
+  const exchanges = live.checks.flatMap((c) => c.failures.flatMap((f) => f.exchanges));
+  expect(exchanges.some((x) => x.harEntry !== undefined)).toBe(true);
+});
+
+test('the recording is bounded: past a body or run bound an answer is kept without its text, and log.comment says so', async () => {
+  const recorder = new Recorder({ runBytes: 6, bodyBytes: 6 });
+  const inner: Transport = {
+    get: async (url) => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(url.pathname.slice(1)),
+    }),
+    close: async () => {},
+  };
+  const t = recordingTransport(inner, recorder);
+  for (const p of ['abcd', 'efgh', 'too-long-a-body']) await t.get(new URL(`http://127.0.0.1/${p}`), {});
+  const target = { apiKey: 'k'.repeat(24), baseUrl: 'http://127.0.0.1/v1' } as Target;
+  const har = harOf(
+    recorder,
+    { target: {}, suite: { name: 'conformance', version: '0' } } as RecordedRun,
+    new Mask(secretsOf(target)),
+  );
+  expect(har.log.entries.map((e) => e.response.content.text)).toEqual(['abcd', undefined, undefined]);
+  expect(har.log.comment).toMatch(/bound was reached/);
+  // Without a bound reached, no comment.
+  const small = new Recorder();
+  await recordingTransport(inner, small).get(new URL('http://127.0.0.1/x'), {});
+  expect(
+    harOf(
+      small,
+      { target: {}, suite: { name: 'conformance', version: '0' } } as RecordedRun,
+      new Mask(secretsOf(target)),
+    ).log.comment,
+  ).toBeUndefined();
+});
+
+test('a request the recording does not hold is not judged, with its own reason, never a failure', async () => {
+  const rec = { log: { version: '1.2', entries: [], _conformance: { target: {} } } } as unknown as Recording;
+  const target = { apiKey: 'k'.repeat(24), baseUrl: 'http://127.0.0.1/v1' } as Target;
+  const error = await new RecordingTransport(rec, target)
+    .get(new URL('http://127.0.0.1/v1/interns'), {})
+    .catch((e) => e);
+  expect(error).toBeInstanceOf(CannotJudge);
+  expect(error.reason).toBe('not-recorded');
+  expect(error.message).toContain('not in the recording');
+});
