@@ -41,12 +41,20 @@ const SILENT_CHOICES = CONFORMANT_VARIANTS.filter((v) => !v.options.readings);
  * what needs a shape they lack (two files on one page, a page that ends full) is not judged there, so a
  * requirement the reference passes may be skipped with the reason said; never failed.
  */
-const DATA_SHAPES = ['tiny-scan-bound', 'long-hidden-runs', 'scan-bound-1', 'sparse-visible-files', 'large-listing'];
+const DATA_SHAPES = [
+  'tiny-scan-bound',
+  'long-hidden-runs',
+  'scan-bound-1',
+  'sparse-visible-files',
+  'large-listing',
+  'hidden-listing-start',
+  'key-without-interns',
+];
 const notJudgedOnShape = (name: string, d: { a: { status: string }; b: { status: string; reason?: string } }) =>
   DATA_SHAPES.includes(name) &&
   d.a.status === 'pass' &&
   d.b.status === 'skip' &&
-  /not judged|budget/.test(d.b.reason ?? '');
+  /not judged|budget|lists no intern/.test(d.b.reason ?? '');
 
 const runs = new Map<string, Run>();
 const dir = mkdtempSync(join(tmpdir(), 'diff-test-'));
@@ -163,17 +171,21 @@ const CHOICES: Record<
   // Long runs of hidden objects (large-listing: runs of 3000 among 20,000 files) and a scan bound of 1:
   // many more empty pages with has_more true (8 rule 1, 4.1 rule 3).
   ...Object.fromEntries(
-    ['long-hidden-runs', 'scan-bound-1', 'sparse-visible-files', 'large-listing'].map((name) => [
-      name,
-      [
-        {
-          id: 'files.scan-bound.value',
-          shows: (b: Record<string, unknown>, a: Record<string, unknown>) =>
-            Number(b['emptyPagesWithHasMore']) > Number(a['emptyPagesWithHasMore']),
-        },
+    ['long-hidden-runs', 'scan-bound-1', 'sparse-visible-files', 'large-listing', 'hidden-listing-start'].map(
+      (name) => [
+        name,
+        [
+          {
+            id: 'files.scan-bound.value',
+            shows: (b: Record<string, unknown>, a: Record<string, unknown>) =>
+              Number(b['emptyPagesWithHasMore']) > Number(a['emptyPagesWithHasMore']),
+          },
+        ],
       ],
-    ]),
+    ),
   ),
+  // A key that lists no intern: no requirement records what a key sees, so the profile shows nothing.
+  'key-without-interns': [],
   // 8 rule 4: the 408s list interns gave now and then, retried (never a check's answer).
   'transient-statuses': [
     { id: 'interns.timeout.length', shows: (b, a) => b['answered408'] === true && a['answered408'] !== true },

@@ -545,7 +545,7 @@ async function listing(server: ReferenceServer): Promise<SeenResponse[]> {
   const id = server.fixtures.containerId;
   const pages: SeenResponse[] = [];
   let after: string | undefined;
-  for (let n = 0; n < 500; n++) {
+  for (let n = 0; n < 2000; n++) {
     const p = await fetchSeen(
       server,
       'listContainerFiles',
@@ -558,7 +558,7 @@ async function listing(server: ReferenceServer): Promise<SeenResponse[]> {
     if (!body.has_more || body.last_id === null) return pages;
     after = body.last_id;
   }
-  throw new Error('listing did not end within 500 pages');
+  throw new Error('listing did not end within 2000 pages');
 }
 
 /** Every response kind a run receives: the listing, interns pages (500, default, filtered), the model, errors. */

@@ -154,7 +154,7 @@ test('with a budget that does not cover the listing, its end is said not judged:
   const traversal = report.checks.find((c) => c.checkId === 'files.property.traversal');
   expect(traversal?.status).toBe('skip');
   expect(traversal?.reason).toMatch(
-    /the listing was read as far as \d+ file\(s\), .* no further: its share of the request budget \(300 pages at limit 1000, 0\.5 of --max-requests\) was spent with has_more still true; the files past it and their records are not judged/,
+    /the listing was read as far as \d+ file\(s\), .* no further: its share of the request budget \(240 pages at limit 1000, 0\.4 of --max-requests\) was spent with has_more still true; the files past it and their records are not judged/,
   );
 });
 

@@ -2,7 +2,7 @@ import { CannotJudge } from '../check/errors.ts';
 import type { RawResponse, Transport } from './transport.ts';
 
 /** Body bytes kept for the whole run's recording, and for one body (rule "Hostile input": memory bounded). */
-export const RECORDING_BOUNDS = { runBytes: 64 * 1024 * 1024, bodyBytes: 8 * 1024 * 1024 } as const;
+export const RECORDING_BOUNDS = { runBytes: 16 * 1024 * 1024, bodyBytes: 1024 * 1024 } as const;
 
 /** One request sent to the target and what came back, as sent and received (masked when serialised). */
 export interface RecordedExchange {

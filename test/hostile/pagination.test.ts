@@ -136,9 +136,11 @@ for (const mode of ['endless', 'cycle', 'backwards', 'empty'] as const) {
       maxRequests: MAX_REQUESTS,
       env: referenceKeyEnv(reference),
     });
-    // Ended by the checks' own shares: only the full traversal, which an endless listing always outlasts,
-    // is cut by the budget (its share of it, said not judged); no other check, and none by a time-out.
-    expect(report.run.budgetExhausted.filter((id) => id !== 'files.property.traversal')).toEqual([]);
+    // Ended by the checks' own shares and page caps, never by a time-out. An endless listing of full pages
+    // outlasts the full traversal's share, and what it spent may leave checks after it unjudged for the
+    // budget (said, never failed: asserted below); the other modes end within the budget.
+    if (mode !== 'endless')
+      expect(report.run.budgetExhausted.filter((id) => id !== 'files.property.traversal')).toEqual([]);
     expect(report.checks.filter((c) => /time limit|deadline of [\d.]+ s passed/.test(c.reason ?? ''))).toEqual([]);
     const pages = hostile.received.filter((r) => r.url.includes('/files') && r.url.includes('after='));
     // Bounded by what the time stands for: the requests sent, never the budget's end (the test's own

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runScript } from '../support/harness.ts';
 import { HOSTILE_KEYS, startHostile, writeTarget, type Action, type HostileServer } from '../support/hostile-server.ts';
+import { RECORDING_BOUNDS } from '../../core/http/recorder.ts';
 
 // A target's answer of any size ends in a report of bounded size from a run of bounded
 // memory. A page of a million empty objects (3 MB: 7 missing fields each, 7 million schema
@@ -33,8 +34,13 @@ async function measuredRun(
   return { code: run.code, peakKb: Number(/PEAK_KB=(\d+)/.exec(run.stderr)?.[1] ?? NaN), stdout: run.stdout };
 }
 
+/** The report files' size; evidence.har has its own bound (core/http/recorder.ts RECORDING_BOUNDS), held below. */
 function sizeOf(dir: string): number {
-  return readdirSync(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+  const har = join(dir, 'evidence.har');
+  if (existsSync(har)) expect(statSync(har).size).toBeLessThan(RECORDING_BOUNDS.runBytes * 2);
+  return readdirSync(dir)
+    .filter((f) => f !== 'evidence.har')
+    .reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
 }
 
 const MILLION_OBJECTS = `{"object":"list","data":[${'{},'.repeat(999_999)}{}],"first_id":null,"last_id":null,"has_more":false}`;
