@@ -127,15 +127,21 @@ const VOLATILE: Record<string, Array<[RegExp, string]>> = {
     // evidence.har's entries carry each exchange's time, so their digests differ from run to run.
     [/"sha256": "[0-9a-f]{64}"/g, '"sha256": "<h>"'],
     [/"entryDigests": \[[^\]]*\]/g, '"entryDigests": []'],
+    // Entries are recorded as answers arrive: with checks in flight together their order may vary.
+    [/"harEntry": \d+/g, '"harEntry": 0'],
   ],
   'junit.xml': [
     [/ time="[\d.]+"/g, ' time="0"'],
     [/ timestamp="[^"]*"/g, ' timestamp="<t>"'],
   ],
-  'summary.md': [[/started \S+ · run took \(engine start to report\) [^·\n]+/g, 'started <t> · took <d>']],
+  'summary.md': [
+    [/started \S+ · run took \(engine start to report\) [^·\n]+/g, 'started <t> · took <d>'],
+    [/evidence\.har entry \d+/g, 'evidence.har entry <n>'],
+  ],
   'report.html': [
     [/<time data-volatile="startedAt" datetime="[^"]*">[^<]*<\/time>/g, '<time>'],
     [/(<span [^>]*data-volatile="durationMs"[^>]*>)[^<]*(<\/span>)/g, '$1<d>$2'],
+    [/evidence\.har entry \d+/g, 'evidence.har entry <n>'],
   ],
   'badge.svg': [],
 };
