@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { EXIT_CODE, verdictLine } from '../reports/format.ts';
 import { parseArgsLine } from './args.ts';
-import { judgeRecording, loadRecording, RecordingError } from './offline-judge.ts';
+import { judgeRecording, loadRecording, RecordingError, runRecordingCommand } from './offline-judge.ts';
 import { commandLine } from './suite-files.ts';
 
 export const JUDGE_USAGE = `usage: ${commandLine('judge')} DIR/evidence.har [--report-dir DIR]
@@ -47,13 +47,4 @@ async function main(argv: string[]): Promise<number> {
   return EXIT_CODE[report.verdict];
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (e) {
-  const message =
-    e instanceof RecordingError || (e instanceof Error && e.name === 'ConformanceRunError')
-      ? e.message
-      : `internal error: ${(e as Error)?.message ?? String(e)}`;
-  process.stderr.write(`conformance judge: ${terminalSafe(message)}\n`);
-  process.exitCode = 2;
-}
+process.exitCode = await runRecordingCommand('judge', () => main(process.argv.slice(2)));

@@ -1,3 +1,4 @@
+import { terminalSafe } from '../core/text/terminal-text.ts';
 import { CannotJudge } from '../core/check/errors.ts';
 import { TransportError, type RawResponse, type Transport } from '../core/http/transport.ts';
 import { targetOfMapping, type Target } from '../core/target/target.ts';
@@ -142,4 +143,21 @@ export function judgeRecording(rec: Recording, reportDir?: string): Promise<Conf
     },
     { target, transport, useMask: (m) => transport.useMask(m) },
   );
+}
+
+/**
+ * Runs `judge` or `verify` to its exit code: a bad recording or a run that cannot be made is one line
+ * on stderr and exit 2 (rule "Bad input exits 2"), anything else an internal error said the same way.
+ */
+export async function runRecordingCommand(name: string, main: () => Promise<number>): Promise<number> {
+  try {
+    return await main();
+  } catch (e) {
+    const message =
+      e instanceof RecordingError || (e instanceof Error && e.name === 'ConformanceRunError')
+        ? e.message
+        : `internal error: ${(e as Error)?.message ?? String(e)}`;
+    process.stderr.write(`conformance ${name}: ${terminalSafe(message)}\n`);
+    return 2;
+  }
 }

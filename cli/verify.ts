@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { parseArgsLine } from './args.ts';
-import { loadRecording, RecordingError } from './offline-judge.ts';
+import { loadRecording, RecordingError, runRecordingCommand } from './offline-judge.ts';
 import { commandLine } from './suite-files.ts';
 import { disagreements, loadReportFile } from './verify-recording.ts';
 
@@ -44,13 +44,4 @@ async function main(argv: string[]): Promise<number> {
   return found.length ? 1 : 0;
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (e) {
-  const message =
-    e instanceof RecordingError || (e instanceof Error && e.name === 'ConformanceRunError')
-      ? e.message
-      : `internal error: ${(e as Error)?.message ?? String(e)}`;
-  process.stderr.write(`conformance verify: ${terminalSafe(message)}\n`);
-  process.exitCode = 2;
-}
+process.exitCode = await runRecordingCommand('verify', () => main(process.argv.slice(2)));
