@@ -242,46 +242,67 @@ export class Client {
   private async send(asked: Asked, headers: Record<string, string>, ticket: Ticket): Promise<Answer> {
     const { url } = asked;
     const window = (this.state.window ??= new FlightWindow(concurrencyOf(this.settings)));
+    const places = this.state.requestsInFlight;
     let retries = 0;
     let crowdedRetries = 0;
-    for (let attempt = 0; ; attempt++) {
-      const tried = await this.sendOnce(url, headers, ticket, window);
-      const eased = tried.crowded && this.settings.maxRetries > 0 && crowdedRetries < CROWDED_RETRIES;
-      if ('error' in tried) {
-        const connection = tried.error instanceof TransportError ? tried.error.connection : undefined;
-        const unanswered = this.unanswered(url, headers, attempt, tried.ms, tried.error);
-        if (!connection || !eased || this.state.stopped) throw this.failed(unanswered, connection ? window.hint() : '');
-        crowdedRetries++;
-        window.congested(tried.epoch);
-        await this.beforeRetry(attempt + 1, undefined, url, 'refusing or resetting connections', true);
-        continue;
+    // A request retried alone keeps its place in flight through the run's pause (which holds every
+    // check's next request anyway): at a window of one, its retry is the target's very next request,
+    // so a target that turns away every nth request (8 rule 4's 408) cannot meet it again and again
+    // because other checks' requests took the turns between its tries. One retried because it was
+    // turned away among several leaves its place, so that the next try goes with fewer at once.
+    let holding = false;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        if (!holding) {
+          refuseIfStopped(this.state);
+          await places.take(window.size, ticket);
+          holding = true;
+        }
+        const tried = await this.sendOnce(url, headers, ticket, window.epoch);
+        const eased = tried.crowded && this.settings.maxRetries > 0 && crowdedRetries < CROWDED_RETRIES;
+        if ('error' in tried) {
+          const connection = tried.error instanceof TransportError ? tried.error.connection : undefined;
+          const unanswered = this.unanswered(url, headers, attempt, tried.ms, tried.error);
+          if (!connection || !eased || this.state.stopped)
+            throw this.failed(unanswered, connection ? window.hint() : '');
+          crowdedRetries++;
+          window.congested(tried.epoch);
+          places.leave(window.size);
+          holding = false;
+          await this.beforeRetry(attempt + 1, undefined, url, 'refusing or resetting connections', true);
+          continue;
+        }
+        const { raw, ms } = tried;
+        const retryAfter = raw.headers['retry-after'];
+        this.log.append(logEntryOf(this.mask, url, this.check, attempt, ms, { status: raw.status, retryAfter }));
+        const read = readResponse(raw, this.memory.duplicateKeys);
+        const exchange = this.record(url, headers, { ...read, text: read.body.text }, ms, attempt);
+        const answer = answerOf(read, exchange, asked, this.target);
+        // A transient answer is a response like any other for the whole-run judges (its error body,
+        // 7.1 / 7.3), then retried: it is never the answer of the check that happened to receive it.
+        const transient = isTransient(asked.op.operation, raw.status);
+        if (!transient) {
+          noteAnswer(this.state);
+          if (window.answered()) places.widen(window.size);
+        }
+        this.onResponse?.(answer.seen);
+        if (!transient) return answer;
+        if (eased) {
+          crowdedRetries++;
+          window.congested(tried.epoch);
+          places.leave(window.size);
+          holding = false;
+        } else if (retries >= this.settings.maxRetries) {
+          // 8 rules 3 and 4: a 429, 503 or (list interns) 408 says nothing about the requirement being
+          // probed; it is never its failure. Persisting, it leaves the check unable to judge.
+          const message = stillTransient(raw.status, retries, retryAfter, this.mask) + window.hint();
+          noteFailure(this.state, `GET ${this.mask.text(url.pathname)}: ${message}`);
+          throw new CannotJudge('rate-limited', message, [exchange]);
+        } else retries++;
+        await this.beforeRetry(attempt + 1, retryAfter, url, 'answering 429/503', eased);
       }
-      const { raw, ms } = tried;
-      const retryAfter = raw.headers['retry-after'];
-      this.log.append(logEntryOf(this.mask, url, this.check, attempt, ms, { status: raw.status, retryAfter }));
-      const read = readResponse(raw, this.memory.duplicateKeys);
-      const exchange = this.record(url, headers, { ...read, text: read.body.text }, ms, attempt);
-      const answer = answerOf(read, exchange, asked, this.target);
-      // A transient answer is a response like any other for the whole-run judges (its error body,
-      // 7.1 / 7.3), then retried: it is never the answer of the check that happened to receive it.
-      const transient = isTransient(asked.op.operation, raw.status);
-      if (!transient) {
-        noteAnswer(this.state);
-        if (window.answered()) this.state.requestsInFlight.widen(window.size);
-      }
-      this.onResponse?.(answer.seen);
-      if (!transient) return answer;
-      if (eased) {
-        crowdedRetries++;
-        window.congested(tried.epoch);
-      } else if (retries >= this.settings.maxRetries) {
-        // 8 rules 3 and 4: a 429, 503 or (list interns) 408 says nothing about the requirement being
-        // probed; it is never its failure. Persisting, it leaves the check unable to judge.
-        const message = stillTransient(raw.status, retries, retryAfter, this.mask) + window.hint();
-        noteFailure(this.state, `GET ${this.mask.text(url.pathname)}: ${message}`);
-        throw new CannotJudge('rate-limited', message, [exchange]);
-      } else retries++;
-      await this.beforeRetry(attempt + 1, retryAfter, url, 'answering 429/503', eased);
+    } finally {
+      if (holding) places.leave(window.size);
     }
   }
 
@@ -303,24 +324,21 @@ export class Client {
   }
 
   /**
-   * One try of a request: a place in flight (at most the run's window of requests, whatever asks: one
-   * waiting for its turn is not handed to the transport, so a stop that comes meanwhile sends it
-   * never), one request of the budget, its turn of the pace, then the transport. Says whether other
-   * requests were on the wire with it (`crowded`) and in which epoch of the window it was sent.
+   * One try of a request that holds its place in flight (at most the run's window of requests, whatever
+   * asks: one waiting for its place is not handed to the transport, so a stop that comes meanwhile
+   * sends it never): one request of the budget, its turn of the pace, then the transport. Says whether
+   * other requests were on the wire with it (`crowded`); `epoch` is the window's when it was sent.
    */
   private async sendOnce(
     url: URL,
     headers: Record<string, string>,
     ticket: Ticket,
-    window: FlightWindow,
+    epoch: number,
   ): Promise<({ raw: RawResponse } | { error: unknown }) & { ms: number; crowded: boolean; epoch: number }> {
     const { state } = this;
-    refuseIfStopped(state);
-    await state.requestsInFlight.take(window.size, ticket);
     let started = performance.now();
     let onTheWire = false;
     let crowded = false;
-    const epoch = window.epoch;
     try {
       refuseIfStopped(state);
       spendBudget(state, this.settings, url);
@@ -340,7 +358,6 @@ export class Client {
       return { error: e, ms: Math.round(performance.now() - started), crowded, epoch };
     } finally {
       if (onTheWire) state.onTheWire--;
-      state.requestsInFlight.leave(window.size);
     }
   }
 

@@ -9,7 +9,7 @@ import { Client } from '../../core/http/client.ts';
 import { executeCheck } from '../../core/run/execute-check.ts';
 import { DEFAULTS, type RunSettings } from '../../core/run/run-settings.ts';
 import { parseTarget, viewOf, type Target } from '../../core/target/target.ts';
-import { NodeTransport } from '../../core/http/transport.ts';
+import { NodeTransport, type Transport } from '../../core/http/transport.ts';
 import type { ReferenceOptions, ReferenceServer } from '../../reference/options.ts';
 import { startReference } from '../../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../../reference/target-file.ts';
@@ -84,27 +84,37 @@ export async function runEngineAgainst(
   const target = referenceTarget(server);
   more.editTarget?.(target);
   const transport = new MemoryTransport(server);
-  const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
-  more.engine?.(engine);
-  const startedAt = new Date();
   try {
-    engine.plan(ALL_CHECKS.map((c) => c.id).filter(more.select ?? (() => true)));
-    const outcomes = await engine.finished();
-    return reportOfRun(
-      {
-        settings,
-        target,
-        suite: { name: 'conformance-suite', version: '0.0.0-test', commit: 'test' },
-        embedded: false,
-      },
-      engine,
-      outcomes,
-      { startedAt },
-    );
+    return await runEngineOn(target, transport, settings, more);
   } finally {
     await transport.close();
     await server.close();
   }
+}
+
+/** The engine's whole run, in-process, of `target` over `transport` (closed by the caller). */
+export async function runEngineOn(
+  target: Target,
+  transport: Transport,
+  settings: RunSettings,
+  more: { select?: (id: string) => boolean; engine?: (engine: Engine) => void } = {},
+): Promise<ConformanceReport> {
+  const engine = new Engine({ settings, target, checks: ALL_CHECKS, judges: RESPONSE_JUDGES, transport });
+  more.engine?.(engine);
+  const startedAt = new Date();
+  engine.plan(ALL_CHECKS.map((c) => c.id).filter(more.select ?? (() => true)));
+  const outcomes = await engine.finished();
+  return reportOfRun(
+    {
+      settings,
+      target,
+      suite: { name: 'conformance-suite', version: '0.0.0-test', commit: 'test' },
+      embedded: false,
+    },
+    engine,
+    outcomes,
+    { startedAt },
+  );
 }
 
 /**
