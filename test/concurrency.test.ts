@@ -15,8 +15,8 @@ import { MemoryTransport } from './support/memory-transport.ts';
 
 // Checks in flight together (--concurrency) share the run's budget, pace and memory; what a check
 // concludes depends on the answers it receives, never on what ran beside it. The self-test holds the
-// verdict and every requirement's status the same at concurrency 1 and at the default on every fault
-// and variant of the catalogue (test/self-test.test.ts); here, on the reference, the requests too.
+// verdict and every requirement's status the same at concurrency 1 and at the default on every
+// variant and a sample of faults (test/self-test.test.ts); here, on the reference, the requests too.
 test.describe.configure({ mode: 'parallel' });
 
 function statuses(report: ConformanceReport): Record<string, string> {

@@ -33,17 +33,22 @@ const concurrencyOf = (seed: number): number => (seed % 2 === 0 ? 1 : DEFAULTS.c
 const statusesOf = (report: ConformanceReport): string =>
   JSON.stringify(report.requirements.filter((r) => r.level !== 'UNSPECIFIED').map((r) => [r.id, r.status]));
 
-for (const fault of FAULTS) {
-  test(`fault ${fault.name} is caught exactly (${fault.breaks.join(', ')}), the same at concurrency 1 and ${DEFAULTS.concurrency}`, async ({}, testInfo) => {
+/**
+ * Every other fault runs one request at a time: each is caught exactly at the concurrency it runs at,
+ * and both concurrencies are proven over the catalogue. That a target's statuses are the same at both
+ * is held below, on every variant and on a sample of faults, seed by seed.
+ */
+const faultConcurrency = (index: number): number => (index % 2 === 0 ? DEFAULTS.concurrency : 1);
+
+for (const [index, fault] of FAULTS.entries()) {
+  const concurrency = faultConcurrency(index);
+  test(`fault ${fault.name} is caught exactly (${fault.breaks.join(', ')}) at concurrency ${concurrency}`, async ({}, testInfo) => {
     const mustLevel = fault.breaks.some((id) => requirement(id).level === 'MUST');
     // A fault that breaks only SHOULD requirements is caught when it fails the run under --fail-on should.
-    const run = (concurrency: number) =>
-      runEngineAgainst(
-        { faults: [fault.name] },
-        { settings: { seed: FAULT_SEED, failOn: mustLevel ? 'must' : 'should', concurrency } },
-      );
-    const report = await run(DEFAULTS.concurrency);
-    const oneAtATime = await run(1);
+    const report = await runEngineAgainst(
+      { faults: [fault.name] },
+      { settings: { seed: FAULT_SEED, failOn: mustLevel ? 'must' : 'should', concurrency } },
+    );
     // Caught: every requirement of `breaks` failed and no other save those of `alsoFails` (test/support/exactness.ts).
     const j = judgeFault(fault, report);
     await testInfo.attach('mutation-result', {
@@ -64,11 +69,6 @@ for (const fault of FAULTS) {
       'no suite error',
     ).toEqual([]);
     expect(j.caught, faultProblem(fault, j, FAULT_SEED)).toBe(true);
-    // The verdict and every requirement's status, one request at a time as with checks in flight together.
-    expect(
-      { verdict: oneAtATime.verdict, statuses: statusesOf(oneAtATime) },
-      `fault ${fault.name} at concurrency 1`,
-    ).toEqual({ verdict: report.verdict, statuses: statusesOf(report) });
   });
 }
 
