@@ -1,13 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { FAULTS } from '../reference/faults/index.ts';
 import { mustNotJudgedParts, waitingText } from '../reports/format.ts';
 import type { ConformanceReport } from '../reports/model.ts';
-import { REPORT_FILES } from '../reports/write-report.ts';
 import { shown } from '../suites/support/values.ts';
-import { runEngineAgainst } from './support/harness.ts';
 
 // What a report says of a target speaks of JSON: a field the target left out is `absent`, never the
-// suite's own `undefined`, in every report file of every fault's run.
+// suite's own `undefined` (every report file of every fault's run is read so in test/self-test.test.ts).
 test.describe.configure({ mode: 'parallel' });
 
 test('a value shown in a message: JSON, bounded, and absent for a missing field', () => {
@@ -16,17 +13,6 @@ test('a value shown in a message: JSON, bounded, and absent for a missing field'
   expect(shown('user')).toBe('"user"');
   expect(shown('x'.repeat(200))).toHaveLength(81);
 });
-
-for (const fault of FAULTS) {
-  test(`no report file of a run against fault ${fault.name} says "undefined"`, async () => {
-    const report = await runEngineAgainst({ faults: [fault.name] }, { settings: { seed: 1234 } });
-    for (const [name, render] of Object.entries(REPORT_FILES)) {
-      const text = render(report);
-      const at = text.search(/undefined/i);
-      expect(at, `${name}: ${text.slice(Math.max(0, at - 200), at + 80)}`).toBe(-1);
-    }
-  });
-}
 
 test('the MUST requirements a run left unjudged are counted once, their causes beside the count', () => {
   const report = {

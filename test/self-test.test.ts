@@ -5,6 +5,7 @@ import { DEFAULTS } from '../core/run/run-settings.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import type { ConformanceReport } from '../reports/model.ts';
+import { REPORT_FILES } from '../reports/write-report.ts';
 import { faultProblem, judgeFault, variantProblems } from './support/exactness.ts';
 import { runEngineAgainst } from './support/harness.ts';
 import { runSuiteAgainst } from './support/run-against.ts';
@@ -69,6 +70,12 @@ for (const [index, fault] of FAULTS.entries()) {
       'no suite error',
     ).toEqual([]);
     expect(j.caught, faultProblem(fault, j, FAULT_SEED)).toBe(true);
+    // What the report says of the target speaks of JSON: a field it left out is `absent`, never `undefined`.
+    for (const [name, render] of Object.entries(REPORT_FILES)) {
+      const text = render(report);
+      const at = text.search(/undefined/i);
+      expect(at, `${name}: ${text.slice(Math.max(0, at - 200), at + 80)}`).toBe(-1);
+    }
   });
 }
 
