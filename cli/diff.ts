@@ -5,8 +5,8 @@
  * the console and, with --html, as one self-contained page.
  *
  * Exit code (DIFF_EXIT): 0 the two agree, 1 a requirement's status differs, 3 only observations (the
- * implementation profile: values and counts where the document is silent) differ, so a certification
- * gate can fail on 1 alone; 2 bad input (a missing or unreadable file, invalid JSON, a file that is
+ * implementation profile: what each chose where the document is silent; counts of what a run saw are
+ * not compared, reports/diff-counts.ts) differ, so a certification gate can fail on 1 alone; 2 bad input (a missing or unreadable file, invalid JSON, a file that is
  * not a conformance report, reports of different suite or document versions): one line on stderr,
  * never a stack trace (rule "Bad input exits 2").
  */
@@ -33,8 +33,9 @@ version of the suite and of the service document.
   --help        this text
 
 Exit code: 0 the two agree; 1 the status of a requirement differs; 3 only observations differ
-(values or counts where the document is silent, e.g. a merged report against an unsharded run:
-neither side fails on them); 2 bad input. A gate on conformance fails on 1 (and 2) only.`;
+(what each chose where the document is silent: neither side fails on them; counts of what each run
+saw, such as requests, pages or timings, are not compared, so a merged report and an unsharded run
+of one seed agree); 2 bad input. A gate on conformance fails on 1 (and 2) only.`;
 
 /** The exit codes of a comparison, distinct so that a gate can tell a status from an observation. */
 export const DIFF_EXIT = { agree: 0, statuses: 1, badInput: 2, observationsOnly: 3 } as const;

@@ -1,7 +1,8 @@
 /**
  * `npm run conformance:merge -- [--report-dir DIR] [--blob-dir DIR]`: joins the reports of a run
  * split with `--shard I/N` (each shard's `blob/conformance-shard-I-of-N.json`) into one conformance
- * report. It sends no request and needs no key: a CI merge job runs without the secrets.
+ * report, and their recordings (`evidence-shard-I-of-N.har`) into its evidence.har (cli/merge-evidence.ts).
+ * It sends no request and needs no key: a CI merge job runs without the secrets.
  * Exit codes as the main command: 0 conformant, 1 non-conformant, 2 the merge could not be made.
  */
 import { join, resolve } from 'node:path';
@@ -13,8 +14,11 @@ import { terminalSafe } from '../core/text/terminal-text.ts';
 import { buildReport } from '../reports/build-report.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
 import { EXIT_CODE } from '../reports/format.ts';
-import type { ConformanceReport, ReceivedResult } from '../reports/model.ts';
+import type { ReceivedResult } from '../reports/model.ts';
 import { BLOB_SUBDIR, collectShards } from '../reports/shards.ts';
+import { movedPointers, UnjoinableRecording } from '../reports/merged-evidence.ts';
+import { EVIDENCE_FILE } from '../reports/evidence.ts';
+import { type JoinedRecordings, joinShardRecordings, mergedEvidence } from './merge-evidence.ts';
 import { wholeRunReplay } from './merge-replay.ts';
 import { prepareReportDir, ReportDirError, writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
@@ -24,9 +28,9 @@ import { commandLine } from './suite-files.ts';
 const MERGE_USAGE = `usage: ${commandLine('merge')} [options]
 
 Merges the reports of a run split with --shard I/N into one conformance report (report.json,
-junit.xml, summary.md, report.html, badge.svg). Collect every shard's <report-dir>/blob/ into one
-directory first. Needs no key and sends nothing. Exit code: 0 conformant, 1 non-conformant, 2 the
-merge could not be made.
+junit.xml, summary.md, report.html, badge.svg) and their recordings into its evidence.har. Collect
+every shard's <report-dir>/blob/ into one directory first. Needs no key and sends nothing. Exit
+code: 0 conformant, 1 non-conformant, 2 the merge could not be made.
 
   --report-dir DIR       where the merged report is written (default reports/latest)
   --blob-dir DIR         the collected shard files (default <report-dir>/blob)
@@ -68,14 +72,24 @@ function main(argv: string[]): number {
   const { reports, problems } = collectShards(blobDir);
   if (problems.length) throw new Fatal(`cannot merge: ${problems.join('; ')}`);
   const first = reports[0]!;
+  let joined: JoinedRecordings | undefined;
+  try {
+    joined = joinShardRecordings(blobDir, reports);
+  } catch (e) {
+    if (e instanceof UnjoinableRecording) throw new Fatal(`cannot merge: ${e.message}`);
+    throw e;
+  }
+  // A finding points at an entry of its shard's recording: the same entry, moved, in the merged one.
+  const moved = <T extends ReceivedResult>(shard: number, x: T): T =>
+    joined ? movedPointers(x, joined.shards[shard]!.offset, joined.shards[shard]!.entries) : x;
 
   // Each check ran in exactly one shard; the others list it as not selected.
   const outcomes = new Map<string, CheckOutcome>();
-  for (const r of reports) {
+  for (const [i, r] of reports.entries()) {
     for (const c of r.checks) {
       if (c.cause === 'not-selected') continue;
       const { title: _t, level: _l, operation: _o, kind: _k, requirements: _r, ...outcome } = c;
-      outcomes.set(c.checkId, outcome);
+      outcomes.set(c.checkId, moved(i, outcome));
     }
   }
   const report = buildReport({
@@ -95,12 +109,13 @@ function main(argv: string[]): number {
       mergedShards: reports.length,
     },
     requestLog: [],
-    received: mergedReceived(reports),
+    received: mergedReceived(reports.map((r, i) => (r.received ?? []).map((part) => moved(i, part)))),
     requestsBefore: reports.reduce((n, r) => n + r.run.requests, 0),
     // Shards run with --require-all are judged whole by it: every MUST of the merged run judged.
     requireAll: reports.some((r) => r.run.requireAll === true),
   });
   report.run.retries = reports.reduce((n, r) => n + r.run.retries, 0);
+  const evidence = joined ? mergedEvidence(report, joined) : undefined;
   // The shard reports were masked when written; the merged one is rendered from them. The report
   // directory is prepared as a run's is (its blob/ kept: the shards' input, placed there by the user).
   try {
@@ -110,13 +125,19 @@ function main(argv: string[]): number {
       outside,
       keepBlob: blobDir === join(reportDir, BLOB_SUBDIR),
     });
-    writeReportFiles(report, reportDir, { mask: new Mask([]), force: values.force ?? false, outside });
+    writeReportFiles(report, reportDir, {
+      mask: new Mask([]),
+      force: values.force ?? false,
+      outside,
+      ...(evidence !== undefined ? { evidence } : {}),
+    });
   } catch (e) {
     if (e instanceof ReportDirError) throw new Fatal(e.message);
     throw e;
   }
   process.stdout.write(
     `merged ${reports.length} shards (seed ${first.run.seed})\n` +
+      (joined ? `evidence: ${join(reportDir, EVIDENCE_FILE)} (${joined.recording.length} entries)\n` : '') +
       consoleSummary(report, reportDir, report.run.durationMs)
         .split('\n')
         .map((l) => terminalSafe(l))
@@ -129,10 +150,10 @@ function main(argv: string[]): number {
  * Each shard made its own preflight: what each received outside its checks, one entry per part of the
  * run, its failures said once (a failure of one shard fails the merged run as it failed the shard).
  */
-function mergedReceived(reports: readonly ConformanceReport[]): ReceivedResult[] {
+function mergedReceived(shards: readonly ReceivedResult[][]): ReceivedResult[] {
   const byId = new Map<string, ReceivedResult>();
-  for (const r of reports) {
-    for (const part of r.received ?? []) {
+  for (const received of shards) {
+    for (const part of received) {
       const known = byId.get(part.checkId);
       if (!known) {
         byId.set(part.checkId, { ...part, failures: [...part.failures], observations: [...part.observations] });

@@ -7,9 +7,16 @@
  * - a MUST or SHOULD requirement when its status differs (pass on one side, fail on the other...);
  * - an UNSPECIFIED requirement (a point the document leaves open: the implementation profile) when
  *   what was observed differs, or when one side observed it and the other did not. These are the
- *   choices each implementation made where the document is silent; neither is a failure.
+ *   choices each implementation made where the document is silent; neither is a failure. What is
+ *   compared is the choice: the numbers that count what a run saw or did (how many endpoints, pages or
+ *   interns, how many times a status came, how long an answer took) are left out (reports/diff-counts.ts),
+ *   so an unsharded run and the merge of its shards, or two targets holding other data, agree.
+ *
+ * Nothing of the run itself is compared either: requests sent, retries, timings, coverage, the
+ * evidence's entries and their numbers count the run, not the target's choices.
  */
 import type { Level } from '../core/document/catalogue.ts';
+import { withoutCounts } from './diff-counts.ts';
 import type { ConformanceReport, RequirementResult, RequirementStatus, Verdict } from './model.ts';
 
 export interface DiffSide {
@@ -32,7 +39,7 @@ export interface SideStatus {
 }
 
 export interface SideObservation extends SideStatus {
-  /** The distinct values observed, in the order of the report. */
+  /** The distinct values observed, in the order of the report, their counts left out (reports/diff-counts.ts). */
   observed: unknown[];
 }
 
@@ -137,7 +144,10 @@ function statusOf(r: RequirementResult | undefined): SideStatus {
 
 function observationOf(r: RequirementResult | undefined): SideObservation {
   const distinct = new Map<string, unknown>();
-  for (const v of r?.observed ?? []) distinct.set(canonicalJson(v), v);
+  for (const v of r?.observed ?? []) {
+    const choice = withoutCounts(r?.id ?? '', v);
+    distinct.set(canonicalJson(choice), choice);
+  }
   return { ...statusOf(r), observed: [...distinct.values()] };
 }
 

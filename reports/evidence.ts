@@ -19,16 +19,7 @@ export function withEvidence(
   run: RecordedRun,
   mask: Mask,
 ): { report: ConformanceReport; har: Har; text: string } {
-  const selected = report.checks.filter((c) => c.reason !== NOT_SELECTED).map((c) => c.checkId);
-  const har = harOf(
-    recorder,
-    {
-      ...run,
-      startedAt: report.run.startedAt,
-      ...(selected.length < report.checks.length ? { selected } : {}),
-    },
-    mask,
-  );
+  const har = harOf(recorder, { ...run, startedAt: report.run.startedAt, ...selectionOf(report) }, mask);
   const index = new Map<string, number>();
   har.log.entries.forEach((e, i) => {
     const key = `${e.request.url}\u0000${e.response.status}`;
@@ -42,12 +33,7 @@ export function withEvidence(
     ...report,
     run: {
       ...report.run,
-      evidence: {
-        file: EVIDENCE_FILE,
-        entries: har.log.entries.length,
-        sha256: entriesDigest(har.log.entries),
-        entryDigests: entryDigests(har.log.entries),
-      },
+      evidence: evidenceNamed(har.log.entries),
     },
     checks: report.checks.map((c) => ({
       ...c,
@@ -55,4 +41,20 @@ export function withEvidence(
     })),
   };
   return { report: linked, har, text: `${JSON.stringify(har, null, 1)}\n` };
+}
+
+/** `selected` of a recording (reports/har.ts RecordedRun): the checks the report ran, when not all of them. */
+export function selectionOf(report: ConformanceReport): { selected?: string[] } {
+  const selected = report.checks.filter((c) => c.reason !== NOT_SELECTED).map((c) => c.checkId);
+  return selected.length < report.checks.length ? { selected } : {};
+}
+
+/** report.json's `run.evidence`: the recording named by its entries (their count and digests). */
+export function evidenceNamed(entries: readonly unknown[]): NonNullable<ConformanceReport['run']['evidence']> {
+  return {
+    file: EVIDENCE_FILE,
+    entries: entries.length,
+    sha256: entriesDigest(entries),
+    entryDigests: entryDigests(entries),
+  };
 }

@@ -58,6 +58,11 @@ export function recordedRunOf(
   };
 }
 
+/** An entry's `response.content.comment` when its body was left out (core/http/recorder.ts BodyBudget). */
+export const BODY_LEFT_OUT = 'body not recorded: the recording bound was reached';
+/** The recording's `log.comment` when some body was left out. */
+export const BOUND_REACHED = 'the recording bound was reached: some bodies are recorded without their text';
+
 type Pairs = Array<{ name: string; value: string }>;
 const pairs = (h: Record<string, string>): Pairs => Object.entries(h).map(([name, value]) => ({ name, value }));
 
@@ -96,7 +101,7 @@ function entryOf(e: RecordedExchange, mask: Mask) {
         size: r?.size ?? 0,
         mimeType: headers['content-type'] ?? '',
         ...(r?.body ? contentOf(r.body, mask) : {}),
-        ...(r && !r.body ? { comment: 'body not recorded: the recording bound was reached' } : {}),
+        ...(r && !r.body ? { comment: BODY_LEFT_OUT } : {}),
       },
       redirectURL: headers['location'] ?? '',
       headersSize: -1,
@@ -129,9 +134,7 @@ export function harOf(recorder: Recorder, run: RecordedRun, mask: Mask) {
       creator: { name: run.suite.name, version: run.suite.version },
       pages: [],
       entries,
-      ...(recorder.boundReached
-        ? { comment: 'the recording bound was reached: some bodies are recorded without their text' }
-        : {}),
+      ...(recorder.boundReached ? { comment: BOUND_REACHED } : {}),
       _conformance: run,
     },
   };

@@ -18,7 +18,9 @@ import type { ReferenceOptions } from '../reference/options.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
+import { requirement } from '../core/document/catalogue.ts';
 import { compareReports, type ObservationDifference, type ReportComparison } from '../reports/diff-compare.ts';
+import { COUNT_FIELDS } from '../reports/diff-counts.ts';
 import { EXIT_CODE } from '../reports/format.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { runScript } from './support/harness.ts';
@@ -105,8 +107,7 @@ test.beforeAll(async () => {
   keep('fault', await runAgainst({ faults: [FAULT.name] }), 1);
 });
 
-// With one seed: other seeds send other property inputs, and an observation such as the number of
-// requests the rate-limit point saw (files.rate-limit.thresholds) counts them.
+// With one seed: other seeds send other property inputs.
 test('two runs of one implementation with one seed agree: exit 0', async () => {
   const out = await diff([run('plain').file, run('plain-again').file]);
   expect(out.stderr).toBe('');
@@ -283,6 +284,112 @@ test('values from a report are hostile: escaped on the console and in the page',
   const page = readFileSync(html, 'utf8');
   expect(page).not.toContain('<script>alert(1)</script>');
   expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+});
+
+/** A copy of a report with the observed values of one requirement edited. */
+function edited(report: ConformanceReport, edits: Record<string, (v: Record<string, unknown>) => unknown>) {
+  const copy = structuredClone(report);
+  for (const [id, edit] of Object.entries(edits)) {
+    const r = copy.requirements.find((q) => q.id === id);
+    expect(r?.observed, `${id} observed in the report`).toBeDefined();
+    r!.observed = r!.observed!.map((v) => edit(v as Record<string, unknown>));
+  }
+  return copy;
+}
+
+const plusOne = (tally: unknown) =>
+  Object.fromEntries(Object.entries(tally as Record<string, number>).map(([k, n]) => [k, n + 1]));
+
+test('counts are not compared: observations that differ only in what they count agree, exit 0; a choice still differs, exit 3', async () => {
+  const plain = run('plain');
+  // More endpoints, interns, pages and 401s than the reference has: the same choices, other counts.
+  const counted = edited(plain.report, {
+    'models.endpoint.required-fields': (v) => ({
+      ...v,
+      endpoints: Number(v['endpoints']) + 1,
+      present: plusOne(v['present']),
+    }),
+    'models.endpoint.nullability': (v) =>
+      Object.fromEntries(
+        Object.entries(v).map(([k, f]) =>
+          k === 'endpoints'
+            ? [k, Number(f) + 1]
+            : [
+                k,
+                {
+                  ...(f as object),
+                  onEndpoints: {
+                    ...(f as { onEndpoints: object }).onEndpoints,
+                    types: plusOne((f as { onEndpoints: { types: object } }).onEndpoints.types),
+                  },
+                },
+              ],
+        ),
+      ),
+    'interns.intern.nullable-types': (v) =>
+      Object.fromEntries(
+        Object.entries(v).map(([k, f]) =>
+          k === 'interns'
+            ? [k, Number(f) * 2]
+            : [k, { ...(f as object), types: plusOne((f as { types: object }).types) }],
+        ),
+      ),
+    'models.errors.other-statuses': (v) => plusOne(v),
+    'files.scan-bound.value': (v) => ({ ...v, pagesWalked: Number(v['pagesWalked']) + 7 }),
+  });
+  const countsFile = join(dir, 'counts-only.json');
+  writeFileSync(countsFile, JSON.stringify(counted));
+  const same = await diff([plain.file, countsFile]);
+  expect(same.stderr).toBe('');
+  expect(same.stdout).toContain('The two reports agree');
+  expect(same.code).toBe(0);
+
+  // One field that every endpoint carried now missing from one of them, and a status never seen before: choices.
+  const chose = edited(counted, {
+    'models.endpoint.required-fields': (v) => ({
+      ...v,
+      inEvery: (v['inEvery'] as string[]).filter((f) => f !== 'tag'),
+      sometimesAbsent: [...(v['sometimesAbsent'] as string[]), 'tag'],
+    }),
+    'models.errors.other-statuses': (v) => ({ ...v, '429': 1 }),
+  });
+  const choiceFile = join(dir, 'other-choice.json');
+  writeFileSync(choiceFile, JSON.stringify(chose));
+  const other = await diff([plain.file, choiceFile]);
+  expect(other.code).toBe(3);
+  const comparison = compareReports(plain.report, chose, { a: 'plain', b: 'chose' });
+  expect(comparison.observations.map((d) => d.id).sort()).toEqual([
+    'models.endpoint.required-fields',
+    'models.errors.other-statuses',
+  ]);
+  // The leaves shown are the choices, never the counts beside them.
+  const leaves = comparison.observations.flatMap((d) => d.leaves.map((l) => `${d.id} ${l.path}`));
+  expect(leaves).toEqual([
+    'models.endpoint.required-fields inEvery',
+    'models.endpoint.required-fields sometimesAbsent',
+    'models.errors.other-statuses (value)',
+  ]);
+  expect(other.stdout).not.toMatch(/^\s+(endpoints|present)\s/m);
+});
+
+test('every count-like field named for the comparison is one a check observes, under a requirement the document leaves open', () => {
+  const has = (value: unknown, path: readonly string[]): boolean => {
+    if (path.length === 0) return true;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    const [head, ...rest] = path;
+    const entries = Object.entries(value).filter(([k]) => head === '*' || k === head);
+    return entries.some(([, v]) => has(v, rest));
+  };
+  for (const [id, fields] of Object.entries(COUNT_FIELDS)) {
+    expect(requirement(id).level, id).toBe('UNSPECIFIED');
+    // Observed in some run of this file (a 408's time only where the variant answers 408s).
+    const observed = [...runs.values()].flatMap((r) => r.report.requirements.find((q) => q.id === id)?.observed ?? []);
+    for (const path of [...(fields.counts ?? []), ...(fields.tallies ?? [])])
+      expect(
+        observed.some((v) => has(v, path)),
+        `${id}: ${path.join('.') || '(value)'} is observed`,
+      ).toBe(true);
+  }
 });
 
 test('bad input: one line on stderr, exit 2, for every kind', async () => {

@@ -273,7 +273,11 @@ test.describe('one target with a MUST fault, run with seed 7', () => {
         readdirSync(join(shard.reportDir, 'blob'))
           .filter((n) => !n.startsWith('.'))
           .sort(),
-      ).toEqual([`conformance-shard-${i + 1}-of-2.json`, `report-${i + 1}-of-2.zip`]);
+      ).toEqual([
+        `conformance-shard-${i + 1}-of-2.json`,
+        `evidence-shard-${i + 1}-of-2.har`,
+        `report-${i + 1}-of-2.zip`,
+      ]);
     }
     expect(shard1.report!.counts.MUST.disabled + shard2.report!.counts.MUST.disabled).toBeGreaterThan(0);
 
@@ -307,6 +311,12 @@ test.describe('one target with a MUST fault, run with seed 7', () => {
     // Every request of every shard is counted (each shard also sent its own preflight requests).
     expect(report.run.requests).toBe(shard1.report!.run.requests + shard2.report!.run.requests);
     for (const name of Object.keys(REPORT_FILES)) expect(readdirSync(merged)).toContain(name);
+    // Counts aside (requests, the recording's entries), the merged report and the unsharded run agree,
+    // and the merged recording, the shards' joined, gives the merged report again.
+    const same = await runScript('cli/diff.ts', [join(whole.reportDir, 'report.json'), join(merged, 'report.json')]);
+    expect(same.code, same.stdout + same.stderr).toBe(0);
+    const verify = await runScript('cli/verify.ts', [join(merged, 'report.json'), join(merged, 'evidence.har')]);
+    expect(verify.code, verify.stdout + verify.stderr).toBe(0);
 
     // No key anywhere: shard reports, their blobs (unzipped), the merged report.
     for (const dir of [shard1.reportDir, shard2.reportDir, merged]) {

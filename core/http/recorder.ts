@@ -16,17 +16,42 @@ export interface RecordedExchange {
 }
 
 /**
+ * Which bodies a recording keeps: each at most `bodyBytes`, all together at most `runBytes`; a body past
+ * either bound is left out (its entry stays) and the bound is said reached. One budget per recording:
+ * a run's (Recorder) and a merged run's, whose shards' bodies are kept again within one run's bounds.
+ */
+export class BodyBudget {
+  private keptBytes = 0;
+  /** Whether a body was left out because a bound was reached. */
+  reached = false;
+
+  constructor(private readonly bounds: { runBytes: number; bodyBytes: number } = RECORDING_BOUNDS) {}
+
+  keep(size: number): boolean {
+    const keep = size <= this.bounds.bodyBytes && this.keptBytes + size <= this.bounds.runBytes;
+    if (keep) this.keptBytes += size;
+    else this.reached = true;
+    return keep;
+  }
+}
+
+/**
  * Every request of one run (the preflight's included) and its answer, kept whole up to the run's
  * bounds: past them, an answer is kept without its body and the recording says the bound was reached.
  * The report step serialises it as evidence.har (reports/har.ts), masked there.
  */
 export class Recorder {
   readonly entries: RecordedExchange[] = [];
-  private bodyBytes = 0;
-  /** Whether a body was left out because a bound was reached. */
-  boundReached = false;
+  private readonly budget: BodyBudget;
 
-  constructor(private readonly bounds: { runBytes: number; bodyBytes: number } = RECORDING_BOUNDS) {}
+  constructor(bounds: { runBytes: number; bodyBytes: number } = RECORDING_BOUNDS) {
+    this.budget = new BodyBudget(bounds);
+  }
+
+  /** Whether a body was left out because a bound was reached. */
+  get boundReached(): boolean {
+    return this.budget.reached;
+  }
 
   record(entry: Omit<RecordedExchange, 'response'>, raw?: RawResponse): void {
     if (!raw) {
@@ -34,9 +59,7 @@ export class Recorder {
       return;
     }
     const size = raw.body.length;
-    const keep = size <= this.bounds.bodyBytes && this.bodyBytes + size <= this.bounds.runBytes;
-    if (keep) this.bodyBytes += size;
-    else this.boundReached = true;
+    const keep = this.budget.keep(size);
     this.entries.push({
       ...entry,
       response: { status: raw.status, headers: { ...raw.headers }, size, ...(keep ? { body: raw.body } : {}) },
