@@ -13,8 +13,9 @@
  *
  * The answer is read no further than its status line, and judged by no response judge: the wait asks
  * before the run, of a service still starting, which is what --wait-for exists to tolerate; a
- * half-started service's answer would otherwise fail a conformant one (rule "Verdicts in both
- * directions"). The run's own requests, the preflight's first, are judged (rule "Judge every response").
+ * half-started service's answer would otherwise fail a conformant one
+ * (rule "Verdicts in both directions"). The run's own requests, the preflight's first, are judged
+ * (rule "Judge every response").
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
