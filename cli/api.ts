@@ -82,7 +82,7 @@ export async function runConformance(
     stop = ran.stop;
     if (options.reportDir) prepareReportDir(settings.reportDir, reportDirOptions(settings));
     if (opts.waitForS !== undefined) {
-      const waited = await waitForTarget(target.baseUrl, opts.waitForS, settings);
+      const waited = await waitForTarget(target.baseUrl, opts.waitForS, settings, target.headers);
       if (waited.fatal) throw new ConformanceRunError(new Mask(secretsOf(target)).text(waited.fatal));
     }
     const evidence = new Recorder();

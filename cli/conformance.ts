@@ -13,7 +13,7 @@ import { looseReportDir, parseCli, USAGE, UsageError, type CliOptions } from './
 import { cjsCompileCacheNodeOptions } from './cjs-compile-cache.ts';
 import { endRunner } from './end-runner.ts';
 import { die, Fatal } from './fatal.ts';
-import { ROOT, RUN_ENV, settingsOf, suiteInfo, type RunnerEnv } from './prepare-run.ts';
+import { ROOT, RUN_ENV, runnerEnvOf, settingsOf, suiteInfo } from './prepare-run.ts';
 import { MODULE_EXT, suiteModule } from './suite-files.ts';
 import { EXIT_OF_SIGNAL, onStop, watchParentNodeOptions } from './stop-signals.ts';
 
@@ -119,7 +119,8 @@ async function main(): Promise<number> {
 
 /**
  * Starts Playwright's runner on the repository's configuration: the run's settings travel as one JSON
- * value and the engine's socket in the environment; the reporters print, the command judges.
+ * value (without --header's values: runnerEnvOf) and the engine's socket in the environment; the
+ * reporters print, the command judges.
  */
 function startPlaywright(settings: RunSettings, opts: CliOptions, socketPath: string): ChildProcess {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
@@ -128,7 +129,6 @@ function startPlaywright(settings: RunSettings, opts: CliOptions, socketPath: st
   const args = [cli, 'test', '-c', suiteModule('playwright.config'), `--reporter=${reporters.join(',')}`];
   if (opts.grep) args.push('--grep', opts.grep);
   if (opts.shard) args.push('--shard', opts.shard);
-  const env: RunnerEnv = { settings, sharded: opts.shard !== undefined };
   // Node 20 reads the certificates NODE_EXTRA_CA_CERTS names at every start, whether or not the
   // process makes a TLS connection: for a system bundle, a start costs several times the CPU it does
   // without them. Playwright's runner and worker make none in a command
@@ -140,7 +140,7 @@ function startPlaywright(settings: RunSettings, opts: CliOptions, socketPath: st
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
       ...inherited,
-      [RUN_ENV]: JSON.stringify(env),
+      [RUN_ENV]: runnerEnvOf(settings, opts.shard !== undefined),
       [ENGINE_SOCKET_ENV]: socketPath,
       ...(opts.shard
         ? {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Mask, secretsOf } from '../core/text/mask.ts';
 import { TargetFileError } from '../core/target/target.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
-import { parseCli, UsageError } from './args.ts';
+import { parseCli, UsageError, type CliOptions } from './args.ts';
+import { declOf, OPTION_NAMES, OPTIONS } from './options.ts';
 import { Fatal } from './fatal.ts';
 import { Recorder } from '../core/http/recorder.ts';
 import { preflight } from './preflight.ts';
@@ -18,35 +19,57 @@ import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
 export class DirectRunError extends Error {}
 
 /**
- * A run prepared for `npx playwright test` started directly: the target file named by
- * CONFORMANCE_TARGET (keys from the environment, as with the command line), else the embedded
- * reference, with the command line's defaults; CONFORMANCE_SEED fixes the seed, CONFORMANCE_FAIL_ON
- * (must, should) is --fail-on, CONFORMANCE_REPORT_DIR is --report-dir (two runs at once in one clone
- * need two directories: a report directory is locked while a run writes it), CONFORMANCE_ALLOW_HOSTS
- * names the hosts the keys may go to (as with the command line). The preflight runs here,
- * before any test, as on the command line: a rejected key, a wrong base URL or a bad target file is one
- * line (DirectRunError), never 100 failed tests.
+ * The options a Playwright run started directly takes, from the environment variables the option
+ * table names (cli/options.ts `directEnv`: CONFORMANCE_TARGET, CONFORMANCE_SEED, CONFORMANCE_FAIL_ON,
+ * CONFORMANCE_REPORT_DIR, CONFORMANCE_MAX_FAILURES, CONFORMANCE_HEADERS one header a line), checked as
+ * the command line checks them: a bad value is the option's one line naming its variable
+ * (DirectRunError), never a value dropped for a default (rule "Bad input exits 2"). An empty variable is unset.
  */
-export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () => Promise<void> }> {
-  const file = process.env['CONFORMANCE_TARGET'];
-  const failOn = process.env['CONFORMANCE_FAIL_ON'];
-  const reportDir = process.env['CONFORMANCE_REPORT_DIR'];
-  let opts;
+export function directOptions(env: NodeJS.ProcessEnv = process.env): CliOptions {
+  const argv: string[] = [];
+  for (const name of OPTION_NAMES) {
+    const d = declOf(name);
+    if (d.kind !== 'value' || !d.directEnv) continue;
+    const set = env[d.directEnv];
+    if (set === undefined || set === '') continue;
+    const values = d.multiple ? set.split(/\r?\n/).filter((v) => v.trim() !== '') : [set];
+    // `--name=value`: a value that starts with `-` stays the option's value.
+    const words = values.map((v) => `--${name}=${v}`);
+    try {
+      parseCli(words);
+    } catch (e) {
+      if (e instanceof UsageError) throw new DirectRunError(`${e.message} (${d.directEnv})`);
+      throw e;
+    }
+    argv.push(...words);
+  }
   try {
-    opts = parseCli([
-      ...(file ? ['--target', file] : []),
-      ...(failOn ? ['--fail-on', failOn] : []),
-      ...(reportDir ? ['--report-dir', reportDir] : []),
-    ]);
+    return parseCli(argv);
   } catch (e) {
-    if (e instanceof UsageError)
-      throw new DirectRunError(`${e.message} (CONFORMANCE_TARGET, CONFORMANCE_FAIL_ON, CONFORMANCE_REPORT_DIR)`);
+    if (e instanceof UsageError) throw new DirectRunError(e.message);
     throw e;
   }
-  const seedText = process.env['CONFORMANCE_SEED'];
+}
+
+/**
+ * A run prepared for `npx playwright test` started directly, with the options of directOptions: the
+ * target file named by CONFORMANCE_TARGET (keys and `${VAR}` headers from the environment, as with
+ * the command line), else the embedded reference, with the command line's defaults otherwise
+ * (CONFORMANCE_REPORT_DIR: two runs at once in one clone need two directories, a report directory is
+ * locked while a run writes it); CONFORMANCE_ALLOW_HOSTS names the hosts the keys may go to (as with
+ * the command line). The preflight runs here, before any test, as on the command line: a rejected key,
+ * a wrong base URL or a bad target file is one line (DirectRunError), never 100 failed tests.
+ */
+export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () => Promise<void> }> {
+  const opts = directOptions();
+  // Read once, into the run's target: the worker Playwright starts next sends no request and needs no
+  // header value, so a value written literally is not handed on in its environment (as on the command
+  // line: cli/prepare-run.ts runnerEnvOf).
+  delete process.env[OPTIONS.header.directEnv];
+  const file = opts.target;
   let settings;
   try {
-    settings = settingsOf(opts, '', seedText && /^\d+$/.test(seedText) ? Number(seedText) >>> 0 : undefined);
+    settings = settingsOf(opts, '');
   } catch (e) {
     if (e instanceof Fatal) throw new DirectRunError(e.message);
     throw e;
@@ -62,6 +85,8 @@ export async function prepareDirectRun(): Promise<{ run: PreparedRun; stop?: () 
     ran = await runTarget(settings);
   } catch (e) {
     if (e instanceof TargetFileError) throw failed(e.message);
+    // A header's ${VAR} not set (cli/header-option.ts resolveHeaders).
+    if (e instanceof UsageError) throw failed(`${e.message} (${OPTIONS.header.directEnv})`);
     throw e;
   }
   const { target, stop } = ran;

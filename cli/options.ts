@@ -51,6 +51,12 @@ export interface ValueDecl extends Common {
   readonly replayValue?: (value: string) => string;
   /** A one-letter flag standing for the option with one value: -x for --max-failures 1. */
   readonly shortFor?: { readonly letter: string; readonly value: string };
+  /**
+   * The environment variable a Playwright run started directly (`npx playwright test`, cli/direct-run.ts)
+   * takes the option from, checked as the option is; a `multiple` option's values one a line. Absent,
+   * such a run does not take the option (and says nothing of it).
+   */
+  readonly directEnv?: `CONFORMANCE_${string}`;
 }
 
 /** A flag: `--name`, no value. Absent, it is false. */
@@ -74,6 +80,7 @@ export const OPTIONS = {
     help: 'target file (YAML) describing the deployment',
     default: 'the embedded reference implementation',
     parse: (v) => path('target', v),
+    directEnv: 'CONFORMANCE_TARGET',
     replay: 'carried',
     api: true,
     action: true,
@@ -84,6 +91,7 @@ export const OPTIONS = {
     help: 'where the report is written',
     default: DEFAULTS.reportDir,
     parse: (v) => path('report-dir', v),
+    directEnv: 'CONFORMANCE_REPORT_DIR',
     // cli/prepare-run.ts writes the replay's report beside the run's: `<dir>-replay`.
     replay: { not: 'a replay writes its report beside the run it replays (<dir>-replay), never over it' },
     api: true,
@@ -102,6 +110,7 @@ export const OPTIONS = {
     help: `seed of the run, ${rangeOf('seed')}`,
     default: 'random, printed',
     parse: (v) => int('seed', v),
+    directEnv: 'CONFORMANCE_SEED',
     replay: { not: "always given: the run's own seed, also when it was random" },
     api: true,
     action: true,
@@ -214,6 +223,7 @@ export const OPTIONS = {
     default: DEFAULTS.failOn,
     parse: (v) => choice('fail-on', v, ['must', 'should']),
     fill: DEFAULTS.failOn,
+    directEnv: 'CONFORMANCE_FAIL_ON',
     replay: 'carried',
     api: true,
     action: true,
@@ -282,6 +292,7 @@ export const OPTIONS = {
     help: `end the run once N requirements have failed at a gating level (-x: 1), ${rangeOf('max-failures')};\nthe verdict is NON-CONFORMANT, the requirements left are not judged`,
     default: 'no limit',
     parse: (v) => int('max-failures', v),
+    directEnv: 'CONFORMANCE_MAX_FAILURES',
     replay: 'carried',
     api: true,
     action: true,
@@ -295,6 +306,7 @@ export const OPTIONS = {
     parse: headerOption,
     checkAll: headerList,
     replayValue: headerReplay,
+    directEnv: 'CONFORMANCE_HEADERS',
     replay: 'carried',
     api: true,
     action: true,

@@ -33,9 +33,24 @@ export const RUN_ENV = 'CONFORMANCE_RUN';
  * worker's): the runner's global set-up asks the engine's socket for the listing and the keys.
  */
 export interface RunnerEnv {
-  settings: RunSettings;
+  /** Without --header's values (runnerEnvOf). */
+  settings: Omit<RunSettings, 'headers'>;
   /** The run is one shard of several (--shard): playwright.config.ts makes each check a test group of its own. */
   sharded: boolean;
+}
+
+/**
+ * CONFORMANCE_RUN's value for the command's run. --header's values are left out and reach the runner
+ * as the keys do, over the engine's socket (`keys`: the mask's secrets, cli/playwright/run-host.ts), in
+ * its memory only: the runner and its worker send no request (the engine and its client are in the
+ * command's process) and need a value only to mask it. A value written literally is named by no
+ * variable the user set; in the environment it would reach every process Playwright starts and
+ * anyone reading /proc/<pid>/environ (rule "Hostile input": keys masked in everything that leaves the process).
+ */
+export function runnerEnvOf(settings: RunSettings, sharded: boolean): string {
+  const { headers: _values, ...kept } = settings;
+  const env: RunnerEnv = { settings: kept, sharded };
+  return JSON.stringify(env);
 }
 
 /**

@@ -134,7 +134,7 @@ async function waitFor(target: Target, waitS: number, settings: RunSettings, mas
   say(`waiting up to ${waitS} s for ${target.baseUrl} to answer (--wait-for)`, mask);
   // Loaded only when asked for: the run's start-up is what every other run pays.
   const { waitForTarget } = await import('./wait-for.ts');
-  const waited = await waitForTarget(target.baseUrl, waitS, settings);
+  const waited = await waitForTarget(target.baseUrl, waitS, settings, target.headers);
   if (waited.fatal) die(maskedLine(waited.fatal, mask));
   say(
     `target answered (HTTP ${waited.status}) after ${(waited.waitedMs / 1000).toFixed(1)} s, ${waited.attempts} attempt(s)`,

@@ -7,11 +7,20 @@
  *
  * What is polled is the base URL's documented path of the interns list without a key: a documented
  * path (the suite sends nothing else), and no key is sent to a service that may not be the one the
- * target file means yet. The answer is read no further than its status line.
+ * target file means yet. --header's headers are sent, as with every request of the run: a gateway in
+ * front of the service may refuse (or not route) a request without them, and they go to the base
+ * URL's host only, which the allowed hosts cleared for the keys (core/target/allowed-hosts.ts).
+ *
+ * The answer is read no further than its status line, and judged by no response judge: the wait asks
+ * before the run, of a service still starting, which is what --wait-for exists to tolerate; a
+ * half-started service's answer would otherwise fail a conformant one
+ * (rule "Verdicts in both directions"). The run's own requests, the preflight's first, are judged
+ * (rule "Judge every response").
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { deadlineLeftMs, type RunSettings } from '../core/run/run-settings.ts';
+import type { ExtraHeader } from '../core/target/target.ts';
 
 /** First pause between two attempts; it doubles up to MAX_INTERVAL_MS. */
 const FIRST_INTERVAL_MS = 250;
@@ -37,7 +46,11 @@ export async function waitForTarget(
   baseUrl: string,
   waitS: number,
   settings: Pick<RunSettings, 'startedAt' | 'deadlineMs' | 'requestTimeoutMs'>,
+  extraHeaders: readonly ExtraHeader[] = [],
 ): Promise<WaitResult> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  // As the client sends them (core/http/client.ts): never Authorization or Accept (cli/header-option.ts).
+  for (const h of extraHeaders) headers[h.name.toLowerCase()] = h.value;
   const started = Date.now();
   const waitMs = waitS * 1000;
   const until = Math.min(started + waitMs, started + deadlineLeftMs(settings, started));
@@ -49,7 +62,7 @@ export async function waitForTarget(
     const left = until - Date.now();
     if (left <= 0) break;
     attempts++;
-    const answer = await attempt(url, Math.min(left, ATTEMPT_TIMEOUT_MS, settings.requestTimeoutMs));
+    const answer = await attempt(url, headers, Math.min(left, ATTEMPT_TIMEOUT_MS, settings.requestTimeoutMs));
     if (typeof answer === 'number') return { status: answer, attempts, waitedMs: Date.now() - started };
     last = answer;
     const pause = Math.min(interval, until - Date.now());
@@ -69,7 +82,7 @@ export async function waitForTarget(
 }
 
 /** One attempt: the answer's status, or why there was none (ECONNREFUSED, a time-out). */
-function attempt(url: URL, timeoutMs: number): Promise<number | string> {
+function attempt(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<number | string> {
   return new Promise((resolve) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     let settled = false;
@@ -80,9 +93,7 @@ function attempt(url: URL, timeoutMs: number): Promise<number | string> {
       req.destroy();
       resolve(v);
     };
-    const req = send(url, { method: 'GET', headers: { accept: 'application/json' }, agent: false }, (res) =>
-      done(res.statusCode ?? 0),
-    );
+    const req = send(url, { method: 'GET', headers, agent: false }, (res) => done(res.statusCode ?? 0));
     req.on('error', (e: NodeJS.ErrnoException) => done(e.code ?? e.message));
     const timer = setTimeout(() => done(`no answer within ${timeoutMs} ms`), timeoutMs);
     req.end();

@@ -1,4 +1,3 @@
-import type { Exchange } from '../core/check/evidence.ts';
 import type { Recorder } from '../core/http/recorder.ts';
 import type { Mask } from '../core/text/mask.ts';
 import { entriesDigest, entryDigests, harOf, type Har, type RecordedRun } from './har.ts';
@@ -9,9 +8,9 @@ export const EVIDENCE_FILE = 'evidence.har';
 
 /**
  * The run's recording as evidence.har, and the report pointing at it: `run.evidence` names the
- * recording (its entries' SHA-256), and each exchange of a finding its entry (`harEntry`), found by its
- * masked URL and status, the first such entry (an answer the run received once and gave every check
- * that asked: core/http/answer-memory.ts).
+ * recording (its entries' SHA-256). Each exchange of a finding already names its own entry
+ * (`harEntry`, set as the request was recorded: core/http/recorder.ts), and the recording keeps its
+ * entries in the order recorded, so the pointer holds in the file written here.
  */
 export function withEvidence(
   report: ConformanceReport,
@@ -20,25 +19,12 @@ export function withEvidence(
   mask: Mask,
 ): { report: ConformanceReport; har: Har; text: string } {
   const har = harOf(recorder, { ...run, startedAt: report.run.startedAt, ...selectionOf(report) }, mask);
-  const index = new Map<string, number>();
-  har.log.entries.forEach((e, i) => {
-    const key = `${e.request.url}\u0000${e.response.status}`;
-    if (!index.has(key)) index.set(key, i);
-  });
-  const link = (x: Exchange): Exchange => {
-    const at = index.get(`${x.request.url}\u0000${x.response?.status ?? 0}`);
-    return at === undefined ? x : { ...x, harEntry: at };
-  };
   const linked: ConformanceReport = {
     ...report,
     run: {
       ...report.run,
       evidence: evidenceNamed(har.log.entries),
     },
-    checks: report.checks.map((c) => ({
-      ...c,
-      failures: c.failures.map((f) => ({ ...f, exchanges: f.exchanges.map(link) })),
-    })),
   };
   return { report: linked, har, text: `${JSON.stringify(har, null, 1)}\n` };
 }

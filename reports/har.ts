@@ -125,7 +125,10 @@ export function entryDigests(entries: readonly unknown[]): string[] {
   return entries.map((e) => createHash('sha256').update(JSON.stringify(e)).digest('hex').slice(0, 16));
 }
 
-/** The run's recording as HAR 1.2, masked (rule "Hostile input": keys masked in every output). */
+/**
+ * The run's recording as HAR 1.2, masked (rule "Hostile input": keys masked in every output): one
+ * entry per recorded exchange, in the recorder's order, so an exchange's `harEntry` is its index here.
+ */
 export function harOf(recorder: Recorder, run: RecordedRun, mask: Mask) {
   const entries = recorder.entries.map((e) => entryOf(e, mask));
   return {

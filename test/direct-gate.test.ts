@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { envDumps } from './support/env-dump.ts';
+import { startGateway } from './support/gateway.ts';
 import { ROOT } from './support/harness.ts';
 
 // One gate, every entry point: `npx playwright test` applies the command line's verdict rules.
@@ -253,4 +256,64 @@ test("every Playwright test is located at its check's declaration in suites/chec
         ),
       );
   }
+});
+
+// The options a direct run takes are the table's (cli/options.ts directEnv): --header and
+// --max-failures too, each honoured as on the command line.
+test('CONFORMANCE_HEADERS reaches every request of a direct run behind a gateway (masked; a literal value in no worker environment)', async () => {
+  const reference = await startReference();
+  const upstream = new URL(reference.baseUrl).origin;
+  const secret = 'gw-secret-3c9e41d7';
+  const literal = 'literal-tenant-a07b55';
+  const gateway = await startGateway(upstream, { 'x-gateway-token': secret, 'x-tenant': literal });
+  try {
+    const file = join(mkdtempSync(join(tmpdir(), 'direct-target-')), 'target.yaml');
+    writeFileSync(file, referenceTargetYaml(reference).replaceAll(upstream, gateway.url));
+    const dumps = envDumps();
+    const run = await playwrightTest(['--grep', 'files.limit'], {
+      ...referenceKeyEnv(reference),
+      GW_TOKEN: secret,
+      CONFORMANCE_TARGET: file,
+      CONFORMANCE_HEADERS: `X-Gateway-Token:\${GW_TOKEN}\nX-Tenant:${literal}`,
+      NODE_OPTIONS: dumps.nodeOptions,
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(gateway.seen.length).toBeGreaterThan(3);
+    for (const h of gateway.seen) expect([h['x-gateway-token'], h['x-tenant']]).toEqual([secret, literal]);
+    for (const f of ['report.json', 'summary.md', 'junit.xml', 'report.html', 'evidence.har']) {
+      const text = readFileSync(join(run.reportDir, f), 'utf8');
+      expect(text, f).not.toContain(secret);
+      expect(text, f).not.toContain(literal);
+    }
+    // The worker sends no request: the value is not handed on in its environment.
+    const workers = dumps.read().filter((p) => p.script.includes('workerProcessEntry'));
+    expect(
+      workers.length,
+      dumps
+        .read()
+        .map((p) => p.script)
+        .join(' '),
+    ).toBeGreaterThan(0);
+    for (const w of workers) expect(w.env).not.toContain(literal);
+  } finally {
+    await gateway.close();
+    await reference.close();
+  }
+});
+
+test('CONFORMANCE_MAX_FAILURES=1 ends a failing direct run NON-CONFORMANT, the requirements left not judged', async () => {
+  await withReference(['files-after-inclusive', 'files-created-at-millis'], async (file, env) => {
+    const run = await playwrightTest(['--grep', '@files'], {
+      ...env,
+      CONFORMANCE_TARGET: file,
+      CONFORMANCE_MAX_FAILURES: '1',
+    });
+    expect(run.code, run.stderr).toBe(1);
+    const report = JSON.parse(readFileSync(join(run.reportDir, 'report.json'), 'utf8')) as ConformanceReport;
+    expect(report.verdict).toBe('non-conformant');
+    expect(report.run.replay).toContain('--max-failures 1');
+    const stopped = report.requirements.filter((r) => r.cause === 'max-failures');
+    expect(stopped.length).toBeGreaterThan(0);
+    for (const r of stopped) expect(r.reason).toBe('not judged: stopped after 1 failure (--max-failures)');
+  });
 });

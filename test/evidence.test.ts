@@ -6,16 +6,19 @@ import { runConformance } from '../cli/api.ts';
 import { judgeRecording, loadRecording, RecordingTransport, type Recording } from '../cli/offline-judge.ts';
 import { CannotJudge } from '../core/check/errors.ts';
 import { Recorder, recordingTransport } from '../core/http/recorder.ts';
-import type { Transport } from '../core/http/transport.ts';
+import { Client } from '../core/http/client.ts';
+import { TransportError, type Transport } from '../core/http/transport.ts';
 import type { Target } from '../core/target/target.ts';
 import { Mask, secretsOf } from '../core/text/mask.ts';
-import { harOf, type RecordedRun } from '../reports/har.ts';
+import { harOf, type Har, type RecordedRun } from '../reports/har.ts';
 import { disagreements, loadReportFile } from '../cli/verify-recording.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { compileOwnSchema } from '../spec/schemas.ts';
 import harSchema from './fixtures/har-1.2.schema.json' with { type: 'json' };
+import { testSettings } from './support/harness.ts';
+import { hostileTarget } from './support/hostile-server.ts';
 import { findKeys } from './support/key-scan.ts';
 
 // Every run leaves evidence.har; `conformance judge` judges it again offline to the live run's verdict.
@@ -71,13 +74,59 @@ test('a run of the reference with --seed 7 writes evidence.har (HAR 1.2, no key)
 });
 
 test('a fault is judged offline as live: auth-invalid-key-accepted fails the same requirements from its recording', async () => {
-  const { live, offline } = await liveAndOffline(['auth-invalid-key-accepted']);
+  const { live, offline, harText } = await liveAndOffline(['auth-invalid-key-accepted']);
   expect(live.verdict).toBe('non-conformant');
   expect(offline.verdict).toBe(live.verdict);
   expect(statuses(offline)).toEqual(statuses(live));
-  // Each finding points at its entry of the recording.
+  // Each finding points at its own entry of the recording: the same URL, status, Authorization (the
+  // fault's refused key and the valid key ask the same URLs) and body as the exchange it came from.
+  const entries = (JSON.parse(harText) as Har).log.entries;
   const exchanges = live.checks.flatMap((c) => c.failures.flatMap((f) => f.exchanges));
-  expect(exchanges.some((x) => x.harEntry !== undefined)).toBe(true);
+  expect(exchanges.length).toBeGreaterThan(0);
+  for (const x of exchanges) {
+    expect(x.harEntry, x.request.url).toBeDefined();
+    const entry = entries[x.harEntry!]!;
+    const sent = Object.fromEntries(entry.request.headers.map((h) => [h.name, h.value]));
+    expect(entry.request.url).toBe(x.request.url);
+    expect(sent['authorization']).toBe(x.request.headers['authorization']);
+    expect(entry.response.status).toBe(x.response?.status ?? 0);
+    if (x.response && !x.response.truncated) expect(entry.response.content.text).toBe(x.response.body);
+  }
+});
+
+test('an exchange names its own entry of the recording: one URL asked twice, answered with two bodies, is two entries, and an unanswered request its own', async () => {
+  let asked = 0;
+  const inner: Transport = {
+    get: async () => {
+      asked++;
+      if (asked === 3) throw new TransportError('connection reset by the target', false, 'reset');
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify({ object: 'list', data: [], first_id: null, last_id: null, answer: asked })),
+      };
+    },
+    close: async () => {},
+  };
+  const recorder = new Recorder();
+  const runDir = mkdtempSync(join(tmpdir(), 'evidence-entry-'));
+  const client = new Client(
+    hostileTarget('http://127.0.0.1:9/v1'),
+    testSettings(runDir, { maxRetries: 0 }),
+    recordingTransport(inner, recorder),
+  );
+  // `fresh`: a check asking the same page again to see whether it moved; both answers are recorded.
+  const first = await client.fresh.listContainerFiles('cntr_hostile');
+  const second = await client.fresh.listContainerFiles('cntr_hostile');
+  const third = await client.fresh.listContainerFiles('cntr_hostile').catch((e: CannotJudge) => e);
+  expect(second.exchange.request.url).toBe(first.exchange.request.url);
+  expect([first.exchange.harEntry, second.exchange.harEntry]).toEqual([0, 1]);
+  expect(third).toBeInstanceOf(CannotJudge);
+  expect((third as CannotJudge).exchanges[0]?.harEntry).toBe(2);
+  const har = harOf(recorder, { target: {}, suite: { name: 'conformance', version: '0' } } as RecordedRun, client.mask);
+  expect(har.log.entries[second.exchange.harEntry!]!.response.content.text).toBe(second.text);
+  expect(har.log.entries[first.exchange.harEntry!]!.response.content.text).toBe(first.text);
+  expect(har.log.entries[2]!.response.status).toBe(0);
 });
 
 test('the recording is bounded: past a body or run bound an answer is kept without its text, and log.comment says so', async () => {

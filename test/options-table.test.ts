@@ -8,6 +8,7 @@ import { expect, test } from '@playwright/test';
 import { ConformanceRunError, runConformance, toArgv } from '../cli/api.ts';
 import { BOUNDS, parseCli, USAGE, usageOf } from '../cli/args.ts';
 import { declOf, OPTION_NAMES, type OptionName } from '../cli/options.ts';
+import { directOptions, DirectRunError } from '../cli/direct-run.ts';
 import { replayCommand, settingsOf } from '../cli/prepare-run.ts';
 
 test.describe.configure({ mode: 'parallel' });
@@ -113,4 +114,41 @@ test('every option set is carried into the replay unless the table says why not'
       if (name !== 'seed' && name !== 'report-dir') expect(words, name).not.toContain(`--${name}`);
     }
   }
+});
+
+// A Playwright run started directly takes the options the table gives a variable (`directEnv`), each
+// checked as on the command line and each reaching the run's settings: none taken and then ignored.
+test("every option with a directEnv variable reaches a direct run's settings as the option does; a bad value names its variable", () => {
+  const comparable = (s: ReturnType<typeof settingsOf>) => ({ ...s, startedAt: 0, replay: '' });
+  const base = comparable(settingsOf(directOptions({ CONFORMANCE_SEED: '0' }), '', undefined, {}));
+  const taken: string[] = [];
+  for (const name of OPTION_NAMES) {
+    const d = declOf(name);
+    if (d.kind !== 'value' || !d.directEnv) continue;
+    taken.push(d.directEnv);
+    const seed = name === 'seed' ? {} : { CONFORMANCE_SEED: '0' };
+    const direct = directOptions({ ...seed, [d.directEnv]: sampleOf(name) });
+    const typed = parseCli([...(name === 'seed' ? [] : ['--seed', '0']), `--${name}`, sampleOf(name)]);
+    expect(direct, name).toEqual(typed);
+    expect(comparable(settingsOf(direct, '', undefined, {})), `${d.directEnv} changes the run`).not.toEqual(base);
+    const variable = d.directEnv;
+    expect(() => directOptions({ [variable]: 'x\u0000' }), name).toThrow(new RegExp(`\\(${variable}\\)$`));
+  }
+  expect(taken.sort()).toEqual([
+    'CONFORMANCE_FAIL_ON',
+    'CONFORMANCE_HEADERS',
+    'CONFORMANCE_MAX_FAILURES',
+    'CONFORMANCE_REPORT_DIR',
+    'CONFORMANCE_SEED',
+    'CONFORMANCE_TARGET',
+  ]);
+  // A list is one value a line; -x is CONFORMANCE_MAX_FAILURES=1.
+  expect(directOptions({ CONFORMANCE_HEADERS: 'X-A:1\r\nX-B:${B_TOKEN}\n\n' }).headers).toEqual([
+    'X-A:1',
+    'X-B:${B_TOKEN}',
+  ]);
+  expect(directOptions({ CONFORMANCE_MAX_FAILURES: '1' }).maxFailures).toBe(parseCli(['-x']).maxFailures);
+  expect(() => directOptions({ CONFORMANCE_SEED: 'abc' })).toThrow(
+    new DirectRunError('--seed takes a whole number from 0 to 4294967295, got "abc" (CONFORMANCE_SEED)'),
+  );
 });

@@ -3,7 +3,6 @@
  * --max-failures (-x) that ends a failing run early, --header for a deployment behind a gateway.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -12,6 +11,8 @@ import { parseCli, UsageError } from '../cli/args.ts';
 import { replayCommand } from '../cli/prepare-run.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import { envDumps } from './support/env-dump.ts';
+import { startGateway } from './support/gateway.ts';
 import { runCli } from './support/harness.ts';
 
 test.describe.configure({ mode: 'parallel' });
@@ -112,35 +113,15 @@ test('-x on the command line: exit 1, the console and every report say what was 
   }
 });
 
-/** A loopback proxy in front of `upstream` that records the headers of every request it forwards. */
-async function recordingProxy(upstream: string): Promise<{ url: string; seen: IncomingHttpHeaders[]; server: Server }> {
-  const seen: IncomingHttpHeaders[] = [];
-  const to = new URL(upstream);
-  const server = createServer((req, res) => {
-    seen.push(req.headers);
-    const out = request(
-      { host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    out.on('error', () => res.destroy());
-    req.pipe(out);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, seen, server };
-}
-
-test('--header is sent on every request, read from ${VAR}, masked in the report, and replayed by its variable', async () => {
+test("--header is sent on every request (--wait-for's included), read from ${VAR}, masked in the report, and replayed by its variable", async () => {
   test.slow();
   const reference = await startReference();
   const upstream = new URL(reference.baseUrl).origin;
-  const proxy = await recordingProxy(upstream);
+  const secret = 'gw-secret-7b1f2e9c';
+  const proxy = await startGateway(upstream, { 'x-gateway-token': secret, 'x-tenant': 'acme-tenant-42' });
   try {
     const file = join(mkdtempSync(join(tmpdir(), 'header-')), 'target.yaml');
     writeFileSync(file, referenceTargetYaml(reference).replaceAll(upstream, proxy.url));
-    const secret = 'gw-secret-7b1f2e9c';
     const env = { ...referenceKeyEnv(reference), GW_TOKEN: secret };
     const reportDir = mkdtempSync(join(tmpdir(), 'header-report-'));
     const report = await runConformance({
@@ -149,10 +130,15 @@ test('--header is sent on every request, read from ${VAR}, masked in the report,
       seed: 4,
       grep: '@files',
       headers: ['X-Gateway-Token:${GW_TOKEN}', 'X-Tenant:acme-tenant-42'],
+      waitForS: 30,
       reportDir,
     });
     expect(report.verdict).toBe('conformant');
     expect(proxy.seen.length).toBeGreaterThan(5);
+    // The first request is --wait-for's (no key, the interns list), before the preflight: a gateway that
+    // refuses a request without its headers lets it through too.
+    expect(proxy.paths[0]).toBe('/v1/interns');
+    expect(proxy.seen[0]!['authorization']).toBeUndefined();
     for (const h of proxy.seen) {
       expect(h['x-gateway-token']).toBe(secret);
       expect(h['x-tenant']).toBe('acme-tenant-42');
@@ -171,9 +157,37 @@ test('--header is sent on every request, read from ${VAR}, masked in the report,
       runConformance({ target: file, env: referenceKeyEnv(reference), headers: ['X-Gateway-Token:${GW_TOKEN}'] }),
     ).rejects.toThrow(new ConformanceRunError('--header X-Gateway-Token: environment variable GW_TOKEN is not set'));
   } finally {
-    await new Promise((resolve) => proxy.server.close(resolve));
+    await proxy.close();
     await reference.close();
   }
+});
+
+// The runner and worker Playwright starts send no request: a value written literally reaches them over
+// the engine's socket (to mask it), never in their environment, which their children and /proc read.
+test('a --header value written literally is in the environment of no process of the run; the console masks it', async () => {
+  test.slow();
+  const literal = 'literal-tenant-5d81c2e7';
+  const dumps = envDumps();
+  const run = await runCli(['--seed', '3', '--grep', 'models\\.endpoint\\.uptime', '--header', `X-Tenant:${literal}`], {
+    env: { NODE_OPTIONS: dumps.nodeOptions },
+    timeoutMs: 150_000,
+  });
+  expect(run.code, run.stderr).toBe(0);
+  const processes = dumps.read();
+  // The command, Playwright's runner and its worker each started with the preload.
+  const scripts = processes.map((p) => p.script);
+  expect(
+    scripts.some((s) => /cli\/conformance\.[jt]s$/.test(s)),
+    scripts.join(' '),
+  ).toBe(true);
+  expect(
+    scripts.some((s) => s.includes('workerProcessEntry')),
+    scripts.join(' '),
+  ).toBe(true);
+  expect(processes.length).toBeGreaterThanOrEqual(3);
+  for (const p of processes) expect(p.env, p.script).not.toContain(literal);
+  expect(run.stdout + run.stderr).not.toContain(literal);
+  expect(run.report?.run.replay).toContain(`--header 'X-Tenant:\${HEADER_X_TENANT}'`);
 });
 
 test('--header refuses the credentials, the suite own Accept and the framing headers, without quoting a value', () => {

@@ -15,7 +15,10 @@ export interface Exchange {
   durationMs: number;
   /** 429/503 retries spent on this request before the response above. */
   retries: number;
-  /** The index of this exchange's entry in the run's evidence.har (reports/evidence.ts). */
+  /**
+   * The index of this exchange's own entry in the run's evidence.har: set as the request is recorded
+   * (core/http/recorder.ts), so it names the answer this exchange holds, not another of the same URL.
+   */
   harEntry?: number;
 }
 

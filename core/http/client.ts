@@ -276,7 +276,7 @@ export class Client {
         const retryAfter = raw.headers['retry-after'];
         this.log.append(logEntryOf(this.mask, url, this.check, attempt, ms, { status: raw.status, retryAfter }));
         const read = readResponse(raw, this.memory.duplicateKeys);
-        const exchange = this.record(url, headers, { ...read, text: read.body.text }, ms, attempt);
+        const exchange = this.record(url, headers, { ...read, text: read.body.text }, ms, attempt, raw.recordedEntry);
         const answer = answerOf(read, exchange, asked, this.target);
         // A transient answer is a response like any other for the whole-run judges (its error body,
         // 7.1 / 7.3), then retried: it is never the answer of the check that happened to receive it.
@@ -371,7 +371,8 @@ export class Client {
   ): { message: string; exchange: Exchange; url: URL } {
     // Redacted: a transport's message may quote the request (and so the key).
     const message = this.mask.text(e instanceof TransportError ? e.message : String(e));
-    const exchange = this.record(url, headers, undefined, ms, attempt, message);
+    const recorded = e instanceof TransportError ? e.recordedEntry : undefined;
+    const exchange = this.record(url, headers, undefined, ms, attempt, recorded, message);
     this.log.append(logEntryOf(this.mask, url, this.check, attempt, ms, { error: message }));
     return { message, exchange, url };
   }
@@ -400,16 +401,17 @@ export class Client {
     return built.header;
   }
 
-  /** An exchange of this check, kept as evidence. */
+  /** An exchange of this check, kept as evidence, naming its own entry of the run's recording when there is one. */
   private record(
     url: URL,
     headers: Record<string, string>,
     response: { status: number; headers: Record<string, string>; text: string } | undefined,
     durationMs: number,
     retries: number,
+    recordedEntry: number | undefined,
     error?: string,
   ): Exchange {
-    const exchange = exchangeOf(this.mask, url, headers, response, durationMs, retries, error);
+    const exchange = exchangeOf(this.mask, url, headers, response, durationMs, retries, error, recordedEntry);
     this.keepExchange(exchange);
     return exchange;
   }

@@ -15,11 +15,13 @@ export function exchangeOf(
   durationMs: number,
   retries: number,
   error?: string,
+  recordedEntry?: number,
 ): Exchange {
   return {
     request: { method: 'GET', url: excerpt(mask.text(url.toString())), headers: excerptHeaders(mask.headers(headers)) },
     durationMs,
     retries,
+    ...(recordedEntry !== undefined ? { harEntry: recordedEntry } : {}),
     ...(response
       ? {
           response: {

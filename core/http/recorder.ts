@@ -1,5 +1,5 @@
 import { CannotJudge } from '../check/errors.ts';
-import type { RawResponse, Transport } from './transport.ts';
+import { TransportError, type RawResponse, type Transport } from './transport.ts';
 
 /** Body bytes kept for the whole run's recording, and for one body (rule "Hostile input": memory bounded). */
 export const RECORDING_BOUNDS = { runBytes: 16 * 1024 * 1024, bodyBytes: 1024 * 1024 } as const;
@@ -53,21 +53,26 @@ export class Recorder {
     return this.budget.reached;
   }
 
-  record(entry: Omit<RecordedExchange, 'response'>, raw?: RawResponse): void {
-    if (!raw) {
-      this.entries.push(entry);
-      return;
-    }
+  /** Records one exchange; returns its entry's index, which is its index in evidence.har (reports/har.ts keeps the order). */
+  record(entry: Omit<RecordedExchange, 'response'>, raw?: RawResponse): number {
+    if (!raw) return this.entries.push(entry) - 1;
     const size = raw.body.length;
     const keep = this.budget.keep(size);
-    this.entries.push({
-      ...entry,
-      response: { status: raw.status, headers: { ...raw.headers }, size, ...(keep ? { body: raw.body } : {}) },
-    });
+    return (
+      this.entries.push({
+        ...entry,
+        response: { status: raw.status, headers: { ...raw.headers }, size, ...(keep ? { body: raw.body } : {}) },
+      }) - 1
+    );
   }
 }
 
-/** A transport that keeps every request it sends and every answer in the run's recorder. */
+/**
+ * A transport that keeps every request it sends and every answer in the run's recorder. Each answer
+ * (and each request left unanswered, on its TransportError) carries the index of its own entry, so a
+ * finding names the exchange it came from: the same URL asked again (`ctx.api.fresh`, a retry) is an
+ * entry of its own, with the body that request received.
+ */
 export function recordingTransport(inner: Transport, recorder: Recorder): Transport {
   return {
     async get(url, headers) {
@@ -77,12 +82,13 @@ export function recordingTransport(inner: Transport, recorder: Recorder): Transp
       const sent = { startedAt, url: url.toString(), headers: { ...headers } };
       try {
         const raw = await inner.get(url, headers);
-        recorder.record({ ...sent, ms: ms() }, raw);
-        return raw;
+        return { ...raw, recordedEntry: recorder.record({ ...sent, ms: ms() }, raw) };
       } catch (e) {
         // A request the suite refused before sending (CannotJudge) was never on the wire.
-        if (!(e instanceof CannotJudge))
-          recorder.record({ ...sent, ms: ms(), error: String((e as Error)?.message ?? e) });
+        if (!(e instanceof CannotJudge)) {
+          const at = recorder.record({ ...sent, ms: ms(), error: String((e as Error)?.message ?? e) });
+          if (e instanceof TransportError) e.recordedEntry = at;
+        }
         throw e;
       }
     },

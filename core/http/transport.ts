@@ -10,6 +10,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+  /** Its entry in the run's recording (core/http/recorder.ts), when the transport records: what evidence.har's `harEntry` names. */
+  recordedEntry?: number;
 }
 
 /**
@@ -29,6 +31,9 @@ export class TransportError extends Error {
   ) {
     super(message);
   }
+
+  /** Its entry in the run's recording, when the transport records (a request without an answer is recorded too). */
+  recordedEntry?: number;
 }
 
 /** Whether a Node error code is a refused or a reset connection. */
