@@ -586,6 +586,10 @@ export const FORBIDDEN_MODEL_FIXTURE = 'private-lab/internal-ft';
 // Interns (2.5, 2.6, 3, 4.3)
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Section 3's states, the reference's own list: reference/ imports only os/, one implementation among
+ * many, so the suite's list (generators/arbitraries/interns-status.ts) never agrees with it by sharing code.
+ */
 export const INTERN_STATUSES = [
   'awaiting_chat_install',
   'queued',
