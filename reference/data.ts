@@ -443,10 +443,8 @@ const PARAMS = [
   'top_k',
 ];
 
-function endpoint(
-  rnd: () => number,
-  modelId: string,
-  modelName: string,
+/** One endpoint's own values (the rest it draws from the model's random stream). */
+type EndpointRow = [
   provider: string,
   tag: string,
   quantization: string,
@@ -455,6 +453,13 @@ function endpoint(
   request: string,
   image: string,
   caching: boolean,
+];
+
+function endpoint(
+  rnd: () => number,
+  modelId: string,
+  modelName: string,
+  [provider, tag, quantization, prompt, completion, request, image, caching]: EndpointRow,
 ): Endpoint {
   const lat = intIn(rnd, 150, 900);
   const thr = intIn(rnd, 20, 140);
@@ -491,21 +496,9 @@ function endpoint(
   };
 }
 
-/** One endpoint's own values, in endpoint()'s order after the model: provider to caching. */
-type EndpointRow = [
-  provider: string,
-  tag: string,
-  quantization: string,
-  prompt: string,
-  completion: string,
-  request: string,
-  image: string,
-  caching: boolean,
-];
-
 /** A model's endpoints, drawn from `rnd` in the rows' order. */
 function endpointsOf(rnd: () => number, modelId: string, modelName: string, rows: EndpointRow[]): Endpoint[] {
-  return rows.map((row) => endpoint(rnd, modelId, modelName, ...row));
+  return rows.map((row) => endpoint(rnd, modelId, modelName, row));
 }
 
 function buildModels(): Map<string, Model> {
