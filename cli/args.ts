@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { DEFAULTS } from '../core/run/run-settings.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { UsageError } from './option-values.ts';
@@ -81,6 +81,29 @@ const PARSE_ARGS = Object.fromEntries(
 export function parseArgsLine(e: unknown): string {
   const first = ((e as Error)?.message ?? String(e)).split('\n')[0]!.replace(/\. To specify.*$/, '');
   return terminalSafe(first.length > 200 ? `${first.slice(0, 200)}…` : first);
+}
+
+/**
+ * A command's own arguments (diff, judge, verify, merge), parsed by `config`: a wrong one thrown as one
+ * line by `Bad`, which the command prints before it exits 2 (rule "Bad input exits 2"); undefined when
+ * --help asked for `usage`, which is printed.
+ */
+export function commandArgs<T extends ParseArgsConfig>(
+  config: T,
+  usage: string,
+  Bad: new (line: string) => Error,
+): ReturnType<typeof parseArgs<T>> | undefined {
+  let parsed: ReturnType<typeof parseArgs<T>>;
+  try {
+    parsed = parseArgs(config);
+  } catch (e) {
+    throw new Bad(`${parseArgsLine(e)} (see --help)`);
+  }
+  if ((parsed.values as { help?: unknown }).help) {
+    process.stdout.write(`${usage}\n`);
+    return undefined;
+  }
+  return parsed;
 }
 
 export function parseCli(argv: readonly string[]): CliOptions {

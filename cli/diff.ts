@@ -11,9 +11,8 @@
  * never a stack trace (rule "Bad input exits 2").
  */
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { terminalSafe } from '../core/text/terminal-text.ts';
-import { parseArgsLine } from './args.ts';
+import { commandArgs } from './args.ts';
 import { commandLine } from './suite-files.ts';
 import { compileOwnSchema } from '../spec/schemas.ts';
 import { compareReports, incomparable } from '../reports/diff-compare.ts';
@@ -116,21 +115,17 @@ function writeHtml(file: string, html: string): void {
 }
 
 function main(argv: string[]): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = commandArgs(
+    {
       args: argv,
       strict: true,
       allowPositionals: true,
       options: { html: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (e) {
-    throw new BadInput(`${parseArgsLine(e)} (see --help)`);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${DIFF_USAGE}\n`);
-    return 0;
-  }
+    },
+    DIFF_USAGE,
+    BadInput,
+  );
+  if (!parsed) return 0;
   const [fileA, fileB, ...extra] = parsed.positionals;
   if (fileA === undefined || fileB === undefined || extra.length)
     throw new BadInput(`takes two reports, got ${parsed.positionals.length} (see --help)`);

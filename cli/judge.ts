@@ -6,10 +6,9 @@
  *
  * Exit code: the verdict's (EXIT_CODE), 2 on bad input (rule "Bad input exits 2").
  */
-import { parseArgs } from 'node:util';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { EXIT_CODE, verdictLine } from '../reports/format.ts';
-import { parseArgsLine } from './args.ts';
+import { commandArgs } from './args.ts';
 import { judgeRecording, loadRecording, RecordingError, runRecordingCommand } from './offline-judge.ts';
 import { commandLine } from './suite-files.ts';
 
@@ -23,21 +22,17 @@ status; exit code as a run's (0 conformant, 1 non-conformant, 2 incomplete or ba
   --help             this text`;
 
 async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = commandArgs(
+    {
       args: argv,
       strict: true,
       allowPositionals: true,
       options: { 'report-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (e) {
-    throw new RecordingError(`${parseArgsLine(e)} (see --help)`);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${JUDGE_USAGE}\n`);
-    return 0;
-  }
+    },
+    JUDGE_USAGE,
+    RecordingError,
+  );
+  if (!parsed) return 0;
   const [file, ...extra] = parsed.positionals;
   if (file === undefined || extra.length)
     throw new RecordingError(`takes one recording, got ${parsed.positionals.length} (see --help)`);

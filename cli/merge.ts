@@ -6,7 +6,6 @@
  * Exit codes as the main command: 0 conformant, 1 non-conformant, 2 the merge could not be made.
  */
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CheckOutcome } from '../core/check/check.ts';
 import { Mask } from '../core/text/mask.ts';
 import { DEFAULTS } from '../core/run/run-settings.ts';
@@ -22,7 +21,7 @@ import { type JoinedRecordings, joinShardRecordings, mergedEvidence } from './me
 import { wholeRunReplay } from './merge-replay.ts';
 import { prepareReportDir, ReportDirError, writeReportFiles } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
-import { parseArgsLine } from './args.ts';
+import { commandArgs } from './args.ts';
 import { commandLine } from './suite-files.ts';
 
 const MERGE_USAGE = `usage: ${commandLine('merge')} [options]
@@ -42,9 +41,8 @@ code: 0 conformant, 1 non-conformant, 2 the merge could not be made.
 class Fatal extends Error {}
 
 function main(argv: string[]): number {
-  let values;
-  try {
-    ({ values } = parseArgs({
+  const parsed = commandArgs(
+    {
       args: argv,
       strict: true,
       allowPositionals: false,
@@ -56,14 +54,12 @@ function main(argv: string[]): number {
         'report-dir-outside': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
-    }));
-  } catch (e) {
-    throw new Fatal(`${parseArgsLine(e)} (see --help)`);
-  }
-  if (values.help) {
-    process.stdout.write(`${MERGE_USAGE}\n`);
-    return 0;
-  }
+    },
+    MERGE_USAGE,
+    Fatal,
+  );
+  if (!parsed) return 0;
+  const { values } = parsed;
   const failOnArg = values['fail-on'];
   if (failOnArg !== undefined && failOnArg !== 'must' && failOnArg !== 'should')
     throw new Fatal(`--fail-on takes must or should, got ${JSON.stringify(failOnArg)}`);

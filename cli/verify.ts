@@ -5,9 +5,8 @@
  *
  * Exit code: 0 all agree, 1 they do not (each disagreement one line), 2 bad input (rule "Bad input exits 2").
  */
-import { parseArgs } from 'node:util';
 import { terminalSafe } from '../core/text/terminal-text.ts';
-import { parseArgsLine } from './args.ts';
+import { commandArgs } from './args.ts';
 import { loadRecording, RecordingError, runRecordingCommand } from './offline-judge.ts';
 import { commandLine } from './suite-files.ts';
 import { disagreements, loadReportFile } from './verify-recording.ts';
@@ -19,21 +18,12 @@ version, the service document) and that the recording, judged again offline, giv
 and every requirement's status. Exit code: 0 all agree, 1 they do not, 2 bad input.`;
 
 async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: { help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (e) {
-    throw new RecordingError(`${parseArgsLine(e)} (see --help)`);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${VERIFY_USAGE}\n`);
-    return 0;
-  }
+  const parsed = commandArgs(
+    { args: argv, strict: true, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } },
+    VERIFY_USAGE,
+    RecordingError,
+  );
+  if (!parsed) return 0;
   const [reportFile, harFile, ...extra] = parsed.positionals;
   if (reportFile === undefined || harFile === undefined || extra.length)
     throw new RecordingError(`takes a report and a recording, got ${parsed.positionals.length} files (see --help)`);

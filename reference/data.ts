@@ -443,10 +443,8 @@ const PARAMS = [
   'top_k',
 ];
 
-function endpoint(
-  rnd: () => number,
-  modelId: string,
-  modelName: string,
+/** One endpoint's own values (the rest it draws from the model's random stream). */
+type EndpointRow = [
   provider: string,
   tag: string,
   quantization: string,
@@ -455,6 +453,13 @@ function endpoint(
   request: string,
   image: string,
   caching: boolean,
+];
+
+function endpoint(
+  rnd: () => number,
+  modelId: string,
+  modelName: string,
+  [provider, tag, quantization, prompt, completion, request, image, caching]: EndpointRow,
 ): Endpoint {
   const lat = intIn(rnd, 150, 900);
   const thr = intIn(rnd, 20, 140);
@@ -491,6 +496,11 @@ function endpoint(
   };
 }
 
+/** A model's endpoints, drawn from `rnd` in the rows' order. */
+function endpointsOf(rnd: () => number, modelId: string, modelName: string, rows: EndpointRow[]): Endpoint[] {
+  return rows.map((row) => endpoint(rnd, modelId, modelName, row));
+}
+
 function buildModels(): Map<string, Model> {
   const rnd = mulberry32(0x0de1);
   const gpt = 'openai/gpt-4o';
@@ -509,60 +519,12 @@ function buildModels(): Map<string, Model> {
         instruct_type: 'chatml',
         tokenizer: 'GPT',
       },
-      endpoints: [
-        endpoint(
-          rnd,
-          gpt,
-          'OpenAI: GPT-4o',
-          'OpenAI',
-          'openai',
-          'unknown',
-          '0.0000025',
-          '0.00001',
-          '0',
-          '0.003613',
-          true,
-        ),
-        endpoint(
-          rnd,
-          gpt,
-          'OpenAI: GPT-4o',
-          'Azure',
-          'azure',
-          'unknown',
-          '0.0000025',
-          '0.00001',
-          '0',
-          '0.003613',
-          false,
-        ),
-        endpoint(
-          rnd,
-          gpt,
-          'OpenAI: GPT-4o',
-          'Together',
-          'together/fp8',
-          'fp8',
-          '0.000003',
-          '0.000012',
-          '0',
-          '0',
-          false,
-        ),
-        endpoint(
-          rnd,
-          gpt,
-          'OpenAI: GPT-4o',
-          'Example Cloud',
-          'example-cloud',
-          'bf16',
-          '0.0000028',
-          '0.0000111',
-          '0.0012',
-          '0',
-          true,
-        ),
-      ],
+      endpoints: endpointsOf(rnd, gpt, 'OpenAI: GPT-4o', [
+        ['OpenAI', 'openai', 'unknown', '0.0000025', '0.00001', '0', '0.003613', true],
+        ['Azure', 'azure', 'unknown', '0.0000025', '0.00001', '0', '0.003613', false],
+        ['Together', 'together/fp8', 'fp8', '0.000003', '0.000012', '0', '0', false],
+        ['Example Cloud', 'example-cloud', 'bf16', '0.0000028', '0.0000111', '0.0012', '0', true],
+      ]),
     },
     {
       id: llama,
@@ -576,73 +538,13 @@ function buildModels(): Map<string, Model> {
         instruct_type: 'llama3',
         tokenizer: 'Llama3',
       },
-      endpoints: [
-        endpoint(
-          rnd,
-          llama,
-          'Meta: Llama 3.1 70B Instruct',
-          'DeepInfra',
-          'deepinfra/bf16',
-          'bf16',
-          '0.00000023',
-          '0.0000004',
-          '0',
-          '0',
-          false,
-        ),
-        endpoint(
-          rnd,
-          llama,
-          'Meta: Llama 3.1 70B Instruct',
-          'Lambda',
-          'lambda/fp8',
-          'fp8',
-          '0.00000012',
-          '0.0000003',
-          '0',
-          '0',
-          false,
-        ),
-        endpoint(
-          rnd,
-          llama,
-          'Meta: Llama 3.1 70B Instruct',
-          'Fireworks',
-          'fireworks',
-          'fp16',
-          '0.0000009',
-          '0.0000009',
-          '0',
-          '0',
-          true,
-        ),
-        endpoint(
-          rnd,
-          llama,
-          'Meta: Llama 3.1 70B Instruct',
-          'Hyperbolic',
-          'hyperbolic/int8',
-          'int8',
-          '0.0000004',
-          '0.0000004',
-          '0.0001',
-          '0',
-          false,
-        ),
-        endpoint(
-          rnd,
-          llama,
-          'Meta: Llama 3.1 70B Instruct',
-          'Novita',
-          'novita',
-          'fp8',
-          '0.00000034',
-          '0.00000039',
-          '0',
-          '0',
-          false,
-        ),
-      ],
+      endpoints: endpointsOf(rnd, llama, 'Meta: Llama 3.1 70B Instruct', [
+        ['DeepInfra', 'deepinfra/bf16', 'bf16', '0.00000023', '0.0000004', '0', '0', false],
+        ['Lambda', 'lambda/fp8', 'fp8', '0.00000012', '0.0000003', '0', '0', false],
+        ['Fireworks', 'fireworks', 'fp16', '0.0000009', '0.0000009', '0', '0', true],
+        ['Hyperbolic', 'hyperbolic/int8', 'int8', '0.0000004', '0.0000004', '0.0001', '0', false],
+        ['Novita', 'novita', 'fp8', '0.00000034', '0.00000039', '0', '0', false],
+      ]),
     },
     {
       id: mistral,
@@ -656,60 +558,12 @@ function buildModels(): Map<string, Model> {
         instruct_type: 'mistral',
         tokenizer: 'Mistral',
       },
-      endpoints: [
-        endpoint(
-          rnd,
-          mistral,
-          'Mistral: Mistral 7B Instruct (free)',
-          'Mistral',
-          'mistral',
-          'bf16',
-          '0',
-          '0',
-          '0',
-          '0',
-          false,
-        ),
-        endpoint(
-          rnd,
-          mistral,
-          'Mistral: Mistral 7B Instruct (free)',
-          'Chutes',
-          'chutes/fp8',
-          'fp8',
-          '0',
-          '0',
-          '0',
-          '0',
-          false,
-        ),
-        endpoint(
-          rnd,
-          mistral,
-          'Mistral: Mistral 7B Instruct (free)',
-          'Kluster',
-          'kluster/fp8',
-          'fp8',
-          '0',
-          '0',
-          '0',
-          '0',
-          false,
-        ),
-        endpoint(
-          rnd,
-          mistral,
-          'Mistral: Mistral 7B Instruct (free)',
-          'NextBit',
-          'nextbit',
-          'fp16',
-          '0',
-          '0',
-          '0',
-          '0',
-          true,
-        ),
-      ],
+      endpoints: endpointsOf(rnd, mistral, 'Mistral: Mistral 7B Instruct (free)', [
+        ['Mistral', 'mistral', 'bf16', '0', '0', '0', '0', false],
+        ['Chutes', 'chutes/fp8', 'fp8', '0', '0', '0', '0', false],
+        ['Kluster', 'kluster/fp8', 'fp8', '0', '0', '0', '0', false],
+        ['NextBit', 'nextbit', 'fp16', '0', '0', '0', '0', true],
+      ]),
     },
   ];
   return new Map(models.map((m) => [m.id, m]));
@@ -725,6 +579,10 @@ export const FORBIDDEN_MODEL_FIXTURE = 'private-lab/internal-ft';
 // Interns (2.5, 2.6, 3, 4.3)
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Section 3's states, the reference's own list: reference/ imports only os/, one implementation among
+ * many, so the suite's list (generators/arbitraries/interns-status.ts) never agrees with it by sharing code.
+ */
 export const INTERN_STATUSES = [
   'awaiting_chat_install',
   'queued',

@@ -10,13 +10,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { Mask } from '../core/text/mask.ts';
-import { buildReport } from '../reports/build-report.ts';
 import { replaceWithErrorReport } from '../reports/error-report.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { LOCK, MARKER } from '../reports/safe-files.ts';
 import { prepareReportDir, REPORT_FILES, ReportDirError, writeReportFiles } from '../reports/write-report.ts';
-import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { findKeys } from './support/key-scan.ts';
+import { oneFailureReport } from './support/synthetic-report.ts';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const KEY = 'report-files-key-0123456789abcdef';
@@ -25,67 +24,24 @@ const ESCAPED_KEY = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padSt
 
 /** A report whose one failure holds a body echoing the key as JSON escapes (parsed again by report.html). */
 function report(): ConformanceReport {
-  const check = ALL_CHECKS.find((c) => c.id === 'files.response.schema')!;
-  const body = `{"echo":"${ESCAPED_KEY}","also":"${KEY.toUpperCase()}"}`;
-  return buildReport({
-    checks: ALL_CHECKS,
-    outcomes: new Map([
-      [
-        check.id,
-        {
-          checkId: check.id,
-          status: 'fail',
-          reason: `echoed ${KEY}`,
-          failures: [
-            {
-              requirementId: check.requirements[0]!,
-              message: `body echoes ${ESCAPED_KEY}`,
-              exchanges: [
-                {
-                  request: {
-                    method: 'GET',
-                    url: `http://127.0.0.1:1/v1/containers/c/files?after=${encodeURIComponent(KEY)}`,
-                    headers: { authorization: 'Bearer $API_KEY' },
-                  },
-                  response: {
-                    status: 200,
-                    headers: { [`x-${KEY}`]: Buffer.from(`xy${KEY}`).toString('base64') },
-                    body,
-                    truncated: false,
-                  },
-                  durationMs: 1,
-                  retries: 0,
-                },
-              ],
-            },
-          ],
-          observations: [{ requirementId: check.requirements[0]!, value: { echoed: KEY } }],
-          requests: 1,
-          seed: 1,
-        },
-      ],
-    ]),
-    target: {
-      baseUrl: 'http://127.0.0.1:1/v1',
-      file: {
-        baseUrl: 'http://127.0.0.1:1/v1',
-        containerFiles: { containerId: 'c' },
-        modelEndpoints: { model: 'a/b' },
-        interns: { workspaceId: 'w' },
-        hasRestrictedKey: false,
+  return oneFailureReport({
+    checkId: 'files.response.schema',
+    reason: `echoed ${KEY}`,
+    message: `body echoes ${ESCAPED_KEY}`,
+    exchange: {
+      request: {
+        method: 'GET',
+        url: `http://127.0.0.1:1/v1/containers/c/files?after=${encodeURIComponent(KEY)}`,
+        headers: { authorization: 'Bearer $API_KEY' },
+      },
+      response: {
+        status: 200,
+        headers: { [`x-${KEY}`]: Buffer.from(`xy${KEY}`).toString('base64') },
+        body: `{"echo":"${ESCAPED_KEY}","also":"${KEY.toUpperCase()}"}`,
+        truncated: false,
       },
     },
-    suite: { name: 'conformance-suite', version: '0.1.0', commit: 'abc1234' },
-    run: {
-      seed: 7,
-      startedAt: '2026-01-01T00:00:00.000Z',
-      durationMs: 1,
-      numRuns: 1,
-      maxRequests: 10,
-      failOn: 'must',
-      replay: 'npm run conformance -- --seed 7',
-    },
-    requestLog: [],
+    observed: { echoed: KEY },
   });
 }
 

@@ -21,6 +21,7 @@ import type { ConformanceReport } from '../reports/model.ts';
 import reportSchema from '../reports/report.schema.json' with { type: 'json' };
 import { summaryMarkdown } from '../reports/summary-md.ts';
 import { REPORT_FILES } from '../reports/write-report.ts';
+import { syntheticReportInput } from './support/synthetic-report.ts';
 
 const validateReport = compileOwnSchema<ConformanceReport>(reportSchema);
 
@@ -120,31 +121,11 @@ const FULL_OUTCOMES: CheckOutcome[] = [
 ];
 
 function input(outcomes: readonly CheckOutcome[], failOn: 'must' | 'should' = 'must'): ReportInput {
-  return {
+  return syntheticReportInput(outcomes, {
     checks: CHECKS,
-    outcomes: new Map(outcomes.map((o) => [o.checkId, o])),
-    target: {
-      baseUrl: 'http://127.0.0.1:1/v1',
-      file: {
-        baseUrl: 'http://127.0.0.1:1/v1',
-        containerFiles: { containerId: `c${EVIL}` },
-        modelEndpoints: { model: 'a/b' },
-        interns: { workspaceId: 'w' },
-        hasRestrictedKey: false,
-      },
-    },
-    suite: { name: 'conformance-suite', version: '0.1.0', commit: 'abc1234' },
-    run: {
-      seed: 7,
-      startedAt: '2026-01-01T00:00:00.000Z',
-      durationMs: 1234,
-      numRuns: 20,
-      maxRequests: 2000,
-      failOn,
-      replay: 'npm run conformance -- --seed 7',
-    },
-    requestLog: [],
-  };
+    containerId: `c${EVIL}`,
+    run: { durationMs: 1234, numRuns: 20, maxRequests: 2000, failOn },
+  });
 }
 
 const report = buildReport(input(FULL_OUTCOMES));

@@ -11,6 +11,7 @@ import {
   type SchemaName,
   type SchemaViolation,
 } from '../spec/schemas.ts';
+import { INTERN_STATES } from '../generators/arbitraries/interns-status.ts';
 
 // Tests of spec/openapi.yaml and spec/schemas.ts. A schema that is too strict fails a
 // conformant server (false failure) and one that is too loose lets a fault through, so every
@@ -367,18 +368,12 @@ test.describe('Intern / InternList / InternStatus (2.5, 2.6, 3)', () => {
     expectValid('Intern', withFields(intern, { extra: true }));
     expectValid('InternList', { data: [intern], has_more: true });
     expectValid('InternList', { data: [], has_more: false, next_cursor: 'opaque' });
-    for (const state of [
-      'awaiting_chat_install',
-      'queued',
-      'provisioning',
-      'running',
-      'failed',
-      'stopped',
-      'destroying',
-      'destroy_failed',
-    ]) {
-      expectValid('InternStatus', state);
-    }
+    for (const state of INTERN_STATES) expectValid('InternStatus', state);
+  });
+
+  test("the suite's one list of section 3 states is the document's InternStatus enum, in its order", () => {
+    const schema = openApiDocument().components.schemas.InternStatus as { enum?: unknown };
+    expect(schema.enum).toEqual([...INTERN_STATES]);
   });
 
   test('rejects bad timestamps, uuids, statuses and missing fields', () => {

@@ -8,10 +8,10 @@ import { runWarnings } from '../cli/run-warnings.ts';
 import { DOCUMENT_WORDS } from '../core/text/mask/document-words.ts';
 import { SAFE_KEY_CHARS } from '../core/text/mask/safe-length.ts';
 import { isWeakKey, Mask, weakKeyWarnings } from '../core/text/mask.ts';
-import { buildReport } from '../reports/build-report.ts';
 import { REPORT_FILES } from '../reports/write-report.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { documentWords } from './support/document-words.ts';
+import { oneFailureReport } from './support/synthetic-report.ts';
 
 test("every word of the document's sources is a weak key, and the committed list holds none no longer derived", () => {
   const derived = documentWords();
@@ -73,65 +73,23 @@ test("a key `data` leaves the document's words: member names, ids, prose, longer
 
 test('the pass over a whole rendered report (every report file) keeps its check ids and field names for a key `data`, and masks the key where the target echoed it', () => {
   const check = ALL_CHECKS.find((c) => c.id === 'files.errors.service-metadata')!;
-  const report = buildReport({
-    checks: ALL_CHECKS,
-    outcomes: new Map([
-      [
-        check.id,
-        {
-          checkId: check.id,
-          status: 'fail',
-          reason: 'data is not an array',
-          failures: [
-            {
-              requirementId: check.requirements[0]!,
-              message: 'data must be an array',
-              exchanges: [
-                {
-                  request: {
-                    method: 'GET',
-                    url: 'http://127.0.0.1:1/v1/models/a/b/endpoints',
-                    headers: { authorization: 'Bearer data' },
-                  },
-                  response: {
-                    status: 200,
-                    headers: { 'x-echo': 'data' },
-                    body: '{"data":{"id":"a/b","echo":"data"},"service_metadata":{}}',
-                    truncated: false,
-                  },
-                  durationMs: 1,
-                  retries: 0,
-                },
-              ],
-            },
-          ],
-          observations: [],
-          requests: 1,
-          seed: 1,
-        },
-      ],
-    ]),
-    target: {
-      baseUrl: 'http://127.0.0.1:1/v1',
-      file: {
-        baseUrl: 'http://127.0.0.1:1/v1',
-        containerFiles: { containerId: 'c' },
-        modelEndpoints: { model: 'a/b' },
-        interns: { workspaceId: 'w' },
-        hasRestrictedKey: false,
+  const report = oneFailureReport({
+    checkId: check.id,
+    reason: 'data is not an array',
+    message: 'data must be an array',
+    exchange: {
+      request: {
+        method: 'GET',
+        url: 'http://127.0.0.1:1/v1/models/a/b/endpoints',
+        headers: { authorization: 'Bearer data' },
+      },
+      response: {
+        status: 200,
+        headers: { 'x-echo': 'data' },
+        body: '{"data":{"id":"a/b","echo":"data"},"service_metadata":{}}',
+        truncated: false,
       },
     },
-    suite: { name: 'conformance-suite', version: '0.1.0', commit: 'abc1234' },
-    run: {
-      seed: 7,
-      startedAt: '2026-01-01T00:00:00.000Z',
-      durationMs: 1,
-      numRuns: 1,
-      maxRequests: 10,
-      failOn: 'must',
-      replay: 'npm run conformance -- --seed 7',
-    },
-    requestLog: [],
   });
   for (const [name, render] of Object.entries(REPORT_FILES)) {
     const text = render(report);

@@ -34,6 +34,11 @@ export function expectJson(res: ApiResponse, requirementId: RequirementId = 'gen
     `Content-Type is ${JSON.stringify(res.headers['content-type'] ?? '(none)')}, expected application/json`,
     res,
   );
+  return expectParsedJson(res, requirementId);
+}
+
+/** The parsed body; fails `requirementId` unless the body parses as JSON (its media type is the caller's to judge). */
+export function expectParsedJson(res: ApiResponse, requirementId: RequirementId): unknown {
   conform(
     res.jsonError === undefined,
     requirementId,

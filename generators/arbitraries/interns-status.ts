@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 
-/** The lifecycle states of section 3. */
+/**
+ * The lifecycle states of section 3: the suite's one list of them, here in its lowest layer so that the
+ * arbitraries, the checks, the judges and the command's preflight name the same eight (the checks take it
+ * through suites/support/interns.ts). test/spec-openapi.test.ts holds it to the InternStatus enum of
+ * spec/openapi.yaml. The reference and the bench's independent server keep lists of their own, written
+ * from the document apart: implementations the suite judges share none of its code.
+ */
 export const INTERN_STATES = [
   'awaiting_chat_install',
   'queued',

@@ -92,17 +92,8 @@ export function expectInvalidBody(res: ApiResponse, requirementId: RequirementId
   );
 }
 
-/** Section 3: the eight lifecycle states, written here from the document (not taken from the reference). */
-export const INTERN_STATES = [
-  'awaiting_chat_install',
-  'queued',
-  'provisioning',
-  'running',
-  'failed',
-  'stopped',
-  'destroying',
-  'destroy_failed',
-] as const;
+/** Section 3: the eight lifecycle states, the suite's one list of them (kept beside the arbitraries that draw from it). */
+export { INTERN_STATES } from '../../generators/arbitraries/interns-status.ts';
 
 /** RFC 9562 section 4 string form: 8-4-4-4-12 hexadecimal digits, either case; no version is imposed (2.5 says "UUID format"). */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -6,7 +6,7 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
  * the convention (general.json-media-type, SHOULD; reading errors-problem-json).
  */
 import type { ApiResponse } from '../../core/http/client.ts';
-import { conform } from '../../core/check/expect.ts';
+import { conform, expectParsedJson } from '../../core/check/expect.ts';
 import { shown } from './values.ts';
 
 /** application/json or a `+json` type, compared case-insensitively, parameters allowed (RFC 9110 section 8.3.1). */
@@ -24,11 +24,5 @@ export function expectJsonBody(res: ApiResponse, requirementId: RequirementId = 
     `Content-Type is ${shown(contentType ?? '(none)')}, not a JSON media type (application/json or a +json type)`,
     res,
   );
-  conform(
-    res.jsonError === undefined,
-    requirementId,
-    `body is not JSON (${res.jsonError}): ${res.text.slice(0, 80)}`,
-    res,
-  );
-  return res.json;
+  return expectParsedJson(res, requirementId);
 }
