@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { RECORDING_BOUNDS } from '../core/http/recorder.ts';
 import { runConformance } from '../cli/api.ts';
 import { USAGE } from '../cli/args.ts';
 import { verdictLine } from '../reports/format.ts';
@@ -144,4 +145,11 @@ test('the README is a guide, not a notebook: no dates, no commit hashes, at most
   expect(README.match(/\b20\d\d-\d\d(-\d\d)?\b/g) ?? []).toEqual([]);
   // A hash: seven or more hexadecimal digits with a letter among them (the template's 00000000-... is no hash).
   expect(README.match(/\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/g) ?? []).toEqual([]);
+});
+
+test("the README's bounds of evidence.har are the recorder's", () => {
+  const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
+  expect(README).toContain(
+    `bodies whole up to ${mib(RECORDING_BOUNDS.bodyBytes)} each and ${mib(RECORDING_BOUNDS.runBytes)} in all`,
+  );
 });
