@@ -70,11 +70,24 @@ test('a run of the reference with --seed 7 writes evidence.har (HAR 1.2, no key)
   expect(found).toEqual([`entry ${at} (GET ${entry.request.url}) is not the one the report names`]);
 });
 
-test('a fault is judged offline as live: auth-invalid-key-accepted fails the same requirements from its recording', async () => {
-  const { live, offline } = await liveAndOffline(['auth-invalid-key-accepted']);
+test('a fault is judged offline as live: auth-invalid-key-accepted fails the same requirements from its recording, and verify names a changed entry', async () => {
+  const { live, offline, harFile, reportDir } = await liveAndOffline(['auth-invalid-key-accepted']);
   expect(live.verdict).toBe('non-conformant');
   expect(offline.verdict).toBe(live.verdict);
   expect(statuses(offline)).toEqual(statuses(live));
+  // verify: a non-conformant report and its recording agree untouched; one byte of the answer a finding
+  // points at, changed, is named by its entry.
+  const report = loadReportFile(join(reportDir, 'report.json'));
+  expect(await disagreements(report, loadRecording(harFile))).toEqual([]);
+  const at = report.checks.flatMap((c) => c.failures.flatMap((f) => f.exchanges)).find((x) => x.harEntry !== undefined)
+    ?.harEntry as number;
+  const changed = loadRecording(harFile);
+  const entry = changed.log.entries[at]!;
+  const text = entry.response.content.text!;
+  entry.response.content.text = `${text[0] === '{' ? '[' : '{'}${text.slice(1)}`;
+  expect(await disagreements(report, changed)).toEqual([
+    `entry ${at} (GET ${entry.request.url}) is not the one the report names`,
+  ]);
   // Each finding points at its entry of the recording.
   const exchanges = live.checks.flatMap((c) => c.failures.flatMap((f) => f.exchanges));
   expect(exchanges.some((x) => x.harEntry !== undefined)).toBe(true);
