@@ -68,6 +68,17 @@ test('a run of the reference with --seed 7 writes evidence.har (HAR 1.2, no key)
   entry.response.content.text = entry.response.content.text!.replace('"data"', '"dati"');
   const found = await disagreements(report, changed);
   expect(found).toEqual([`entry ${at} (GET ${entry.request.url}) is not the one the report names`]);
+
+  // A recording without the answers of one operation: what asked them is not judged, "not in the
+  // recording", never failed; the run is no certificate (ERROR), rule "No green without evidence".
+  const cut = loadRecording(harFile);
+  cut.log.entries = cut.log.entries.filter((e) => !new URL(e.request.url).pathname.endsWith('/interns'));
+  const partial = await judgeRecording(cut);
+  expect(partial.requirements.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([]);
+  const notRecorded = partial.requirements.filter((r) => r.reason?.includes('GET /v1/interns: not in the recording'));
+  expect(notRecorded.length).toBeGreaterThan(0);
+  expect(notRecorded.filter((r) => r.status !== 'error').map((r) => r.id)).toEqual([]);
+  expect(partial.verdict).toBe('error');
 });
 
 test('a fault is judged offline as live: auth-invalid-key-accepted fails the same requirements from its recording, and verify names a changed entry', async () => {
