@@ -71,13 +71,37 @@ test('a run of the reference with --seed 7 writes evidence.har (HAR 1.2, no key)
   entry.response.content.text = entry.response.content.text!.replace('"data"', '"dati"');
   const found = await disagreements(report, changed);
   expect(found).toEqual([`entry ${at} (GET ${entry.request.url}) is not the one the report names`]);
+
+  // A recording without the answers of one operation: what asked them is not judged, "not in the
+  // recording", never failed; the run is no certificate (ERROR), rule "No green without evidence".
+  const cut = loadRecording(harFile);
+  cut.log.entries = cut.log.entries.filter((e) => !new URL(e.request.url).pathname.endsWith('/interns'));
+  const partial = await judgeRecording(cut);
+  expect(partial.requirements.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([]);
+  const notRecorded = partial.requirements.filter((r) => r.reason?.includes('GET /v1/interns: not in the recording'));
+  expect(notRecorded.length).toBeGreaterThan(0);
+  expect(notRecorded.filter((r) => r.status !== 'error').map((r) => r.id)).toEqual([]);
+  expect(partial.verdict).toBe('error');
 });
 
-test('a fault is judged offline as live: auth-invalid-key-accepted fails the same requirements from its recording', async () => {
-  const { live, offline, harText } = await liveAndOffline(['auth-invalid-key-accepted']);
+test('a fault is judged offline as live: auth-invalid-key-accepted fails the same requirements from its recording, and verify names a changed entry', async () => {
+  const { live, offline, harFile, reportDir, harText } = await liveAndOffline(['auth-invalid-key-accepted']);
   expect(live.verdict).toBe('non-conformant');
   expect(offline.verdict).toBe(live.verdict);
   expect(statuses(offline)).toEqual(statuses(live));
+  // verify: a non-conformant report and its recording agree untouched; one byte of the answer a finding
+  // points at, changed, is named by its entry.
+  const report = loadReportFile(join(reportDir, 'report.json'));
+  expect(await disagreements(report, loadRecording(harFile))).toEqual([]);
+  const at = report.checks.flatMap((c) => c.failures.flatMap((f) => f.exchanges)).find((x) => x.harEntry !== undefined)
+    ?.harEntry as number;
+  const changed = loadRecording(harFile);
+  const entry = changed.log.entries[at]!;
+  const text = entry.response.content.text!;
+  entry.response.content.text = `${text[0] === '{' ? '[' : '{'}${text.slice(1)}`;
+  expect(await disagreements(report, changed)).toEqual([
+    `entry ${at} (GET ${entry.request.url}) is not the one the report names`,
+  ]);
   // Each finding points at its own entry of the recording: the same URL, status, Authorization (the
   // fault's refused key and the valid key ask the same URLs) and body as the exchange it came from.
   const entries = (JSON.parse(harText) as Har).log.entries;
