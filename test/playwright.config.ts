@@ -5,7 +5,9 @@ export default defineConfig({
   testDir: '.',
   testMatch: '**/*.test.ts',
   timeout: 120_000,
-  workers: 2,
+  // One worker more than the machine's 2 cores: many tests wait on timers, servers and process
+  // start-ups, and a third worker runs a CPU-bound test in those waits.
+  workers: 3,
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   globalSetup: './global-setup.ts',

@@ -1,6 +1,6 @@
 /**
  * The report directory of real runs (`npm run conformance` through runCli): deterministic for one
- * seed, free of keys, exit codes by --fail-on, and a failure whose curl reproduction reproduces it.
+ * seed, free of keys, and a failure whose curl reproduction reproduces it; and the verdict by --fail-on.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -12,14 +12,15 @@ import { expect, test } from '@playwright/test';
 import { requirement } from '../core/document/catalogue.ts';
 import { compileOwnSchema } from '../spec/schemas.ts';
 import { FAULTS } from '../reference/faults/index.ts';
-import type { ReferenceOptions, ReferenceServer } from '../reference/options.ts';
+import type { ReferenceServer } from '../reference/options.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import reportSchema from '../reports/report.schema.json' with { type: 'json' };
 import { MARKER } from '../reports/safe-files.ts';
 import { REPORT_FILES } from '../reports/write-report.ts';
-import { runCli, runScript, type CliRun } from './support/harness.ts';
+import { EXIT_CODE } from '../reports/format.ts';
+import { runCli, runEngineAgainst, runScript, type CliRun } from './support/harness.ts';
 
 const validateReport = compileOwnSchema<ConformanceReport>(reportSchema);
 
@@ -35,19 +36,6 @@ interface Started {
   server: ReferenceServer;
   file: string;
   env: Record<string, string>;
-}
-
-/** A reference described by a target file in a temp dir, keys in the environment, as a user would run it. */
-async function withReference(options: Partial<ReferenceOptions>, fn: (s: Started) => Promise<void>): Promise<void> {
-  const server = await startReference(options);
-  const dir = mkdtempSync(join(tmpdir(), 'reports-target-'));
-  const file = join(dir, 'target.yaml');
-  writeFileSync(file, referenceTargetYaml(server));
-  try {
-    await fn({ server, file, env: referenceKeyEnv(server) });
-  } finally {
-    await server.close();
-  }
 }
 
 /** Every file under dir (recursively), with the entries of zip files (blob reports) unpacked. */
@@ -335,26 +323,28 @@ test.describe('one target with a MUST fault, run with seed 7', () => {
   });
 });
 
-test('a SHOULD-only failure exits 0 by default and 1 with --fail-on should', async () => {
+test('a SHOULD-only failure is CONFORMANT by default (exit 0) and NON-CONFORMANT with --fail-on should (exit 1), badge included', async () => {
   const fault = FAULTS.find((f) => f.name === SHOULD_FAULT);
   expect(fault, `reference fault ${SHOULD_FAULT}`).toBeDefined();
   expect(fault!.breaks.every((id) => requirement(id).level === 'SHOULD')).toBe(true);
-  await withReference({ faults: [SHOULD_FAULT] }, async ({ file, env }) => {
-    const byDefault = await runCli(['--target', file, '--seed', '7'], { env, timeoutMs: 180_000 });
-    const strict = await runCli(['--target', file, '--seed', '7', '--fail-on', 'should'], { env, timeoutMs: 180_000 });
-    for (const run of [byDefault, strict]) {
-      expect(run.report, run.stderr).toBeDefined();
-      expect(run.report!.counts.MUST.fail).toBe(0);
-      expect(run.report!.counts.SHOULD.fail).toBeGreaterThan(0);
-      expect(run.report!.requirements.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(
-        expect.arrayContaining([...fault!.breaks]),
-      );
-    }
-    expect(byDefault.code, byDefault.stdout).toBe(0);
-    expect(byDefault.report!.verdict).toBe('conformant');
-    expect(strict.code, strict.stdout).toBe(1);
-    expect(strict.report!.verdict).toBe('non-conformant');
-    expect(readFileSync(join(byDefault.reportDir, 'badge.svg'), 'utf8')).toContain('>conformant<');
-    expect(readFileSync(join(strict.reportDir, 'badge.svg'), 'utf8')).toContain('>non-conformant<');
-  });
+  // The verdict is the engine's (in-process: what --fail-on changes is the verdict, not the run); the
+  // command exits by it (EXIT_CODE), as test/gate.test.ts holds end to end for every verdict.
+  const [byDefault, strict] = await Promise.all(
+    (['must', 'should'] as const).map((failOn) =>
+      runEngineAgainst({ faults: [SHOULD_FAULT] }, { settings: { seed: 7, failOn } }),
+    ),
+  );
+  for (const report of [byDefault!, strict!]) {
+    expect(report.counts.MUST.fail).toBe(0);
+    expect(report.counts.SHOULD.fail).toBeGreaterThan(0);
+    expect(report.requirements.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(
+      expect.arrayContaining([...fault!.breaks]),
+    );
+  }
+  expect(byDefault!.verdict).toBe('conformant');
+  expect(EXIT_CODE[byDefault!.verdict]).toBe(0);
+  expect(strict!.verdict).toBe('non-conformant');
+  expect(EXIT_CODE[strict!.verdict]).toBe(1);
+  expect(REPORT_FILES['badge.svg']!(byDefault!)).toContain('>conformant<');
+  expect(REPORT_FILES['badge.svg']!(strict!)).toContain('>non-conformant<');
 });

@@ -8,6 +8,7 @@ import type { ConformanceReport } from '../reports/model.ts';
 import { REPORT_FILES } from '../reports/write-report.ts';
 import { faultProblem, judgeFault, variantProblems } from './support/exactness.ts';
 import { runEngineAgainst } from './support/harness.ts';
+import { decisionProblems } from './support/ledger.ts';
 import { runSuiteAgainst } from './support/run-against.ts';
 
 // The suite proves itself: the whole suite, run by its engine in-process (as a run runs it, without
@@ -113,12 +114,15 @@ test('each declaration of a fault or a variant names a known requirement, with i
 for (const variant of CONFORMANT_VARIANTS) {
   test(`conformant variant ${variant.name} is judged conformant, every MUST judged, on seeds ${SEEDS.join(', ')} (even ones at concurrency 1)`, async ({}, testInfo) => {
     const bySeed: Record<number, string[]> = {};
+    const ledgerBySeed: Record<number, string[]> = {};
     const statuses = new Set<string>();
     for (const seed of SEEDS) {
       const report = await runEngineAgainst(variant.options, { settings: { seed, concurrency: concurrencyOf(seed) } });
       // Conformant only with every MUST it can be asked judged: a MUST skipped, not reached or in
       // error fails the test unless the variant declares it `unjudged`, with its reason.
       bySeed[seed] = variantProblems(variant, report);
+      // A decision of the ledger that allows the variant: none of its requirements failed, a SHOULD neither (test/ledger.test.ts).
+      ledgerBySeed[seed] = decisionProblems(variant.name, report);
       statuses.add(statusesOf(report));
     }
     await testInfo.attach('mutation-result', {
@@ -132,6 +136,9 @@ for (const variant of CONFORMANT_VARIANTS) {
       contentType: 'application/json',
     });
     expect(bySeed, `MUST requirements failed or not judged on ${variant.name} (${variant.description})`).toEqual(
+      Object.fromEntries(SEEDS.map((s) => [s, []])),
+    );
+    expect(ledgerBySeed, `a decision that allows ${variant.name} is contradicted`).toEqual(
       Object.fromEntries(SEEDS.map((s) => [s, []])),
     );
     // One verdict per target (rule "Verdicts in both directions"): every MUST and SHOULD has the same status on every seed, at either concurrency.
