@@ -116,16 +116,30 @@ export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
     description:
       'the management key sees no intern (4.3: the key selects the visible interns, and nothing says a workspace holds any): every interns page is empty with has_more false',
     options: { internsNone: true },
-    // Every rule of an intern record, and the key's workspace of every intern listed, need an intern.
+    // Every rule of an intern record, and the key's workspace of every intern listed, need an intern;
+    // so do the rules over the interns a page lists: their order, states, workspace and count.
     unjudged: [
-      'interns.intern.uuid-fields',
-      'interns.intern.timestamps',
-      'interns.intern.hostname-shape',
-      'interns.intern.hostname-label-name',
-      'interns.intern.model-shape',
-      'interns.intern.status-value',
-      'interns.intern.workspace-of-key',
-    ].map((id) => ({ id, why: 'the key lists no intern: no record to judge (2.5, 4.3)' })),
+      ...[
+        'interns.intern.fields-present',
+        'interns.intern.field-types',
+        'interns.intern.uuid-fields',
+        'interns.intern.timestamps',
+        'interns.intern.hostname-shape',
+        'interns.intern.hostname-label-name',
+        'interns.intern.model-shape',
+        'interns.intern.status-value',
+        'interns.intern.workspace-of-key',
+      ].map((id) => ({ id, why: 'the key lists no intern: no record to judge (2.5, 4.3)' })),
+      ...[
+        'interns.order.newest-first',
+        'interns.status.filter',
+        'interns.workspace.filter',
+        'interns.limit.respected',
+      ].map((id) => ({
+        id,
+        why: 'the key lists no intern: no page lists one whose order, state, workspace or count to judge (2.6, 4.3)',
+      })),
+    ],
   },
   {
     name: 'sparse-visible-files',

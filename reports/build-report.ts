@@ -244,13 +244,16 @@ function judge(
   // The check whose reason a requirement left unjudged gives: its cause and field go with it.
   // A check of its own cause first (no intern listed, say) before one that needs an absent target
   // field: the reason names what left the requirement itself unjudged, not another check's field.
+  // A check that ran on but had nothing to judge this requirement by (ProbeContext.notJudged) says why for it.
+  const notJudgedHere = (c: CheckResult) => c.notJudged?.find((n) => n.requirementId === r.id);
+  const reasonOf = (c: CheckResult) => notJudgedHere(c)?.reason ?? c.reason;
   const said =
-    ran.find((c) => c.status !== 'fail' && c.reason && c.cause !== 'target-field') ??
-    ran.find((c) => c.status !== 'fail' && c.reason);
+    ran.find((c) => c.status !== 'fail' && reasonOf(c) && c.cause !== 'target-field') ??
+    ran.find((c) => c.status !== 'fail' && reasonOf(c));
   const unjudged = (otherwise: string) =>
     notReached
       ? `${NOT_REACHED} ${notReached.checkId} failed first on ${notReached.failures[0]?.requirementId}`
-      : (said?.reason ?? otherwise);
+      : ((said && reasonOf(said)) ?? otherwise);
   const notReachedCause = notReached ? { cause: 'not-reached' as const } : {};
 
   const failures = evidence.map((f) => `${f.checkId}: ${f.message}`);
@@ -263,7 +266,8 @@ function judge(
   const errors = ran.filter((c) => c.status === 'error').map((c) => `${c.checkId}: ${c.reason}`);
   // A check whose probe ran to its end judged this requirement, whatever a whole-run judge found
   // under another requirement on a response it received: a requirement's status is its own.
-  const passed = ran.filter((c) => c.status === 'pass' || c.probeCompleted === true);
+  // One that said it had nothing to judge it by did not pass it (rule "No green without evidence").
+  const passed = ran.filter((c) => (c.status === 'pass' || c.probeCompleted === true) && !notJudgedHere(c));
   const withObserved = observed.length ? { observed } : {};
 
   // "Not shown" points are observed and reported, never failed (rule "Verdicts in both directions").

@@ -14,6 +14,19 @@ test('the empty container passes on the plain reference with one request per que
   const o = await probeCheck('files.empty-container.pages');
   expect(o.status, say(o)).toBe('pass');
   expect(o.requests).toBe(3);
+  // Empty pages judge the list and its first_id; nothing of the rules over listed files, nor of last_id
+  // where no page gave one or said has_more true: those are not passed by this check.
+  expect(o.notJudged?.map((n) => n.requirementId).sort()).toEqual([
+    'files.after.strictly-after',
+    'files.file.schema',
+    'files.limit.page-size',
+    'files.list.path-order',
+    'files.pagination.last-id-is-last-listed',
+    'files.pagination.last-id-when-has-more',
+    'files.pagination.null-last-id',
+    'files.pagination.scan-bound-position',
+    'files.pagination.short-page-at-scan-bound',
+  ]);
 });
 
 test('files-empty-container-has-more fails 4.1 rule 1 with the page as evidence', async () => {

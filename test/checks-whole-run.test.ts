@@ -11,9 +11,10 @@ import { RunNotes } from '../core/run/run-notes.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { ALL_CHECKS } from '../suites/checks/index.ts';
-import { passedOver, type FilePageNote } from '../suites/support/cross-walks.ts';
+import { firstFilesAfterEmptyStart, passedOver, type FilePageNote } from '../suites/support/cross-walks.ts';
 import { notNewest, type InternPageNote } from '../suites/support/intern-prefixes.ts';
-import { probeCheck, referenceTarget, testSettings } from './support/harness.ts';
+import { probeCheck, referenceTarget, runEngineAgainst, testSettings } from './support/harness.ts';
+import type { ReferenceOptions } from '../reference/options.ts';
 import { MemoryTransport } from './support/memory-transport.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,25 +72,37 @@ test('walks-agree names both walks: the page whose last_id lost the file, the pa
   expect(outcome.failures[0]!.exchanges.length).toBeGreaterThanOrEqual(3);
 });
 
+/**
+ * walks-agree as a run judges it: beside the full traversal, whose walks it compares with its own. Any
+ * number of pages without a file may open a listing (4.1 rule 3 "`data` may be empty"; 8 rule 1), more than
+ * its own share of the budget crosses: it then walks from where the traversal found the first file.
+ */
+async function walksAgreeInRun(options: Partial<ReferenceOptions>) {
+  const report = await runEngineAgainst(options, {
+    select: (id) => id === 'files.pagination.walks-agree' || id === 'files.property.traversal',
+  });
+  return report.checks.find((c) => c.checkId === 'files.pagination.walks-agree')!;
+}
+
 for (const variant of [{ name: 'plain', options: {} }, ...CONFORMANT_VARIANTS]) {
   test(`conformant variant ${variant.name}: the whole-run checks pass`, async () => {
+    const alone = WHOLE_RUN_CHECKS.filter((id) => id !== 'files.pagination.walks-agree');
     const outcomes = await Promise.all(
-      WHOLE_RUN_CHECKS.map((id) =>
+      alone.map((id) =>
         probeCheck(id, variant.options, {
           editTarget: variant.name === 'other-silent-choices' ? otherNames : undefined,
         }),
       ),
     );
     // A SHOULD a variant's reading is reported on (interns.intern.schema for omitted null fields) is the
-    // whole-response judges', seen on these checks' pages too; no MUST may fail, nothing may error or skip.
-    // Probed alone, walks-agree's own walks (16 pages) see no file behind hidden-listing-start's 300
-    // hidden objects at scan bound 1; in a whole run the full listing's notes give it the files (the
-    // self-test holds that variant CONFORMANT with every MUST judged).
-    const aloneBlind = (o: { checkId: string }) =>
-      variant.name === 'hidden-listing-start' && o.checkId === 'files.pagination.walks-agree';
-    expect(outcomes.filter((o) => (o.status === 'error' || o.status === 'skip') && !aloneBlind(o)).map(show)).toEqual(
-      [],
-    );
+    // whole-response judges', seen on these checks' pages too; no MUST may fail, nothing may error or skip,
+    // save a check whose every requirement the variant's data leaves nothing to judge on (its `unjudged`).
+    const unjudged = new Set(('unjudged' in variant ? (variant.unjudged ?? []) : []).map((u) => u.id));
+    const nothingToJudge = (o: CheckOutcome) =>
+      o.status === 'skip' && ALL_CHECKS.find((c) => c.id === o.checkId)!.requirements.every((id) => unjudged.has(id));
+    expect(
+      outcomes.filter((o) => (o.status === 'error' || o.status === 'skip') && !nothingToJudge(o)).map(show),
+    ).toEqual([]);
     expect(
       outcomes.flatMap((o) =>
         o.failures
@@ -97,8 +110,46 @@ for (const variant of [{ name: 'plain', options: {} }, ...CONFORMANT_VARIANTS]) 
           .map((f) => `${o.checkId}: ${f.requirementId} ${f.message}`),
       ),
     ).toEqual([]);
+    const walksAgree = await walksAgreeInRun(variant.options);
+    expect(`${walksAgree.status} ${walksAgree.reason ?? ''}`).toBe('pass ');
   });
 }
+
+// The hidden-listing-start shape (300 hidden objects before the first file, scan bound 1) with a fault that
+// loses a file on full pages: only a walk at a small limit from the first file meets such a page.
+test('on a listing that opens with hundreds of pages without a file, walks-agree walks from the first file and finds a full page whose last_id skips one', async () => {
+  const shape = CONFORMANT_VARIANTS.find((v) => v.name === 'hidden-listing-start')!.options;
+  const walksAgree = await walksAgreeInRun({ ...shape, faults: ['files-full-page-last-id-skips-file'] });
+  expect(walksAgree.status).toBe('fail');
+  expect(walksAgree.failures?.map((f) => f.requirementId)).toEqual(['files.pagination.next-page']);
+  expect(walksAgree.failures?.[0]?.message).toMatch(
+    /^a walk passed over "A": the page at limit=\d+ after=cfile_\S+ ends with "-dash-first.txt"/,
+  );
+  // Alone, its own share crosses no more than a few of those pages: it says so, never that the container is empty.
+  const alone = await probeCheck('files.pagination.walks-agree', shape);
+  expect(`${alone.status} ${alone.reason}`).toMatch(
+    /^skip the run's walks of the container met only pages without a file \(60 page\(s\), has_more true: 4.1 rule 3 "data may be empty"\)/,
+  );
+});
+
+test("firstFilesAfterEmptyStart: the page after a run of empty pages from the start, through any walk's cursors", () => {
+  const empty = (limit: number, after: string | undefined, lastId: string) => page(limit, after, [], lastId);
+  const notes = [
+    empty(1, undefined, 'h1'),
+    empty(1, 'h1', 'h2'),
+    // Another walk's page from h2 on (the traversal's), then the first file.
+    empty(1000, 'h2', 'h3'),
+    page(1000, 'h3', ['a', 'b'], 'id-b'),
+    page(5, 'id-b', ['c'], 'id-c'),
+  ];
+  expect(firstFilesAfterEmptyStart(notes, 'c')?.after).toBe('h3');
+  // A start that lists a file needs no such page; a run of empty pages no walk got past has none.
+  expect(firstFilesAfterEmptyStart([page(2, undefined, ['a'], 'id-a'), ...notes], 'c')).toBeUndefined();
+  expect(firstFilesAfterEmptyStart(notes.slice(0, 3), 'c')).toBeUndefined();
+  expect(firstFilesAfterEmptyStart(notes, 'other')).toBeUndefined();
+  // A cursor handed back leads nowhere new, and ends the search.
+  expect(firstFilesAfterEmptyStart([empty(1, undefined, 'h1'), empty(1, 'h1', 'h1')], 'c')).toBeUndefined();
+});
 
 /** The target file of the variant that names the interns parameters otherwise (reference/variants.ts). */
 function otherNames(yaml: string): string {

@@ -84,3 +84,39 @@ test('a key that lists no intern leaves the workspace of every intern not judged
   expect(workspace.cause).toBeUndefined();
   expect(report.run.coverage!.interns).toMatchObject({ pages: expect.any(Number), interns: 0, ended: true });
 });
+
+test('a key that lists no intern: no rule over the interns a page lists passes without one, each not judged for that cause; the rules over the answers themselves still judged', async () => {
+  test.setTimeout(120_000);
+  const report = await runEngineAgainst({ internsNone: true }, { settings: { seed: 1 } });
+  expect(report.verdict).toBe('conformant');
+  const status = (id: string) => {
+    const r = report.requirements.find((q) => q.id === id)!;
+    return `${r.status} ${r.reason ?? ''}`.trim();
+  };
+  // Order, states, workspace and count of the interns listed; the fields of an intern (2.5, 2.6, 4.3).
+  for (const id of [
+    'interns.order.newest-first',
+    'interns.status.filter',
+    'interns.workspace.filter',
+    'interns.limit.respected',
+    'interns.intern.fields-present',
+    'interns.intern.field-types',
+  ])
+    expect(status(id), id).toMatch(/^skip the key lists no interns: /);
+  // A list, its page sizes accepted, a refused maximum: judged on the answers, interns or none.
+  for (const id of ['interns.list.schema', 'interns.limit.bounds-accepted', 'interns.limit.maximum'])
+    expect(status(id), id).toBe('pass');
+  // A check that judged one of its requirements and had nothing for the others passes the one only.
+  const property = report.checks.find((c) => c.checkId === 'interns.property.filter-and-size')!;
+  expect(property.status).toBe('pass');
+  expect(property.notJudged?.map((n) => n.requirementId).sort()).toEqual([
+    'interns.limit.respected',
+    'interns.order.newest-first',
+    'interns.status.filter',
+  ]);
+  // One with nothing to judge for any of its requirements is a skip with the reason.
+  const combinations = report.checks.find((c) => c.checkId === 'interns.property.filter-combinations')!;
+  expect(`${combinations.status} ${combinations.reason}`).toBe(
+    'skip the key lists no interns: no page of the property listed one',
+  );
+});

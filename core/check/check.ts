@@ -26,6 +26,12 @@ export interface ProbeContext {
   notes: RunNotesView;
   /** Ends the check as skipped: it cannot be run against this target. */
   skip(reason: string): never;
+  /**
+   * Says that this check, though it runs on, had nothing to judge `requirementId` (one it declares) by,
+   * with the reason: the requirement is not passed by this check (rule "No green without evidence"). A
+   * check that ends without failing, every requirement of it said so, is a skip with the first reason.
+   */
+  notJudged(requirementId: RequirementId, reason: string): void;
   /** The check's own requirement: its first declared one. */
   requirement: RequirementId;
   /**
@@ -168,6 +174,8 @@ export interface CheckOutcome {
    * response this check received (a requirement's status is its own).
    */
   probeCompleted?: true;
+  /** Requirements of the check it had nothing to judge by (ProbeContext.notJudged), each with its reason. */
+  notJudged?: Array<{ requirementId: RequirementId; reason: string }>;
   failures: Array<{
     requirementId: RequirementId;
     message: string;

@@ -70,6 +70,12 @@ export async function executeCheck(
     skip: (reason) => {
       throw new SkipCheck(reason);
     },
+    notJudged: (requirementId, reason) => {
+      if (!check.requirements.includes(requirementId))
+        throw new Error(`${check.id} leaves ${requirementId} not judged, which it does not declare`);
+      if (outcome.notJudged?.some((n) => n.requirementId === requirementId)) return;
+      (outcome.notJudged ??= []).push({ requirementId, reason: shown(reason) });
+    },
     requirement: check.requirements[0]!,
     conform: (condition, requirementId, message, res) => {
       if (!check.requirements.includes(requirementId))
@@ -87,6 +93,10 @@ export async function executeCheck(
     await check.gather?.(ctx);
     await beforeProbe?.();
     await check.probe(ctx);
+    // Nothing judged of any of its requirements: a skip with its reason, never a pass.
+    const unjudged = outcome.notJudged ?? [];
+    if (check.requirements.every((id) => unjudged.some((n) => n.requirementId === id)))
+      throw new SkipCheck(unjudged[0]!.reason);
     outcome.probeCompleted = true;
   } catch (e) {
     if (e instanceof SkipCheck) {

@@ -44,6 +44,20 @@ function carelessContainer(e: unknown, id: string): unknown {
   );
 }
 
+/**
+ * The rules of this check an empty page cannot show broken, judged only on a page that lists files: the
+ * records (2.1), their count and order, where the page resumes, and the pages' last_id among their files
+ * (rules 2 and 4 break only with a file listed).
+ */
+const OVER_LISTED_FILES = [
+  'files.file.schema',
+  'files.limit.page-size',
+  'files.list.path-order',
+  'files.after.strictly-after',
+  'files.pagination.null-last-id',
+  'files.pagination.last-id-is-last-listed',
+] as const;
+
 export const emptyContainerChecks = defineChecks([
   {
     id: 'files.empty-container.pages',
@@ -69,6 +83,8 @@ export const emptyContainerChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       const id = ctx.target.containerFiles.emptyContainerId!;
       let listed = 0;
+      let withMore = 0;
+      let withLastId = 0;
       for (const [n, q] of EMPTY_QUERIES.entries()) {
         // A page with has_more true and an empty data still has a cursor to follow (rule 3: it ended at the
         // scan bound); walkPages stops where the rules break (no cursor, no progress), bounded by MAX_PAGES.
@@ -83,11 +99,29 @@ export const emptyContainerChecks = defineChecks([
           // null (rule 5: it is the id of the first file, and there is none).
           assertPageRules(p);
           listed += p.page.data.length;
+          if (p.page.has_more) withMore++;
+          if (p.page.last_id !== null) withLastId++;
         }
       }
       // A deployment's data is not ours: a container that lists files is not the empty one the target
       // file promised, so the emptiness itself is not failed (the rules above were still judged).
       if (listed > 0) ctx.skip(`containerFiles.emptyContainerId lists ${listed} file(s): it is not an empty container`);
+      // What empty pages judged: the list, its first_id, and last_id where one was given or has_more was
+      // true. A rule over the files a page lists holds of an empty page without showing anything (rule
+      // "No green without evidence"); the main container's walks judge those.
+      for (const id of OVER_LISTED_FILES)
+        ctx.notJudged(id, 'the empty container lists no file: no listed file to judge it by');
+      if (withMore === 0)
+        for (const id of [
+          'files.pagination.last-id-when-has-more',
+          'files.pagination.short-page-at-scan-bound',
+        ] as const)
+          ctx.notJudged(id, 'no page of the empty container said has_more true: nothing to judge it by');
+      if (withLastId === 0)
+        ctx.notJudged(
+          'files.pagination.scan-bound-position',
+          'no page of the empty container gave a last_id: no position to judge',
+        );
     },
   },
   {

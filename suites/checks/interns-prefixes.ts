@@ -12,6 +12,7 @@ import type { Exchange } from '../../core/check/evidence.ts';
 import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import { notNewest, type InternPageNote, type NotNewest } from '../support/intern-prefixes.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
+import { noInternListed } from '../support/interns.ts';
 import { isObject } from '../support/values.ts';
 
 /** Page sizes of this check's own pages (with the largest, 8 "Page size 1 to 500"): small cuts, where a page that is not the newest shows. */
@@ -87,6 +88,8 @@ export const internsPrefixChecks = defineChecks([
       await ownPages(ctx);
       const names = ctx.target.interns.params!;
       const notes = ctx.notes.of(JUDGE_ID) as InternPageNote[];
+      if (notes.every((n) => n.ids.length === 0))
+        ctx.notJudged(ctx.requirement, noInternListed('no page of the run listed one, no order to judge'));
       for (const f of notNewest(notes, names.limit, 3)) {
         const evidence = await confirmed(ctx, f);
         if (!evidence) continue;

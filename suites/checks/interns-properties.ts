@@ -6,7 +6,7 @@ import { conform, expectSchema } from '../../core/check/expect.ts';
 import { invalidLimit, invalidStatusFilter, statusSubset, validLimit } from '../../generators/arbitraries/index.ts';
 import { INTERNS_LIMIT } from '../../spec/parameter-bounds.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
-import { INTERN_STATES } from '../support/interns.ts';
+import { INTERN_STATES, noInternListed } from '../support/interns.ts';
 import { checkProperty } from '../support/property.ts';
 import { isObject, shown } from '../support/values.ts';
 import {
@@ -55,6 +55,8 @@ export const internsPropertyChecks = defineChecks([
     estimatedRequests: 1,
     async probe(ctx: ProbeContext) {
       await confirmInternsParams(ctx);
+      // Interns the runs' pages listed: read once the runs are over, never by a predicate.
+      let listed = 0;
       await checkProperty(ctx, 'interns.property.filter-and-size', {
         arbitrary: fc.record({ statuses: statusSubset(), limit: validLimit(INTERNS_LIMIT()) }),
         requestsPerRun: 1,
@@ -79,6 +81,7 @@ export const internsPropertyChecks = defineChecks([
           );
           const data = (res.json as { data?: Array<{ status?: unknown; createdAt?: unknown }> } | undefined)?.data;
           ctx.conform(Array.isArray(data), ctx.requirement, 'data is not an array', res);
+          listed += data.length;
           ctx.conform(
             data.length <= limit,
             'interns.limit.respected',
@@ -107,6 +110,10 @@ export const internsPropertyChecks = defineChecks([
           }
         },
       });
+      // The page sizes were judged on every answer; the states, order and count only on interns listed.
+      if (listed === 0)
+        for (const id of ['interns.status.filter', 'interns.order.newest-first', 'interns.limit.respected'] as const)
+          ctx.notJudged(id, noInternListed('no page of the property listed one'));
     },
   },
   {
@@ -134,6 +141,8 @@ export const internsPropertyChecks = defineChecks([
           cursor: cursorParam === undefined ? fc.constant(false) : fc.boolean(),
         })
         .filter((c) => c.statuses !== undefined || c.workspace);
+      // Interns the judged pages listed: read once the runs are over, never by a predicate.
+      let listed = 0;
       await checkProperty(ctx, 'interns.property.filter-combinations', {
         arbitrary: combination,
         requestsPerRun: 2,
@@ -170,6 +179,7 @@ export const internsPropertyChecks = defineChecks([
             const data = isObject(page.json) && Array.isArray(page.json.data) ? page.json.data : undefined;
             // Not a list: interns.response.schema's.
             if (!data) return;
+            listed += data.length;
             if (limit !== undefined)
               ctx.conform(
                 data.length <= limit,
@@ -206,6 +216,9 @@ export const internsPropertyChecks = defineChecks([
           if (next.status === 200) judge(next, `${asked}&${cursorParam}=${last.id}`);
         },
       });
+      if (listed === 0)
+        for (const id of ['interns.status.filter', 'interns.workspace.filter', 'interns.limit.respected'] as const)
+          ctx.notJudged(id, noInternListed('no page of the property listed one'));
     },
   },
   {

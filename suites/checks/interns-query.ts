@@ -5,7 +5,7 @@
  */
 import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
 import { expectSchema, expectStatus } from '../../core/check/expect.ts';
-import { INTERN_STATES, expectInvalidBody, internPage, widestInternPage } from '../support/interns.ts';
+import { INTERN_STATES, expectInvalidBody, internPage, noInternListed, widestInternPage } from '../support/interns.ts';
 import { confirmInternsParams, internsQuery, needsInternsParams } from '../support/interns-query.ts';
 import { errorBody } from '../support/operations.ts';
 import { compareUtf16 } from '../support/path-order.ts';
@@ -48,6 +48,7 @@ export const internsQueryChecks = defineChecks([
       const n = (body.data as unknown[]).length;
       // 4.3: "Maximum number of interns to return".
       ctx.conform(n <= limit, ctx.requirement, `page size ${limit} requested, ${n} interns returned`, res);
+      if (n === 0) ctx.notJudged(ctx.requirement, noInternListed('no intern to count against the page size'));
     },
   },
   {
@@ -82,10 +83,16 @@ export const internsQueryChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       await confirmInternsParams(ctx);
       // 4.3 / 8 "maximum 500": refused (SHOULD, interns.limit.out-of-range-rejected) or clamped, never exceeded.
+      let judged = false;
       for (const limit of [501, 1000]) {
         const res = await ctx.api.listInterns(internsQuery(ctx.target, { limit }));
-        if (res.status !== 200) continue;
+        // A refusal is judged as it is; a page is judged by the interns it lists.
+        if (res.status !== 200) {
+          judged = true;
+          continue;
+        }
         const n = internPage(ctx, res).interns.length;
+        if (n > 0) judged = true;
         ctx.conform(
           n <= 500,
           ctx.requirement,
@@ -93,6 +100,7 @@ export const internsQueryChecks = defineChecks([
           res,
         );
       }
+      if (!judged) ctx.notJudged(ctx.requirement, noInternListed('no intern to count against the maximum'));
     },
   },
   {
@@ -201,7 +209,9 @@ export const internsQueryChecks = defineChecks([
       const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: own }));
       // 4.3: "Only interns of this workspace; it must match the workspace of the API key" — it does here.
       expectStatus(res, 200, 'interns.workspace.filter', "workspace filter set to the key's own workspace");
-      for (const [i, intern] of internPage(ctx, res).interns.entries()) {
+      const { interns } = internPage(ctx, res);
+      if (interns.length === 0) ctx.notJudged(ctx.requirement, noInternListed('no intern whose workspace to judge'));
+      for (const [i, intern] of interns.entries()) {
         ctx.conform(
           sameUuid(intern.workspaceId, own),
           ctx.requirement,

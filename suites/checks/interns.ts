@@ -2,7 +2,14 @@ import { type CheckDeclaration, defineChecks, type ProbeContext } from '../../co
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { CannotJudge } from '../../core/check/errors.ts';
 import { expectStatus } from '../../core/check/expect.ts';
-import { internPage, plainInternPage, someInterns, widestInternsQuery } from '../support/interns.ts';
+import {
+  internPage,
+  internsIn,
+  noInternListed,
+  plainInternPage,
+  someInterns,
+  widestInternsQuery,
+} from '../support/interns.ts';
 import { internsQuery } from '../support/interns-query.ts';
 import { expectJsonBody } from '../support/json-media.ts';
 import { brief, jsonType, shown, tally } from '../support/values.ts';
@@ -120,11 +127,21 @@ export const internsChecks = defineChecks([
       // The interns past the default page, as far as one request shows them (8 "Page size 1 to 500"):
       // the record rules of 2.5 hold for each (suites/support/interns.ts widestInternPage).
       const widestQuery = widestInternsQuery(ctx.target);
+      let listed = internsIn(res);
       if (widestQuery) {
         const widest = await ctx.api.listInterns(widestQuery);
         // Another answer to a page size of 500 is interns.limit.accepted's.
         if (widest.status === 200) conformToSchema(ctx, 'listInterns', widest);
+        if (widest.status === 200) listed += internsIn(widest);
       }
+      // The list's shape is judged on any list; an intern's fields only on an intern.
+      if (listed === 0)
+        for (const id of [
+          'interns.intern.field-types',
+          'interns.intern.fields-present',
+          'interns.intern.schema',
+        ] as const)
+          ctx.notJudged(id, noInternListed('no record to hold to 2.5'));
     },
   },
   ...INTERN_RECORD_RULES.map(internRecordCheck),
@@ -187,8 +204,7 @@ export const internsChecks = defineChecks([
           if (id !== undefined) listed.add(id);
         }
         // A walk over no intern judges nothing (rule "No green without evidence"): its own cause, said.
-        if (last === undefined && page.interns.length === 0)
-          return ctx.skip('the key lists no interns: no page to walk');
+        if (last === undefined && page.interns.length === 0) return ctx.skip(noInternListed('no page to walk'));
         const first = page.interns[0];
         const firstAt = typeof first?.createdAt === 'string' ? Date.parse(first.createdAt) : NaN;
         // 2.6 "Newest first": the page after a page lists nothing newer than that page's last intern.

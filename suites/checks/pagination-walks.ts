@@ -10,8 +10,22 @@ import { firstThrown, settleInFlight } from '../../core/http/in-flight.ts';
 import { concurrencyOf } from '../../core/run/run-settings.ts';
 import { ConformanceFailure } from '../../core/check/errors.ts';
 import type { Exchange } from '../../core/check/evidence.ts';
-import { pageName, passedOver, queryOf, type FilePageNote, type PassedOver } from '../support/cross-walks.ts';
-import { readPage, UnreadableListing, walkPages, WALK_BUDGET_SHARE } from '../support/file-pages.ts';
+import {
+  firstFilesAfterEmptyStart,
+  pageName,
+  passedOver,
+  queryOf,
+  type FilePageNote,
+  type PassedOver,
+} from '../support/cross-walks.ts';
+import {
+  readPage,
+  UnreadableListing,
+  walkPages,
+  WALK_BUDGET_SHARE,
+  type FetchedPage,
+  type Walk,
+} from '../support/file-pages.ts';
 
 /**
  * The limits of this check's own walks, from the start of the listing: a spread over 1..1000
@@ -70,28 +84,78 @@ async function confirmed(ctx: ProbeContext, f: PassedOver): Promise<ConformanceF
 }
 
 /**
- * This check's own walks, from the start of the listing at each of WALK_LIMITS. The share of the budget
- * is split evenly, so which walks are made and how far they go does not depend on the order they end
- * in: they are walked together, up to --concurrency at once.
+ * A walk of this check's own from the start that has listed no file after this many pages leaves the rest
+ * of the start to the run's longer walks (firstFilesAfterEmptyStart): any number of pages without a file
+ * may open a listing (4.1 rule 3 "`data` may be empty"; 8 rule 1, the scan bound's value is not shown), and
+ * one such run at every limit would spend the check's share on pages that show no file.
  */
-async function ownWalks(ctx: ProbeContext): Promise<void> {
+const EMPTY_START_PAGES = 4;
+
+/** Pages with a file among a walk's. */
+const withFiles = (pages: readonly FetchedPage[]) => pages.filter((p) => p.page.data.length > 0).length;
+
+/**
+ * This check's own walks at each of WALK_LIMITS, from the start of the listing or, with `after`, from
+ * that cursor ("or any container file id", 4.1 after). The share of the budget is split evenly, so which
+ * walks are made and how far they go does not depend on the order they end in: they are walked
+ * together, up to --concurrency at once. A walk left unmade or cut short by an unreadable page is
+ * undefined.
+ */
+async function ownWalks(
+  ctx: ProbeContext,
+  o: { limits: readonly number[]; share: number; after?: string },
+): Promise<Array<Walk | undefined>> {
   const container = ctx.target.containerFiles.containerId;
-  const share = Math.floor(ctx.settings.maxRequests * WALK_BUDGET_SHARE);
-  const perWalk = Math.min(WALK_MAX_PAGES, Math.floor(share / WALK_LIMITS.length));
-  const limits = perWalk >= 1 ? WALK_LIMITS : WALK_LIMITS.slice(0, share);
+  const perWalk = Math.min(WALK_MAX_PAGES, Math.floor(o.share / Math.max(1, o.limits.length)));
+  const limits = perWalk >= 1 ? o.limits : o.limits.slice(0, o.share);
   const walked = await settleInFlight(limits, concurrencyOf(ctx.settings), async (limit) => {
     try {
-      await walkPages(ctx, container, {
+      return await walkPages(ctx, container, {
         limit,
         maxPages: Math.max(1, perWalk),
-        enough: (pages) => pages.filter((p) => p.page.data.length > 0).length >= PAGES_WITH_FILES,
+        ...(o.after !== undefined ? { after: o.after } : {}),
+        enough: (pages) =>
+          withFiles(pages) >= PAGES_WITH_FILES ||
+          (o.after === undefined && withFiles(pages) === 0 && pages.length >= EMPTY_START_PAGES),
       });
     } catch (e) {
       // A page this walk cannot read ends this walk only: its status or shape is another check's.
       if (!(e instanceof UnreadableListing)) throw e;
+      return undefined;
     }
   });
   firstThrown(walked);
+  return o.limits.map((_, i) => (walked[i]?.ok ? walked[i].value : undefined));
+}
+
+/** This check's share of the run's request budget, its walks from the start and from where files begin together. */
+const shareOf = (ctx: ProbeContext) => Math.floor(ctx.settings.maxRequests * WALK_BUDGET_SHARE);
+
+/** The walks from the start, sent beside the other checks (gather) and asked again in the probe (the run's memory). */
+const walksFromStart = (ctx: ProbeContext) => ownWalks(ctx, { limits: WALK_LIMITS, share: shareOf(ctx) });
+
+/**
+ * Where a listing opens with pages without a file, the limits whose walk from the start met only those
+ * are walked again from the cursor the run's longer walks found the first file after (the traversal
+ * crosses runs of hidden objects this check's share cannot), within what is left of the share: so every
+ * limit's walk lists files on every such listing, whatever the other checks' limits were.
+ */
+async function walksFromFirstFiles(
+  ctx: ProbeContext,
+  fromStart: ReadonlyArray<Walk | undefined>,
+  notes: readonly FilePageNote[],
+): Promise<boolean> {
+  const blind = WALK_LIMITS.filter((_, i) => {
+    const w = fromStart[i];
+    return w !== undefined && withFiles(w.pages) === 0 && w.pages[w.pages.length - 1]!.page.has_more;
+  });
+  const first = firstFilesAfterEmptyStart(notes, ctx.target.containerFiles.containerId);
+  if (blind.length === 0 || first?.after === undefined) return false;
+  const spent = fromStart.reduce((n, w) => n + (w?.pages.length ?? 0), 0);
+  const share = shareOf(ctx) - spent;
+  if (share < 1) return false;
+  await ownWalks(ctx, { limits: blind, share, after: first.after });
+  return true;
 }
 
 export const paginationWalkChecks = defineChecks([
@@ -102,15 +166,22 @@ export const paginationWalkChecks = defineChecks([
     requirements: ['files.pagination.next-page', 'files.pagination.limit-independent'],
     wholeRun: true,
     estimatedRequests: WALK_LIMITS.length * PAGES_WITH_FILES + 4,
-    gather: ownWalks,
+    gather: async (ctx) => void (await walksFromStart(ctx)),
     async probe(ctx: ProbeContext) {
       const container = ctx.target.containerFiles.containerId;
       // The run's walks (noted as they came: ctx.notes), this check's own among them at limits the run
       // may not have used: sent beside the other checks (gather), asked again here from the run's memory.
       // Every page fetched is noted by the page judge as any other.
-      await ownWalks(ctx);
-      const notes = (ctx.notes.of(JUDGE_ID) as FilePageNote[]).filter((n) => n.container === container);
-      if (notes.every((n) => n.paths.length === 0)) ctx.skip('the container lists no file: no walk to compare');
+      const fromStart = await walksFromStart(ctx);
+      const noted = () => (ctx.notes.of(JUDGE_ID) as FilePageNote[]).filter((n) => n.container === container);
+      let notes = noted();
+      if (await walksFromFirstFiles(ctx, fromStart, notes)) notes = noted();
+      if (notes.every((n) => n.paths.length === 0))
+        ctx.skip(
+          notes.some((n) => n.hasMore)
+            ? `the run's walks of the container met only pages without a file (${notes.length} page(s), has_more true: 4.1 rule 3 "data may be empty"), as far as their shares of the request budget went: no walk to compare, so it is not judged`
+            : 'the container lists no file: no walk to compare',
+        );
       for (const f of passedOver(notes, 5)) {
         const failure = await confirmed(ctx, f);
         if (failure) throw failure;

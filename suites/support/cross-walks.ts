@@ -150,3 +150,39 @@ export function pageName(n: FilePageNote): string {
     n.after === undefined ? 'from the start' : `after=${n.after.length > 80 ? `${n.after.slice(0, 80)}…` : n.after}`;
   return `the page at ${n.limit === undefined ? 'the default limit' : `limit=${n.limit}`} ${after}`;
 }
+
+/**
+ * The page that lists the first file of a listing that starts with pages without a file (4.1 rule 3:
+ * "`data` may be empty", from the first page on; 8 rule 1: how many hidden objects lie in a row is not
+ * shown), as the run's walks found it: the pages from the start followed by their last_id through empty
+ * pages to the first that lists a file, whichever check fetched them. Undefined when the run's first
+ * page from the start lists a file, or when no walk of the run got past the empty ones.
+ */
+export function firstFilesAfterEmptyStart(notes: readonly FilePageNote[], container: string): FilePageNote | undefined {
+  const mine = notes.filter((n) => n.container === container);
+  const fromStart = mine.filter((n) => n.after === undefined);
+  if (fromStart.length === 0 || fromStart.some((n) => n.paths.length > 0)) return undefined;
+  const byAfter = new Map<string, FilePageNote[]>();
+  for (const n of mine) {
+    if (n.after === undefined) continue;
+    const same = byAfter.get(n.after);
+    if (same) same.push(n);
+    else byAfter.set(n.after, [n]);
+  }
+  // Breadth first, each cursor once: linear in the notes whatever their cursors.
+  const seen = new Set<string>();
+  let frontier = fromStart;
+  while (frontier.length > 0) {
+    const next: FilePageNote[] = [];
+    for (const n of frontier) {
+      if (n.lastId === null || !n.hasMore || seen.has(n.lastId)) continue;
+      seen.add(n.lastId);
+      for (const q of byAfter.get(n.lastId) ?? []) {
+        if (q.paths.length > 0) return q;
+        next.push(q);
+      }
+    }
+    frontier = next;
+  }
+  return undefined;
+}

@@ -58,10 +58,25 @@ export async function widestInternPage(ctx: ProbeContext): Promise<InternPage> {
   return plainInternPage(ctx, widestInternsQuery(ctx.target) ?? {});
 }
 
+/**
+ * Why a requirement on the interns a page lists (their records, order, states, workspace, count) is not
+ * judged when none of the pages a check read listed one: a rule over every intern listed holds of an
+ * empty list without showing anything (rule "No green without evidence"). `what` says what was left.
+ */
+export function noInternListed(what: string): string {
+  return `the key lists no interns: ${what}`;
+}
+
+/** How many interns a response lists: the length of its `data` array, 0 for any other answer (its shape is the schema's). */
+export function internsIn(res: ApiResponse): number {
+  const body = res.json as { data?: unknown } | undefined;
+  return res.status === 200 && body && typeof body === 'object' && Array.isArray(body.data) ? body.data.length : 0;
+}
+
 /** widestInternPage, skipping the check when the key sees no intern at all. */
 export async function someInterns(ctx: ProbeContext): Promise<InternPage> {
   const page = await widestInternPage(ctx);
-  if (page.interns.length === 0) ctx.skip('the key lists no interns: nothing to judge');
+  if (page.interns.length === 0) ctx.skip(noInternListed('nothing to judge'));
   return page;
 }
 
