@@ -27,7 +27,7 @@ export const DOCUMENT_WORDS: ReadonlySet<string> = new Set(
   mismatch-refused missing-401 missingmodel modality modality-shape model-shape model_id model_name modelarchitecture
   modelendpoints modelendpointserror modelendpointsresponse mustnotjudged negotiation newest-first newest-prefix
   next-page no-cursor no-prefix-rejected non-conformant non-integer non-integer-rejected not-reached not-selected
-  not_found null-last-id nullability nullable-types observation observations observed one-field operation
+  not_found notjudged null-last-id nullability nullable-types observation observations observed one-field operation
   other-operations other-statuses otherworkspaceid out-of-range out-of-range-rejected output_modalities page-size
   pagination path-order path-relative percentiles pricing-decimal-strings pricing-fixed-point probecompleted progress
   property provider_name provisioning quantization rate-limit ratelimitedwaitms received regional-host-refused
