@@ -173,6 +173,7 @@ main().then(
         (await import('../reports/error-report.ts')).replaceWithErrorReport(at.dir, terminalSafe(message), 2, {
           force: at.force,
           outside: at.outside === true,
+          ...(e instanceof Fatal && e.evidence !== undefined ? { evidence: e.evidence } : {}),
         });
       } catch {
         // The error's line above is what the run says; a report directory that cannot take it stays as it is.

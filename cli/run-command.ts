@@ -10,6 +10,7 @@ import { terminalSafe } from '../core/text/terminal-text.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
 import { EXIT_CODE } from '../reports/format.ts';
 import { githubAnnotations } from '../reports/github-annotations.ts';
+import { harOf, recordedRunOf } from '../reports/har.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { writeShardReport } from '../reports/shards.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
@@ -73,7 +74,7 @@ export async function runCommand(c: {
       host = await engineModule.openHost(run, socketPath);
       if (opts.waitForS !== undefined) await waitFor(target, opts.waitForS, settings, mask);
       const pre = await preflight(target, settings, run.evidence);
-      if (pre.fatal) die(maskedLine(pre.fatal, mask));
+      if (pre.fatal) throw new Fatal(maskedLine(pre.fatal, mask), preflightEvidence(run, mask));
       settings.requestsBefore = pre.requests;
       // The host holds this run: its report judges the preflight's responses as a check's.
       run.received = [pre.received];
@@ -209,4 +210,11 @@ function finish(
   // after every check had finished cut nothing: the report is the whole run's, and so is the exit code.
   if (signal && report.verdict === 'incomplete') return EXIT_OF_SIGNAL[signal];
   return EXIT_CODE[report.verdict];
+}
+
+/** The preflight's requests and answers as evidence.har's text, masked (reports/har.ts). */
+function preflightEvidence(run: PreparedRun, mask: Mask): string | undefined {
+  if (!run.evidence || run.evidence.entries.length === 0) return undefined;
+  const har = harOf(run.evidence, recordedRunOf(run.settings, run.target, run.suite), mask);
+  return `${JSON.stringify(har, null, 1)}\n`;
 }

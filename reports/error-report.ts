@@ -7,12 +7,15 @@
  *
  * - junit.xml: one test case `run` with an <error>, so a reporter action counts failures + errors > 0
  *   as the exit code says (no file at all would read "no tests" and pass in several of them);
- * - summary.md: the error and its reason, which the Action puts in the job summary.
+ * - summary.md: the error and its reason, which the Action puts in the job summary;
+ * - evidence.har, when the run sent requests before it stopped (the preflight's, masked): what
+ *   refused the run, as a run's evidence (reports/evidence.ts).
  *
  * No report.json, report.html or badge.svg: nothing was judged, and a script reading report.json
  * finds no verdict rather than an earlier run's.
  */
 import { escAttr, esc, mdCode } from './escape.ts';
+import { EVIDENCE_FILE } from './evidence.ts';
 import { oneLine } from './format.ts';
 import { prepareDir, ReportDirError, writeFilesSafely } from './safe-files.ts';
 import { REPORT_ENTRIES } from './write-report.ts';
@@ -54,12 +57,14 @@ export function replaceWithErrorReport(
   dir: string,
   reason: string,
   exitCode: number,
-  options: { force?: boolean; outside?: boolean } = {},
+  options: { force?: boolean; outside?: boolean; evidence?: string } = {},
 ): boolean {
   const allowed = { ...(options.force ? { force: true } : {}), ...(options.outside ? { outside: true } : {}) };
   try {
     prepareDir(dir, REPORT_ENTRIES, allowed);
-    writeFilesSafely(dir, errorReportFiles(reason, exitCode), REPORT_ENTRIES, allowed);
+    const files = errorReportFiles(reason, exitCode);
+    if (options.evidence !== undefined) files.set(EVIDENCE_FILE, options.evidence);
+    writeFilesSafely(dir, files, REPORT_ENTRIES, allowed);
     return true;
   } catch (e) {
     if (e instanceof ReportDirError) return false;

@@ -8,8 +8,9 @@ import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import type { Target } from '../core/target/target.ts';
 import { EXIT_CODE } from '../reports/format.ts';
+import type { Har } from '../reports/har.ts';
 import type { ConformanceReport } from '../reports/model.ts';
-import { ROOT, runCli, runEngineAgainst, type CliRun } from './support/harness.ts';
+import { ROOT, runCli, runEngineAgainst, runScript, type CliRun } from './support/harness.ts';
 
 // The gate tells the truth (rule "No green without evidence"): causes named as causes within seconds, no stale green,
 // partial runs said so, and Playwright's own output truthful without a worker per failure.
@@ -46,6 +47,16 @@ test('a key every operation rejects is named as the cause: exit 2 at the preflig
         ),
       ]);
       expect(run.report).toBeUndefined();
+      // What refused the run is evidence too: the preflight's three exchanges, masked, and judged
+      // again offline they end the same way.
+      const harFile = join(run.reportDir, 'evidence.har');
+      const harText = readFileSync(harFile, 'utf8');
+      for (const key of Object.values(env)) expect(harText).not.toContain(key);
+      const entries = (JSON.parse(harText) as Har).log.entries;
+      expect(entries.map((e) => e.response.status)).toEqual([401, 401, 401]);
+      const judged = await runScript('cli/judge.ts', [harFile], { timeoutMs: 60_000 });
+      expect(judged.code, judged.stdout + judged.stderr).toBe(2);
+      expect(judged.stderr).toMatch(/was rejected by every operation \(401, 401, 401\): check the key, not the server/);
     },
   );
 });
