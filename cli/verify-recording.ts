@@ -28,6 +28,22 @@ export function loadReportFile(file: string): ConformanceReport {
  * gives the report's verdict and every requirement's status. Each disagreement is one line.
  */
 export async function disagreements(report: ConformanceReport, rec: Recording): Promise<string[]> {
+  const out = belongingProblems(report, rec);
+  if (out.length) return out;
+  const again = await judgeRecording(rec);
+  if (again.verdict !== report.verdict) out.push(`judged again: ${again.verdict}, the report says ${report.verdict}`);
+  const was = new Map(report.requirements.map((r) => [r.id, r.status]));
+  for (const r of again.requirements)
+    if (was.get(r.id) !== r.status)
+      out.push(`${r.id}: judged again ${r.status}, the report says ${was.get(r.id) ?? 'nothing'}`);
+  return out;
+}
+
+/**
+ * Whether a report and a recording belong together, without judging again: the entries the report
+ * names (a changed one named by index and URL), the run, the suite's version and the service document.
+ */
+export function belongingProblems(report: ConformanceReport, rec: Recording): string[] {
   const out: string[] = [];
   const ev = report.run.evidence!;
   const entries = rec.log.entries;
@@ -49,12 +65,5 @@ export async function disagreements(report: ConformanceReport, rec: Recording): 
   if (run.startedAt !== report.run.startedAt) out.push('the recording is of another run (its start differs)');
   if (run.replay !== report.run.replay)
     out.push("the recording's options are not the report's (the replay command differs)");
-  if (out.length) return out;
-  const again = await judgeRecording(rec);
-  if (again.verdict !== report.verdict) out.push(`judged again: ${again.verdict}, the report says ${report.verdict}`);
-  const was = new Map(report.requirements.map((r) => [r.id, r.status]));
-  for (const r of again.requirements)
-    if (was.get(r.id) !== r.status)
-      out.push(`${r.id}: judged again ${r.status}, the report says ${was.get(r.id) ?? 'nothing'}`);
   return out;
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run prove:judge [-- --seeds 1,7,1234] [--only WORD]`: every target of the catalogue (the reference,
  * every fault, every conformant variant) on each seed, run live with its recording and judged again
- * offline as `conformance judge` judges it (test/support/judge-again.ts); prints each disagreement, then
+ * offline as `conformance judge` judges it, its report and recording checked as `conformance verify` checks
+ * them, untouched and with one byte changed (test/support/judge-again.ts); prints each disagreement, then
  * the runs, the disagreements and the CPU seconds. Exit code 0 when every offline judgement is the live
  * run's, 1 otherwise, 2 on a bad option. test/judge-again.test.ts holds a part of this matrix in `npm test`.
  */

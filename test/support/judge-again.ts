@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConformanceRunError, runConformance } from '../../cli/api.ts';
-import { judgeRecording, loadRecording } from '../../cli/offline-judge.ts';
+import { judgeRecording, loadRecording, type Recording } from '../../cli/offline-judge.ts';
+import { belongingProblems, loadReportFile } from '../../cli/verify-recording.ts';
 import { requirement } from '../../core/document/catalogue.ts';
 import { FAULTS } from '../../reference/faults/index.ts';
 import type { ReferenceOptions } from '../../reference/options.ts';
@@ -82,10 +83,30 @@ export async function judgeAgain(c: JudgeCase, seed: number): Promise<JudgedAgai
       throw e;
     }
     await server.close();
-    const offline = await judgeRecording(loadRecording(join(reportDir, 'evidence.har')));
-    return { live, offline, differences: differencesOf(live, offline) };
+    const rec = loadRecording(join(reportDir, 'evidence.har'));
+    // verify's part that does not judge again (cli/verify-recording.ts): the report written beside the
+    // recording and the recording belong together; the judging again is the offline run below.
+    const written = loadReportFile(join(reportDir, 'report.json'));
+    const verify = belongingProblems(written, rec).map((d) => `verify: ${d}`);
+    const offline = await judgeRecording(rec);
+    return {
+      live,
+      offline,
+      differences: [...differencesOf(live, offline), ...verify, ...changedByteNamed(written, rec)],
+    };
   } finally {
     await server.close().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** One byte of the first answer with a body changed: verify names that entry, by its index and URL. */
+function changedByteNamed(report: ConformanceReport, rec: Recording): string[] {
+  const at = rec.log.entries.findIndex((e) => (e.response.content.text ?? '').length > 0);
+  if (at < 0) return [];
+  const entry = rec.log.entries[at]!;
+  const text = entry.response.content.text!;
+  entry.response.content.text = `${text[0] === '{' ? '[' : '{'}${text.slice(1)}`;
+  const named = `entry ${at} (GET ${entry.request.url}) is not the one the report names`;
+  return belongingProblems(report, rec).includes(named) ? [] : [`verify: a changed byte of entry ${at} not named`];
 }
