@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { evidenceNamed, selectionOf } from '../reports/evidence.ts';
 import type { ConformanceReport } from '../reports/model.ts';
-import { entriesDigest } from '../reports/har.ts';
+import { entriesDigest, harText } from '../reports/har.ts';
 import { MergedRecording, type ShardRecording, UnjoinableRecording } from '../reports/merged-evidence.ts';
 import { readRecordingText, shardEvidenceName } from '../reports/shards.ts';
 
@@ -98,5 +98,5 @@ export function mergedEvidence(report: ConformanceReport, joined: JoinedRecordin
     ...selectionOf(report),
   });
   report.run.evidence = evidenceNamed(har.log.entries);
-  return `${JSON.stringify(har, null, 1)}\n`;
+  return harText(har);
 }

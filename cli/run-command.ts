@@ -10,7 +10,6 @@ import { terminalSafe } from '../core/text/terminal-text.ts';
 import { consoleSummary } from '../reports/console-summary.ts';
 import { EXIT_CODE } from '../reports/format.ts';
 import { githubAnnotations } from '../reports/github-annotations.ts';
-import { harOf, recordedRunOf } from '../reports/har.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { writeShardReport } from '../reports/shards.ts';
 import { prepareReportDir, ReportDirError } from '../reports/write-report.ts';
@@ -19,6 +18,7 @@ import { endRunner } from './end-runner.ts';
 import { die, Fatal } from './fatal.ts';
 import { Recorder } from '../core/http/recorder.ts';
 import { preflight } from './preflight.ts';
+import { preflightEvidence } from './run-evidence.ts';
 import { reportDirOptions, suiteInfo, type PreparedRun } from './prepare-run.ts';
 import { runTarget } from './run-target.ts';
 import { EXIT_OF_SIGNAL, type StopSignal } from './stop-signals.ts';
@@ -210,11 +210,4 @@ function finish(
   // after every check had finished cut nothing: the report is the whole run's, and so is the exit code.
   if (signal && report.verdict === 'incomplete') return EXIT_OF_SIGNAL[signal];
   return EXIT_CODE[report.verdict];
-}
-
-/** The preflight's requests and answers as evidence.har's text, masked (reports/har.ts). */
-function preflightEvidence(run: PreparedRun, mask: Mask): string | undefined {
-  if (!run.evidence || run.evidence.entries.length === 0) return undefined;
-  const har = harOf(run.evidence, recordedRunOf(run.settings, run.target, run.suite), mask);
-  return `${JSON.stringify(har, null, 1)}\n`;
 }

@@ -1,6 +1,6 @@
 import type { Recorder } from '../core/http/recorder.ts';
 import type { Mask } from '../core/text/mask.ts';
-import { entriesDigest, entryDigests, harOf, type Har, type RecordedRun } from './har.ts';
+import { entriesDigest, entryDigests, harOf, harText, type Har, type RecordedRun } from './har.ts';
 import { NOT_SELECTED } from './build-report.ts';
 import type { ConformanceReport } from './model.ts';
 
@@ -26,7 +26,7 @@ export function withEvidence(
       evidence: evidenceNamed(har.log.entries),
     },
   };
-  return { report: linked, har, text: `${JSON.stringify(har, null, 1)}\n` };
+  return { report: linked, har, text: harText(har) };
 }
 
 /** `selected` of a recording (reports/har.ts RecordedRun): the checks the report ran, when not all of them. */

@@ -144,3 +144,8 @@ export function harOf(recorder: Recorder, run: RecordedRun, mask: Mask) {
 }
 
 export type Har = ReturnType<typeof harOf>;
+
+/** evidence.har's text, the same whoever writes it (a run, a refused run, a merge): one field a line. */
+export function harText(har: { log: unknown }): string {
+  return `${JSON.stringify(har, null, 1)}\n`;
+}
