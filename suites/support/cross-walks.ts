@@ -49,10 +49,21 @@ const MAX_REACH = 5000;
 /** Disagreements looked into per run (the same kind of bound: a listing that disagrees everywhere is cut short, not failed for it). */
 const MAX_SEARCHES = 500;
 
+/** The pages asked with each `after`, in the order noted (one pass over the notes). */
+function pagesByAfter(notes: readonly FilePageNote[]): Map<string, FilePageNote[]> {
+  const byAfter = new Map<string, FilePageNote[]>();
+  for (const n of notes) {
+    if (n.after === undefined) continue;
+    const same = byAfter.get(n.after);
+    if (same) same.push(n);
+    else byAfter.set(n.after, [n]);
+  }
+  return byAfter;
+}
+
 /** Every pair of files some page or cursor shows listed one right after the other. */
 export function adjacencies(notes: readonly FilePageNote[]): Adjacency[] {
-  const byAfter = new Map<string, FilePageNote[]>();
-  for (const n of notes) if (n.after !== undefined) byAfter.set(n.after, [...(byAfter.get(n.after) ?? []), n]);
+  const byAfter = pagesByAfter(notes);
   const out: Adjacency[] = [];
   for (const n of notes) {
     // A file listed twice in a row is no pair of two files (files.pagination.next-page's own walks judge it).
@@ -162,13 +173,7 @@ export function firstFilesAfterEmptyStart(notes: readonly FilePageNote[], contai
   const mine = notes.filter((n) => n.container === container);
   const fromStart = mine.filter((n) => n.after === undefined);
   if (fromStart.length === 0 || fromStart.some((n) => n.paths.length > 0)) return undefined;
-  const byAfter = new Map<string, FilePageNote[]>();
-  for (const n of mine) {
-    if (n.after === undefined) continue;
-    const same = byAfter.get(n.after);
-    if (same) same.push(n);
-    else byAfter.set(n.after, [n]);
-  }
+  const byAfter = pagesByAfter(mine);
   // Breadth first, each cursor once: linear in the notes whatever their cursors.
   const seen = new Set<string>();
   let frontier = fromStart;
