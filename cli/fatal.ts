@@ -1,3 +1,5 @@
+import type { EvidenceText } from '../reports/har.ts';
+
 /** A run that could not be made: one line on stderr and exit 2, never a stack trace (rule "Bad input exits 2"). */
 export class Fatal extends Error {
   /**
@@ -6,7 +8,7 @@ export class Fatal extends Error {
    */
   constructor(
     message: string,
-    readonly evidence?: string,
+    readonly evidence?: EvidenceText,
   ) {
     super(message);
   }

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { evidenceNamed, selectionOf } from '../reports/evidence.ts';
 import type { ConformanceReport } from '../reports/model.ts';
-import { entriesDigest, harText } from '../reports/har.ts';
+import { entriesDigest, type EvidenceText, harText } from '../reports/har.ts';
 import { MergedRecording, type ShardRecording, UnjoinableRecording } from '../reports/merged-evidence.ts';
 import { readRecordingText, shardEvidenceName } from '../reports/shards.ts';
 
@@ -88,7 +88,7 @@ export function joinShardRecordings(
  * `_conformance` the merged run's (its start, replay command, --fail-on and --require-all, the checks of
  * all shards), so that `conformance verify` judges it again as the whole run it is.
  */
-export function mergedEvidence(report: ConformanceReport, joined: JoinedRecordings): string {
+export function mergedEvidence(report: ConformanceReport, joined: JoinedRecordings): EvidenceText {
   const { selected: _shardSelection, ...shared } = joined.first._conformance;
   const har = joined.recording.har(joined.first.creator, {
     ...shared,

@@ -1,6 +1,6 @@
 import { Mask, secretsOf } from '../core/text/mask.ts';
 import { withEvidence } from '../reports/evidence.ts';
-import { harOf, harText, recordedRunOf } from '../reports/har.ts';
+import { type EvidenceText, harOf, harText, recordedRunOf } from '../reports/har.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import type { PreparedRun } from './prepare-run.ts';
 
@@ -14,7 +14,7 @@ export function reportWithEvidence(
   run: PreparedRun,
   report: ConformanceReport,
   runMask?: Mask,
-): { report: ConformanceReport; evidence?: string } {
+): { report: ConformanceReport; evidence?: EvidenceText } {
   if (!run.evidence) return { report };
   const recorded = recordedRunOf(run.settings, run.target, run.suite);
   const linked = withEvidence(report, run.evidence, recorded, runMask ?? new Mask(secretsOf(run.target)));
@@ -23,9 +23,9 @@ export function reportWithEvidence(
 
 /**
  * What a run the preflight refused had sent (its requests and answers) as evidence.har's text, masked
- * field by field and then whole, as a run's evidence is (reports/write-report.ts); none when nothing was sent.
+ * as a run's evidence is (reports/har.ts harOf); none when nothing was sent.
  */
-export function preflightEvidence(run: PreparedRun, mask: Mask): string | undefined {
+export function preflightEvidence(run: PreparedRun, mask: Mask): EvidenceText | undefined {
   if (!run.evidence || run.evidence.entries.length === 0) return undefined;
-  return mask.text(harText(harOf(run.evidence, recordedRunOf(run.settings, run.target, run.suite), mask)));
+  return harText(harOf(run.evidence, recordedRunOf(run.settings, run.target, run.suite), mask));
 }

@@ -16,6 +16,7 @@
  */
 import { escAttr, esc, mdCode } from './escape.ts';
 import { EVIDENCE_FILE } from './evidence.ts';
+import type { EvidenceText } from './har.ts';
 import { oneLine } from './format.ts';
 import { prepareDir, ReportDirError, writeFilesSafely } from './safe-files.ts';
 import { REPORT_ENTRIES } from './write-report.ts';
@@ -57,7 +58,7 @@ export function replaceWithErrorReport(
   dir: string,
   reason: string,
   exitCode: number,
-  options: { force?: boolean; outside?: boolean; evidence?: string } = {},
+  options: { force?: boolean; outside?: boolean; evidence?: EvidenceText } = {},
 ): boolean {
   const allowed = { ...(options.force ? { force: true } : {}), ...(options.outside ? { outside: true } : {}) };
   try {

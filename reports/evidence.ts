@@ -1,6 +1,6 @@
 import type { Recorder } from '../core/http/recorder.ts';
 import type { Mask } from '../core/text/mask.ts';
-import { entriesDigest, entryDigests, harOf, harText, type Har, type RecordedRun } from './har.ts';
+import { entriesDigest, entryDigests, type EvidenceText, harOf, harText, type Har, type RecordedRun } from './har.ts';
 import { NOT_SELECTED } from './build-report.ts';
 import type { ConformanceReport } from './model.ts';
 
@@ -17,7 +17,7 @@ export function withEvidence(
   recorder: Recorder,
   run: RecordedRun,
   mask: Mask,
-): { report: ConformanceReport; har: Har; text: string } {
+): { report: ConformanceReport; har: Har; text: EvidenceText } {
   const har = harOf(recorder, { ...run, startedAt: report.run.startedAt, ...selectionOf(report) }, mask);
   const linked: ConformanceReport = {
     ...report,

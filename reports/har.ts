@@ -66,27 +66,67 @@ export const BOUND_REACHED = 'the recording bound was reached: some bodies are r
 type Pairs = Array<{ name: string; value: string }>;
 const pairs = (h: Record<string, string>): Pairs => Object.entries(h).map(([name, value]) => ({ name, value }));
 
+/** Characters JSON writes as an escape made of letters and digits (`\u0005`, `\n`): control characters and lone surrogates. */
+const WRITTEN_AS_LETTERS = /[\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const WRITTEN_AS_LETTERS_ALL = new RegExp(WRITTEN_AS_LETTERS.source, 'g');
+
+/**
+ * A string of the recording, already masked, as evidence.har writes it (rule "Hostile input"): the file
+ * is made of such strings and the suite's own field names, so masking each string is masking the file,
+ * and the file is not read through the mask again (a 7 MB recording of escaped bodies is most of a
+ * run's masking). JSON writes a string as it is but for `"` and `\`, which gain a backslash that no key
+ * holds (RFC 6750 b64token) and that the mask's decoded view reads back; a control character or a lone
+ * surrogate is written as an escape whose letters could complete a key in the file, so such a string is
+ * also masked as written, and kept without those characters when its written form spelled a key.
+ */
+function asWritten(mask: Mask, masked: string): string {
+  if (!WRITTEN_AS_LETTERS.test(masked)) return masked;
+  const written = JSON.stringify(masked);
+  if (mask.text(written) === written) return masked;
+  return mask.text(masked.replace(WRITTEN_AS_LETTERS_ALL, '\ufffd'));
+}
+
+/** A string the target or the target file chose, masked as evidence.har writes it. */
+const fieldOf = (mask: Mask, s: string): string => asWritten(mask, mask.text(s));
+
+/** Every string of a value (object keys too) masked as evidence.har writes it: the run's own data (target view, replay). */
+function maskedDeep<T>(mask: Mask, v: T): T {
+  if (typeof v === 'string') return fieldOf(mask, v) as T;
+  if (Array.isArray(v)) return v.map((x) => maskedDeep(mask, x)) as T;
+  if (typeof v === 'object' && v !== null)
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [fieldOf(mask, k), maskedDeep(mask, x)])) as T;
+  return v;
+}
+
+/** Headers masked (names too: a target can echo the key as `x-<key>: 1`) as pairs, as written. */
+const headerPairs = (mask: Mask, h: Record<string, string>): Pairs =>
+  pairs(mask.headers(h)).map(({ name, value }) => ({ name: asWritten(mask, name), value: asWritten(mask, value) }));
+
 /** Body bytes as HAR text: UTF-8 as text, anything else base64 (so the replay gives the same bytes back). */
 function contentOf(body: Buffer, mask: Mask): { text: string; encoding?: 'base64' } {
   const text = body.toString('utf8');
   if (Buffer.byteLength(text) === body.length && Buffer.from(text, 'utf8').equals(body))
-    return { text: mask.text(text) };
-  return { text: mask.text(body.toString('base64')), encoding: 'base64' };
+    return { text: fieldOf(mask, text) };
+  return { text: fieldOf(mask, body.toString('base64')), encoding: 'base64' };
 }
 
 function entryOf(e: RecordedExchange, mask: Mask) {
   const url = new URL(e.url);
   const r = e.response;
-  const headers = r ? mask.headers(r.headers) : {};
+  const headers = r ? headerPairs(mask, r.headers) : [];
+  const header = (name: string) => headers.find((h) => h.name === name)?.value;
   return {
     startedDateTime: e.startedAt.toISOString(),
     time: e.ms,
     request: {
       method: 'GET',
-      url: mask.text(e.url),
+      url: fieldOf(mask, e.url),
       httpVersion: 'HTTP/1.1',
-      headers: pairs(mask.headers(e.headers)),
-      queryString: [...url.searchParams].map(([name, value]) => ({ name: mask.text(name), value: mask.text(value) })),
+      headers: headerPairs(mask, e.headers),
+      queryString: [...url.searchParams].map(([name, value]) => ({
+        name: fieldOf(mask, name),
+        value: fieldOf(mask, value),
+      })),
       cookies: [],
       headersSize: -1,
       bodySize: 0,
@@ -95,18 +135,18 @@ function entryOf(e: RecordedExchange, mask: Mask) {
       status: r?.status ?? 0,
       statusText: '',
       httpVersion: 'HTTP/1.1',
-      headers: pairs(headers),
+      headers,
       cookies: [],
       content: {
         size: r?.size ?? 0,
-        mimeType: headers['content-type'] ?? '',
+        mimeType: header('content-type') ?? '',
         ...(r?.body ? contentOf(r.body, mask) : {}),
         ...(r && !r.body ? { comment: BODY_LEFT_OUT } : {}),
       },
-      redirectURL: headers['location'] ?? '',
+      redirectURL: header('location') ?? '',
       headersSize: -1,
       bodySize: r?.size ?? -1,
-      ...(e.error !== undefined ? { _error: mask.text(e.error) } : {}),
+      ...(e.error !== undefined ? { _error: fieldOf(mask, e.error) } : {}),
     },
     cache: {},
     timings: { send: 0, wait: e.ms, receive: 0 },
@@ -126,8 +166,9 @@ export function entryDigests(entries: readonly unknown[]): string[] {
 }
 
 /**
- * The run's recording as HAR 1.2, masked (rule "Hostile input": keys masked in every output): one
- * entry per recorded exchange, in the recorder's order, so an exchange's `harEntry` is its index here.
+ * The run's recording as HAR 1.2, masked string by string as written (asWritten; rule "Hostile input":
+ * keys masked in every output): one entry per recorded exchange, in the recorder's order, so an
+ * exchange's `harEntry` is its index here.
  */
 export function harOf(recorder: Recorder, run: RecordedRun, mask: Mask) {
   const entries = recorder.entries.map((e) => entryOf(e, mask));
@@ -138,14 +179,20 @@ export function harOf(recorder: Recorder, run: RecordedRun, mask: Mask) {
       pages: [],
       entries,
       ...(recorder.boundReached ? { comment: BOUND_REACHED } : {}),
-      _conformance: run,
+      _conformance: maskedDeep(mask, run),
     },
   };
 }
 
 export type Har = ReturnType<typeof harOf>;
 
+/**
+ * evidence.har's text: every string in it masked as written (harOf, or the shards' recordings a merge
+ * joins, each masked by its own run), so it is written as it is, not masked again (reports/write-report.ts).
+ */
+export type EvidenceText = string & { readonly evidence: 'masked as written' };
+
 /** evidence.har's text, the same whoever writes it (a run, a refused run, a merge): one field a line. */
-export function harText(har: { log: unknown }): string {
-  return `${JSON.stringify(har, null, 1)}\n`;
+export function harText(har: { log: unknown }): EvidenceText {
+  return `${JSON.stringify(har, null, 1)}\n` as EvidenceText;
 }

@@ -5,6 +5,7 @@ import { junitXml } from './junit.ts';
 import type { ConformanceReport } from './model.ts';
 import { prepareDir, writeFilesSafely, type OwnedEntries } from './safe-files.ts';
 import { EVIDENCE_FILE } from './evidence.ts';
+import type { EvidenceText } from './har.ts';
 import { BLOB_SUBDIR } from './shards.ts';
 import { summaryMarkdown } from './summary-md.ts';
 
@@ -50,17 +51,17 @@ export function prepareReportDir(dir: string, options: ReportDirOptions & { keep
 /**
  * Every file of the report directory, rendered from the one report model, then masked as a whole
  * (the last pass: a value parsed out of a body and serialised again is masked here too), then
- * written safely (reports/safe-files.ts).
+ * written safely (reports/safe-files.ts). The run's recording comes masked string by string as it is
+ * written (reports/har.ts asWritten), and is written with the files that point at it.
  */
 export function writeReportFiles(
   report: ConformanceReport,
   dir: string,
-  options: ReportDirOptions & { mask: Mask; evidence?: string },
+  options: ReportDirOptions & { mask: Mask; evidence?: EvidenceText },
 ): void {
   const files = new Map<string, string>();
   for (const [name, render] of Object.entries(REPORT_FILES)) files.set(name, options.mask.text(render(report)));
-  // The run's recording (reports/evidence.ts), masked and written with the files that point at it.
-  if (options.evidence !== undefined) files.set(EVIDENCE_FILE, options.mask.text(options.evidence));
+  if (options.evidence !== undefined) files.set(EVIDENCE_FILE, options.evidence);
   // A shard run's blob/ (Playwright's blob reporter wrote it) is the suite's: listed with the files.
   writeFilesSafely(dir, files, REPORT_ENTRIES, {
     ...(options.force ? { force: true } : {}),
