@@ -66,9 +66,14 @@ export const BOUND_REACHED = 'the recording bound was reached: some bodies are r
 type Pairs = Array<{ name: string; value: string }>;
 const pairs = (h: Record<string, string>): Pairs => Object.entries(h).map(([name, value]) => ({ name, value }));
 
-/** Characters JSON writes as an escape made of letters and digits (`\u0005`, `\n`): control characters and lone surrogates. */
-const WRITTEN_AS_LETTERS = /[\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const WRITTEN_AS_LETTERS_ALL = new RegExp(WRITTEN_AS_LETTERS.source, 'g');
+/**
+ * Whether JSON writes `s` with an escape made of letters and digits (`\u0005`, `\n`): a control
+ * character, or a lone surrogate (a pair is written as it is).
+ */
+const CONTROL = /[\u0000-\u001f]/;
+const writtenAsLetters = (s: string): boolean => CONTROL.test(s) || !s.isWellFormed();
+/** What writtenAsLetters finds, each replaced. */
+const WRITTEN_AS_LETTERS = /[\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * A string of the recording, already masked, as evidence.har writes it (rule "Hostile input"): the file
@@ -80,10 +85,10 @@ const WRITTEN_AS_LETTERS_ALL = new RegExp(WRITTEN_AS_LETTERS.source, 'g');
  * also masked as written, and kept without those characters when its written form spelled a key.
  */
 function asWritten(mask: Mask, masked: string): string {
-  if (!WRITTEN_AS_LETTERS.test(masked)) return masked;
+  if (!writtenAsLetters(masked)) return masked;
   const written = JSON.stringify(masked);
   if (mask.text(written) === written) return masked;
-  return mask.text(masked.replace(WRITTEN_AS_LETTERS_ALL, '\ufffd'));
+  return mask.text(masked.replace(WRITTEN_AS_LETTERS, '\ufffd'));
 }
 
 /** A string the target or the target file chose, masked as evidence.har writes it. */

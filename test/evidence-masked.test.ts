@@ -19,20 +19,24 @@ const RUN = { target: {}, suite: { name: 'conformance', version: '0' } } as unkn
 
 /** A recording of one request per answer, each answer sent by a transport that says what it is told. */
 async function recordingOf(
-  answers: ReadonlyArray<{ path: string; body: string; headers?: Record<string, string> }>,
+  answers: ReadonlyArray<{ path: string; body: string; headers?: Record<string, string>; error?: boolean }>,
 ): Promise<Recorder> {
   const recorder = new Recorder();
   const byPath = new Map(answers.map((a) => [a.path, a]));
   const inner: Transport = {
     get: async (url) => {
       const a = byPath.get(url.pathname)!;
+      // An answer that never came, its reason the text (a body's bytes are UTF-8: no lone surrogate there).
+      if (a.error) throw new Error(a.body);
       return { status: 200, headers: { 'content-type': 'application/json', ...a.headers }, body: Buffer.from(a.body) };
     },
     close: async () => {},
   };
   const transport = recordingTransport(inner, recorder);
   for (const a of answers)
-    await transport.get(new URL(`http://127.0.0.1${a.path}?after=${encodeURIComponent(a.body.slice(0, 200))}`), {});
+    await transport
+      .get(new URL(`http://127.0.0.1${a.path}?after=${encodeURIComponent(a.body.slice(0, 200).toWellFormed())}`), {})
+      .catch((e: Error) => e);
   return recorder;
 }
 
@@ -56,22 +60,30 @@ test('a recording echoing both keys in every encoding: the file as written holds
   expect(mask.text(text) === text, 'the whole-file mask changes nothing').toBe(true);
 });
 
-test('a control character JSON writes as letters that complete a key: masked as the file shows it', async () => {
-  // The file shows U+0005 as `\u0005`: after its backslash (no key's character), the key below is
-  // spelled in the file letter for letter, though the body itself does not hold it.
-  const key = 'u0005-efgh-ijkl-mnop-qrst-uvwx';
-  const body = `{"id":"\u0005-efgh-ijkl-mnop-qrst-uvwx"}`;
-  expect(JSON.stringify(body)).toContain(key);
-  const recorder = await recordingOf([{ path: '/v1/control', body }]);
-  const mask = maskOf({ apiKey: key });
-  // Alone, the body spells no key (the control character is between its parts).
-  expect(mask.text(body)).toBe(body);
-  const text = harText(harOf(recorder, RUN, mask));
-  expect(text).not.toContain(key);
-  expect(mask.text(text) === text, 'the whole-file mask changes nothing').toBe(true);
-  // A string without such a character is kept exactly as the target sent it.
-  const plain = await recordingOf([{ path: '/v1/plain', body: '{"id":"abcd-efgh"}' }]);
-  expect(harOf(plain, RUN, mask).log.entries[0]!.response.content.text).toBe('{"id":"abcd-efgh"}');
+for (const [name, char, letters, where] of [
+  ['a control character', '\u0005', 'u0005', 'body'],
+  ['a lone surrogate', '\ud800', 'ud800', 'error'],
+] as const)
+  test(`${name} JSON writes as letters that complete a key: masked as the file shows it`, async () => {
+    // The file shows the character as `\${letters}`: after its backslash (no key's character), the key
+    // below is spelled in the file letter for letter, though the body itself does not hold it.
+    const key = `${letters}-efgh-ijkl-mnop-qrst-uvwx`;
+    const body = `{"id":"${char}-efgh-ijkl-mnop-qrst-uvwx"}`;
+    expect(JSON.stringify(body)).toContain(key);
+    const recorder = await recordingOf([{ path: '/v1/written', body, error: where === 'error' }]);
+    const mask = maskOf({ apiKey: key });
+    // Alone, the body spells no key (the character is between its parts).
+    expect(mask.text(body)).toBe(body);
+    const text = harText(harOf(recorder, RUN, mask));
+    expect(text).not.toContain(key);
+    expect(text).toContain(where === 'error' ? '"_error"' : '"text"');
+    expect(mask.text(text) === text, 'the whole-file mask changes nothing').toBe(true);
+  });
+
+test('a string JSON writes as it is is kept exactly as the target sent it', async () => {
+  const plain = await recordingOf([{ path: '/v1/plain', body: '{"id":"abcd-efgh \ud83d\ude00"}' }]);
+  const mask = maskOf({ apiKey: 'u0005-efgh-ijkl-mnop-qrst-uvwx' });
+  expect(harOf(plain, RUN, mask).log.entries[0]!.response.content.text).toBe('{"id":"abcd-efgh \ud83d\ude00"}');
 });
 
 test("the run's own data in the recording (target view, replay) is masked too", async () => {
