@@ -1,6 +1,6 @@
 import type { Recorder } from '../core/http/recorder.ts';
 import type { Mask } from '../core/text/mask.ts';
-import { entriesDigest, entryDigests, type EvidenceText, harOf, harText, type Har, type RecordedRun } from './har.ts';
+import { entriesDigests, type EvidenceText, harOf, harText, type Har, type RecordedRun } from './har.ts';
 import { NOT_SELECTED } from './build-report.ts';
 import type { ConformanceReport } from './model.ts';
 
@@ -40,7 +40,6 @@ export function evidenceNamed(entries: readonly unknown[]): NonNullable<Conforma
   return {
     file: EVIDENCE_FILE,
     entries: entries.length,
-    sha256: entriesDigest(entries),
-    entryDigests: entryDigests(entries),
+    ...entriesDigests(entries),
   };
 }

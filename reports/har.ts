@@ -160,15 +160,26 @@ function entryOf(e: RecordedExchange, mask: Mask) {
 
 export type HarEntry = ReturnType<typeof entryOf>;
 
-/** The SHA-256 of a HAR's entries as serialised: report.json's `run.evidence` names the recording it goes with. */
-export function entriesDigest(entries: readonly unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(entries)).digest('hex');
+/**
+ * The SHA-256 of a HAR's entries as serialised (`JSON.stringify(entries)`: report.json's `run.evidence`
+ * names the recording it goes with), and each entry's (its first 16 hex digits: `conformance verify`
+ * names the entry that changed), from one serialisation of each entry.
+ */
+export function entriesDigests(entries: readonly unknown[]): { sha256: string; entryDigests: string[] } {
+  const whole = createHash('sha256').update('[');
+  const entryDigests = entries.map((e, i) => {
+    const text = JSON.stringify(e) ?? 'null';
+    whole.update(i === 0 ? text : `,${text}`);
+    return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  });
+  return { sha256: whole.update(']').digest('hex'), entryDigests };
 }
 
-/** Each entry's SHA-256 (its first 16 hex digits): `conformance verify` names the entry that changed. */
-export function entryDigests(entries: readonly unknown[]): string[] {
-  return entries.map((e) => createHash('sha256').update(JSON.stringify(e)).digest('hex').slice(0, 16));
-}
+/** The SHA-256 of a HAR's entries as serialised (entriesDigests). */
+export const entriesDigest = (entries: readonly unknown[]): string => entriesDigests(entries).sha256;
+
+/** Each entry's SHA-256, its first 16 hex digits (entriesDigests). */
+export const entryDigests = (entries: readonly unknown[]): string[] => entriesDigests(entries).entryDigests;
 
 /**
  * The run's recording as HAR 1.2, masked string by string as written (asWritten; rule "Hostile input":
