@@ -5,9 +5,11 @@
  * files, a step without `if:` skipped after a failure and `if: always()` run anyway. The upload step
  * (`uses:` actions/upload-artifact) cannot run here: its inputs are checked instead.
  *
- * The suite is "installed" in the workspace as node_modules/.bin/conformance, a shim running this
- * clone's sources through tsx; the other branch of the install step (npm ci and a build in the action's
- * own checkout) is left to the package test, which builds and installs the package for real.
+ * The suite is "installed" in the workspace as node_modules/.bin/conformance, a shim running npm test's
+ * build of this clone (dist/cli/main.js, as the installed package's bin; the sources through tsx when
+ * there is no build: test/support/build.ts); the other branch of the install step (npm ci and a build
+ * in the action's own checkout) is left to the package test, which builds and installs the package for
+ * real.
  */
 import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
@@ -21,6 +23,7 @@ import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.t
 import type { ConformanceReport } from '../reports/model.ts';
 import { declOf, OPTION_NAMES } from '../cli/options.ts';
 import { escapeData, escapeProperty } from '../reports/github-annotations.ts';
+import { scriptCommand } from './support/build.ts';
 import { ROOT } from './support/harness.ts';
 
 interface Step {
@@ -128,7 +131,9 @@ async function runAction(
   mkdirSync(bin, { recursive: true });
   writeFileSync(
     join(bin, 'conformance'),
-    `#!/bin/sh\nexec "${process.execPath}" "${ROOT}/node_modules/tsx/dist/cli.mjs" "${ROOT}/cli/main.ts" "$@"\n`,
+    `#!/bin/sh\nexec ${scriptCommand(ROOT, 'cli/main.ts')
+      .map((word) => `"${word}"`)
+      .join(' ')} "$@"\n`,
   );
   chmodSync(join(bin, 'conformance'), 0o755);
   for (const [name, content] of Object.entries(files)) writeFileSync(join(workspace, name), content);

@@ -150,7 +150,9 @@ test('one report directory, runs one after another: junit.xml, report.json, summ
     { name: 'MUST failing', faults: ['files-created-at-millis'], args: [], code: 1, verdict: 'non-conformant' },
     { name: 'one bad record', faults: ['interns-bad-uuid'], args: [], code: 1, verdict: 'non-conformant' },
     { name: 'INCOMPLETE', faults: [], args: ['--max-requests', '8'], code: 2, verdict: 'incomplete' },
-    { name: 'conformant again', faults: [], args: [], code: 0, verdict: 'conformant' },
+    // After a failing run and an INCOMPLETE one, a conformant run's files say conformant again: what it
+    // proves is that nothing of the earlier runs stays, which a run of a few checks shows as a whole run does.
+    { name: 'conformant again', faults: [], args: ['--grep', 'files\\.limit'], code: 0, verdict: 'conformant' },
     {
       name: 'exit 2: a misspelt target file',
       faults: [],
@@ -158,7 +160,7 @@ test('one report directory, runs one after another: junit.xml, report.json, summ
       code: 2,
       verdict: undefined,
     },
-    { name: 'conformant once more', faults: [], args: [], code: 0, verdict: 'conformant' },
+    { name: 'conformant once more', faults: [], args: ['--grep', 'files\\.limit'], code: 0, verdict: 'conformant' },
     { name: 'exit 2: a bad --fail-on', faults: [], args: ['--fail-on', 'sometimes'], code: 2, verdict: undefined },
   ];
   for (const c of cases) {

@@ -61,6 +61,7 @@ export function findKeys(text: string, keys: readonly string[], depth = 0): Find
     if (spacedKey.length < 8) return;
     for (const j of joined) if (j.includes(spacedKey)) note(key, 'spaced', j, j.indexOf(spacedKey));
   });
+  const innerTexts: Array<{ source: string; how: string; run: string; decoded: string; decodedLower: string }> = [];
   for (const source of new Set([text, visible, unescaped, quotedPrintable])) {
     const lower = source.toLowerCase();
     /**
@@ -72,10 +73,14 @@ export function findKeys(text: string, keys: readonly string[], depth = 0): Find
         if (decoded.includes(lowerKeys[i]!)) note(key, how, source, run === undefined ? 0 : source.indexOf(run));
       });
     };
-    search('reversed', reverse(lower));
-    search('rot13', rot13(lower));
+    // Reversed and rot13: the key turned, looked for in the source as it reads (each turn is its own
+    // inverse, character by character), rather than the whole source turned once per source.
+    keys.forEach((key, i) => {
+      if (lower.includes(reverse(lowerKeys[i]!))) note(key, 'reversed', source, 0);
+      if (lower.includes(rot13(lowerKeys[i]!))) note(key, 'rot13', source, 0);
+    });
     // Hex, also with a separator between bytes (`73:6b:...`, `73 6B ...`); NULs dropped (UTF-16).
-    for (const run of source.match(/(?:[0-9a-f]{2}[:\- ,]?){4,}/gi) ?? []) {
+    for (const run of runsOf(source, /(?:[0-9a-f]{2}[:\- ,]?){4,}/gi)) {
       for (const offset of [0, 1]) {
         const decoded = Buffer.from(evenLength(run.replace(/[:\- ,]/g, '').slice(offset)), 'hex')
           .toString('latin1')
@@ -91,7 +96,7 @@ export function findKeys(text: string, keys: readonly string[], depth = 0): Find
       ['octal-run', /(?:[0-3][0-7]{2}){4,}/g, 8],
       ['0x-list', /(?:0x[0-9a-f]{2}[,; ]{0,2}){4,}/gi, 16],
     ] as const) {
-      for (const run of source.match(list) ?? []) {
+      for (const run of runsOf(source, list)) {
         const values = how === 'octal-run' ? run.match(/.../g)! : run.split(/[,; ]+/).filter(Boolean);
         const decoded = values
           .map((v) => String.fromCharCode(parseInt(v.replace(/^0x/i, ''), radix) & 0xff))
@@ -100,30 +105,54 @@ export function findKeys(text: string, keys: readonly string[], depth = 0): Find
         search(how, decoded, run);
       }
     }
-    for (const run of source.match(/[A-Za-z2-7]{8,}/g) ?? []) {
+    for (const run of runsOf(source, /[A-Za-z2-7]{8,}/g)) {
       for (let offset = 0; offset < 8; offset++) search('base32', fromBase32(run.slice(offset)).toLowerCase(), run);
     }
     for (const [how, alphabet] of [
       ['base64', /[A-Za-z0-9+/]{8,}/g],
       ['base64url', /[A-Za-z0-9_-]{8,}/g],
     ] as const) {
-      for (const run of source.match(alphabet) ?? []) {
+      for (const run of runsOf(source, alphabet)) {
         for (let offset = 0; offset < 4; offset++) {
           // NULs dropped: the base64 of UTF-16 bytes decodes to the key with a NUL beside each character.
           const decoded = Buffer.from(run.slice(offset), how).toString('latin1').replaceAll('\u0000', '');
           const decodedLower = decoded.toLowerCase();
           search(how, decodedLower, run);
-          // Base64 of base64: what this decodes to, scanned once more for the keys it does not hold as it reads.
-          if (depth === 0 && decoded.length >= 8) {
-            const hidden = keys.filter((_, i) => !decodedLower.includes(lowerKeys[i]!));
-            const inner = new Set(findKeys(decoded, hidden, 1).map((f) => f.key));
-            for (const key of hidden) if (inner.has(key)) note(key, `${how} of base64`, source, source.indexOf(run));
-          }
+          if (depth === 0 && decoded.length >= 8) innerTexts.push({ source, how, run, decoded, decodedLower });
         }
       }
     }
   }
+  // Base64 of base64: what each run decodes to, scanned once more for the keys it does not hold as it
+  // reads. All of them are scanned first as one text, apart by a character that no decoding removes or
+  // reads across (so a key found there is inside one of them), and one by one only for a key found.
+  if (innerTexts.length === 0) return out;
+  const maybe = new Set(
+    findKeys([...new Set(innerTexts.map((t) => t.decoded))].join(APART), keys, 1).map((f) => f.key),
+  );
+  if (maybe.size === 0) return out;
+  for (const { source, how, run, decoded, decodedLower } of innerTexts) {
+    const hidden = keys.filter((key, i) => maybe.has(key) && !decodedLower.includes(lowerKeys[i]!));
+    if (hidden.length === 0) continue;
+    const inner = new Set(findKeys(decoded, hidden, 1).map((f) => f.key));
+    for (const key of hidden) if (inner.has(key)) note(key, `${how} of base64`, source, source.indexOf(run));
+  }
   return out;
+}
+
+/**
+ * Between two decoded runs scanned as one text: a control character that no decoding above drops,
+ * folds, joins to a neighbour or counts as a separator, so nothing is found across it.
+ */
+const APART = '\u0001';
+
+/**
+ * The runs of `source` that `pattern` matches, each once: a run read again decodes to what it did the
+ * first time and is noted at its first place (`source.indexOf(run)`), so only its first reading can find
+ * anything. A long recording repeats its ids and words thousands of times.
+ */
+function runsOf(source: string, pattern: RegExp): Set<string> {
+  return new Set(source.match(pattern) ?? []);
 }
 
 /** The text with every separator a spaced-out key may carry removed (spaces, dots, dashes and the like). */
