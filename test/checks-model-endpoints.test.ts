@@ -238,6 +238,7 @@ test('a created of 2^64 + 1 is judged (not seconds), never a suite error', async
           reference = /^baseUrl: (\S+)$/m.exec(yaml)![1]!;
           return yaml.replace(/^baseUrl: \S+$/m, `baseUrl: ${proxy.baseUrl}`);
         },
+        overHttp: true,
       },
     );
     expect(outcome.status, outcome.reason).toBe('fail');

@@ -5,6 +5,7 @@ import { expect, test } from '@playwright/test';
 import { Engine } from '../core/run/engine.ts';
 import { DEFAULTS } from '../core/run/run-settings.ts';
 import type { RawResponse, Transport } from '../core/http/transport.ts';
+import type { ReferenceOptions } from '../reference/options.ts';
 import { startReference } from '../reference/server.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import type { ConformanceReport } from '../reports/model.ts';
@@ -12,6 +13,8 @@ import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { RESPONSE_JUDGES } from '../suites/judges/index.ts';
 import { referenceTarget, runEngineAgainst, testSettings } from './support/harness.ts';
 import { MemoryTransport } from './support/memory-transport.ts';
+import { SEEDS, seedSettings, statusesOf } from './support/seeds.ts';
+import { sharedEngineRun } from './support/shared-run.ts';
 
 // Checks in flight together (--concurrency) share the run's budget, pace and memory; what a check
 // concludes depends on the answers it receives, never on what ran beside it. The self-test holds the
@@ -26,9 +29,13 @@ function statuses(report: ConformanceReport): Record<string, string> {
   ]);
 }
 
-async function atBoth(options: Parameters<typeof runEngineAgainst>[0], seed: number): Promise<void> {
-  const one = await runEngineAgainst(options, { settings: { seed, concurrency: 1 } });
-  const many = await runEngineAgainst(options, { settings: { seed, concurrency: DEFAULTS.concurrency } });
+async function atBoth(
+  options: Partial<ReferenceOptions>,
+  seed: number,
+  run: typeof sharedEngineRun = (o, settings) => runEngineAgainst(o, { settings }),
+): Promise<void> {
+  const one = await run(options, { seed, concurrency: 1 });
+  const many = await run(options, { seed, concurrency: DEFAULTS.concurrency });
   expect(DEFAULTS.concurrency).toBeGreaterThan(1);
   expect(statuses(many)).toEqual(statuses(one));
   // The same requests reach the target, in another order: the run's memory answers the same repeats.
@@ -43,11 +50,24 @@ async function atBoth(options: Parameters<typeof runEngineAgainst>[0], seed: num
     });
 }
 
-for (const seed of [1, 2, 3]) {
-  test(`the reference: the same statuses and requests at concurrency 1 and ${DEFAULTS.concurrency} (seed ${seed})`, async () => {
-    await atBoth({}, seed);
+// The reference's runs of seeds 1 to 3 at both concurrencies hold three of the five the verdict across
+// seeds reads: these tests run one after another in one worker, and share them (test/support/shared-run.ts).
+test.describe('the reference', () => {
+  test.describe.configure({ mode: 'default' });
+
+  for (const seed of [1, 2, 3]) {
+    test(`the reference: the same statuses and requests at concurrency 1 and ${DEFAULTS.concurrency} (seed ${seed})`, async () => {
+      await atBoth({}, seed, sharedEngineRun);
+    });
+  }
+
+  // The self-test holds one verdict on every seed for every variant and a sample of faults; here the plain reference's.
+  test(`one verdict per target: every requirement has the same status on seeds ${SEEDS.join(', ')} (even ones at concurrency 1), on the reference`, async () => {
+    const statuses = new Set<string>();
+    for (const seed of SEEDS) statuses.add(statusesOf(await sharedEngineRun({}, seedSettings(seed))));
+    expect(statuses.size, 'statuses differ across seeds or concurrencies on the reference').toBe(1);
   });
-}
+});
 
 // A fault and a variant whose statuses differ from the plain reference's, with properties that fail
 // (a property judges its runs several at once: later runs may be in flight when one fails).

@@ -4,12 +4,12 @@ import { catalogue, requirement } from '../core/document/catalogue.ts';
 import { DEFAULTS } from '../core/run/run-settings.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
-import type { ConformanceReport } from '../reports/model.ts';
 import { REPORT_FILES } from '../reports/write-report.ts';
 import { faultProblem, judgeFault, variantProblems } from './support/exactness.ts';
 import { runEngineAgainst } from './support/harness.ts';
 import { decisionProblems } from './support/ledger.ts';
 import { runSuiteAgainst } from './support/run-against.ts';
+import { ONE_VERDICT_IN_WALKS, SEEDS, seedSettings, statusesOf } from './support/seeds.ts';
 
 // The suite proves itself: the whole suite, run by its engine in-process (as a run runs it, without
 // the process start-ups around it), must catch every fault of the catalogue exactly (every
@@ -19,21 +19,8 @@ import { runSuiteAgainst } from './support/run-against.ts';
 // through the real command line too (the end-to-end path).
 test.describe.configure({ mode: 'parallel' });
 
-/** Seeds every variant is judged on: a reading must be accepted whatever the seed (rule "Verdicts in both directions"). */
-const SEEDS = [1, 2, 3, 4, 5];
-
 /** The seed every fault is judged on: exactness (below) is a statement about one reproducible run. */
 const FAULT_SEED = 1234;
-
-/**
- * Seeds 2 and 4 run one request at a time (--concurrency 1), the others at the default: where every
- * seed must give the same statuses, that is also the same statuses at both concurrencies.
- */
-const concurrencyOf = (seed: number): number => (seed % 2 === 0 ? 1 : DEFAULTS.concurrency);
-
-/** Every MUST and SHOULD requirement's status, for comparing two runs of one target. */
-const statusesOf = (report: ConformanceReport): string =>
-  JSON.stringify(report.requirements.filter((r) => r.level !== 'UNSPECIFIED').map((r) => [r.id, r.status]));
 
 /**
  * Every other fault runs one request at a time: each is caught exactly at the concurrency it runs at,
@@ -117,7 +104,7 @@ for (const variant of CONFORMANT_VARIANTS) {
     const ledgerBySeed: Record<number, string[]> = {};
     const statuses = new Set<string>();
     for (const seed of SEEDS) {
-      const report = await runEngineAgainst(variant.options, { settings: { seed, concurrency: concurrencyOf(seed) } });
+      const report = await runEngineAgainst(variant.options, { settings: seedSettings(seed) });
       // Conformant only with every MUST it can be asked judged: a MUST skipped, not reached or in
       // error fails the test unless the variant declares it `unjudged`, with its reason.
       bySeed[seed] = variantProblems(variant, report);
@@ -146,20 +133,23 @@ for (const variant of CONFORMANT_VARIANTS) {
   });
 }
 
-// Each conformant variant is held to the same on its 5 seeds (above); here the plain reference and a
-// sample of faults, one test each (so that they spread over the workers).
-for (const fault of [undefined, ...FAULTS.filter((_, i) => i % 9 === 0).map((f) => f.name)]) {
-  test(`one verdict per target: every requirement has the same status on seeds ${SEEDS.join(', ')} (even ones at concurrency 1), on ${fault ? `fault ${fault}` : 'the reference'}`, async () => {
+// Each conformant variant is held to the same on its 5 seeds (above); here a sample of faults, one test
+// each (so that they spread over the workers). The plain reference's is test/concurrency.test.ts's, and
+// that of a fault whose runs on these seeds test/walks.test.ts makes is held there: beside the tests
+// that make the same runs, each run is made once (test/support/shared-run.ts).
+const VERDICT_SAMPLE = FAULTS.filter((_, i) => i % 9 === 0).map((f) => f.name);
+for (const fault of VERDICT_SAMPLE.filter((f) => !ONE_VERDICT_IN_WALKS.includes(f))) {
+  test(`one verdict per target: every requirement has the same status on seeds ${SEEDS.join(', ')} (even ones at concurrency 1), on fault ${fault}`, async () => {
     const statuses = new Set<string>();
-    for (const seed of SEEDS) {
-      const report = await runEngineAgainst(fault ? { faults: [fault] } : {}, {
-        settings: { seed, concurrency: concurrencyOf(seed) },
-      });
-      statuses.add(statusesOf(report));
-    }
-    expect(statuses.size, `statuses differ across seeds or concurrencies on ${fault ?? 'the reference'}`).toBe(1);
+    for (const seed of SEEDS)
+      statuses.add(statusesOf(await runEngineAgainst({ faults: [fault] }, { settings: seedSettings(seed) })));
+    expect(statuses.size, `statuses differ across seeds or concurrencies on ${fault}`).toBe(1);
   });
 }
+
+test('the faults whose verdict across seeds another file holds are of the sample', () => {
+  expect(ONE_VERDICT_IN_WALKS.filter((f) => !VERDICT_SAMPLE.includes(f))).toEqual([]);
+});
 
 test('the real command line judges a fault and a variant as the engine does (end to end)', async () => {
   const fault = FAULTS.find((f) => f.breaks.some((id) => requirement(id).level === 'MUST'))!;

@@ -9,13 +9,15 @@ import { expect, test } from '@playwright/test';
 import type { ProbeContext } from '../core/check/check.ts';
 import type { ApiResponse, Query } from '../core/http/client.ts';
 import { ConformanceFailure, SkipCheck } from '../core/check/errors.ts';
-import { DEFAULTS } from '../core/run/run-settings.ts';
+import { DEFAULTS, type RunSettings } from '../core/run/run-settings.ts';
 import { walkAllowance, walkNotReached, walkPages, walkToFile } from '../suites/support/file-pages.ts';
 import { traverse } from '../suites/support/traversal.ts';
 import type { FilePageNote } from '../suites/support/cross-walks.ts';
 import { lastIdsPassingOver } from '../suites/support/last-id-files.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { runEngineAgainst } from './support/harness.ts';
+import { ONE_VERDICT_IN_WALKS, SEEDS, seedSettings, statusesOf } from './support/seeds.ts';
+import { sharedEngineRun } from './support/shared-run.ts';
 
 const id = (path: string) => `cfile_${Buffer.from(path, 'utf8').toString('base64url')}`;
 
@@ -174,40 +176,56 @@ const LOST_NEAR_START = ['files-last-id-loses-file-near-start', 'files-full-page
 for (const fault of LOST_NEAR_START) {
   const declared = FAULTS.find((f) => f.name === fault)!;
   const mayFail = new Set([...declared.breaks, ...(declared.alsoFails ?? []).map((a) => a.id)]);
-  for (const concurrency of [1, DEFAULTS.concurrency]) {
-    test(`${fault}: a file lost near the start behind hidden objects is NON-CONFORMANT on seeds 1-10 at concurrency ${concurrency}`, async () => {
-      test.setTimeout(300_000);
-      for (let seed = 1; seed <= 10; seed++) {
-        const report = await runEngineAgainst({ faults: [fault] }, { settings: { seed, concurrency } });
-        const failed = failedIds(report);
-        // Every requirement the fault breaks fails, and nothing it does not declare.
-        expect({ seed, verdict: report.verdict, missed: declared.breaks.filter((id) => !failed.includes(id)) }).toEqual(
-          {
+  // The self-test's verdict across seeds, of a fault of its sample, reads five of the runs made here: in
+  // one worker, one test after another, each run is made once (test/support/shared-run.ts).
+  const verdictHere = ONE_VERDICT_IN_WALKS.includes(fault);
+  const run = (settings: Partial<RunSettings>) =>
+    verdictHere ? sharedEngineRun({ faults: [fault] }, settings) : runEngineAgainst({ faults: [fault] }, { settings });
+  test.describe(fault, () => {
+    if (verdictHere) test.describe.configure({ mode: 'default' });
+    for (const concurrency of [1, DEFAULTS.concurrency]) {
+      test(`${fault}: a file lost near the start behind hidden objects is NON-CONFORMANT on seeds 1-10 at concurrency ${concurrency}`, async () => {
+        test.setTimeout(300_000);
+        for (let seed = 1; seed <= 10; seed++) {
+          const report = await run({ seed, concurrency });
+          const failed = failedIds(report);
+          // Every requirement the fault breaks fails, and nothing it does not declare.
+          expect({
+            seed,
+            verdict: report.verdict,
+            missed: declared.breaks.filter((id) => !failed.includes(id)),
+          }).toEqual({
             seed,
             verdict: 'non-conformant',
             missed: [],
-          },
-        );
-        expect(
-          failed.filter((id) => !mayFail.has(id)),
-          `seed ${seed}`,
-        ).toEqual([]);
-        if (fault === 'files-full-page-last-id-skips-file') {
-          // 4.1 rule 2, on a page that ended at its limit: rule 3's exception names a scan position.
-          expect(report.requirements.find((r) => r.id === 'files.pagination.last-id-is-last-listed')?.reason).toMatch(
-            /lists \d+ files, as many as its limit, so it ended at its limit and not at the scan bound; yet its last_id cfile_QQ is the id of "A", a file it did not list/,
+          });
+          expect(
+            failed.filter((id) => !mayFail.has(id)),
+            `seed ${seed}`,
+          ).toEqual([]);
+          if (fault === 'files-full-page-last-id-skips-file') {
+            // 4.1 rule 2, on a page that ended at its limit: rule 3's exception names a scan position.
+            expect(report.requirements.find((r) => r.id === 'files.pagination.last-id-is-last-listed')?.reason).toMatch(
+              /lists \d+ files, as many as its limit, so it ended at its limit and not at the scan bound; yet its last_id cfile_QQ is the id of "A", a file it did not list/,
+            );
+            continue;
+          }
+          // The walk that finds the file lost on every page begins after the last file before the hidden
+          // objects, on every seed.
+          const strictlyAfter = report.checks.find((c) => c.checkId === 'files.property.strictly-after');
+          expect(strictlyAfter?.reason, `seed ${seed}`).toContain(
+            '(last before hidden objects, listed path "-dash-first.txt")',
           );
-          continue;
         }
-        // The walk that finds the file lost on every page begins after the last file before the hidden
-        // objects, on every seed.
-        const strictlyAfter = report.checks.find((c) => c.checkId === 'files.property.strictly-after');
-        expect(strictlyAfter?.reason, `seed ${seed}`).toContain(
-          '(last before hidden objects, listed path "-dash-first.txt")',
-        );
-      }
-    });
-  }
+      });
+    }
+    if (verdictHere)
+      test(`one verdict per target: every requirement has the same status on seeds ${SEEDS.join(', ')} (even ones at concurrency 1), on fault ${fault}`, async () => {
+        const statuses = new Set<string>();
+        for (const seed of SEEDS) statuses.add(statusesOf(await run(seedSettings(seed))));
+        expect(statuses.size, `statuses differ across seeds or concurrencies on ${fault}`).toBe(1);
+      });
+  });
 }
 
 test('lastIdsPassingOver: a last_id naming a file some page lists, after the page and its cursor, full pages first', () => {

@@ -61,7 +61,7 @@ export function testSettings(runDir: string, overrides: Partial<RunSettings> = {
  * The whole suite run in-process by the engine (as a run does, without Playwright and the command
  * line around it) against a reference started with the given options: the fast self-test. Requests
  * reach the reference without a connection (memory-transport.ts): what is judged is what it answers;
- * probeCheck and the command-line tests go through HTTP.
+ * the command-line tests and test/hostile/ go through HTTP.
  * `select` picks checks by id (a --grep), else every check runs.
  */
 export async function runEngineAgainst(
@@ -119,12 +119,20 @@ export async function runEngineOn(
 
 /**
  * Runs one declared check in-process against a reference started with the given options (a fault, a
- * conformant variant): the fast way to show that a check fails on the fault it is meant to catch.
+ * conformant variant): the fast way to show that a check fails on the fault it is meant to catch. Its
+ * requests reach the reference without a connection, as the self-test's do (memory-transport.ts): a
+ * check judges what the reference answers, not how it came.
  */
 export async function probeCheck(
   checkId: string,
   options: Partial<ReferenceOptions> = {},
-  more: { settings?: Partial<RunSettings>; editTarget?: (yaml: string) => string; log?: RequestLogEntry[] } = {},
+  more: {
+    settings?: Partial<RunSettings>;
+    editTarget?: (yaml: string) => string;
+    log?: RequestLogEntry[];
+    /** Over HTTP: for a target file edited to point at a server of the test's own in front of the reference. */
+    overHttp?: boolean;
+  } = {},
 ): Promise<CheckOutcome> {
   const check = ALL_CHECKS.find((c) => c.id === checkId);
   if (!check) throw new Error(`no check ${checkId}`);
@@ -132,7 +140,9 @@ export async function probeCheck(
   const runDir = mkdtempSync(join(tmpdir(), 'probe-'));
   const settings = testSettings(runDir, more.settings);
   const target = referenceTarget(server, more.editTarget);
-  const transport = new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes });
+  const transport = more.overHttp
+    ? new NodeTransport({ timeoutMs: settings.requestTimeoutMs, bodyCapBytes: settings.bodyCapBytes })
+    : new MemoryTransport(server);
   try {
     const client = new Client(target, settings, transport);
     try {
