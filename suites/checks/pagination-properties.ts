@@ -14,7 +14,8 @@ import {
 import { encodeFileId, FILE_ID_PREFIX } from '../../core/document/file-id.ts';
 import { FILES_LIMIT } from '../../spec/parameter-bounds.ts';
 import { prefixlessScanCursor } from '../support/container-files.ts';
-import { readPage, walkNotReached, walkToFile } from '../support/file-pages.ts';
+import { readPage, walkNotReached, walkToFile, type FetchedPage } from '../support/file-pages.ts';
+import { notJudgedWithoutFiles } from '../support/no-file-listed.ts';
 import { OPERATION_PROBES } from '../support/operations.ts';
 import { assertPageRules, PAGE_RULE_REQUIREMENTS } from '../support/page-rules.ts';
 import { compareIn, PathOrderTracker } from '../support/path-order.ts';
@@ -47,6 +48,19 @@ const PAGE_RULES = [
   'files.pagination.progress',
   ...ONE_PAGE_RULES,
 ] as const;
+
+/**
+ * files.property.strictly-after's requirements. files.limit.bounds-accepted: a limit refused without after
+ * as well is the limit's fault, not the cursor's.
+ */
+const STRICTLY_AFTER_REQUIREMENTS: readonly RequirementId[] = [
+  'files.after.strictly-after',
+  'files.after.any-file-id',
+  'files.after.control-char-paths',
+  'files.pagination.next-page',
+  'files.limit.bounds-accepted',
+  ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after'),
+];
 
 /** Fraction of the run's request budget files.property.prefix spends, its walk from the start included. */
 const PREFIX_SHARE = 0.05;
@@ -159,20 +173,14 @@ export const paginationPropertyChecks = defineChecks([
     title: 'For any path, present or not, after=cfile_+base64url(path) resumes with exactly the files after it',
     operation: 'listContainerFiles',
     kind: 'property',
-    // files.limit.bounds-accepted: a limit refused without after as well is the limit's fault, not the cursor's.
-    requirements: [
-      'files.after.strictly-after',
-      'files.after.any-file-id',
-      'files.after.control-char-paths',
-      'files.pagination.next-page',
-      'files.limit.bounds-accepted',
-      ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after'),
-    ],
+    requirements: [...STRICTLY_AFTER_REQUIREMENTS],
     // One resumed page a run on the reference's data; pages that end at the scan bound add the walk
     // to the next file (within the property's share of the budget).
     estimatedRequests: 1,
     async probe(ctx: ProbeContext) {
       const full = await listing(ctx);
+      // Every page the walks judged: on a container that lists no file, what they could not show is said.
+      const walked: FetchedPage[] = [];
       const paths = full.files.map((f) => f.path);
       // The order(s) the listing is in (UTF-8 or UTF-16 code units, 2.2 / 4.1): where the data cannot
       // tell them apart, either is the target's, and a resumed listing may follow either.
@@ -224,6 +232,7 @@ export const paginationPropertyChecks = defineChecks([
           maxRequests: Math.max(1, allowance - spent),
         });
         for (const fp of walk.pages) assertPageRules(fp, order);
+        walked.push(...walk.pages);
         const got = walk.page.page.data.map((f) => f.path);
         // Not reached within the share: where the listing resumes is not known, so nothing is compared.
         if (walk.end === 'allowance') {
@@ -287,6 +296,14 @@ export const paginationPropertyChecks = defineChecks([
         },
       });
       if (refusedControl.length > 0) ctx.observe('files.after.control-char-paths', { refusedWith400: refusedControl });
+      // The after of a listing with no file resumes with nothing: accepted and followed, never strictly after a file.
+      if (full.complete && full.files.length === 0)
+        notJudgedWithoutFiles(
+          ctx,
+          STRICTLY_AFTER_REQUIREMENTS,
+          walked,
+          `its listing at limit ${FULL_LISTING_LIMIT} ended after ${full.pages} page(s) without one, and the pages after the generated cursors listed none`,
+        );
       if (judged === 0 && notReached !== undefined)
         ctx.skip(`no generated cursor reached a listed file: ${notReached}`);
     },
