@@ -17,6 +17,7 @@ import {
 import { PathOrderTracker } from '../support/path-order.ts';
 import { ConformanceFailure } from '../../core/check/errors.ts';
 import { pageName, queryOf, type FilePageNote } from '../support/cross-walks.ts';
+import { fullPageWalks, LIMIT_SPREAD } from '../support/full-pages.ts';
 import { lastIdsPassingOver } from '../support/last-id-files.ts';
 import { listsNoFile, NO_FILE_LISTED, notJudgedWithoutFiles } from '../support/no-file-listed.ts';
 import { shown } from '../support/values.ts';
@@ -85,6 +86,9 @@ export const paginationChecks = defineChecks([
     estimatedRequests: 2 * OWN_WALK_PAGES + 2,
     gather: async (ctx) => {
       await ownLastIdWalks(ctx);
+      // Where pages end at their limit, at every limit of the spread: rule 2 holds there without rule
+      // 3's exception, and runs of hidden objects may leave such pages nowhere a walk from the start reaches.
+      await fullPageWalks(ctx, LIMIT_SPREAD);
     },
     async probe(ctx: ProbeContext) {
       // 4.1 rule 2. A last_id that names a listed file other than the last is no scan position after
