@@ -152,8 +152,8 @@ export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
     description:
       'the main container holds no file, only its hidden bookkeeping objects (2.2 data "May be empty"; nothing says the container a target file names holds one): every page of its listing is empty with has_more false',
     options: { mainContainerEmpty: true },
-    // The command line refuses such a target file before any check (cli/preflight.ts, rule "Bad input
-    // exits 2"); the engine alone judges it: what needs a listed file is said not judged, with that cause.
+    // The command line refuses such a target file before any check (cli/preflight.ts, rule
+    // "Bad input exits 2"); the engine alone judges it: what needs a listed file is said not judged, with that cause.
     refusedByPreflight:
       'containerFiles.containerId lists no file: the listContainerFiles checks need a container that has files',
     unjudged: [

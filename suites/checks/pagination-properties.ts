@@ -49,19 +49,6 @@ const PAGE_RULES = [
   ...ONE_PAGE_RULES,
 ] as const;
 
-/**
- * files.property.strictly-after's requirements. files.limit.bounds-accepted: a limit refused without after
- * as well is the limit's fault, not the cursor's.
- */
-const STRICTLY_AFTER_REQUIREMENTS: readonly RequirementId[] = [
-  'files.after.strictly-after',
-  'files.after.any-file-id',
-  'files.after.control-char-paths',
-  'files.pagination.next-page',
-  'files.limit.bounds-accepted',
-  ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after'),
-];
-
 /** Fraction of the run's request budget files.property.prefix spends, its walk from the start included. */
 const PREFIX_SHARE = 0.05;
 
@@ -173,14 +160,20 @@ export const paginationPropertyChecks = defineChecks([
     title: 'For any path, present or not, after=cfile_+base64url(path) resumes with exactly the files after it',
     operation: 'listContainerFiles',
     kind: 'property',
-    requirements: [...STRICTLY_AFTER_REQUIREMENTS],
-    // One resumed page a run on the reference's data; pages that end at the scan bound add the walk
-    // to the next file (within the property's share of the budget).
+    // files.limit.bounds-accepted: a limit refused without after as well is the limit's fault, not the cursor's.
+    requirements: [
+      'files.after.strictly-after',
+      'files.after.any-file-id',
+      'files.after.control-char-paths',
+      'files.pagination.next-page',
+      'files.limit.bounds-accepted',
+      ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after'),
+    ],
+    // One resumed page a run on the reference's data; pages that end at the scan bound add the walk to the next file.
     estimatedRequests: 1,
     async probe(ctx: ProbeContext) {
       const full = await listing(ctx);
-      // Every page the walks judged: on a container that lists no file, what they could not show is said.
-      const walked: FetchedPage[] = [];
+      const walked: FetchedPage[] = []; // what the walks judged: an empty listing shows no file (no-file-listed.ts)
       const paths = full.files.map((f) => f.path);
       // The order(s) the listing is in (UTF-8 or UTF-16 code units, 2.2 / 4.1): where the data cannot
       // tell them apart, either is the target's, and a resumed listing may follow either.
@@ -222,8 +215,7 @@ export const paginationPropertyChecks = defineChecks([
           `after=${after} (${at.position} path ${shown(at.path)}) answered ${res.status}, not 200`,
           res,
         );
-        // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
-        // followed to the first file within what is left of the allowance.
+        // Pages at the scan bound may be empty, any number in a row (4.1 rule 3, 8 rule 1): followed within the allowance.
         const spent = ctx.api.asked - started;
         const walk = await walkToFile(ctx, ctx.target.containerFiles.containerId, {
           limit,
@@ -296,14 +288,8 @@ export const paginationPropertyChecks = defineChecks([
         },
       });
       if (refusedControl.length > 0) ctx.observe('files.after.control-char-paths', { refusedWith400: refusedControl });
-      // The after of a listing with no file resumes with nothing: accepted and followed, never strictly after a file.
       if (full.complete && full.files.length === 0)
-        notJudgedWithoutFiles(
-          ctx,
-          STRICTLY_AFTER_REQUIREMENTS,
-          walked,
-          `its listing at limit ${FULL_LISTING_LIMIT} ended after ${full.pages} page(s) without one, and the pages after the generated cursors listed none`,
-        );
+        notJudgedWithoutFiles(ctx, ONE_PAGE_RULES, walked, `its listing ended after ${full.pages} page(s) without one`);
       if (judged === 0 && notReached !== undefined)
         ctx.skip(`no generated cursor reached a listed file: ${notReached}`);
     },
