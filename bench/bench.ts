@@ -247,7 +247,9 @@ async function main(): Promise<number> {
 
   // The catalogue as it is now (other files may add faults at any time: never a fixed list).
   let faults = opts.faults ? pickNamed(FAULTS, opts.faults, 'fault') : [...FAULTS];
-  const variants = opts.variants ? pickNamed(CONFORMANT_VARIANTS, opts.variants, 'variant') : [...CONFORMANT_VARIANTS];
+  // A variant whose target file the command line refuses at its preflight (exit 2 by design) has no verdict run.
+  const runnable = CONFORMANT_VARIANTS.filter((v) => v.refusedByPreflight === undefined);
+  const variants = opts.variants ? pickNamed(runnable, opts.variants, 'variant') : [...runnable];
   if (!faults || !variants) return 2;
   if (!opts.faults && opts.quick) faults = spreadPick(FAULTS, 5);
 

@@ -369,6 +369,14 @@ export function containerWith(containerId: string, runs: HiddenRuns | null): Con
   return c;
 }
 
+const withoutFilesViews = new WeakMap<Container, Container>();
+/** The container with its hidden objects only, no file (built once per container). */
+export function withoutFiles(c: Container): Container {
+  let view = withoutFilesViews.get(c);
+  if (!view) withoutFilesViews.set(c, (view = indexContainer(c.objects.filter((o) => o.hidden))));
+  return view;
+}
+
 /** Containers by id. An id not in this map is answered with an empty list (see routes/container-files.ts). */
 export const CONTAINERS: ReadonlyMap<string, Container> = new Map([
   [CONTAINER_MAIN, mainContainer()],

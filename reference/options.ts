@@ -30,6 +30,11 @@ export interface ReferenceOptions {
    * null for its own only: the document bounds no run of them (8 rule 1, 4.1 rule 3 "`data` may be empty").
    */
   hiddenRuns: HiddenRuns | null;
+  /**
+   * The main container holds no file, only its hidden bookkeeping objects (2.2 "May be empty"; nothing
+   * says the container a target file names holds any): every page of its listing is empty.
+   */
+  mainContainerEmpty: boolean;
   /** Extra unknown fields on every object (the document never forbids them). */
   extraFields: boolean;
   /** 2.4: endpoint fields whose presence/nullability is not shown are sent as null or left out. */
@@ -74,6 +79,7 @@ export const DEFAULT_REFERENCE_OPTIONS: ReferenceOptions = {
   firstIdNull: false,
   scanBound: 64,
   hiddenRuns: null,
+  mainContainerEmpty: false,
   extraFields: false,
   sparseEndpoints: false,
   stringErrorStatus: { invalid_body: 400, not_found: 404, internal_error: 500 },

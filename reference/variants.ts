@@ -18,6 +18,12 @@ export interface ConformantVariant {
    * not reached, error): conformant means conformant with every MUST the suite can ask of it.
    */
   unjudged?: ReadonlyArray<{ id: string; why: string }>;
+  /**
+   * Why the command line refuses the target file this variant prints at its preflight, before any check
+   * (exit 2, rule "Bad input exits 2"): only the engine alone judges it, so runs through the command line
+   * leave it out.
+   */
+  refusedByPreflight?: string;
 }
 
 /**
@@ -138,6 +144,41 @@ export const CONFORMANT_VARIANTS: readonly ConformantVariant[] = [
       ].map((id) => ({
         id,
         why: 'the key lists no intern: no page lists one whose order, state, workspace or count to judge (2.6, 4.3)',
+      })),
+    ],
+  },
+  {
+    name: 'empty-main-container',
+    description:
+      'the main container holds no file, only its hidden bookkeeping objects (2.2 data "May be empty"; nothing says the container a target file names holds one): every page of its listing is empty with has_more false',
+    options: { mainContainerEmpty: true },
+    // The command line refuses such a target file before any check (cli/preflight.ts, rule
+    // "Bad input exits 2"); the engine alone judges it: what needs a listed file is said not judged, with that cause.
+    refusedByPreflight:
+      'containerFiles.containerId lists no file: the listContainerFiles checks need a container that has files',
+    unjudged: [
+      ...[
+        'files.file.schema',
+        'files.file.id-encodes-path',
+        'files.file.id-url-safe-alphabet',
+        'files.file.created-at-seconds',
+      ].map((id) => ({ id, why: 'the main container lists no file: no record to judge (2.1)' })),
+      ...[
+        'files.list.path-order',
+        'files.limit.default-value',
+        'files.limit.default-maximum',
+        'files.limit.page-size',
+        'files.after.strictly-after',
+        'files.pagination.last-id-is-last-listed',
+        'files.pagination.progress',
+        'files.pagination.limit-independent',
+      ].map((id) => ({
+        id,
+        why: 'the main container lists no file: no page lists one whose order, count, resumption or cursor to judge (2.2, 4.1)',
+      })),
+      ...['files.pagination.last-id-when-has-more', 'files.pagination.scan-bound-position'].map((id) => ({
+        id,
+        why: 'the main container lists no file, and every page of it and of the empty container ends the listing: no page with has_more true or ending at the scan bound to judge (4.1 rules 1 and 3)',
       })),
     ],
   },

@@ -36,7 +36,7 @@ interface Run {
 }
 
 /** The variants that choose otherwise where the document says "not shown". */
-const SILENT_CHOICES = CONFORMANT_VARIANTS.filter((v) => !v.options.readings);
+const SILENT_CHOICES = CONFORMANT_VARIANTS.filter((v) => !v.options.readings && v.refusedByPreflight === undefined);
 
 /**
  * Data shapes the document allows (a small scan bound, long runs of hidden objects: 8 rule 1, 4.1 rule 3):

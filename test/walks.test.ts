@@ -15,6 +15,8 @@ import { traverse } from '../suites/support/traversal.ts';
 import type { FilePageNote } from '../suites/support/cross-walks.ts';
 import { lastIdsPassingOver } from '../suites/support/last-id-files.ts';
 import { FAULTS } from '../reference/faults/index.ts';
+import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
+import { fullPagePlaces } from '../suites/support/full-pages.ts';
 import { runEngineAgainst } from './support/harness.ts';
 import { ONE_VERDICT_IN_WALKS, SEEDS, seedSettings, statusesOf } from './support/seeds.ts';
 import { sharedEngineRun } from './support/shared-run.ts';
@@ -257,4 +259,53 @@ test('lastIdsPassingOver: a last_id naming a file some page lists, after the pag
   expect(found[0]!.listedBy.paths).toEqual(['d', 'e']);
   // Another container's pages say nothing of this one's files.
   expect(lastIdsPassingOver(notes.map((n, i) => (i === 4 ? { ...n, container: 'other' } : n)))).toEqual([]);
+});
+
+// ---- a full page's last_id that names a file it did not list, at some limits only, on listings where runs of
+// hidden objects end most pages (a scan bound of 1): asked where pages end at their limit, on every seed.
+
+const SKIPS_AT_SOME_LIMITS = 'files-last-id-skips-file-at-some-limits';
+
+for (const shape of ['scan-bound-1', 'hidden-listing-start']) {
+  const options = CONFORMANT_VARIANTS.find((v) => v.name === shape)!.options;
+  const declared = FAULTS.find((f) => f.name === SKIPS_AT_SOME_LIMITS)!;
+  for (const concurrency of [1, DEFAULTS.concurrency]) {
+    test(`${SKIPS_AT_SOME_LIMITS} on the ${shape} shape is NON-CONFORMANT on seeds 1-5 at concurrency ${concurrency}, failing exactly what it breaks`, async () => {
+      test.setTimeout(300_000);
+      for (const seed of [1, 2, 3, 4, 5]) {
+        const report = await runEngineAgainst(
+          { ...options, faults: [SKIPS_AT_SOME_LIMITS] },
+          { settings: { seed, concurrency } },
+        );
+        expect({ seed, verdict: report.verdict, failed: failedIds(report).sort() }).toEqual({
+          seed,
+          verdict: 'non-conformant',
+          failed: [...declared.breaks].sort(),
+        });
+        // 4.1 rule 2 on a page that ended at its limit: a page asked where the full listing has more files after the cursor than the limit.
+        expect(report.requirements.find((r) => r.id === 'files.pagination.last-id-is-last-listed')?.reason).toMatch(
+          /the page at limit=(2[1-9]|[3-5][0-9]|6[0-4]) after=cfile_\S+ lists \d+ files, as many as its limit, so it ended at its limit and not at the scan bound/,
+        );
+      }
+    });
+  }
+}
+
+test('fullPagePlaces: for each limit, the cursor of the first page of the full listing that lists more files than the limit', () => {
+  const full = {
+    pageFiles: [
+      { after: undefined, files: 4 },
+      { after: 'scan-1', files: 0 },
+      { after: 'scan-2', files: 30 },
+      { after: 'scan-3', files: 60 },
+    ],
+  };
+  expect(fullPagePlaces(full, [1, 3, 4, 21, 34, 55, 89])).toEqual([
+    { limit: 1, after: undefined },
+    { limit: 3, after: undefined },
+    { limit: 4, after: 'scan-2' },
+    { limit: 21, after: 'scan-2' },
+    { limit: 34, after: 'scan-3' },
+    { limit: 55, after: 'scan-3' },
+  ]);
 });

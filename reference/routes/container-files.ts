@@ -6,6 +6,7 @@ import {
   indexContainer,
   LARGE_LISTING,
   visiblePaths,
+  withoutFiles,
   type HiddenRuns,
   type Container,
   type StoredObject,
@@ -82,7 +83,10 @@ export function listContainerFiles(ctx: RouteContext): JsonResponse {
     };
   if (hasFault(opts, 'files-restarted-container-rejected') && /-r[0-9a-z]+$/i.test(containerId)) return filesError(400);
   if (hasReading(opts, 'unknown-container-forbidden') && !CONTAINERS.has(containerId)) return filesError(403);
-  const container = containerWith(containerId, listingShape(opts)) ?? NO_CONTAINER;
+  const shaped = containerWith(containerId, listingShape(opts));
+  const container =
+    (opts.mainContainerEmpty && containerId === CONTAINER_MAIN && shaped ? withoutFiles(shaped) : shaped) ??
+    NO_CONTAINER;
   if (
     hasFault(opts, 'files-after-unknown-path-rejected') &&
     afterKey !== null &&

@@ -5,7 +5,11 @@
 import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
 import { expectStatus } from '../../core/check/expect.ts';
 import { expectRejected, LIMIT_DEFAULT, LIMIT_MAX, main, q } from '../support/container-files.ts';
-import { fetchPage, pageEnd, readPage, walkPages, type FetchedPage } from '../support/file-pages.ts';
+import { fetchPage, pageEnd, readPage, walkPages, type FetchedPage, type FilePage } from '../support/file-pages.ts';
+import { listsNoFile, notJudgedWithoutFiles } from '../support/no-file-listed.ts';
+
+/** The reason's words for a listing asked without limit that ended without a file. */
+const withoutLimitEnded = (pages: number) => `its listing without limit ended after ${pages} page(s) without one`;
 
 /** Spellings of an integer limit the document does not rule on (files.limit.spelling). */
 const LIMIT_SPELLINGS = ['1e2', '2.0', '+5', '05', '0x10', ''];
@@ -28,6 +32,7 @@ export const containerFilesLimitChecks = defineChecks([
           p.res,
         );
       }
+      if (listsNoFile(pages)) notJudgedWithoutFiles(ctx, [ctx.requirement], pages, withoutLimitEnded(pages.length));
     },
   },
   {
@@ -44,6 +49,8 @@ export const containerFilesLimitChecks = defineChecks([
         followEmpty: true,
         enough: (ps) => full(ps[ps.length - 1]!),
       });
+      if (listsNoFile(pages))
+        return notJudgedWithoutFiles(ctx, [ctx.requirement], pages, withoutLimitEnded(pages.length));
       // Pages that end at the scan bound say nothing of the default: without one that ends at its last
       // file, the default is not judged (a listing that ended has none to show, a walk cut short may).
       if (!pages.some(full) && end !== 'last-page')
@@ -77,11 +84,13 @@ export const containerFilesLimitChecks = defineChecks([
         JSON.stringify([p.page.data.map((f) => f.path), p.page.has_more, p.page.last_id]);
       const full = (p: FetchedPage) => p.page.has_more && pageEnd(p.page) === 'last-listed';
       const { pages } = await walkPages(ctx, main(ctx), { maxPages: 8, enough: (ps) => full(ps[ps.length - 1]!) });
+      const hundreds: FetchedPage[] = [];
       for (const without of pages) {
         const hundred = await fetchPage(ctx, main(ctx), {
           limit: LIMIT_DEFAULT,
           ...(without.after !== undefined ? { after: without.after } : {}),
         });
+        hundreds.push(hundred);
         if (shape(hundred) === shape(without)) continue;
         // Live data is not ours: asked again without limit, a page that changed is not judged. Asked of
         // the target itself (api.fresh), not of the run's memory: the question is whether it moved.
@@ -102,6 +111,14 @@ export const containerFilesLimitChecks = defineChecks([
           without.res,
         );
       }
+      // Two empty pages alike show nothing of the default: only how many files a page holds does.
+      if (listsNoFile([...pages, ...hundreds]))
+        notJudgedWithoutFiles(
+          ctx,
+          [ctx.requirement],
+          pages,
+          `its listing without limit and at limit=${LIMIT_DEFAULT} ended after ${pages.length} page(s) without one`,
+        );
     },
   },
   {
@@ -139,10 +156,12 @@ export const containerFilesLimitChecks = defineChecks([
     requirements: ['files.limit.maximum'],
     async probe(ctx: ProbeContext) {
       // 4.1 / 8 "maximum 1000": refused (SHOULD, files.limit.out-of-range-rejected) or clamped, never exceeded.
+      const served: Array<{ page: FilePage; after: undefined }> = [];
       for (const limit of [1001, 5000]) {
         const res = await ctx.api.listContainerFiles(main(ctx), { limit });
         if (res.status !== 200) continue;
         const p = readPage(res);
+        served.push({ page: p, after: undefined });
         ctx.conform(
           p.data.length <= LIMIT_MAX,
           ctx.requirement,
@@ -150,6 +169,14 @@ export const containerFilesLimitChecks = defineChecks([
           res,
         );
       }
+      // A refusal judges it; a page served with no file on it does not.
+      if (served.length === 2 && listsNoFile(served))
+        notJudgedWithoutFiles(
+          ctx,
+          [ctx.requirement],
+          served,
+          'limit=1001 and limit=5000 each ended the listing without one',
+        );
     },
   },
   {
@@ -185,8 +212,10 @@ export const containerFilesLimitChecks = defineChecks([
     operation: 'listContainerFiles',
     requirements: ['files.limit.page-size'],
     async probe(ctx: ProbeContext) {
+      const walked: FetchedPage[] = [];
       for (const limit of [1, 7]) {
         const { pages } = await walkPages(ctx, main(ctx), { limit, maxPages: 3 });
+        walked.push(...pages);
         for (const p of pages) {
           ctx.conform(
             p.page.data.length <= limit,
@@ -196,6 +225,13 @@ export const containerFilesLimitChecks = defineChecks([
           );
         }
       }
+      if (listsNoFile(walked))
+        notJudgedWithoutFiles(
+          ctx,
+          [ctx.requirement],
+          walked,
+          'its listing at limit 1 and at limit 7 ended without one',
+        );
     },
   },
 ]);

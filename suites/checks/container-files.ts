@@ -19,6 +19,7 @@ import {
 import { conformRecord } from '../judges/records.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
 import { firstListedPages, LIMIT_MAX, main, q, sampleFiles, SAMPLE_PAGES, where } from '../support/container-files.ts';
+import { listsNoFile, notJudgedWithoutFiles } from '../support/no-file-listed.ts';
 import { shown } from '../support/values.ts';
 
 export const containerFilesChecks = defineChecks([
@@ -35,6 +36,10 @@ export const containerFilesChecks = defineChecks([
       // A violation inside data[n] is the file's (2.1), any other the list's (2.2): the attribution
       // the response-schema judge applies to every page of the run.
       conformToSchema(ctx, 'listContainerFiles', res);
+      // The list is judged on an empty page too; its records only where it lists one.
+      const page = { page: readPage(res), after: undefined };
+      if (listsNoFile([page]))
+        notJudgedWithoutFiles(ctx, ['files.file.schema'], [page], 'its first page ended the listing without one');
     },
   },
   {

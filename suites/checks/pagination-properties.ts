@@ -14,7 +14,8 @@ import {
 import { encodeFileId, FILE_ID_PREFIX } from '../../core/document/file-id.ts';
 import { FILES_LIMIT } from '../../spec/parameter-bounds.ts';
 import { prefixlessScanCursor } from '../support/container-files.ts';
-import { readPage, walkNotReached, walkToFile } from '../support/file-pages.ts';
+import { readPage, walkNotReached, walkToFile, type FetchedPage } from '../support/file-pages.ts';
+import { notJudgedWithoutFiles } from '../support/no-file-listed.ts';
 import { OPERATION_PROBES } from '../support/operations.ts';
 import { assertPageRules, PAGE_RULE_REQUIREMENTS } from '../support/page-rules.ts';
 import { compareIn, PathOrderTracker } from '../support/path-order.ts';
@@ -168,11 +169,11 @@ export const paginationPropertyChecks = defineChecks([
       'files.limit.bounds-accepted',
       ...ONE_PAGE_RULES.filter((r) => r !== 'files.after.strictly-after'),
     ],
-    // One resumed page a run on the reference's data; pages that end at the scan bound add the walk
-    // to the next file (within the property's share of the budget).
+    // One resumed page a run on the reference's data; pages that end at the scan bound add the walk to the next file.
     estimatedRequests: 1,
     async probe(ctx: ProbeContext) {
       const full = await listing(ctx);
+      const walked: FetchedPage[] = []; // what the walks judged: an empty listing shows no file (no-file-listed.ts)
       const paths = full.files.map((f) => f.path);
       // The order(s) the listing is in (UTF-8 or UTF-16 code units, 2.2 / 4.1): where the data cannot
       // tell them apart, either is the target's, and a resumed listing may follow either.
@@ -214,8 +215,7 @@ export const paginationPropertyChecks = defineChecks([
           `after=${after} (${at.position} path ${shown(at.path)}) answered ${res.status}, not 200`,
           res,
         );
-        // Pages that end at the scan bound may come back empty, any number in a row (4.1 rule 3, 8 rule 1):
-        // followed to the first file within what is left of the allowance.
+        // Pages at the scan bound may be empty, any number in a row (4.1 rule 3, 8 rule 1): followed within the allowance.
         const spent = ctx.api.asked - started;
         const walk = await walkToFile(ctx, ctx.target.containerFiles.containerId, {
           limit,
@@ -224,6 +224,7 @@ export const paginationPropertyChecks = defineChecks([
           maxRequests: Math.max(1, allowance - spent),
         });
         for (const fp of walk.pages) assertPageRules(fp, order);
+        walked.push(...walk.pages);
         const got = walk.page.page.data.map((f) => f.path);
         // Not reached within the share: where the listing resumes is not known, so nothing is compared.
         if (walk.end === 'allowance') {
@@ -287,6 +288,8 @@ export const paginationPropertyChecks = defineChecks([
         },
       });
       if (refusedControl.length > 0) ctx.observe('files.after.control-char-paths', { refusedWith400: refusedControl });
+      if (full.complete && full.files.length === 0)
+        notJudgedWithoutFiles(ctx, ONE_PAGE_RULES, walked, `its listing ended after ${full.pages} page(s) without one`);
       if (judged === 0 && notReached !== undefined)
         ctx.skip(`no generated cursor reached a listed file: ${notReached}`);
     },

@@ -26,14 +26,14 @@ import {
   type FetchedPage,
   type Walk,
 } from '../support/file-pages.ts';
+import { fullPageWalks, LIMIT_SPREAD } from '../support/full-pages.ts';
 
 /**
- * The limits of this check's own walks, from the start of the listing: a spread over 1..1000
- * (Fibonacci numbers, each about 1.6 times the one before), whatever the data; the run's
- * other walks (random limits of the properties) add theirs. A choice of coverage, never a verdict: a
- * limit not walked leaves its walks unjudged, it fails nothing.
+ * The limits of this check's own walks, from the start of the listing and from where a page at each ends
+ * at its limit (full-pages.ts): a spread over 1..1000 whatever the data; the run's other walks (random
+ * limits of the properties) add theirs.
  */
-export const WALK_LIMITS = [1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987] as const;
+export const WALK_LIMITS = LIMIT_SPREAD;
 /**
  * A walk of this check's own ends once it listed files on this many pages (so it crossed cursors
  * with files on both sides), or after WALK_MAX_PAGES pages (runs of hidden objects may fill many
@@ -165,8 +165,13 @@ export const paginationWalkChecks = defineChecks([
     operation: 'listContainerFiles',
     requirements: ['files.pagination.next-page', 'files.pagination.limit-independent'],
     wholeRun: true,
-    estimatedRequests: WALK_LIMITS.length * PAGES_WITH_FILES + 4,
-    gather: async (ctx) => void (await walksFromStart(ctx)),
+    // The full pages' walks besides (two requests a limit where nothing lies between), which
+    // files.pagination.last-id-is-last-listed asks too, answered to the second from the run's memory.
+    estimatedRequests: WALK_LIMITS.length * (PAGES_WITH_FILES + 2) + 4,
+    gather: async (ctx) => {
+      await walksFromStart(ctx);
+      await fullPageWalks(ctx, WALK_LIMITS);
+    },
     async probe(ctx: ProbeContext) {
       const container = ctx.target.containerFiles.containerId;
       // The run's walks (noted as they came: ctx.notes), this check's own among them at limits the run

@@ -17,7 +17,9 @@ import {
 import { PathOrderTracker } from '../support/path-order.ts';
 import { ConformanceFailure } from '../../core/check/errors.ts';
 import { pageName, queryOf, type FilePageNote } from '../support/cross-walks.ts';
+import { fullPageWalks, LIMIT_SPREAD } from '../support/full-pages.ts';
 import { lastIdsPassingOver } from '../support/last-id-files.ts';
+import { listsNoFile, NO_FILE_LISTED, notJudgedWithoutFiles } from '../support/no-file-listed.ts';
 import { shown } from '../support/values.ts';
 
 /** 4.1 / 8: limit maximum 1000. */
@@ -68,6 +70,8 @@ export const paginationChecks = defineChecks([
           p.res,
         );
       }
+      if (listsNoFile(pages))
+        notJudgedWithoutFiles(ctx, [ctx.requirement], pages, 'its listing at limit 10 ended without one');
     },
   },
   {
@@ -82,11 +86,22 @@ export const paginationChecks = defineChecks([
     estimatedRequests: 2 * OWN_WALK_PAGES + 2,
     gather: async (ctx) => {
       await ownLastIdWalks(ctx);
+      // Where pages end at their limit, at every limit of the spread: rule 2 holds there without rule
+      // 3's exception, and runs of hidden objects may leave such pages nowhere a walk from the start reaches.
+      await fullPageWalks(ctx, LIMIT_SPREAD);
     },
     async probe(ctx: ProbeContext) {
       // 4.1 rule 2. A last_id that names a listed file other than the last is no scan position after
       // the page, so it can only be rule 2 broken.
-      for (const p of await ownLastIdWalks(ctx)) {
+      const own = await ownLastIdWalks(ctx);
+      if (listsNoFile(own)) {
+        // Neither rule names a file here: no last_id among listed files, none passing over one.
+        const what = 'its listing at limits 10 and 1000 ended without one';
+        notJudgedWithoutFiles(ctx, ['files.pagination.last-id-is-last-listed'], own, what);
+        ctx.notJudged('files.pagination.next-page', `${NO_FILE_LISTED}: ${what}, so no last_id to pass over a file`);
+        return;
+      }
+      for (const p of own) {
         const last = p.page.data[p.page.data.length - 1];
         ctx.conform(
           pageEnd(p.page) !== 'other-listed',
@@ -186,14 +201,18 @@ export const paginationChecks = defineChecks([
         (x): x is string => x !== undefined,
       );
       let lastPages = 0;
+      let withFiles = 0;
+      let mainPages: FetchedPage[] = [];
       for (const containerId of ids) {
         const walk = await walkOrSkip(ctx, containerId, containerId !== main(ctx), {
           limit: LIMIT_MAX,
           maxPages: containerId === main(ctx) ? 8 : 3,
         });
+        if (containerId === main(ctx)) mainPages = walk?.pages ?? [];
         for (const p of walk?.pages ?? []) {
           if (p.page.has_more) continue;
           lastPages++;
+          if (p.page.data.length > 0) withFiles++;
           ctx.conform(
             !(p.page.last_id === null && p.page.data.length > 0),
             ctx.requirement,
@@ -204,6 +223,14 @@ export const paginationChecks = defineChecks([
       }
       if (lastPages === 0)
         ctx.skip('no last page (has_more false) reached within a few pages of the configured containers');
+      // Null on an empty last page is what rule 4 allows: only a last page with files judges it.
+      if (withFiles === 0 && listsNoFile(mainPages))
+        notJudgedWithoutFiles(
+          ctx,
+          [ctx.requirement],
+          mainPages,
+          `its listing at limit ${LIMIT_MAX} ended without one, and no other configured container's last page listed one`,
+        );
     },
   },
   {
@@ -225,6 +252,8 @@ export const paginationChecks = defineChecks([
           p.res,
         );
       }
+      if (listsNoFile(pages))
+        notJudgedWithoutFiles(ctx, [ctx.requirement], pages, `its listing at limit ${limit} ended without one`);
     },
   },
   {

@@ -10,6 +10,7 @@ import { expectErrorShape } from '../judges/response-schema.ts';
 import { errorBody } from './operations.ts';
 import { PathOrderTracker } from './path-order.ts';
 import { fullListing, fullListingPages } from './traversal.ts';
+import { NO_FILE_LISTED } from './no-file-listed.ts';
 import {
   filesOf,
   UnreadableListing,
@@ -57,8 +58,7 @@ export async function firstListedPages(
   const { pages, end } = await walkPages(ctx, containerId, { limit: LIMIT_MAX, maxPages: pagesMax });
   if (filesOf(pages).length > 0) return { pages };
   const last = pages[pages.length - 1]!;
-  if (end === 'last-page')
-    return { pages, noFile: `${containerId} lists no file (its listing ended after ${pages.length} page(s))` };
+  if (end === 'last-page') return { pages, noFile: emptyListing(containerId, pages.length) };
   if (last.page.last_id === null || (end !== 'max-pages' && end !== 'allowance'))
     return {
       pages,
@@ -71,8 +71,7 @@ export async function firstListedPages(
   });
   const all = [...pages, ...more.pages];
   if (more.end === 'file') return { pages: all };
-  if (more.end === 'last-page')
-    return { pages: all, noFile: `${containerId} lists no file (its listing ended after ${all.length} page(s))` };
+  if (more.end === 'last-page') return { pages: all, noFile: emptyListing(containerId, all.length) };
   if (more.end === 'allowance')
     return {
       pages: all,
@@ -83,6 +82,10 @@ export async function firstListedPages(
     noFile: `the listing of ${containerId} does not go on past ${all.length} page(s) without a file (the pagination checks judge its cursors)`,
   };
 }
+
+/** Why no file was sampled from a listing that ended without one (the cause no-file-listed.ts names). */
+const emptyListing = (containerId: string, pages: number) =>
+  `${NO_FILE_LISTED}: the listing of ${containerId} ended after ${pages} page(s) without one`;
 
 /**
  * The path order(s) a page is in (UTF-8 or UTF-16 code units, 2.2 / 4.1), to compare other paths with
