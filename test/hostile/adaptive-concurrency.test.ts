@@ -117,7 +117,6 @@ for (const concurrency of [1, 8]) {
         expect(report.run.retries).toBeGreaterThan(0);
         expect(report.verdict, report.run.incomplete ?? '').toBe('conformant');
         const ran = report.checks.filter((c) => SENDS_LIST_INTERNS.has(c.checkId));
-        expect(ran.length).toBe(SENDS_LIST_INTERNS.size);
         expect(ran.filter((c) => c.status !== 'pass' && c.level === 'MUST').map((c) => c.checkId)).toEqual([]);
       } finally {
         await transport.close();
