@@ -1,9 +1,10 @@
 /**
- * `conformance diff A B`: the real CLI on real reports. The suite runs once on the plain reference (and
- * once more, embedded), once on each variant that makes other choices where the document is
- * silent, and once on a fault; every assertion below reuses those reports, so the file costs seven runs.
- * The runs are in-process (runConformance, the report model of report.json): what is tested here is
- * the diff command, which reads report files; the suite's own command line is tested elsewhere.
+ * `conformance diff A B`: the real CLI on real reports. The suite runs twice on the plain reference,
+ * once on each variant that makes other choices where the document is silent, and once on a fault;
+ * every assertion below reuses those reports. The runs are the engine's in-process, each reference
+ * answering without a connection (test/support/harness.ts runEngineAgainst, the report model of
+ * report.json): what is tested here is the diff command, which reads report files; the suite's own
+ * command line and its runs over HTTP are tested elsewhere.
  *
  * The variants made of one reading of the document's words (`options.readings`, spec/readings.yaml)
  * are left out: they differ on MUST points both readings pass, which the implementation profile does
@@ -13,17 +14,14 @@ import { expect, test } from '@playwright/test';
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runConformance } from '../cli/api.ts';
 import type { ReferenceOptions } from '../reference/options.ts';
-import { startReference } from '../reference/server.ts';
-import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { requirement } from '../core/document/catalogue.ts';
 import { compareReports, type ObservationDifference, type ReportComparison } from '../reports/diff-compare.ts';
 import { COUNT_FIELDS } from '../reports/diff-counts.ts';
 import { EXIT_CODE } from '../reports/format.ts';
 import type { ConformanceReport } from '../reports/model.ts';
-import { runScript } from './support/harness.ts';
+import { runEngineAgainst, runScript } from './support/harness.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -64,19 +62,9 @@ const dir = mkdtempSync(join(tmpdir(), 'diff-test-'));
 /** The seed of every run below: one seed, so two runs of one implementation send the same requests. */
 const SEED = 1234;
 
-/**
- * Starts the reference with the given options (a fault, a conformant variant), describes it in a
- * target file as a user would, and runs the suite against it in-process.
- */
-async function runAgainst(options: Partial<ReferenceOptions>): Promise<ConformanceReport> {
-  const server = await startReference(options);
-  const targetFile = join(mkdtempSync(join(tmpdir(), 'variant-')), 'target.yaml');
-  writeFileSync(targetFile, referenceTargetYaml(server));
-  try {
-    return await runConformance({ target: targetFile, seed: SEED, env: referenceKeyEnv(server) });
-  } finally {
-    await server.close();
-  }
+/** The suite's run, in-process, against the reference started with the given options (a fault, a conformant variant). */
+function runAgainst(options: Partial<ReferenceOptions>): Promise<ConformanceReport> {
+  return runEngineAgainst(options, { settings: { seed: SEED } });
 }
 
 /** Keeps a run's report as a file; `expectedCode` is the exit code the command line gives its verdict. */
@@ -101,8 +89,8 @@ test.beforeAll(async () => {
   test.setTimeout(300_000);
   // One at a time: the machine's cores are shared, and a run's timing must not starve another's.
   keep('plain', await runAgainst({}), 0);
-  // The embedded reference, with the same seed: the same implementation run again.
-  keep('plain-again', await runConformance({ seed: SEED }), 0);
+  // Another reference with the same seed: the same implementation run again.
+  keep('plain-again', await runAgainst({}), 0);
   for (const v of SILENT_CHOICES) keep(v.name, await runAgainst(v.options), 0);
   keep('fault', await runAgainst({ faults: [FAULT.name] }), 1);
 });
@@ -415,7 +403,9 @@ test('bad input: one line on stderr, exit 2, for every kind', async () => {
     },
     {
       args: [plain.file, other((r) => (r.suite.version = '9.9.9'))],
-      says: /different suite versions \(A .* 0\.\d+\.\d+, B .* 9\.9\.9\)/,
+      says: new RegExp(
+        `different suite versions \\(A conformance-suite ${plain.report.suite.version.replaceAll('.', '\\.')}, B .* 9\\.9\\.9\\)`,
+      ),
     },
     {
       args: [plain.file, other((r) => (r.specVersion = '2.0.0'))],

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import suitesConfig from '../playwright.config.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import type { ConformanceReport } from '../reports/model.ts';
@@ -24,7 +25,11 @@ interface DirectRun {
   reportDir: string;
 }
 
-/** `reporters: 'config'`: the configuration's own reporters (the host reporter, then Playwright's list), as `npx playwright test` runs. */
+/**
+ * The results are read from Playwright's json reporter, after the host reporter (which gates), or after
+ * `reporters: 'config'`, the configuration's own reporters (the host reporter, then Playwright's list):
+ * what `npx playwright test` prints, and the results of that same run.
+ */
 async function playwrightTest(
   args: string[],
   env: Record<string, string>,
@@ -33,7 +38,9 @@ async function playwrightTest(
   const dir = mkdtempSync(join(tmpdir(), 'direct-'));
   const out = join(dir, 'results.json');
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const reporterArgs = reporters === 'json' ? [`--reporter=${join(ROOT, 'cli/playwright/host-reporter.ts')},json`] : [];
+  const before =
+    reporters === 'json' ? [join(ROOT, 'cli/playwright/host-reporter.ts')] : configReporters().map((r) => r.name);
+  const reporterArgs = [`--reporter=${[...before, 'json'].join(',')}`];
   const child = spawn(
     process.execPath,
     [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), ...reporterArgs, ...args],
@@ -95,6 +102,13 @@ async function playwrightTest(
   return { code, stdout, stderr, results, locations, reportDir: join(dir, 'report') };
 }
 
+/** The suite's configured reporters, as the command line's --reporter names them (a path from the config's directory). */
+function configReporters(): Array<{ name: string }> {
+  const reporter = suitesConfig.reporter;
+  if (!Array.isArray(reporter)) throw new Error(`playwright.config.ts reporter: ${JSON.stringify(reporter)}`);
+  return reporter.map(([name]) => ({ name: name.startsWith('.') ? join(ROOT, name) : name }));
+}
+
 async function withReference(
   faults: string[],
   fn: (file: string, env: Record<string, string>) => Promise<void>,
@@ -111,7 +125,7 @@ async function withReference(
 
 test('a SHOULD failure is shown as a warning and does not fail `npx playwright test`; CONFORMANCE_FAIL_ON=should makes it fail', async () => {
   await withReference(['files-limit-bounds-not-enforced'], async (file, env) => {
-    const must = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file });
+    const must = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file }, 'config');
     expect(must.code, must.stderr).toBe(0);
     const shown = must.results.find((r) => r.title === 'files.limit.out-of-range-rejected');
     expect(shown?.status).toBe('passed');
@@ -123,12 +137,10 @@ test('a SHOULD failure is shown as a warning and does not fail `npx playwright t
     });
 
     // In the run's own output too (Playwright's list reporter prints a test's stderr): a warning line, the test passed.
-    const listed = await playwrightTest(['--grep', 'files.limit'], { ...env, CONFORMANCE_TARGET: file }, 'config');
-    expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout + listed.stderr).toMatch(
+    expect(must.stdout + must.stderr).toMatch(
       /WARN {2}files\.limit\.out-of-range-rejected: a SHOULD requirement failed \(not gating without CONFORMANCE_FAIL_ON=should\): /,
     );
-    expect(listed.stdout).toMatch(/✓ .*files\.limit\.out-of-range-rejected/);
+    expect(must.stdout).toMatch(/✓ .*files\.limit\.out-of-range-rejected/);
 
     const should = await playwrightTest(['--grep', 'files.limit'], {
       ...env,
@@ -160,32 +172,29 @@ test("a rejected key is the preflight's one line and exit 2 before any test", as
 
 test("a careless target file (a main container that lists no file, a model answered 404, a misspelt interns.params name) is the preflight's one line and exit 2 before any test", async () => {
   await withReference([], async (file, env) => {
-    const yaml = readFileSync(file, 'utf8');
-    for (const [pattern, replacement, line] of [
-      [
-        /^ {2}containerId: .*$/m,
-        '  containerId: "cntr_typo"',
-        /^conformance: containerFiles\.containerId "cntr_typo" lists no file .*Check the target file$/,
-      ],
-      [
-        /^ {2}model: .*$/m,
-        '  model: "openai/gpt-4o-typo"',
-        /^conformance: modelEndpoints\.model "openai\/gpt-4o-typo" was answered 404 .*Check the target file$/,
-      ],
-      [
-        /^( {2}params: \{ limit:) "?limit"?,/m,
-        '$1 limt,',
-        /^conformance: interns\.params\.limit "limt" seems unknown to the target: .*Check the target file$/,
-      ],
+    // One file with the three mistakes: the preflight names each in its one line.
+    let yaml = readFileSync(file, 'utf8');
+    for (const [pattern, replacement] of [
+      [/^ {2}containerId: .*$/m, '  containerId: "cntr_typo"'],
+      [/^ {2}model: .*$/m, '  model: "openai/gpt-4o-typo"'],
+      [/^( {2}params: \{ limit:) "?limit"?,/m, '$1 limt,'],
     ] as const) {
-      const edited = join(mkdtempSync(join(tmpdir(), 'direct-target-')), 'target.yaml');
       expect(yaml.replace(pattern, replacement)).not.toBe(yaml);
-      writeFileSync(edited, yaml.replace(pattern, replacement));
-      const run = await playwrightTest([], { ...env, CONFORMANCE_TARGET: edited });
-      expect(run.code, run.stdout + run.stderr).toBe(2);
-      expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(line)]);
-      expect(run.results).toEqual([]);
+      yaml = yaml.replace(pattern, replacement);
     }
+    const edited = join(mkdtempSync(join(tmpdir(), 'direct-target-')), 'target.yaml');
+    writeFileSync(edited, yaml);
+    const run = await playwrightTest([], { ...env, CONFORMANCE_TARGET: edited });
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toEqual([expect.stringMatching(/^conformance: .*Check the target file$/)]);
+    for (const said of [
+      /containerFiles\.containerId "cntr_typo" lists no file /,
+      /modelEndpoints\.model "openai\/gpt-4o-typo" was answered 404 /,
+      /interns\.params\.limit "limt" seems unknown to the target: /,
+    ])
+      expect(lines[0]).toMatch(said);
+    expect(run.results).toEqual([]);
   });
 });
 

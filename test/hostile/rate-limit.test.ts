@@ -58,7 +58,8 @@ test('429 (Retry-After beyond the cap, and none) and 503 (Retry-After 1) are ret
   // (to list models, which it sends with the other two operations) is an answer, the next request is
   // another operation's or the preflight's second list interns. After it, 4, 6 and 8 are refused once
   // each, and their retries (5, 7, 9) go through: one check at a time (--concurrency 1), so that a
-  // retry is the very next request.
+  // retry is the very next request. The checks of list container files (--grep @files) meet them, and
+  // the rate-limit point observes that operation's 429s.
   const first = PREFLIGHT_REQUESTS;
   const refusals: Record<number, Action> = {
     [first]: limited(429, '3600'),
@@ -71,7 +72,7 @@ test('429 (Retry-After beyond the cap, and none) and 503 (Retry-After 1) are ret
   );
   servers.push(hostile);
   const file = writeTargetYaml(referenceTargetYaml(reference).replace(reference.baseUrl, hostile.baseUrl));
-  const run = await runCli(['--target', file, '--timeout', '2000', '--concurrency', '1'], {
+  const run = await runCli(['--target', file, '--timeout', '2000', '--concurrency', '1', '--grep', '@files'], {
     env: referenceKeyEnv(reference),
     timeoutMs: 110_000,
   });
