@@ -131,7 +131,7 @@ for (const mode of ['endless', 'cycle', 'backwards', 'empty'] as const) {
     // and the other checks' own shares and page caps end their walks within the rest.
     const report = await runConformance({
       target: file,
-      timeoutMs: 1000,
+      timeoutMs: 10_000,
       grep: '@files',
       maxRequests: MAX_REQUESTS,
       env: referenceKeyEnv(reference),

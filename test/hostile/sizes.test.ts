@@ -27,7 +27,7 @@ async function measuredRun(
 ): Promise<{ code: number | null; peakKb: number; stdout: string }> {
   const run = await runScript(
     'cli/conformance.ts',
-    ['--target', target, '--report-dir', reportDir, '--timeout', '5000'],
+    ['--target', target, '--report-dir', reportDir, '--timeout', '30000'],
     { env: { ...HOSTILE_KEYS }, timeoutMs: 300_000, wrapper: [TIME, '-f', 'PEAK_KB=%M'] },
   );
   return { code: run.code, peakKb: Number(/PEAK_KB=(\d+)/.exec(run.stderr)?.[1] ?? NaN), stdout: run.stdout };
