@@ -203,8 +203,48 @@ function send(res: ServerResponse, w: Wire): void {
   res.end(w.body);
 }
 
-/** Bytes of answers a reference keeps to give again (its data is fixed, so an answer depends on the request alone). */
+/** Bytes of answers the references of one process keep to give again, all together. */
 const ANSWERS_CAP_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The answers kept, by the options of the references that gave them (their JSON text): equal options
+ * give equal answers, as the data is fixed and a route reads only the options and the request, so a
+ * process that starts the same reference again and again (the suite's self-test, one run per seed)
+ * builds each answer once. The oldest options' answers give way to keep within ANSWERS_CAP_BYTES.
+ */
+const KEPT = new Map<string, { answers: Map<string, Wire>; bytes: number }>();
+let keptBytes = 0;
+
+/** The key of `opts` in KEPT, its answers made the newest. */
+function keptKey(opts: ReferenceOptions): string {
+  // Written so that no two options read the same: undefined and the numbers JSON writes as null are named.
+  const key = JSON.stringify(opts, (_, v: unknown) =>
+    v === undefined || (typeof v === 'number' && !Number.isFinite(v)) ? `\u0000${String(v)}` : v,
+  );
+  const kept = KEPT.get(key);
+  if (kept) {
+    KEPT.delete(key);
+    KEPT.set(key, kept);
+  }
+  return key;
+}
+
+/** Keeps `w`, the answer to `request` of the options of `optionsKey`, if there is room, the oldest other options' answers giving way. */
+function keep(optionsKey: string, request: string, w: Wire): void {
+  const size = w.body.length + request.length;
+  let own = KEPT.get(optionsKey);
+  if (!own) KEPT.set(optionsKey, (own = { answers: new Map(), bytes: 0 }));
+  for (const [key, old] of KEPT) {
+    if (keptBytes + size <= ANSWERS_CAP_BYTES) break;
+    if (old === own) continue;
+    KEPT.delete(key);
+    keptBytes -= old.bytes;
+  }
+  if (keptBytes + size > ANSWERS_CAP_BYTES) return;
+  own.answers.set(request, w);
+  own.bytes += size;
+  keptBytes += size;
+}
 
 /**
  * The main host's answers, given again to the same request (method, path and query, Authorization): a
@@ -214,19 +254,14 @@ const ANSWERS_CAP_BYTES = 64 * 1024 * 1024;
 function answers(opts: ReferenceOptions): (req: ReferenceRequest) => Wire {
   const counted =
     opts.transientEvery > 0 || hasFault(opts, 'files-503-code-500') || hasFault(opts, 'interns-408-code-500');
-  const known = new Map<string, Wire>();
-  let bytes = 0;
+  if (counted) return (req) => wire(opts, respond(opts, req));
+  const optionsKey = keptKey(opts);
   return (req) => {
-    if (counted) return wire(opts, respond(opts, req));
-    const key = `${req.method ?? ''} ${req.url ?? ''} ${req.headers.authorization ?? '(none)'}`;
-    const hit = known.get(key);
+    const request = `${req.method ?? ''} ${req.url ?? ''} ${req.headers.authorization ?? '(none)'}`;
+    const hit = KEPT.get(optionsKey)?.answers.get(request);
     if (hit) return hit;
     const w = wire(opts, respond(opts, req));
-    const size = w.body.length + key.length;
-    if (bytes + size <= ANSWERS_CAP_BYTES) {
-      known.set(key, w);
-      bytes += size;
-    }
+    keep(optionsKey, request, w);
     return w;
   };
 }

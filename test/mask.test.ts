@@ -313,6 +313,19 @@ test('a key spaced out by blanks, dots, dashes, underscores, slashes, line break
   expect(mask.text(encodeURIComponent(chars.join(' . ')))).toBe('$API_KEY');
 });
 
+test('a key spaced out among timestamps is masked, the timestamps stay; a key of 8 characters spaced out is masked too', () => {
+  const stamps = (n: number) =>
+    Array.from({ length: n }, (_, i) => `"2024-05-1${i % 10}T1${i % 10}:2${i % 7}:3${i % 5}.00${i % 9}Z"`).join(',');
+  const chars = [...KEY];
+  const text = `[${stamps(40)},"${chars.join(' ')}",${stamps(3)}]`;
+  expect(mask.text(text)).toBe(`[${stamps(40)},"$API_KEY",${stamps(3)}]`);
+  // The shortest spaced form is what a run must join to be searched: a run of exactly that many is.
+  const eight = new Mask([{ value: 'Zq8Lm2Np', placeholder: '$K' }]);
+  expect(eight.text(`${stamps(2)} Z q 8 L m 2 N p ${stamps(2)}`)).toBe(`${stamps(2)} $K ${stamps(2)}`);
+  expect(eight.text(`xyzZq 8L m2 Npxyz`)).toBe('xyz$Kxyz');
+  expect(eight.text(stamps(5))).toBe(stamps(5));
+});
+
 test('what is not a key spaced out stays: prose, ids, lists, and a key made of words written as words', () => {
   const words = new Mask([{ value: 'container-files-secret', placeholder: '$K' }]);
   for (const text of [

@@ -548,3 +548,21 @@ test.describe('listInterns', () => {
     }
   });
 });
+
+test('references started with equal options give an answer built once; other options build their own', async () => {
+  const url = `${new URL(ref.baseUrl).pathname}/interns?limit=7`;
+  const asked = (server: ReferenceServer) =>
+    server.serve('main', { method: 'GET', url, headers: { authorization: `Bearer ${server.keys.management}` } });
+  const first = await startReference({ internsDefaultPageSize: 7 });
+  const again = await startReference({ internsDefaultPageSize: 7 });
+  const other = await startReference({ internsDefaultPageSize: 7, extraFields: true });
+  try {
+    const answer = asked(first);
+    expect(answer.status).toBe(200);
+    expect(asked(again)).toBe(answer);
+    expect(asked(other)).not.toBe(answer);
+    expect(asked(other).body.toString('utf8')).not.toBe(answer.body.toString('utf8'));
+  } finally {
+    await Promise.all([first.close(), again.close(), other.close()]);
+  }
+});

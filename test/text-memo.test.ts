@@ -85,6 +85,36 @@ test('the judges see a response once per request and body; each finding carries 
   expect(judged).toBe(68);
 });
 
+test('the judges note a response once per request and body, as they judge it', () => {
+  let noted = 0;
+  const judge: ResponseJudge = {
+    id: 'j',
+    requirements: ['interns.order.newest-first'],
+    judge: () => [],
+    note: (r) => (noted++, { key: JSON.stringify(r.query), value: r.query, chars: 1 }),
+  };
+  const memo = new JudgeMemo([judge]);
+  const body = 'y'.repeat(600);
+  const seen = (query: Record<string, string>, check: string): SeenResponse => ({
+    operation: 'listInterns',
+    check,
+    status: 200,
+    json: {},
+    text: body,
+    query,
+    pathParams: {},
+    auth: 'key',
+    exchange: { request: { method: 'GET', url: 'u', headers: {} }, durationMs: 1, retries: 0 },
+  });
+  const first = memo.judged(seen({ limit: '5' }, 'a')).notes;
+  const again = memo.judged(seen({ limit: '5' }, 'b')).notes;
+  expect(noted).toBe(1);
+  expect(again).toEqual(first);
+  expect(first).toEqual([['j', { key: '{"limit":"5"}', value: { limit: '5' }, chars: 1 }]]);
+  expect(memo.judged(seen({ limit: '6' }, 'a')).notes[0]![1].key).toBe('{"limit":"6"}');
+  expect(noted, 'another request is noted anew').toBe(2);
+});
+
 test('a memo that keeps short texts is bounded in entries too: past it the oldest give way', () => {
   const memo = new TextMemo<number>(1, 1000, 100, 3);
   let calls = 0;

@@ -1,15 +1,19 @@
-import type { Finding, ResponseJudge, SeenResponse } from './judge.ts';
+import type { Finding, ResponseJudge, RunNote, SeenResponse } from './judge.ts';
 import { TextMemo } from '../text/text-memo.ts';
 
 type Found = Omit<Finding, 'exchange'>;
 
+/** A judge's note of a response (ResponseJudge.note), by the judge's id. */
+export type Noted = readonly [judgeId: string, note: RunNote];
+
 const MAX_REQUESTS_PER_BODY = 64;
 
 /**
- * The whole-run judges' findings for a response like one judged before: a run receives the same
- * answer to the same request many times (a page several checks ask), and the judges are pure
- * functions of what is keyed here (the request as sent, the status, the content type and the body),
- * so the findings are those of the first time, with this response's exchange as their evidence.
+ * The whole-run judges' findings and notes for a response like one judged before: a run receives the
+ * same answer to the same request many times (a page several checks ask), and the judges' `judge` and
+ * `note` are pure functions of what is keyed here (the request as sent, the status, the content type
+ * and the body), so the findings are those of the first time, with this response's exchange as their
+ * evidence, and the notes are those of the first time.
  */
 export class JudgeMemo {
   /**
@@ -17,13 +21,22 @@ export class JudgeMemo {
    * judges some 15 million characters of bodies); a body asked by more than MAX_REQUESTS_PER_BODY
    * requests is judged anew for the others.
    */
-  private readonly memo = new TextMemo<Map<string, readonly Found[]>>();
+  private readonly memo = new TextMemo<Map<string, { found: readonly Found[]; notes: readonly Noted[] }>>();
 
   constructor(private readonly judges: readonly ResponseJudge[]) {}
 
   findings(seen: SeenResponse): Finding[] {
-    if (seen.text === undefined) return this.judges.flatMap((j) => j.judge(seen));
-    const judgeAll = () => this.judges.flatMap((j) => j.judge(seen)).map(({ exchange: _e, ...f }): Found => f);
+    return this.judged(seen).findings;
+  }
+
+  /** The findings of `seen` (each with its exchange) and the judges' notes of it, in the judges' order. */
+  judged(seen: SeenResponse): { findings: Finding[]; notes: readonly Noted[] } {
+    if (seen.text === undefined)
+      return { findings: this.judges.flatMap((j) => j.judge(seen)), notes: notesOf(this.judges, seen) };
+    const judgeAll = () => ({
+      found: this.judges.flatMap((j) => j.judge(seen)).map(({ exchange: _e, ...f }): Found => f),
+      notes: notesOf(this.judges, seen),
+    });
     const key = JSON.stringify([
       seen.operation,
       seen.status,
@@ -37,11 +50,21 @@ export class JudgeMemo {
       seen.contentType ?? seen.exchange.response?.headers['content-type'] ?? null,
     ]);
     const byRequest = this.memo.of(seen.text, () => new Map());
-    let found = byRequest.get(key);
-    if (found === undefined) {
-      found = judgeAll();
-      if (byRequest.size < MAX_REQUESTS_PER_BODY) byRequest.set(key, found);
+    let judged = byRequest.get(key);
+    if (judged === undefined) {
+      judged = judgeAll();
+      if (byRequest.size < MAX_REQUESTS_PER_BODY) byRequest.set(key, judged);
     }
-    return found.map((f) => ({ ...f, exchange: seen.exchange }));
+    return { findings: judged.found.map((f) => ({ ...f, exchange: seen.exchange })), notes: judged.notes };
   }
+}
+
+/** What the judges note of `seen`, in their order. */
+export function notesOf(judges: readonly ResponseJudge[], seen: SeenResponse): Noted[] {
+  const notes: Noted[] = [];
+  for (const judge of judges) {
+    const note = judge.note?.(seen);
+    if (note) notes.push([judge.id, note]);
+  }
+  return notes;
 }

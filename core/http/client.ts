@@ -9,7 +9,7 @@ import { TextMemo } from '../text/text-memo.ts';
 import { AnswerMemory, type Answer } from './answer-memory.ts';
 import type { ApiResponse } from './api-response.ts';
 import { spendBudget } from './budget.ts';
-import { exchangeOf, logEntryOf } from './exchange.ts';
+import { exchangeOf, logEntryOf, type UnreadBodies } from './exchange.ts';
 import { pace } from './pace.ts';
 import { answerOf, readResponse, type Asked } from './received.ts';
 import type { RequestLog } from './request-log.ts';
@@ -41,12 +41,14 @@ export type Query = Record<string, string | number | undefined>;
 
 /**
  * What one run shares between the clients of its checks besides its state: the mask (a secret
- * derived by one check is masked in every check's evidence), the duplicate-name memo and the answers
- * already received.
+ * derived by one check is masked in every check's evidence), the duplicate-name memo, the answers
+ * already received and the bodies held until read.
  */
 interface RunMemory {
   mask: Mask;
   duplicateKeys: TextMemo<string | undefined>;
+  /** The bodies of its exchanges not yet read, held unmasked (core/http/exchange.ts responseOf). */
+  unread: UnreadBodies;
   answers: AnswerMemory;
 }
 
@@ -89,6 +91,7 @@ export class Client {
       mask: new Mask(secretsOf(target)),
       duplicateKeys: new TextMemo(),
       answers: new AnswerMemory(),
+      unread: { chars: 0 },
     };
     this.scope = scope ?? { check: '', exchanges: [], onResponse: undefined, asked: 0, rank: 0 };
   }
@@ -411,7 +414,8 @@ export class Client {
     recordedEntry: number | undefined,
     error?: string,
   ): Exchange {
-    const exchange = exchangeOf(this.mask, url, headers, response, durationMs, retries, error, recordedEntry);
+    const { mask, unread } = this.memory;
+    const exchange = exchangeOf(mask, url, headers, response, durationMs, retries, error, recordedEntry, unread);
     this.keepExchange(exchange);
     return exchange;
   }

@@ -47,14 +47,27 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
  */
 function freezeCountingNames(value: unknown): number {
   let names = 0;
-  const stack: unknown[] = [value];
+  const stack: object[] = [];
+  if (typeof value === 'object' && value !== null) stack.push(value);
   while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v !== 'object' || v === null || Object.isFrozen(v)) continue;
+    const v = stack.pop()!;
+    if (Object.isFrozen(v)) continue;
     Object.freeze(v);
-    const children = Array.isArray(v) ? v : Object.values(v);
-    if (children !== v) names += children.length;
-    for (const child of children) if (typeof child === 'object' && child !== null) stack.push(child);
+    // Indexed and for-in, not Object.values: no array made per object. A parsed object's prototype is
+    // Object.prototype, which has no enumerable key: for-in reads its own names only, each once.
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const child: unknown = v[i];
+        if (typeof child === 'object' && child !== null) stack.push(child);
+      }
+      continue;
+    }
+    const members = v as Record<string, unknown>;
+    for (const name in members) {
+      names++;
+      const child = members[name];
+      if (typeof child === 'object' && child !== null) stack.push(child);
+    }
   }
   return names;
 }

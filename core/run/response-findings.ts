@@ -2,7 +2,7 @@ import type { CheckOutcome } from '../check/check.ts';
 import { curlCommand } from '../http/curl.ts';
 import { detached, EVIDENCE_TEXT_CHARS, excerpt, type Exchange } from '../check/evidence.ts';
 import type { Finding, ResponseJudge, SeenResponse } from '../check/judge.ts';
-import type { JudgeMemo } from '../check/judge-memo.ts';
+import { notesOf, type JudgeMemo } from '../check/judge-memo.ts';
 import { RunNotes } from './run-notes.ts';
 import type { Mask } from '../text/mask.ts';
 
@@ -44,9 +44,12 @@ export class ResponseFindings {
 
   /** One response received: noted, observed and judged. */
   take(seen: SeenResponse): void {
-    for (const judge of this.judging.judges) {
-      const note = judge.note?.(seen);
-      if (note) this.notes.add(judge.id, note);
+    const { judges, memo } = this.judging;
+    const judged = memo
+      ? memo.judged(seen)
+      : { findings: judges.flatMap((j) => j.judge(seen)), notes: notesOf(judges, seen) };
+    for (const [judgeId, note] of judged.notes) this.notes.add(judgeId, note);
+    for (const judge of judges) {
       const observation = judge.observe?.(seen);
       if (observation && !this.observedKeys.has(JSON.stringify(observation))) {
         this.observedKeys.add(JSON.stringify(observation));
@@ -56,10 +59,7 @@ export class ResponseFindings {
         });
       }
     }
-    const found = this.judging.memo
-      ? this.judging.memo.findings(seen)
-      : this.judging.judges.flatMap((j) => j.judge(seen));
-    for (const f of found) {
+    for (const f of judged.findings) {
       const key = f.dedupeKey ?? `${f.requirementId}\u0000${f.message}`;
       if (this.reported.has(key)) continue;
       this.reported.add(key);

@@ -118,8 +118,8 @@ interface Built {
   forms: readonly Form[];
   /** Their automaton (core/text/multi-search.ts): every form found in one pass over a view. */
   search: MultiSearch;
-  /** The secrets' spaced forms (core/text/mask/spaced.ts) and their automaton, when a secret has one. */
-  spaced?: { forms: readonly Form[]; search: MultiSearch };
+  /** The secrets' spaced forms (core/text/mask/spaced.ts), their automaton and the length of the shortest, when a secret has one. */
+  spaced?: { forms: readonly Form[]; search: MultiSearch; shortest: number };
 }
 
 /** What `secrets` (added in this order, `key` naming them) build, from BUILT or built now. */
@@ -145,7 +145,15 @@ function built(key: string, secrets: readonly Secret[]): Built {
   const made: Built = {
     forms,
     search: new MultiSearch(forms.map((f) => f.lower)),
-    ...(spaced.length ? { spaced: { forms: spaced, search: new MultiSearch(spaced.map((f) => f.lower)) } } : {}),
+    ...(spaced.length
+      ? {
+          spaced: {
+            forms: spaced,
+            search: new MultiSearch(spaced.map((f) => f.lower)),
+            shortest: spaced[spaced.length - 1]!.lower.length,
+          },
+        }
+      : {}),
   };
   if (BUILT.size >= MAX_BUILT) BUILT.delete(BUILT.keys().next().value!);
   BUILT.set(key, made);
@@ -222,7 +230,7 @@ export class Mask {
     // A key spaced out, in the view of the decoded text's runs of single characters.
     if (made.spaced) {
       const base = views[0];
-      const spaced = spacedView(base ? base.text : s, work);
+      const spaced = spacedView(base ? base.text : s, work, made.spaced.shortest);
       if (spaced) this.take(s, base ? base.over(spaced) : spaced, made.spaced, taken, covered);
     }
     if (taken.length === 0) return s;

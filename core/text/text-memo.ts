@@ -63,7 +63,9 @@ export function shortKeyMemo<V>(
   const known = new Map<string, V>();
   return (key) => {
     if (key.length > maxKeyChars) return compute(key);
-    if (known.has(key)) return known.get(key)!;
+    // One lookup for a value kept (most keys come again); a second only for a key kept as undefined.
+    const hit = known.get(key);
+    if (hit !== undefined || known.has(key)) return hit as V;
     const value = compute(key);
     if (known.size >= maxEntries) known.clear();
     known.set(key, value);

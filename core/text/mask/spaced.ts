@@ -35,15 +35,21 @@ export function spacedForm(value: string): string | undefined {
 /** Characters of short tokens in a row that make a run: with the characters it touches, a key of SAFE_KEY_CHARS. */
 const MIN_RUN_CHARS = SAFE_KEY_CHARS - 2 * SHORT;
 
-/** The spaced view of `t` (its runs of short tokens, joined), or undefined when it holds none. */
-export function spacedView(t: string, work: MaskWork): View | undefined {
+/**
+ * The spaced view of `t` (its runs of short tokens, joined), or undefined when it holds none. A run
+ * that joins fewer than `shortest` characters (the shortest spaced form searched) is left out: no
+ * form is found in it, as none holds the blank between runs. Ordinary text holds such runs (the
+ * `12:30:45` of a timestamp): a view of them would be built and searched for nothing.
+ */
+export function spacedView(t: string, work: MaskWork, shortest = SAFE_KEY_CHARS): View | undefined {
   const n = t.length;
   work.read += n;
   /** Runs found, as [first character, end of the last one) pairs, the characters they touch included. */
   const runs: number[] = [];
   let runFrom = -1;
-  /** Characters in the short tokens of the current run. */
+  /** Characters in the short tokens of the current run, and those it touches before it. */
   let chars = 0;
+  let touched = 0;
   let lastEnd = -1;
   /** Where the last long token starts and ends, -1 before any. */
   let longStart = -1;
@@ -56,18 +62,22 @@ export function spacedView(t: string, work: MaskWork): View | undefined {
     while (i < n && !isSeparator(t.charCodeAt(i))) i++;
     if (i - token <= SHORT) {
       // A run starts after a long token (or at the text's first): it touches that token's last characters.
-      if (chars === 0) runFrom = longEnd >= 0 ? Math.max(longStart, longEnd - SHORT) : token;
+      if (chars === 0) {
+        runFrom = longEnd >= 0 ? Math.max(longStart, longEnd - SHORT) : token;
+        touched = longEnd >= 0 ? longEnd - runFrom : 0;
+      }
       chars += i - token;
       lastEnd = i;
       continue;
     }
     // A long token ends the run, which touches its first characters.
-    if (chars >= MIN_RUN_CHARS) runs.push(runFrom, Math.min(i, token + SHORT));
+    const runTo = Math.min(i, token + SHORT);
+    if (chars >= MIN_RUN_CHARS && touched + chars + (runTo - token) >= shortest) runs.push(runFrom, runTo);
     chars = 0;
     longStart = token;
     longEnd = i;
   }
-  if (chars >= MIN_RUN_CHARS) runs.push(runFrom, lastEnd);
+  if (chars >= MIN_RUN_CHARS && touched + chars >= shortest) runs.push(runFrom, lastEnd);
   if (runs.length === 0) return undefined;
   const pass = new ViewWriter(t, work);
   for (let r = 0; r < runs.length; r += 2) {
