@@ -83,7 +83,9 @@ export const paginationChecks = defineChecks([
     // Every page of the run is judged together (ctx.notes): the file a last_id names may be listed only
     // by another walk, at another limit or from another cursor.
     wholeRun: true,
-    estimatedRequests: 2 * OWN_WALK_PAGES + 2,
+    // Its own walks, and the full pages' at each limit of the spread: the page, and on to the next file
+    // (a page or two where hidden objects lie between).
+    estimatedRequests: 2 * OWN_WALK_PAGES + 2 + 3 * LIMIT_SPREAD.length,
     gather: async (ctx) => {
       await ownLastIdWalks(ctx);
       // Where pages end at their limit, at every limit of the spread: rule 2 holds there without rule
