@@ -6,6 +6,7 @@ import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
 import { expectStatus } from '../../core/check/expect.ts';
 import { expectRejected, LIMIT_DEFAULT, LIMIT_MAX, main, q } from '../support/container-files.ts';
 import { fetchPage, pageEnd, readPage, walkPages, type FetchedPage, type FilePage } from '../support/file-pages.ts';
+import { onlyEmptyStart, walkOnToFiles } from '../support/empty-start.ts';
 import { listsNoFile, notJudgedWithoutFiles } from '../support/no-file-listed.ts';
 
 /** The reason's words for a listing asked without limit that ended without a file. */
@@ -22,7 +23,15 @@ export const containerFilesLimitChecks = defineChecks([
     requirements: ['files.limit.default-maximum'],
     async probe(ctx: ProbeContext) {
       // 4.1 / 8: "limit ... default 100": whatever else a page does, it holds no more than that.
-      const { pages } = await walkPages(ctx, main(ctx), { maxPages: 3 });
+      const start = await walkPages(ctx, main(ctx), { maxPages: 3 });
+      let pages = start.pages;
+      // A start of pages without a file shows nothing of the default: asked again where the run's
+      // listing showed files (4.1 rule 3 lets any number of empty pages open it).
+      if (onlyEmptyStart(pages)) {
+        const on = await walkOnToFiles(ctx, { maxPages: 3 }, `its first ${pages.length} page(s) without limit`);
+        if (on.noFile !== undefined) return ctx.notJudged(ctx.requirement, on.noFile);
+        pages = [...pages, ...on.pages];
+      }
       for (const p of pages) {
         const n = p.page.data.length;
         ctx.conform(
@@ -83,7 +92,15 @@ export const containerFilesLimitChecks = defineChecks([
       const shape = (p: FetchedPage) =>
         JSON.stringify([p.page.data.map((f) => f.path), p.page.has_more, p.page.last_id]);
       const full = (p: FetchedPage) => p.page.has_more && pageEnd(p.page) === 'last-listed';
-      const { pages } = await walkPages(ctx, main(ctx), { maxPages: 8, enough: (ps) => full(ps[ps.length - 1]!) });
+      const enough = (ps: readonly FetchedPage[]) => full(ps[ps.length - 1]!);
+      let { pages } = await walkPages(ctx, main(ctx), { maxPages: 8, enough });
+      // Empty pages alike at both limits show nothing of the default: past a start of pages without a
+      // file (4.1 rule 3), the pages compared are those asked again where the run's listing showed files.
+      if (onlyEmptyStart(pages)) {
+        const on = await walkOnToFiles(ctx, { maxPages: 8, enough }, `its first ${pages.length} page(s) without limit`);
+        if (on.noFile !== undefined) return ctx.notJudged(ctx.requirement, on.noFile);
+        pages = on.pages;
+      }
       const hundreds: FetchedPage[] = [];
       for (const without of pages) {
         const hundred = await fetchPage(ctx, main(ctx), {

@@ -19,6 +19,7 @@ import {
 import { conformRecord } from '../judges/records.ts';
 import { conformToSchema } from '../judges/response-schema.ts';
 import { firstListedPages, LIMIT_MAX, main, q, sampleFiles, SAMPLE_PAGES, where } from '../support/container-files.ts';
+import { walkOnToFiles } from '../support/empty-start.ts';
 import { listsNoFile, notJudgedWithoutFiles } from '../support/no-file-listed.ts';
 import { shown } from '../support/values.ts';
 
@@ -40,6 +41,13 @@ export const containerFilesChecks = defineChecks([
       const page = { page: readPage(res), after: undefined };
       if (listsNoFile([page]))
         notJudgedWithoutFiles(ctx, ['files.file.schema'], [page], 'its first page ended the listing without one');
+      else if (page.page.data.length === 0) {
+        // A first page without a file, has_more true (4.1 rule 3): the records are judged on a page asked
+        // where the run's listing showed files, past any number of such pages.
+        const on = await walkOnToFiles(ctx, { limit: LIMIT_MAX, maxPages: 1 }, 'its first page');
+        if (on.noFile !== undefined) ctx.notJudged('files.file.schema', on.noFile);
+        else for (const p of on.pages) conformToSchema(ctx, 'listContainerFiles', p.res);
+      }
     },
   },
   {
