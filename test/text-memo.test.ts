@@ -40,6 +40,27 @@ test('a text longer than one entry may be (a cursor of megabytes) is kept under 
   expect(calls).toBe(2);
 });
 
+/** A list-interns answer of `body` as the judges see it, asked by `check` at `url`. */
+function seenInterns(body: string, query: Record<string, string>, check: string, url: string): SeenResponse {
+  const exchange: Exchange = {
+    request: { method: 'GET', url, headers: {} },
+    response: { status: 200, headers: { 'content-type': 'application/json' }, body, truncated: false },
+    durationMs: 1,
+    retries: 0,
+  };
+  return {
+    operation: 'listInterns',
+    check,
+    status: 200,
+    json: {},
+    text: body,
+    query,
+    pathParams: {},
+    auth: 'key',
+    exchange,
+  };
+}
+
 test('the judges see a response once per request and body; each finding carries the exchange of the response it is reported for', () => {
   let judged = 0;
   const judge: ResponseJudge = {
@@ -49,25 +70,7 @@ test('the judges see a response once per request and body; each finding carries 
   };
   const memo = new JudgeMemo([judge]);
   const body = 'x'.repeat(600);
-  const seen = (query: Record<string, string>, url: string): SeenResponse => {
-    const exchange: Exchange = {
-      request: { method: 'GET', url, headers: {} },
-      response: { status: 200, headers: { 'content-type': 'application/json' }, body, truncated: false },
-      durationMs: 1,
-      retries: 0,
-    };
-    return {
-      operation: 'listInterns',
-      check: 'c',
-      status: 200,
-      json: {},
-      text: body,
-      query,
-      pathParams: {},
-      auth: 'key',
-      exchange,
-    };
-  };
+  const seen = (query: Record<string, string>, url: string) => seenInterns(body, query, 'c', url);
   const first = memo.findings(seen({ limit: '5' }, 'u1'));
   const again = memo.findings(seen({ limit: '5' }, 'u2'));
   expect(judged).toBe(1);
@@ -95,17 +98,7 @@ test('the judges note a response once per request and body, as they judge it', (
   };
   const memo = new JudgeMemo([judge]);
   const body = 'y'.repeat(600);
-  const seen = (query: Record<string, string>, check: string): SeenResponse => ({
-    operation: 'listInterns',
-    check,
-    status: 200,
-    json: {},
-    text: body,
-    query,
-    pathParams: {},
-    auth: 'key',
-    exchange: { request: { method: 'GET', url: 'u', headers: {} }, durationMs: 1, retries: 0 },
-  });
+  const seen = (query: Record<string, string>, check: string) => seenInterns(body, query, check, 'u');
   const first = memo.judged(seen({ limit: '5' }, 'a')).notes;
   const again = memo.judged(seen({ limit: '5' }, 'b')).notes;
   expect(noted).toBe(1);
