@@ -8,7 +8,8 @@ import { grepText } from '../core/check/tags.ts';
 import { recordingTransport, Recorder } from '../core/http/recorder.ts';
 import { NodeTransport, PlaywrightTransport, type Transport } from '../core/http/transport.ts';
 import type { Target } from '../core/target/target.ts';
-import { reportWithEvidence } from './run-evidence.ts';
+import { preflightEvidence, reportWithEvidence } from './run-evidence.ts';
+import type { EvidenceText } from '../reports/har.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { replaceWithErrorReport } from '../reports/error-report.ts';
 import { prepareReportDir, writeReportFiles } from '../reports/write-report.ts';
@@ -47,6 +48,17 @@ export interface OfflineRun {
 /** A run that could not be made (bad option, bad target file, unreachable target, rejected key): exit 2's cases. */
 export class ConformanceRunError extends Error {
   override readonly name = 'ConformanceRunError';
+
+  /**
+   * `evidence`: what the run sent before it stopped (the preflight's requests and answers), written
+   * as evidence.har beside the error's report, as the command line writes it ("No green without evidence").
+   */
+  constructor(
+    message: string,
+    readonly evidence?: EvidenceText,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -87,7 +99,11 @@ export async function runConformance(
     }
     const evidence = new Recorder();
     const pre = await preflight(target, settings, evidence, offline?.transport);
-    if (pre.fatal) throw new ConformanceRunError(new Mask(secretsOf(target)).text(pre.fatal));
+    if (pre.fatal) {
+      const mask = new Mask(secretsOf(target));
+      const refused = { settings, target, suite: suiteInfo(), embedded: !opts.target, evidence };
+      throw new ConformanceRunError(mask.text(pre.fatal), preflightEvidence(refused, mask));
+    }
     settings.requestsBefore = pre.requests;
     const grep = opts.grep ? new RegExp(opts.grep) : undefined;
     const selected = ALL_CHECKS.filter((c) => !grep || grep.test(grepText(c))).map((c) => c.id);
@@ -147,7 +163,10 @@ export async function runConformance(
     // As on the command line: a run that could not be made replaces the previous report with its error
     // (a report directory that refused the run is left as it is).
     if (runError && options.reportDir && !(e instanceof Error && e.name === 'ReportDirError'))
-      replaceWithErrorReport(settings.reportDir, runError.message, 2, reportDirOptions(settings));
+      replaceWithErrorReport(settings.reportDir, runError.message, 2, {
+        ...reportDirOptions(settings),
+        ...(runError.evidence !== undefined ? { evidence: runError.evidence } : {}),
+      });
     throw runError ?? e;
   } finally {
     await stop?.();

@@ -42,3 +42,23 @@ test("runConformance on a faulty deployment is non-conformant on the fault's req
     await server.close();
   }
 });
+
+test("runConformance refused at the preflight leaves, as the command does, its error report and the preflight's evidence.har, masked", async () => {
+  const server = await startReference();
+  try {
+    const file = join(mkdtempSync(join(tmpdir(), 'api-')), 'target.yaml');
+    writeFileSync(file, referenceTargetYaml(server));
+    const rotated = Object.fromEntries(Object.entries(referenceKeyEnv(server)).map(([k, v]) => [k, `${v}x`]));
+    const reportDir = join(mkdtempSync(join(tmpdir(), 'api-')), 'report');
+    const refused = await runConformance({ target: file, env: rotated, reportDir }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ConformanceRunError);
+    expect((refused as Error).message).toMatch(/was rejected by every operation \(401, 401, 401\)/);
+    expect(readFileSync(join(reportDir, 'summary.md'), 'utf8')).toMatch(/was rejected by every operation/);
+    const har = readFileSync(join(reportDir, 'evidence.har'), 'utf8');
+    for (const key of Object.values(rotated)) expect(har).not.toContain(key);
+    const entries = (JSON.parse(har) as { log: { entries: Array<{ response: { status: number } }> } }).log.entries;
+    expect(entries.map((e) => e.response.status)).toEqual([401, 401, 401]);
+  } finally {
+    await server.close();
+  }
+});
