@@ -43,6 +43,11 @@ export interface OfflineRun {
   transport: Transport;
   /** Handed the run's mask once the engine holds it: requests are told apart by their keys' placeholders. */
   useMask?: (mask: Mask) => void;
+  /**
+   * The recorded run's selection by check id (a shard's, a --grep's), in place of a grep: as many ids as
+   * the run selected, past what one --grep may hold.
+   */
+  selected?: readonly string[];
 }
 
 /** A run that could not be made (bad option, bad target file, unreachable target, rejected key): exit 2's cases. */
@@ -106,7 +111,10 @@ export async function runConformance(
     }
     settings.requestsBefore = pre.requests;
     const grep = opts.grep ? new RegExp(opts.grep) : undefined;
-    const selected = ALL_CHECKS.filter((c) => !grep || grep.test(grepText(c))).map((c) => c.id);
+    const chosen = offline?.selected ? new Set(offline.selected) : undefined;
+    const selected = ALL_CHECKS.filter((c) => (chosen ? chosen.has(c.id) : !grep || grep.test(grepText(c)))).map(
+      (c) => c.id,
+    );
     if (selected.length === 0)
       throw new ConformanceRunError('no check ran: the selection (grep) holds none of the declared checks');
     const replayProblem = replayPathProblem(opts.replayPath, selected);

@@ -134,14 +134,14 @@ export function judgeRecording(rec: Recording, reportDir?: string): Promise<Conf
       ...(o.requireAll ? { requireAll: true } : {}),
       ...(o.maxFailures !== undefined ? { maxFailures: o.maxFailures } : {}),
       ...(reportDir !== undefined ? { reportDir, force: true } : {}),
-      // The run's own selection, as ids (a check's id is the start of what --grep matches: core/check/tags.ts).
-      ...(rec.log._conformance.selected
-        ? {
-            grep: `^(?:${rec.log._conformance.selected.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}) `,
-          }
-        : {}),
     },
-    { target, transport, useMask: (m) => transport.useMask(m) },
+    {
+      target,
+      transport,
+      useMask: (m) => transport.useMask(m),
+      // The run's own selection, by check id.
+      ...(rec.log._conformance.selected ? { selected: rec.log._conformance.selected } : {}),
+    },
   );
 }
 

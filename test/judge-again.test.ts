@@ -1,4 +1,14 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { runConformance } from '../cli/api.ts';
+import { judgeRecording, loadRecording } from '../cli/offline-judge.ts';
+import { startReference } from '../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
+import { NOT_SELECTED } from '../reports/build-report.ts';
+import type { ConformanceReport } from '../reports/model.ts';
+import { ALL_CHECKS } from '../suites/checks/index.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { JUDGE_SEEDS, judgeAgain, judgeCases, type JudgeCase } from './support/judge-again.ts';
@@ -41,3 +51,28 @@ for (const [i, name] of SAMPLE.entries()) {
     expect(judged.differences, `${name} --seed ${seed}`).toEqual([]);
   });
 }
+
+test('a run of all checks but one is judged again by its checks, however many: its selection is not rebuilt as a --grep', async () => {
+  // The selection's ids joined as a --grep would be over the 1000 characters one --grep may hold.
+  const left = ALL_CHECKS[0]!.id;
+  expect(ALL_CHECKS.map((c) => c.id).join('|').length).toBeGreaterThan(1000);
+  const dir = mkdtempSync(join(tmpdir(), 'judge-selection-'));
+  const server = await startReference();
+  try {
+    const file = join(dir, 'target.yaml');
+    writeFileSync(file, referenceTargetYaml(server));
+    const reportDir = join(dir, 'report');
+    const grep = `^(?!${left.replaceAll('.', '\\.')} )`;
+    const live = await runConformance({ target: file, env: referenceKeyEnv(server), seed: 7, grep, reportDir });
+    const rec = loadRecording(join(reportDir, 'evidence.har'));
+    expect(rec.log._conformance.selected?.length).toBe(ALL_CHECKS.length - 1);
+    const offline = await judgeRecording(rec);
+    const statuses = (r: ConformanceReport) => r.checks.map((c) => [c.checkId, c.status, c.reason ?? '']);
+    expect(offline.verdict).toBe(live.verdict);
+    expect(statuses(offline)).toEqual(statuses(live));
+    expect(offline.checks.find((c) => c.checkId === left)?.reason).toBe(NOT_SELECTED);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
