@@ -293,9 +293,8 @@ for (const shape of ['scan-bound-1', 'hidden-listing-start']) {
 
 test('fullPagePlaces: for each limit, the cursor of the first page of the full listing that lists more files than the limit', () => {
   const full = {
-    pageFiles: [
+    fullerPages: [
       { after: undefined, files: 4 },
-      { after: 'scan-1', files: 0 },
       { after: 'scan-2', files: 30 },
       { after: 'scan-3', files: 60 },
     ],

@@ -42,11 +42,8 @@ export async function cursorBeforeFiles(ctx: ProbeContext, asked: string): Promi
       noFile: `${asked} listed no file, and the shared listing at limit 1000 could not be followed past them (${e.requirementId}: ${e.message})`,
     };
   }
-  const most = full.pageFiles.reduce<(typeof full.pageFiles)[number] | undefined>(
-    (best, p) => (p.files > (best?.files ?? 0) ? p : best),
-    undefined,
-  );
-  const place = full.pageFiles.find((p) => p.files >= LIMIT_DEFAULT) ?? most;
+  // The fuller pages end with the first that lists the most.
+  const place = full.fullerPages.find((p) => p.files >= LIMIT_DEFAULT) ?? full.fullerPages.at(-1);
   if (place === undefined || full.files.length === 0) {
     const cut = listingNotRead(full);
     return {

@@ -26,12 +26,12 @@ const WALK_ON_PAGES = 8;
 
 /** Where a page at `limit` asked with `after` ends at its limit: the first page of the full listing that lists more than `limit` files. */
 export function fullPagePlaces(
-  full: Pick<Traversal, 'pageFiles'>,
+  full: Pick<Traversal, 'fullerPages'>,
   limits: readonly number[],
 ): Array<{ limit: number; after: string | undefined }> {
   const places: Array<{ limit: number; after: string | undefined }> = [];
   for (const limit of limits) {
-    const page = full.pageFiles.find((p) => p.files > limit);
+    const page = full.fullerPages.find((p) => p.files > limit);
     if (page) places.push({ limit, after: page.after });
   }
   return places;

@@ -1,4 +1,3 @@
-import type { RequirementId } from '../../spec/requirement-ids.ts';
 /**
  * A container that lists no file (2.2 "May be empty"): rules of listContainerFiles that only a page with
  * something on it can show broken hold of its empty pages without showing anything. The records and their
@@ -8,6 +7,7 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
  * (its shape, has_more false, first_id) stays judged.
  */
 import type { ProbeContext } from '../../core/check/check.ts';
+import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { pageEnd, type FilePage } from './file-pages.ts';
 
 /**

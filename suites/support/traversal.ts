@@ -18,8 +18,13 @@ export interface Traversal {
    * lose a file, asked again from their neighbours (files.property.strictly-after, files.property.prefix).
    */
   scanBoundRuns: Array<{ filesBefore: number; pages: number }>;
-  /** Each page in order: the cursor it was asked with (undefined for the first) and how many files it listed. */
-  pageFiles: Array<{ after: string | undefined; files: number }>;
+  /**
+   * Each page that listed more files than every page before it, in order: the cursor it was asked with
+   * (undefined for the first) and how many files it listed. The first page that lists more than N files,
+   * or the first that lists the most, is one of them (full-pages.ts, empty-start.ts); at most one a page
+   * size (1 to 1000), however long the listing (rule "Hostile input": memory bounded).
+   */
+  fullerPages: Array<{ after: string | undefined; files: number }>;
   /** The first scan-position last_id without the cfile_ prefix, if any (4.1 rule 3 lets any token name one). */
   prefixlessScanCursor?: string;
   /** True when the listing ended (has_more false); false when stopped after `stopAfter` pages. */
@@ -65,7 +70,7 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
   let pages = 0;
   let scanBoundPages = 0;
   const scanBoundRuns: Traversal['scanBoundRuns'] = [];
-  const pageFiles: Traversal['pageFiles'] = [];
+  const fullerPages: Traversal['fullerPages'] = [];
   let inRun = false;
   let previous: FetchedPage | undefined;
   const judge = o.judge ?? true;
@@ -79,7 +84,7 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
     pages,
     scanBoundPages,
     scanBoundRuns,
-    pageFiles,
+    fullerPages,
     complete: false,
     stopped,
     order,
@@ -101,7 +106,7 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
     // of the properties that read the listing, which all declare files.pagination.next-page.
     const fp = await fetchFollowed(ctx, containerId, o.limit, after, previous);
     pages++;
-    pageFiles.push({ after, files: fp.page.data.length });
+    if (fp.page.data.length > (fullerPages.at(-1)?.files ?? 0)) fullerPages.push({ after, files: fp.page.data.length });
     if (judge) {
       // 4.1: each cursor resumes after the previous one, a rule of the walk. A page whose only fault is
       // a last_id that comes back or goes behind breaks 4.1 rule 3 as well, which the whole-run page
@@ -144,10 +149,10 @@ export async function traverse(ctx: ProbeContext, containerId: string, o: Traver
     }
     if (!fp.page.has_more) {
       if (judge) await expectNothingAfter(ctx, containerId, fp);
-      return { files, pages, scanBoundPages, scanBoundRuns, pageFiles, complete: true, order, ...more() };
+      return { files, pages, scanBoundPages, scanBoundRuns, fullerPages, complete: true, order, ...more() };
     }
     if (o.stopAfter !== undefined && pages >= o.stopAfter)
-      return { files, pages, scanBoundPages, scanBoundRuns, pageFiles, complete: false, order, ...more() };
+      return { files, pages, scanBoundPages, scanBoundRuns, fullerPages, complete: false, order, ...more() };
     const next = fp.page.last_id;
     // 4.1 rule 1: has_more true needs a cursor; a walk without one cannot go on (judged: a failure).
     if (next === null) {
