@@ -31,12 +31,11 @@ export class JudgeMemo {
 
   /** The findings of `seen` (each with its exchange) and the judges' notes of it, in the judges' order. */
   judged(seen: SeenResponse): { findings: Finding[]; notes: readonly Noted[] } {
-    if (seen.text === undefined)
-      return { findings: this.judges.flatMap((j) => j.judge(seen)), notes: notesOf(this.judges, seen) };
-    const judgeAll = () => ({
-      found: this.judges.flatMap((j) => j.judge(seen)).map(({ exchange: _e, ...f }): Found => f),
-      notes: notesOf(this.judges, seen),
-    });
+    if (seen.text === undefined) return judgedNow(this.judges, seen);
+    const judgeAll = () => {
+      const now = judgedNow(this.judges, seen);
+      return { found: now.findings.map(({ exchange: _e, ...f }): Found => f), notes: now.notes };
+    };
     const key = JSON.stringify([
       seen.operation,
       seen.status,
@@ -59,12 +58,15 @@ export class JudgeMemo {
   }
 }
 
-/** What the judges note of `seen`, in their order. */
-export function notesOf(judges: readonly ResponseJudge[], seen: SeenResponse): Noted[] {
+/** What the judges find (each with its exchange) and note of `seen`, judged now, in the judges' order. */
+export function judgedNow(
+  judges: readonly ResponseJudge[],
+  seen: SeenResponse,
+): { findings: Finding[]; notes: readonly Noted[] } {
   const notes: Noted[] = [];
   for (const judge of judges) {
     const note = judge.note?.(seen);
     if (note) notes.push([judge.id, note]);
   }
-  return notes;
+  return { findings: judges.flatMap((j) => j.judge(seen)), notes };
 }

@@ -2,7 +2,7 @@ import type { CheckOutcome } from '../check/check.ts';
 import { curlCommand } from '../http/curl.ts';
 import { detached, EVIDENCE_TEXT_CHARS, excerpt, type Exchange } from '../check/evidence.ts';
 import type { Finding, ResponseJudge, SeenResponse } from '../check/judge.ts';
-import { notesOf, type JudgeMemo } from '../check/judge-memo.ts';
+import { judgedNow, type JudgeMemo } from '../check/judge-memo.ts';
 import { RunNotes } from './run-notes.ts';
 import type { Mask } from '../text/mask.ts';
 
@@ -45,9 +45,7 @@ export class ResponseFindings {
   /** One response received: noted, observed and judged. */
   take(seen: SeenResponse): void {
     const { judges, memo } = this.judging;
-    const judged = memo
-      ? memo.judged(seen)
-      : { findings: judges.flatMap((j) => j.judge(seen)), notes: notesOf(judges, seen) };
+    const judged = memo ? memo.judged(seen) : judgedNow(judges, seen);
     for (const [judgeId, note] of judged.notes) this.notes.add(judgeId, note);
     for (const judge of judges) {
       const observation = judge.observe?.(seen);
