@@ -43,7 +43,18 @@ async function playwrightTest(
   const reporterArgs = [`--reporter=${[...before, 'json'].join(',')}`];
   const child = spawn(
     process.execPath,
-    [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), ...reporterArgs, ...args],
+    // Its own output directory: Playwright clears it at the start and writes .last-run.json into it at the
+    // end, and two runs clearing and writing the configuration's one directory at once fail one of them.
+    [
+      cli,
+      'test',
+      '-c',
+      join(ROOT, 'playwright.config.ts'),
+      '--output',
+      join(dir, 'test-output'),
+      ...reporterArgs,
+      ...args,
+    ],
     {
       cwd: ROOT,
       // Each run its own report directory: tests run at once, and a report directory is locked while written.
@@ -221,7 +232,16 @@ test("every Playwright test is located at its check's declaration in suites/chec
   const listed = await new Promise<string>((resolve) => {
     const child = spawn(
       process.execPath,
-      [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), '--list', '--reporter=json'],
+      [
+        cli,
+        'test',
+        '-c',
+        join(ROOT, 'playwright.config.ts'),
+        '--list',
+        '--reporter=json',
+        '--output',
+        mkdtempSync(join(tmpdir(), 'direct-list-')),
+      ],
       {
         cwd: ROOT,
         env: {

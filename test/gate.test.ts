@@ -204,7 +204,18 @@ test("npx playwright test runs the suite as Playwright users know it: a failing 
       const reporters = `${join(ROOT, 'cli/playwright/host-reporter.ts')},json`;
       const child = spawn(
         process.execPath,
-        [cli, 'test', '-c', join(ROOT, 'playwright.config.ts'), `--reporter=${reporters}`, '--grep', '@files'],
+        // Its own output directory, as direct-gate.test.ts's runs: another run may be clearing the configuration's.
+        [
+          cli,
+          'test',
+          '-c',
+          join(ROOT, 'playwright.config.ts'),
+          '--output',
+          join(dirname(out), 'test-output'),
+          `--reporter=${reporters}`,
+          '--grep',
+          '@files',
+        ],
         {
           cwd: ROOT,
           env: {
