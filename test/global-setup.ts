@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILD_ENV } from './support/build.ts';
 import { ROOT } from './support/harness.ts';
@@ -24,5 +25,27 @@ export default function globalSetup(): () => void {
     throw e;
   }
   process.env[BUILD_ENV] = dir;
-  return () => rmSync(dir, { recursive: true, force: true });
+  const tmp = ownTemporaryDirectory();
+  return () => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
+  };
+}
+
+/**
+ * Every temporary file of the tests (their run directories, target files, report directories, and those
+ * of every process they start) goes into one directory of this run, removed when it ends: a test run
+ * leaves nothing behind in the machine's temporary directory however many runs and megabytes of
+ * evidence it wrote. The compilers' caches stay where they were, shared between runs.
+ */
+function ownTemporaryDirectory(): string {
+  const machine = tmpdir();
+  process.env['PLAYWRIGHT_TRANSFORM_CACHE_DIR'] ??= join(machine, `playwright-transform-cache-${process.geteuid?.()}`);
+  process.env['NODE_COMPILE_CACHE'] ??= join(machine, 'node-compile-cache');
+  const tmp = mkdtempSync(join(machine, 'conformance-tests-'));
+  // Passable, not listable, as the machine's own is: a test runs the command as an unprivileged user in a
+  // directory of its own in here (report-dir-links.test.ts). What each test makes in it is its own (0700).
+  chmodSync(tmp, 0o711);
+  process.env['TMPDIR'] = tmp;
+  return tmp;
 }

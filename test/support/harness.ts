@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +89,7 @@ export async function runEngineAgainst(
   } finally {
     await transport.close();
     await server.close();
+    rmSync(runDir, { recursive: true, force: true });
   }
 }
 
@@ -153,6 +154,7 @@ export async function probeCheck(
   } finally {
     await transport.close();
     await server.close();
+    rmSync(runDir, { recursive: true, force: true });
   }
 }
 
