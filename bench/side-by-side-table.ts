@@ -91,6 +91,14 @@ export function targetsSection(r: BenchResults): string {
       return `${commandLabel(c)} ${sec(m)}${limit === undefined ? '' : ` (≤ ${sec(limit, 1)}: ${verdict(m === undefined ? undefined : m <= limit)})`}`;
     });
     lines.push(`- Default run on the embedded reference, start-up included: ${defaults.join('; ')}.`);
+    const floor = timing(s, 'playwright-floor');
+    const overFloor = commands
+      .filter((c) => c !== 'npm')
+      .map((c) => `${commandLabel(c)} ${ratio(timing(s, `default:${c}`), floor)?.text ?? 'n/a'}`);
+    if (floor)
+      lines.push(
+        `- Playwright's own start (its runner and one worker on one empty test, the command's compile cache): ${sec(floor.mean)}, the floor of a run whose checks are Playwright tests; the default run's wall over it: ${overFloor.join('; ')}.`,
+      );
     if (commands.includes('dist')) {
       const helps = commands.map((c) => `${commandLabel(c)} ${sec(timing(s, `help:${c}`)?.mean)}`).join(', ');
       const saved = (a: string, b: string) =>

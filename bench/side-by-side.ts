@@ -20,6 +20,7 @@ import { commandLabel, nodeOfSuite, suiteArgv, type SuiteCommand } from './comma
 import { startDelayProxy } from './delay-proxy.ts';
 import { rejectedKeyTarget, startHtmlTarget } from './failing-targets.ts';
 import { inProcessArgv, readInProcess } from './in-process.ts';
+import { playwrightFloorArgv } from './playwright-floor.ts';
 import { startIndependent } from './independent/start.ts';
 import type { PeerTool } from './peers/peer.ts';
 import { schemathesis } from './peers/schemathesis.ts';
@@ -207,6 +208,16 @@ export async function loopback(
         }),
       });
     }
+    plans.push({
+      id: 'playwright-floor',
+      contest: 'start-up',
+      label: "Playwright's runner and worker alone: `playwright test` of one empty test, the command's compile cache",
+      argv: playwrightFloorArgv(o.dir),
+      read: (r) => ({
+        exitCode: r.code,
+        ...(r.code !== 0 ? { problem: `exit ${r.code}: ${r.stderr.trim().split('\n').pop() ?? ''}` } : {}),
+      }),
+    });
     for (const c of o.commands) {
       const { argv, reportDir } = run(`default:${c}`, c);
       plans.push({

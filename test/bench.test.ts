@@ -7,9 +7,10 @@ import { startReference } from '../reference/server.ts';
 import { rejectedKeyTarget, startHtmlTarget } from '../bench/failing-targets.ts';
 import { dredd } from '../bench/peers/dredd.ts';
 import { junitFailures } from '../bench/peers/schemathesis.ts';
-import { hyperfine, hyperfineVersion, type Ran } from '../bench/run.ts';
+import { hyperfine, hyperfineVersion, runOnce, type Ran } from '../bench/run.ts';
 import { suiteOutcome } from '../bench/suite-run.ts';
 import { nodeOfSuite, suiteArgv, useNode } from '../bench/commands.ts';
+import { playwrightFloorArgv } from '../bench/playwright-floor.ts';
 import type { BenchResults } from '../bench/results.ts';
 import { RESULTS_FILE, resultsFile, writeResultsFile } from '../bench/results-file.ts';
 import type { SuiteOutcome } from '../bench/suite-run.ts';
@@ -148,6 +149,17 @@ test('the rejected-key target is the reference with a key it answers 401 to', as
     expect(res.status).toBe(401);
   } finally {
     await reference.close();
+  }
+});
+
+test("Playwright's floor row is a real run of one empty test by the runner the suite uses, from a folder with no node_modules", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-floor-'));
+  try {
+    const r = await runOnce(playwrightFloorArgv(dir), { cwd: dir, env: { FORCE_COLOR: '0' }, capMs: 60_000 });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\b1 passed\b/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
