@@ -179,6 +179,16 @@ test("--header is sent on every request (--wait-for's included), read from ${VAR
     await expect(
       runConformance({ target: file, env: referenceKeyEnv(reference), headers: ['X-Gateway-Token:${GW_TOKEN}'] }),
     ).rejects.toThrow(new ConformanceRunError('--header X-Gateway-Token: environment variable GW_TOKEN is not set'));
+    // Set to nothing (a CI secret that is not defined): said as empty.
+    await expect(
+      runConformance({
+        target: file,
+        env: { ...referenceKeyEnv(reference), GW_TOKEN: '' },
+        headers: ['X-Gateway-Token:${GW_TOKEN}'],
+      }),
+    ).rejects.toThrow(
+      new ConformanceRunError('--header X-Gateway-Token: environment variable GW_TOKEN is set but empty'),
+    );
   } finally {
     await proxy.close();
     await reference.close();

@@ -414,8 +414,11 @@ function substitute(value: unknown, env: NodeJS.ProcessEnv, file: string, at: st
   if (typeof value === 'string') {
     return value.replace(VAR, (_, name: string) => {
       const v = env[name];
+      // A CI secret that is not defined reaches the job as an empty variable: said so, not "not set".
       if (v === undefined || v === '')
-        throw new TargetFileError(`target file ${file}: ${at.slice(1)}: environment variable ${name} is not set`);
+        throw new TargetFileError(
+          `target file ${file}: ${at.slice(1)}: environment variable ${name} ${v === '' ? 'is set but empty' : 'is not set'}`,
+        );
       return v;
     });
   }
