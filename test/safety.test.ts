@@ -417,6 +417,17 @@ const BAD_INPUT: Array<{ name: string; edit: (yaml: string) => string; env?: Rec
     edit: (y) => y.replace('${HOSTILE_API_KEY}', '${HOSTILE_UNSET_VARIABLE}'),
     says: /: apiKey: environment variable HOSTILE_UNSET_VARIABLE is not set$/,
   },
+  // A value of the wrong shape is said in the document's words, not as the schema's pattern.
+  {
+    name: 'a base URL without its scheme',
+    edit: (y) => y.replace(/^baseUrl: http:\/\//m, 'baseUrl: '),
+    says: /: baseUrl must be an http:\/\/ or https:\/\/ URL, \{base_url\} including \/v1 \(section 9\)$/,
+  },
+  {
+    name: 'a model without its author',
+    edit: (y) => y.replace('  model: hostile/model', '  model: model'),
+    says: /: modelEndpoints\.model must be shaped <author>\/<slug> \(4\.2\)$/,
+  },
   // A CI secret that is not defined reaches the job as an empty variable: said as empty, not as unset.
   {
     name: 'an environment variable set to nothing',
