@@ -116,7 +116,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
       options: PARSE_ARGS,
     }));
   } catch (e) {
-    throw new UsageError(unknownOptionLine(e) ?? parseArgsLine(e));
+    throw new UsageError(unknownOptionLine(e) ?? unexpectedArgumentLine(e) ?? parseArgsLine(e));
   }
   const opts: Record<string, unknown> = {};
   const given: Record<string, string | true | string[]> = {};
@@ -206,25 +206,61 @@ function unknownOptionLine(e: unknown): string | undefined {
   return `unknown option ${shownTyped}${near ? ` (did you mean --${near}?)` : ''}`;
 }
 
+/** The package's commands of their own (cli/main.ts): in a clone, npm scripts (cli/suite-files.ts commandLine). */
+const COMMANDS = ['reference', 'diff', 'judge', 'verify', 'merge'] as const;
+
+/**
+ * A word where only options are taken, in one line with what it most likely meant: another command
+ * (`conformance refrence`: `npx conformance reference`, in a clone `npm run reference`) or a target
+ * file named without `--target`. Undefined for any other error of the parser.
+ */
+function unexpectedArgumentLine(e: unknown): string | undefined {
+  if ((e as { code?: string })?.code !== 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return undefined;
+  const typed = /^Unexpected argument '(.*)'\. This command/s.exec((e as Error).message)?.[1];
+  if (typed === undefined) return undefined;
+  const shownTyped = terminalSafe(typed.length > 100 ? `${typed.slice(0, 100)}…` : typed);
+  const command = nearest(typed, COMMANDS, 0);
+  if (command) return `unexpected argument ${shownTyped} (did you mean ${commandLine(command).replace(/ --$/, '')}?)`;
+  if (/\.(ya?ml|json)$/i.test(typed)) return `unexpected argument ${shownTyped} (did you mean --target ${shownTyped}?)`;
+  return `unexpected argument ${shownTyped}: the command takes options only`;
+}
+
 /** The option whose name is nearest to `typed` by edit distance, when near enough to be its typo. */
 export function nearestOption(typed: string): OptionName | undefined {
-  let best: { name: OptionName; d: number } | undefined;
-  for (const name of OPTION_NAMES) {
+  return nearest(typed, OPTION_NAMES, 1);
+}
+
+/**
+ * The name nearest to `typed` by edit distance, when near enough to be its typo: two edits at most,
+ * and at most a third of the name (a short word is no typo of every short name); `least` 0 takes the
+ * name itself too.
+ */
+function nearest<T extends string>(typed: string, names: readonly T[], least: 0 | 1): T | undefined {
+  let best: { name: T; d: number } | undefined;
+  for (const name of names) {
     const d = editDistance(typed.toLowerCase(), name);
     if (!best || d < best.d) best = { name, d };
   }
-  // Two edits at most, and at most a third of the name: a short word is no typo of every short name.
-  return best && best.d > 0 && best.d <= Math.min(2, Math.floor(best.name.length / 3)) ? best.name : undefined;
+  return best && best.d >= least && best.d <= Math.min(2, Math.floor(best.name.length / 3)) ? best.name : undefined;
 }
 
-/** Levenshtein distance; option names are short, and a typed name is cut at 100 characters. */
+/**
+ * Edit distance counting a swap of two neighbouring characters as one edit (optimal string
+ * alignment): `--sede` is a typo of `--seed`. Option names are short, and a typed name is cut at 100
+ * characters.
+ */
 function editDistance(a: string, b: string): number {
   const x = a.slice(0, 100);
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= x.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++)
+    for (let j = 1; j <= b.length; j++) {
       row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && x[i - 1] === b[j - 2] && x[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j]!, before[j - 2]! + 1);
+    }
+    before = prev;
     prev = row;
   }
   return prev[b.length]!;

@@ -11,6 +11,7 @@
  * never a stack trace (rule "Bad input exits 2").
  */
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { terminalSafe } from '../core/text/terminal-text.ts';
 import { commandArgs } from './args.ts';
 import { commandLine } from './suite-files.ts';
@@ -61,6 +62,8 @@ function readBounded(file: string): string {
   }
   try {
     const st = fstatSync(fd);
+    if (st.isDirectory())
+      throw new BadInput(`${shown(file)} is a directory: give its report.json (${shown(join(file, 'report.json'))})`);
     if (!st.isFile()) throw new BadInput(`${shown(file)} is not a regular file`);
     if (st.size > MAX_REPORT_BYTES)
       throw new BadInput(`${shown(file)} is ${st.size} bytes, more than any report (${MAX_REPORT_BYTES})`);

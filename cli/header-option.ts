@@ -98,8 +98,11 @@ export function resolveHeaders(headers: readonly string[], env: NodeJS.ProcessEn
     const written = h.slice(colon + 1);
     const variable = WHOLE_VAR.exec(written)?.[1];
     const value = variable === undefined ? written : env[variable];
+    // A CI secret that is not defined reaches the job as an empty variable: said so, not "not set".
     if (value === undefined || value === '')
-      throw new UsageError(`--header ${name}: environment variable ${variable} is not set`);
+      throw new UsageError(
+        `--header ${name}: environment variable ${variable} ${value === '' ? 'is set but empty' : 'is not set'}`,
+      );
     if (value.length > MAX_VALUE || !/^[\x20-\x7e]+$/.test(value))
       throw new UsageError(
         `--header ${name}: environment variable ${variable} holds a control or non-ASCII character, or more than ${MAX_VALUE} characters`,

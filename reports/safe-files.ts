@@ -34,12 +34,13 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   unlinkSync,
   writeSync,
   type Stats,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { linkLeadingOutside } from '../os/links.ts';
 import { makeDirs } from './make-dir.ts';
 import { olderReportNote } from './older-report.ts';
@@ -206,6 +207,11 @@ function oneLineErrors(dir: string, fn: () => void): void {
   } catch (e) {
     if (e instanceof ReportDirError) throw e;
     const err = e as NodeJS.ErrnoException;
+    const fileInTheWay = err.code === 'ENOTDIR' ? firstFileOnPath(dir) : undefined;
+    if (fileInTheWay)
+      throw new ReportDirError(
+        `report directory ${terminalSafe(dir)}: ${terminalSafe(fileInTheWay)} is a file, not a directory`,
+      );
     // A directory that cannot be written may still hold an earlier run's report: the line says so.
     const older = err.code && CANNOT_WRITE.has(err.code) ? olderReportNote(dir) : undefined;
     throw new ReportDirError(
@@ -418,6 +424,18 @@ function linkError(dir: string, name: string): ReportDirError {
   return new ReportDirError(
     `report directory ${terminalSafe(dir)}: ${terminalSafe(name)} is a symbolic link; refusing to write through it (remove it)`,
   );
+}
+
+/** The nearest of `dir`'s parents that is there but not a directory (what ENOTDIR met), if any. */
+function firstFileOnPath(dir: string): string | undefined {
+  for (let at = dirname(resolve(dir)); at !== dirname(at); at = dirname(at)) {
+    try {
+      if (!statSync(at).isDirectory()) return at;
+    } catch {
+      // Not there, or itself under a file: its parent says.
+    }
+  }
+  return undefined;
 }
 
 function lstatOrUndefined(path: string): Stats | undefined {

@@ -13,7 +13,7 @@
 import { expect, test } from '@playwright/test';
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ReferenceOptions } from '../reference/options.ts';
 import { CONFORMANT_VARIANTS } from '../reference/variants.ts';
 import { requirement } from '../core/document/catalogue.ts';
@@ -418,6 +418,11 @@ test('bad input: one line on stderr, exit 2, for every kind', async () => {
       says: /^conformance diff: Unknown option '--colour' \(see --help\)\n$/,
     },
     { args: [plain.file, '/dev/zero'], says: /is not a regular file/ },
+    // A report directory given for its report.json: the line names the file to give.
+    {
+      args: [plain.file, dirname(plain.file)],
+      says: / is a directory: give its report\.json \(.*\/report\.json"?\)\n$/,
+    },
     { args: [plain.file, plain.file, '--html', link], says: /symbolic link; refusing/ },
   ];
   for (const c of cases) {

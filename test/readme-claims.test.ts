@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { RECORDING_BOUNDS } from '../core/http/recorder.ts';
 import { runConformance } from '../cli/api.ts';
 import { USAGE } from '../cli/args.ts';
+import { startReference } from '../reference/server.ts';
+import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { verdictLine } from '../reports/format.ts';
 import { ROOT, runCli, runEngineAgainst } from './support/harness.ts';
 
@@ -68,6 +70,33 @@ test("each of the README's example verdict lines is what a real run says", async
   expect(examples).toHaveLength(lines.length);
   for (const [i, example] of examples.entries())
     expect(lines[i], `README line ${i + 1}: ${example}`).toMatch(pattern(example));
+});
+
+test('"See it fail": every line the README shows is a line the run it shows prints', async () => {
+  test.setTimeout(120_000);
+  const block = /### See it fail\n[\s\S]*?```sh\n([\s\S]*?)```[\s\S]*?```\n([\s\S]*?)```/.exec(README);
+  expect(block, 'the section shows the commands and the lines').not.toBeNull();
+  const fault = /--fault (\S+)/.exec(block![1]!)?.[1];
+  const seed = /--target examples\/reference\.target\.yaml --seed (\d+)/.exec(block![1]!)?.[1];
+  expect(fault && seed, block![1]).toBeTruthy();
+  const shown = block![2]!.split('\n').filter((l) => l.trim() && l.trim() !== '…');
+  expect(shown.length).toBeGreaterThanOrEqual(4);
+  const server = await startReference({ faults: [fault!] });
+  try {
+    // The README's target file, for the ports this reference took.
+    const file = join(mkdtempSync(join(tmpdir(), 'readme-fail-')), 'reference.target.yaml');
+    writeFileSync(file, referenceTargetYaml(server));
+    const run = await runCli(['--target', file, '--seed', seed!], { env: referenceKeyEnv(server), timeoutMs: 120_000 });
+    expect(run.code, run.stderr).toBe(1);
+    // The run's paths as the README's command names them.
+    const printed = run.stdout
+      .replaceAll(file, 'examples/reference.target.yaml')
+      .replaceAll(run.reportDir, 'reports/latest')
+      .split('\n');
+    for (const line of shown) expect(printed, line).toContain(line);
+  } finally {
+    await server.close();
+  }
 });
 
 test('Set-up gives exactly two commands, both npm scripts of package.json, and .ci/run runs the test command', () => {

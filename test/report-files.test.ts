@@ -142,7 +142,10 @@ test('a path that cannot be written (a directory named report.json, a directory 
   const notDir = join(tempDir(), 'file');
   writeFileSync(notDir, 'x');
   expect(() => prepareReportDir(notDir)).toThrow(/^report directory \S+ is not a directory$/);
-  expect(() => prepareReportDir(join(notDir, 'sub'))).toThrow(/^report directory \S+: ENOTDIR/);
+  // The file in the way is named, in words rather than an errno.
+  expect(() => prepareReportDir(join(notDir, 'sub', 'deeper'))).toThrow(
+    new RegExp(`^report directory \\S+: ${notDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a file, not a directory$`),
+  );
 });
 
 // No user file lost. What the suite removes is what its marker lists: a user's own

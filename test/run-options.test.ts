@@ -42,6 +42,29 @@ test('an unknown option names the nearest option of the table, one line, exit 2'
   ]);
 });
 
+test('a swap of two neighbouring letters is a typo too: --sede names --seed', () => {
+  expect(usageError(['--sede', '7'])).toBe('unknown option --sede (did you mean --seed?)');
+  expect(usageError(['--taregt', 'x.yaml'])).toBe('unknown option --taregt (did you mean --target?)');
+});
+
+test('a word where only options are taken says what it most likely meant: another command, or --target', async () => {
+  // In a clone the other commands are npm scripts (cli/suite-files.ts commandLine).
+  expect(usageError(['refrence'])).toBe('unexpected argument refrence (did you mean npm run reference?)');
+  expect(usageError(['diff', 'a.json', 'b.json'])).toBe(
+    'unexpected argument diff (did you mean npm run conformance:diff?)',
+  );
+  expect(usageError(['deploy/staging.yaml'])).toBe(
+    'unexpected argument deploy/staging.yaml (did you mean --target deploy/staging.yaml?)',
+  );
+  expect(usageError(['--seed', '7', 'now'])).toBe('unexpected argument now: the command takes options only');
+  expect(usageError(['\u001b[2J'])).toBe('unexpected argument \\x1b[2J: the command takes options only');
+  const run = await runCli(['my-deployment.yml'], { timeoutMs: 30_000 });
+  expect(run.code).toBe(2);
+  expect(run.stderr.split('\n').filter(Boolean)).toEqual([
+    'conformance: unexpected argument my-deployment.yml (did you mean --target my-deployment.yml?) (see --help)',
+  ]);
+});
+
 test('--max-failures N and -x parse, and the replay carries them', () => {
   expect(parseCli(['-x']).maxFailures).toBe(1);
   expect(parseCli(['--max-failures', '3']).maxFailures).toBe(3);
@@ -156,6 +179,16 @@ test("--header is sent on every request (--wait-for's included), read from ${VAR
     await expect(
       runConformance({ target: file, env: referenceKeyEnv(reference), headers: ['X-Gateway-Token:${GW_TOKEN}'] }),
     ).rejects.toThrow(new ConformanceRunError('--header X-Gateway-Token: environment variable GW_TOKEN is not set'));
+    // Set to nothing (a CI secret that is not defined): said as empty.
+    await expect(
+      runConformance({
+        target: file,
+        env: { ...referenceKeyEnv(reference), GW_TOKEN: '' },
+        headers: ['X-Gateway-Token:${GW_TOKEN}'],
+      }),
+    ).rejects.toThrow(
+      new ConformanceRunError('--header X-Gateway-Token: environment variable GW_TOKEN is set but empty'),
+    );
   } finally {
     await proxy.close();
     await reference.close();

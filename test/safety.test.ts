@@ -417,6 +417,24 @@ const BAD_INPUT: Array<{ name: string; edit: (yaml: string) => string; env?: Rec
     edit: (y) => y.replace('${HOSTILE_API_KEY}', '${HOSTILE_UNSET_VARIABLE}'),
     says: /: apiKey: environment variable HOSTILE_UNSET_VARIABLE is not set$/,
   },
+  // A value of the wrong shape is said in the document's words, not as the schema's pattern.
+  {
+    name: 'a base URL without its scheme',
+    edit: (y) => y.replace(/^baseUrl: http:\/\//m, 'baseUrl: '),
+    says: /: baseUrl must be an http:\/\/ or https:\/\/ URL, \{base_url\} including \/v1 \(section 9\)$/,
+  },
+  {
+    name: 'a model without its author',
+    edit: (y) => y.replace('  model: hostile/model', '  model: model'),
+    says: /: modelEndpoints\.model must be shaped <author>\/<slug> \(4\.2\)$/,
+  },
+  // A CI secret that is not defined reaches the job as an empty variable: said as empty, not as unset.
+  {
+    name: 'an environment variable set to nothing',
+    edit: (y) => y.replace('${HOSTILE_API_KEY}', '${HOSTILE_EMPTY_VARIABLE}'),
+    env: { HOSTILE_EMPTY_VARIABLE: '' },
+    says: /: apiKey: environment variable HOSTILE_EMPTY_VARIABLE is set but empty$/,
+  },
   {
     name: 'invalid YAML',
     edit: (y) => y.replace('containerFiles:', 'containerFiles: [oops'),
@@ -424,11 +442,11 @@ const BAD_INPUT: Array<{ name: string; edit: (yaml: string) => string; env?: Rec
   },
 ];
 
-for (const { name, edit, says } of BAD_INPUT) {
+for (const { name, edit, env, says } of BAD_INPUT) {
   test(`a target file with ${name}: one line naming it, exit 2, nothing sent`, async () => {
     const server = await recorder();
     const run = await runCli(['--target', writeTarget(server.baseUrl, { edit })], {
-      env: { ...HOSTILE_KEYS },
+      env: { ...HOSTILE_KEYS, ...env },
       timeoutMs: 60_000,
     });
     expect(oneLineRefusal(run)).toMatch(new RegExp(`^conformance: target file \\S+${says.source}`));

@@ -343,8 +343,16 @@ function describeError(
   if (missing)
     return `missing field ${join(at(missing), (missing.params as { missingProperty: string }).missingProperty)}`;
   const first = errors[0];
-  return `${(first && at(first)) || '(root)'} ${first?.message ?? 'is invalid'}`;
+  const shape = first?.keyword === 'pattern' ? SHAPES[(first.params as { pattern: string }).pattern] : undefined;
+  return `${(first && at(first)) || '(root)'} ${shape ?? first?.message ?? 'is invalid'}`;
 }
+
+/** A pattern of target.schema.json in the document's words, for the user who wrote a value of another shape. */
+const SHAPES: Record<string, string> = {
+  '^https?://': 'must be an http:// or https:// URL, {base_url} including /v1 (section 9)',
+  '-r[^/]+$': "must be a restarted session's container id, ending in -r<nonce> (4.1)",
+  '^[^/]+/[^/]+$': 'must be shaped <author>/<slug> (4.2)',
+};
 
 /** The field names the target file schema knows for the object at `instancePath` ('' is the root). */
 function fieldsAt(instancePath: string): string[] {
@@ -414,8 +422,11 @@ function substitute(value: unknown, env: NodeJS.ProcessEnv, file: string, at: st
   if (typeof value === 'string') {
     return value.replace(VAR, (_, name: string) => {
       const v = env[name];
+      // A CI secret that is not defined reaches the job as an empty variable: said so, not "not set".
       if (v === undefined || v === '')
-        throw new TargetFileError(`target file ${file}: ${at.slice(1)}: environment variable ${name} is not set`);
+        throw new TargetFileError(
+          `target file ${file}: ${at.slice(1)}: environment variable ${name} ${v === '' ? 'is set but empty' : 'is not set'}`,
+        );
       return v;
     });
   }
