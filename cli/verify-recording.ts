@@ -39,11 +39,18 @@ export async function disagreements(report: ConformanceReport, rec: Recording): 
   return out;
 }
 
+/** Changed entries named one by one, at most: past them, how many more. */
+const MAX_ENTRY_LINES = 20;
+
 /**
- * Whether a report and a recording belong together, without judging again: the entries the report
- * names (a changed one named by index and URL), the run, the suite's version and the service document.
+ * Whether a report and a recording belong together, without judging again. The run first (the service
+ * document, the suite's version, the seed, the start, the options): a recording of another run differs
+ * in most of its entries, and saying so entry by entry would hide the one line that matters. Then,
+ * for the same run, the entries the report names, a changed one by index and URL.
  */
 export function belongingProblems(report: ConformanceReport, rec: Recording): string[] {
+  const other = otherRunProblems(report, rec);
+  if (other.length) return other;
   const out: string[] = [];
   const ev = report.run.evidence!;
   const entries = rec.log.entries;
@@ -51,11 +58,20 @@ export function belongingProblems(report: ConformanceReport, rec: Recording): st
     const now = entryDigests(entries);
     if (now.length !== ev.entryDigests.length)
       out.push(`the recording holds ${now.length} entries, the report names ${ev.entryDigests.length}`);
+    let changed = 0;
     for (let i = 0; i < Math.min(now.length, ev.entryDigests.length); i++)
-      if (now[i] !== ev.entryDigests[i])
+      if (now[i] !== ev.entryDigests[i] && changed++ < MAX_ENTRY_LINES)
         out.push(`entry ${i} (GET ${entries[i]!.request.url}) is not the one the report names`);
+    if (changed > MAX_ENTRY_LINES)
+      out.push(`and ${changed - MAX_ENTRY_LINES} more entries are not the ones the report names`);
     if (out.length === 0) out.push("the recording's entries are not the ones the report names");
   }
+  return out;
+}
+
+/** What says the recording is of another run than the report's: its document, suite, seed, start or options. */
+function otherRunProblems(report: ConformanceReport, rec: Recording): string[] {
+  const out: string[] = [];
   const run = rec.log._conformance;
   if (run.documentSha256 !== grounding.document.sha256)
     out.push(`the recording is of another service document (sha256 ${run.documentSha256})`);

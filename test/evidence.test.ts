@@ -11,7 +11,7 @@ import { TransportError, type Transport } from '../core/http/transport.ts';
 import type { Target } from '../core/target/target.ts';
 import { Mask, secretsOf } from '../core/text/mask.ts';
 import { harOf, type Har, type RecordedRun } from '../reports/har.ts';
-import { disagreements, loadReportFile } from '../cli/verify-recording.ts';
+import { belongingProblems, disagreements, loadReportFile } from '../cli/verify-recording.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
@@ -71,6 +71,17 @@ test('a run of the reference with --seed 7 writes evidence.har (HAR 1.2, no key)
   entry.response.content.text = entry.response.content.text!.replace('"data"', '"dati"');
   const found = await disagreements(report, changed);
   expect(found).toEqual([`entry ${at} (GET ${entry.request.url}) is not the one the report names`]);
+  // Many changed entries: twenty named, then how many more.
+  const many = loadRecording(harFile);
+  for (const e of many.log.entries.slice(0, 25)) e.response.content.text = `${e.response.content.text ?? ''} `;
+  const manyFound = belongingProblems(report, many);
+  expect(manyFound).toHaveLength(21);
+  expect(manyFound[20]).toBe('and 5 more entries are not the ones the report names');
+  // Another run's recording (here: its start): that one line, not an entry-by-entry list of its differences.
+  const other = loadRecording(harFile);
+  other.log._conformance.startedAt = new Date(0).toISOString();
+  for (const e of other.log.entries) e.response.content.text = `${e.response.content.text ?? ''} `;
+  expect(belongingProblems(report, other)).toEqual(['the recording is of another run (its start differs)']);
 
   // A recording without the answers of one operation: what asked them is not judged, "not in the
   // recording", never failed; the run is no certificate (ERROR), rule "No green without evidence".
