@@ -98,7 +98,9 @@ export function commandArgs<T extends ParseArgsConfig>(
   try {
     parsed = parseArgs(config);
   } catch (e) {
-    throw new Bad(`${parseArgsLine(e)} (see --help)`);
+    // An unknown option said as the main command says it, with the nearest of this command's options.
+    const names = Object.keys(config.options ?? {});
+    throw new Bad(`${unknownOptionLine(e, names, terminalSafe) ?? parseArgsLine(e)} (see --help)`);
   }
   if ((parsed.values as { help?: unknown }).help) {
     process.stdout.write(`${usage}\n`);
