@@ -1,6 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { DEFAULTS } from '../core/run/run-settings.ts';
 import { terminalSafe } from '../core/text/terminal-text.ts';
+import { nearestName, unexpectedArgument, unknownOptionLine } from '../os/option-typos.ts';
 import { UsageError } from './option-values.ts';
 import { declOf, OPTION_NAMES, type OptionDecl, type OptionName, type ParsedOptions } from './options.ts';
 import { commandLine } from './suite-files.ts';
@@ -97,7 +98,9 @@ export function commandArgs<T extends ParseArgsConfig>(
   try {
     parsed = parseArgs(config);
   } catch (e) {
-    throw new Bad(`${parseArgsLine(e)} (see --help)`);
+    // An unknown option said as the main command says it, with the nearest of this command's options.
+    const names = Object.keys(config.options ?? {});
+    throw new Bad(`${unknownOptionLine(e, names, terminalSafe) ?? parseArgsLine(e)} (see --help)`);
   }
   if ((parsed.values as { help?: unknown }).help) {
     process.stdout.write(`${usage}\n`);
@@ -116,7 +119,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
       options: PARSE_ARGS,
     }));
   } catch (e) {
-    throw new UsageError(unknownOptionLine(e) ?? unexpectedArgumentLine(e) ?? parseArgsLine(e));
+    throw new UsageError(
+      unknownOptionLine(e, OPTION_NAMES, terminalSafe) ?? unexpectedArgumentLine(e) ?? parseArgsLine(e),
+    );
   }
   const opts: Record<string, unknown> = {};
   const given: Record<string, string | true | string[]> = {};
@@ -191,21 +196,6 @@ function shortValues(argv: readonly string[]): string[] {
   return argv.map((arg) => byLetter.get(arg) ?? arg);
 }
 
-/**
- * An unknown option in one line, with the option it is most likely a typo of (as Playwright and
- * Schemathesis say it): `unknown option --concurency (did you mean --concurrency?)`. Undefined for
- * any other error of the parser.
- */
-function unknownOptionLine(e: unknown): string | undefined {
-  if ((e as { code?: string })?.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
-  const typed = /^Unknown option '([^']*)'/.exec((e as Error).message)?.[1];
-  if (typed === undefined) return undefined;
-  const long = /^--([^=]*)/.exec(typed)?.[1];
-  const near = long === undefined ? undefined : nearestOption(long);
-  const shownTyped = terminalSafe(typed.length > 100 ? `${typed.slice(0, 100)}…` : typed);
-  return `unknown option ${shownTyped}${near ? ` (did you mean --${near}?)` : ''}`;
-}
-
 /** The package's commands of their own (cli/main.ts): in a clone, npm scripts (cli/suite-files.ts commandLine). */
 const COMMANDS = ['reference', 'diff', 'judge', 'verify', 'merge'] as const;
 
@@ -215,53 +205,11 @@ const COMMANDS = ['reference', 'diff', 'judge', 'verify', 'merge'] as const;
  * file named without `--target`. Undefined for any other error of the parser.
  */
 function unexpectedArgumentLine(e: unknown): string | undefined {
-  if ((e as { code?: string })?.code !== 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return undefined;
-  const typed = /^Unexpected argument '(.*)'\. This command/s.exec((e as Error).message)?.[1];
-  if (typed === undefined) return undefined;
-  const shownTyped = terminalSafe(typed.length > 100 ? `${typed.slice(0, 100)}…` : typed);
-  const command = nearest(typed, COMMANDS, 0);
-  if (command) return `unexpected argument ${shownTyped} (did you mean ${commandLine(command).replace(/ --$/, '')}?)`;
-  if (/\.(ya?ml|json)$/i.test(typed)) return `unexpected argument ${shownTyped} (did you mean --target ${shownTyped}?)`;
-  return `unexpected argument ${shownTyped}: the command takes options only`;
-}
-
-/** The option whose name is nearest to `typed` by edit distance, when near enough to be its typo. */
-export function nearestOption(typed: string): OptionName | undefined {
-  return nearest(typed, OPTION_NAMES, 1);
-}
-
-/**
- * The name nearest to `typed` by edit distance, when near enough to be its typo: two edits at most,
- * and at most a third of the name (a short word is no typo of every short name); `least` 0 takes the
- * name itself too.
- */
-function nearest<T extends string>(typed: string, names: readonly T[], least: 0 | 1): T | undefined {
-  let best: { name: T; d: number } | undefined;
-  for (const name of names) {
-    const d = editDistance(typed.toLowerCase(), name);
-    if (!best || d < best.d) best = { name, d };
-  }
-  return best && best.d >= least && best.d <= Math.min(2, Math.floor(best.name.length / 3)) ? best.name : undefined;
-}
-
-/**
- * Edit distance counting a swap of two neighbouring characters as one edit (optimal string
- * alignment): `--sede` is a typo of `--seed`. Option names are short, and a typed name is cut at 100
- * characters.
- */
-function editDistance(a: string, b: string): number {
-  const x = a.slice(0, 100);
-  let before: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && x[i - 1] === b[j - 2] && x[i - 2] === b[j - 1])
-        row[j] = Math.min(row[j]!, before[j - 2]! + 1);
-    }
-    before = prev;
-    prev = row;
-  }
-  return prev[b.length]!;
+  const stray = unexpectedArgument(e, terminalSafe);
+  if (!stray) return undefined;
+  const command = nearestName(stray.typed, COMMANDS, 0);
+  if (command) return `unexpected argument ${stray.shown} (did you mean ${commandLine(command).replace(/ --$/, '')}?)`;
+  if (/\.(ya?ml|json)$/i.test(stray.typed))
+    return `unexpected argument ${stray.shown} (did you mean --target ${stray.shown}?)`;
+  return `unexpected argument ${stray.shown}: the command takes options only`;
 }

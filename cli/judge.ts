@@ -38,7 +38,8 @@ async function main(argv: string[]): Promise<number> {
     throw new RecordingError(`takes one recording, got ${parsed.positionals.length} (see --help)`);
   const report = await judgeRecording(loadRecording(file), parsed.values['report-dir']);
   const lines = report.requirements.map((r) => `${r.status.padEnd(12)} ${r.id}`);
-  process.stdout.write(`${[...lines, terminalSafe(verdictLine(report))].join('\n')}\n`);
+  // Closed by the verdict line in the main command's words (reports/console-summary.ts), so CI logs read alike.
+  process.stdout.write(`${[...lines, terminalSafe(`verdict: ${verdictLine(report)}`)].join('\n')}\n`);
   return EXIT_CODE[report.verdict];
 }
 

@@ -172,6 +172,6 @@ try {
   process.exitCode = main(process.argv.slice(2));
 } catch (e) {
   const message = e instanceof Fatal ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
-  process.stderr.write(`conformance:merge: ${terminalSafe(message)}\n`);
+  process.stderr.write(`conformance merge: ${terminalSafe(message)}\n`);
   process.exitCode = 2;
 }

@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { nearestName, unexpectedArgument, unknownOptionLine } from '../os/option-typos.ts';
 import { FAULTS } from './faults/index.ts';
 import type { ReferenceOptions, ReferenceServer } from './options.ts';
 import { REFERENCE_KEY_ENV, referenceKeyEnv, referenceTargetYaml } from './target-file.ts';
@@ -62,6 +63,41 @@ function port(name: string, v: string | undefined): number {
   return Number(v);
 }
 
+const OPTIONS = {
+  port: { type: 'string' },
+  'regional-port': { type: 'string' },
+  fault: { type: 'string', multiple: true },
+  // multiple, so a second --variant is refused rather than silently replacing the first.
+  variant: { type: 'string', multiple: true },
+  list: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The command's options, among which a mistyped one finds what it meant. */
+const OPTION_NAMES = Object.keys(OPTIONS);
+
+/**
+ * A word given without its option, in one line with what it most likely meant: a fault's or a
+ * variant's name without `--fault` or `--variant`. Undefined for any other error of the parser.
+ */
+function strayWordLine(e: unknown): string | undefined {
+  const stray = unexpectedArgument(e, safe);
+  if (!stray) return undefined;
+  const fault = nearestName(
+    stray.typed,
+    FAULTS.map((f) => f.name),
+    0,
+  );
+  if (fault) return `unexpected argument ${stray.shown} (did you mean --fault ${fault}?)`;
+  const variant = nearestName(
+    stray.typed,
+    CONFORMANT_VARIANTS.map((v) => v.name),
+    0,
+  );
+  if (variant) return `unexpected argument ${stray.shown} (did you mean --variant ${variant}?)`;
+  return `unexpected argument ${stray.shown}: the command takes options only`;
+}
+
 export function parseReferenceCli(argv: readonly string[]): ReferenceCli {
   let values;
   try {
@@ -69,24 +105,18 @@ export function parseReferenceCli(argv: readonly string[]): ReferenceCli {
       args: [...argv],
       strict: true,
       allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        'regional-port': { type: 'string' },
-        fault: { type: 'string', multiple: true },
-        // multiple, so a second --variant is refused rather than silently replacing the first.
-        variant: { type: 'string', multiple: true },
-        list: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: OPTIONS,
     }));
   } catch (e) {
     throw new ReferenceUsageError(
-      safe(
-        (e as Error).message
-          .split('\n')[0]!
-          .replace(/\. To specify.*$/, '')
-          .slice(0, 200),
-      ),
+      unknownOptionLine(e, OPTION_NAMES, safe) ??
+        strayWordLine(e) ??
+        safe(
+          (e as Error).message
+            .split('\n')[0]!
+            .replace(/\. To specify.*$/, '')
+            .slice(0, 200),
+        ),
     );
   }
   const faults = values.fault ?? [];

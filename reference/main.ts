@@ -15,8 +15,11 @@ import {
 import { stopWithLauncher } from './launcher-watch.ts';
 import { startReference } from './server.ts';
 
+/** Every line the command says on stderr starts as the user typed the command (`conformance diff: …`). */
+const SAYS = 'conformance reference:';
+
 function fail(message: string): never {
-  process.stderr.write(`reference: ${message}\n`);
+  process.stderr.write(`${SAYS} ${message}\n`);
   process.exit(2);
 }
 
@@ -47,7 +50,7 @@ let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
-  process.stderr.write(`reference: ${signal}, stopping\n`);
+  process.stderr.write(`${SAYS} ${signal}, stopping\n`);
   ref.close().then(
     () => process.exit(0),
     () => process.exit(1),

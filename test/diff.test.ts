@@ -412,10 +412,14 @@ test('bad input: one line on stderr, exit 2, for every kind', async () => {
       says: /different versions of the service document \(A 1\.0\.0, B 2\.0\.0\)/,
     },
     { args: [plain.file], says: /takes two reports, got 1/ },
-    // Node's hint after the option (it ends in a quote it never closes) is not said.
+    // An unknown option in the main command's words, with the nearest of diff's own options.
     {
       args: [plain.file, plain.file, '--colour'],
-      says: /^conformance diff: Unknown option '--colour' \(see --help\)\n$/,
+      says: /^conformance diff: unknown option --colour \(see --help\)\n$/,
+    },
+    {
+      args: [plain.file, plain.file, '--htlm', 'x.html'],
+      says: /^conformance diff: unknown option --htlm \(did you mean --html\?\) \(see --help\)\n$/,
     },
     { args: [plain.file, '/dev/zero'], says: /is not a regular file/ },
     // A report directory given for its report.json: the line names the file to give.

@@ -12,12 +12,13 @@ import type { Target } from '../core/target/target.ts';
 import { Mask, secretsOf } from '../core/text/mask.ts';
 import { harOf, type Har, type RecordedRun } from '../reports/har.ts';
 import { belongingProblems, disagreements, loadReportFile } from '../cli/verify-recording.ts';
+import { verdictLine } from '../reports/format.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceKeyEnv, referenceTargetYaml } from '../reference/target-file.ts';
 import { compileOwnSchema } from '../spec/schemas.ts';
 import harSchema from './fixtures/har-1.2.schema.json' with { type: 'json' };
-import { testSettings } from './support/harness.ts';
+import { runScript, testSettings } from './support/harness.ts';
 import { hostileTarget } from './support/hostile-server.ts';
 import { findKeys } from './support/key-scan.ts';
 
@@ -60,6 +61,11 @@ test('a run of the reference with --seed 7 writes evidence.har (HAR 1.2, no key)
   expect(live.verdict).toBe('conformant');
   expect(statuses(offline)).toEqual(statuses(live));
   expect(offline.verdict).toBe(live.verdict);
+  // `conformance judge` closes as the main command's console states its verdict (reports/console-summary.ts).
+  const judged = await runScript('cli/judge.ts', [harFile], { timeoutMs: 60_000 });
+  expect(judged.code, judged.stderr).toBe(0);
+  expect(judged.stdout.trimEnd().split('\n').at(-1)).toBe(`verdict: ${verdictLine(live)}`);
+  expect(verdictLine(live)).toMatch(/^CONFORMANT/);
 
   // verify: the report and its recording agree untouched; one byte changed in one response is named.
   const report = loadReportFile(join(reportDir, 'report.json'));

@@ -170,7 +170,7 @@ test("a shard's recording missing or not the one its report names: one line, exi
     {
       name: 'empty',
       edit: (blob) => writeFileSync(join(blob, 'evidence-shard-2-of-2.har'), ''),
-      says: /^conformance:merge: cannot merge: evidence-shard-2-of-2\.har is not JSON\n$/,
+      says: /^conformance merge: cannot merge: evidence-shard-2-of-2\.har is not JSON\n$/,
     },
     {
       name: 'changed',
@@ -180,7 +180,7 @@ test("a shard's recording missing or not the one its report names: one line, exi
         har.log.entries[0]!.response.status = 299;
         writeFileSync(file, JSON.stringify(har));
       },
-      says: /^conformance:merge: cannot merge: evidence-shard-1-of-2\.har does not hold the entries shard 1\/2's report names\n$/,
+      says: /^conformance merge: cannot merge: evidence-shard-1-of-2\.har does not hold the entries shard 1\/2's report names\n$/,
     },
   ];
   for (const c of cases) {
@@ -199,7 +199,7 @@ test("a shard's recording missing or not the one its report names: one line, exi
   const out = await runScript('cli/merge.ts', ['--report-dir', join(dir, 'bad-gone')]);
   expect(out.code).toBe(2);
   expect(out.stderr).toMatch(
-    /^conformance:merge: cannot merge: shard 2\/2 names a recording, but evidence-shard-2-of-2\.har .*\n$/,
+    /^conformance merge: cannot merge: shard 2\/2 names a recording, but evidence-shard-2-of-2\.har .*\n$/,
   );
 });
 

@@ -132,6 +132,17 @@ test('npx conformance --help and npx conformance reference --help', async () => 
   expect(help.stdout).toContain('--wait-for S');
 });
 
+test('installed: each command says a bad option as it was typed, in one line, exit 2', async () => {
+  const run = await conformance(['--sede', '7']);
+  const reference = await conformance(['reference', '--prot', '8080']);
+  const merge = await conformance(['merge', '--forse']);
+  expect([run, reference, merge].map((r) => [r.code, r.stderr])).toEqual([
+    [2, 'conformance: unknown option --sede (did you mean --seed?) (see --help)\n'],
+    [2, 'conformance reference: unknown option --prot (did you mean --port?) (see --help)\n'],
+    [2, 'conformance merge: unknown option --forse (did you mean --force?) (see --help)\n'],
+  ]);
+});
+
 test('npx conformance on the embedded reference, npx conformance --target on a deployment, and npx conformance diff on the two reports', async () => {
   test.slow();
   const embedded = await conformance(['--seed', '11', '--report-dir', 'embedded']);

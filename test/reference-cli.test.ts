@@ -60,8 +60,37 @@ test('an unknown fault or variant and a bad port are one line naming the option,
     const run = await runScript('reference/main.ts', argv, { timeoutMs: 30_000 });
     expect(run.code, argv.join(' ')).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr.trimEnd().split('\n'), argv.join(' ')).toEqual([expect.stringContaining(argv[0]!)]);
+    expect(run.stderr.trimEnd().split('\n'), argv.join(' ')).toEqual([
+      expect.stringMatching(new RegExp(`^conformance reference: .*${argv[0]!}.* \\(see --help\\)$`)),
+    ]);
   }
+});
+
+test("an unknown option or a stray word is one line in the main command's form, with what it most likely meant, exit 2", async () => {
+  // As `conformance --sede` says it (cli/args.ts), among the reference's own options.
+  const typo = await runScript('reference/main.ts', ['--prot', '8080'], { timeoutMs: 30_000 });
+  expect(typo.code).toBe(2);
+  expect(typo.stdout).toBe('');
+  expect(typo.stderr).toBe('conformance reference: unknown option --prot (did you mean --port?) (see --help)\n');
+  const refusal = (argv: string[]) => {
+    try {
+      parseReferenceCli(argv);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return 'parsed';
+  };
+  expect(refusal(['--fualt', FAULTS[0]!.name])).toBe('unknown option --fualt (did you mean --fault?)');
+  expect(refusal(['--varient=x'])).toBe('unknown option --varient (did you mean --variant?)');
+  expect(refusal(['--seed', '7'])).toBe('unknown option --seed');
+  expect(refusal(['--\u001b[2J'])).toBe('unknown option --\\x1b[2J');
+  expect(refusal([FAULTS[0]!.name])).toBe(
+    `unexpected argument ${FAULTS[0]!.name} (did you mean --fault ${FAULTS[0]!.name}?)`,
+  );
+  expect(refusal([CONFORMANT_VARIANTS[0]!.name])).toBe(
+    `unexpected argument ${CONFORMANT_VARIANTS[0]!.name} (did you mean --variant ${CONFORMANT_VARIANTS[0]!.name}?)`,
+  );
+  expect(refusal(['8080'])).toBe('unexpected argument 8080: the command takes options only');
 });
 
 test('parsing: faults repeat, one variant, two distinct ports', () => {

@@ -319,7 +319,7 @@ test.describe('one target with a MUST fault, run with seed 7', () => {
     cpSync(join(shard1.reportDir, 'blob'), join(partial, 'blob'), { recursive: true });
     const incomplete = await runMerge(['--report-dir', partial]);
     expect(incomplete.code).toBe(2);
-    expect(incomplete.stderr).toMatch(/^conformance:merge: cannot merge: shard 2\/2 missing/);
+    expect(incomplete.stderr).toMatch(/^conformance merge: cannot merge: shard 2\/2 missing/);
   });
 });
 
