@@ -18,7 +18,7 @@ import { FlightWindow } from './flight-window.ts';
 import { sleep } from './pace.ts';
 import { noteAnswer, noteFailure, refuseIfStopped, RunState } from './run-state.ts';
 import { TransportError, type RawResponse, type Transport } from './transport.ts';
-import { documentedUrl, refuseLongUrl } from './url.ts';
+import { documentedUrl, refuseLongQuery, refuseLongUrl } from './url.ts';
 
 export type { ApiResponse } from './api-response.ts';
 export { isTransient } from './retry.ts';
@@ -189,6 +189,7 @@ export class Client {
     baseUrl = this.target.baseUrl,
   ): Promise<ApiResponse> {
     const url = documentedUrl(this.target, path, baseUrl, this.mask);
+    refuseLongQuery(url, query, this.mask);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.append(k, String(v));
     refuseLongUrl(url, this.mask);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'conformance-suite' };

@@ -13,10 +13,31 @@ export const MAX_URL_CHARS = 64 * 1024;
 export function refuseLongUrl(url: URL, mask: Mask): void {
   const length = url.href.length;
   if (length <= MAX_URL_CHARS) return;
-  const names = [...new Set(url.searchParams.keys())].map((k) => excerpt(mask.text(k), 100)).join(', ');
-  throw new CannotJudge(
+  throw unsendable(url, [...url.searchParams.keys()], `${length}`, mask);
+}
+
+/**
+ * The same refusal before the query is encoded into the URL: encoding never shortens a value, so a
+ * query whose characters alone are over the bound is refused without a pass that writes megabytes of
+ * percent-escapes first (a cursor of megabytes, handed back by the target).
+ */
+export function refuseLongQuery(url: URL, query: Record<string, unknown>, mask: Mask): void {
+  let length = url.href.length;
+  const names: string[] = [];
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined) {
+      length += k.length + String(v).length + 2;
+      names.push(k);
+    }
+  if (length <= MAX_URL_CHARS) return;
+  throw unsendable(url, names, `at least ${length}`, mask);
+}
+
+function unsendable(url: URL, names: readonly string[], length: string, mask: Mask): CannotJudge {
+  const shown = [...new Set(names)].map((k) => excerpt(mask.text(k), 100)).join(', ');
+  return new CannotJudge(
     'unsendable',
-    `GET ${excerpt(mask.text(url.pathname), 200)}: the URL would be ${length} characters long (query parameters ${names}: a value the target sent, such as a cursor?), over the ${MAX_URL_CHARS} the suite sends; not sent (RFC 9110 4.1 recommends 8000 octets)`,
+    `GET ${excerpt(mask.text(url.pathname), 200)}: the URL would be ${length} characters long (query parameters ${shown}: a value the target sent, such as a cursor?), over the ${MAX_URL_CHARS} the suite sends; not sent (RFC 9110 4.1 recommends 8000 octets)`,
   );
 }
 

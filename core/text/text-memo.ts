@@ -25,10 +25,7 @@ export class TextMemo<V> {
 
   of(text: string, compute: (text: string) => V): V {
     if (text.length < this.minChars || text.length > this.maxChars) return compute(text);
-    const key =
-      text.length > this.maxEntryChars
-        ? `\u0000sha256:${text.length}:${createHash('sha256').update(text, 'utf16le').digest('base64')}`
-        : text;
+    const key = text.length > this.maxEntryChars ? digestKey(text) : text;
     const known = this.known.get(key);
     if (known) return known.value;
     const value = compute(text);
@@ -47,6 +44,22 @@ export class TextMemo<V> {
     this.known.clear();
     this.chars = 0;
   }
+}
+
+/** The digests of the last few long texts: the run's memos (duplicate keys, judges, mask) meet the same body in turn. */
+const recentDigests: Array<{ text: string; key: string }> = [];
+const RECENT_DIGESTS = 2;
+
+/**
+ * A long text's key: its length and SHA-256, computed once for the few texts seen last (comparing a
+ * text with one of them is a pointer check for the same string, at most one pass for an equal one).
+ */
+function digestKey(text: string): string {
+  for (const d of recentDigests) if (d.text.length === text.length && d.text === text) return d.key;
+  const key = `\u0000sha256:${text.length}:${createHash('sha256').update(text, 'utf16le').digest('base64')}`;
+  recentDigests.unshift({ text, key });
+  if (recentDigests.length > RECENT_DIGESTS) recentDigests.pop();
+  return key;
 }
 
 /**
