@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { Exchange } from '../core/check/evidence.ts';
 import { JudgeMemo } from '../core/check/judge-memo.ts';
 import type { ResponseJudge, SeenResponse } from '../core/check/judge.ts';
-import { shortKeyMemo, TextMemo } from '../core/text/text-memo.ts';
+import { recentMemo, shortKeyMemo, TextMemo } from '../core/text/text-memo.ts';
 
 test('a long text is computed once; a short one every time; past the bound the oldest entries give way', () => {
   const memo = new TextMemo<number>(4, 22);
@@ -134,4 +134,19 @@ test('a short-key memo remembers each short key once (an undefined result too), 
   memo('d'); // a fourth key: the memo was full, everything is forgotten
   memo('ab');
   expect(calls).toBe(7);
+});
+
+test('a recent-text memo computes once for a text met again in turn, and forgets past its size', () => {
+  let computed = 0;
+  const memo = recentMemo((t: string) => (computed++, t.length), 2);
+  const long = 'x'.repeat(2_000_000);
+  expect(memo(long)).toBe(2_000_000);
+  // An equal text that is another string: found by comparison, not computed again.
+  expect(memo('x'.repeat(2_000_000))).toBe(2_000_000);
+  expect(computed).toBe(1);
+  memo('a');
+  memo('b');
+  // Two texts since: the long one has given way.
+  expect(memo(long)).toBe(2_000_000);
+  expect(computed).toBe(4);
 });

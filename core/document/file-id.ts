@@ -1,7 +1,7 @@
 // 2.1: a container file id is `cfile_` + base64url(path). The suite's own codec, written apart from the
 // reference's, so that one shared mistake cannot make the reference and the suite agree.
 
-import { shortKeyMemo } from '../text/text-memo.ts';
+import { recentMemo, shortKeyMemo } from '../text/text-memo.ts';
 
 export const FILE_ID_PREFIX = 'cfile_';
 
@@ -16,17 +16,21 @@ export type DecodedFileId = { ok: true; path: string; padded: boolean } | { ok: 
 const URL_SAFE = /^[A-Za-z0-9_-]*={0,2}$/;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Ids up to this long are remembered by the thousands; a longer one (a cursor of megabytes) only while it comes in turn. */
+const SHORT_ID_CHARS = 1024;
+
+const decodeShort = shortKeyMemo((id) => Object.freeze(decodeUnfrozen(id)), 4096, SHORT_ID_CHARS);
+const decodeLong = recentMemo((id) => Object.freeze(decodeUnfrozen(id)), 2);
+
 /**
  * Decodes strictly: prefix, URL-safe alphabet, canonical length, valid UTF-8. The result is frozen
  * and may be shared: a run reads the same ids again and again (a page judged by every rule, asked by
  * several checks, each id compared with a cursor), and a decode is three passes over the id, so up to
- * 4,096 ids of up to 1,024 characters are remembered.
+ * 4,096 ids of up to 1,024 characters are remembered, and the last two longer ones.
  */
-export const decodeFileId: (id: string) => DecodedFileId = shortKeyMemo(
-  (id) => Object.freeze(decodeUnfrozen(id)),
-  4096,
-  1024,
-);
+export function decodeFileId(id: string): DecodedFileId {
+  return id.length <= SHORT_ID_CHARS ? decodeShort(id) : decodeLong(id);
+}
 
 function decodeUnfrozen(id: string): DecodedFileId {
   if (!id.startsWith(FILE_ID_PREFIX)) return { ok: false, reason: `does not start with ${FILE_ID_PREFIX}` };

@@ -46,21 +46,28 @@ export class TextMemo<V> {
   }
 }
 
-/** The digests of the last few long texts: the run's memos (duplicate keys, judges, mask) meet the same body in turn. */
-const recentDigests: Array<{ text: string; key: string }> = [];
-const RECENT_DIGESTS = 2;
-
 /**
- * A long text's key: its length and SHA-256, computed once for the few texts seen last (comparing a
- * text with one of them is a pointer check for the same string, at most one pass for an equal one).
+ * `compute` remembered for the last `size` texts it was given: for values of any length met in turn
+ * (a body the run's memos read one after another, a cursor of megabytes compared page after page),
+ * where keeping many would hold too much. Comparing a text with one kept is a pointer check for the
+ * same string, at most one pass for an equal one; a text of another length is passed over at once.
  */
-function digestKey(text: string): string {
-  for (const d of recentDigests) if (d.text.length === text.length && d.text === text) return d.key;
-  const key = `\u0000sha256:${text.length}:${createHash('sha256').update(text, 'utf16le').digest('base64')}`;
-  recentDigests.unshift({ text, key });
-  if (recentDigests.length > RECENT_DIGESTS) recentDigests.pop();
-  return key;
+export function recentMemo<V>(compute: (text: string) => V, size: number): (text: string) => V {
+  const recent: Array<{ text: string; value: V }> = [];
+  return (text) => {
+    for (const r of recent) if (r.text.length === text.length && r.text === text) return r.value;
+    const value = compute(text);
+    recent.unshift({ text, value });
+    if (recent.length > size) recent.pop();
+    return value;
+  };
 }
+
+/** A long text's key: its length and SHA-256, once for the body the run's memos (duplicate keys, judges, mask) meet in turn. */
+const digestKey = recentMemo(
+  (text) => `\u0000sha256:${text.length}:${createHash('sha256').update(text, 'utf16le').digest('base64')}`,
+  2,
+);
 
 /**
  * `compute` remembered for short keys that come again and again (a run's file ids and timestamps,
