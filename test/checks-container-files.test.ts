@@ -207,6 +207,19 @@ test.describe('faults', () => {
   });
 });
 
+test('a path with a control character as after is observed whichever way the target answers it: refused with 400 or accepted with 200', async () => {
+  for (const [options, answered] of [
+    [{}, 'acceptedWith200'],
+    [{ readings: ['cursor-control-refused'] }, 'refusedWith400'],
+  ] as const) {
+    const o = await probeCheck('files.property.strictly-after', options, { settings: { seed: 1 } });
+    expect(o.status).toBe('pass');
+    const seen = o.observations.filter((x) => x.requirementId === 'files.after.control-char-paths');
+    expect(seen, JSON.stringify(options)).toHaveLength(1);
+    expect(Object.keys(seen[0]!.value as object)).toEqual([answered]);
+  }
+});
+
 // A conformant choice is never a failure.
 const VARIANTS: ReadonlyArray<[string, Partial<ReferenceOptions>]> = [
   ['paddedIds', { paddedIds: true }],

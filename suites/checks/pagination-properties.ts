@@ -180,7 +180,9 @@ export const paginationPropertyChecks = defineChecks([
       const orders = full.order.orders;
       // The id is written as the target writes its own: RFC 4648 leaves padding to the referring document.
       const padded = full.files.some((f) => f.id.endsWith('='));
-      const refusedControl: string[] = [];
+      // Up to five distinct paths of each answer (a generated path may come again).
+      const refusedControl = new Set<string>();
+      const acceptedControl = new Set<string>();
       // The property's share of the budget (checkProperty's budgetShare below) bounds its walks in all.
       const share = Math.floor(ctx.settings.maxRequests * STRICTLY_AFTER_SHARE);
       const started = ctx.api.asked;
@@ -195,10 +197,13 @@ export const paginationPropertyChecks = defineChecks([
         // file id" is left open (reading cursor-control-refused), so its refusal is observed; so is
         // that of a path beginning with "/", which no container file has ("Path relative to the
         // container", files.file.path-relative; reading cursor-absolute-refused).
-        if (res.status === 400 && (CONTROL.test(at.path) || at.path.startsWith('/'))) {
-          if (refusedControl.length < 5) refusedControl.push(JSON.stringify(at.path));
+        const open = CONTROL.test(at.path) || at.path.startsWith('/');
+        if (res.status === 400 && open) {
+          if (refusedControl.size < 5) refusedControl.add(JSON.stringify(at.path));
           return;
         }
+        // Accepted is the other answer the reading allows: observed as well, then judged as any cursor.
+        if (res.status === 200 && open && acceptedControl.size < 5) acceptedControl.add(JSON.stringify(at.path));
         if (res.status !== 200) {
           // Which of the two the target refused: the limit alone ("Minimum 1, maximum 1000", 4.1) or the cursor.
           const alone = await ctx.api.listContainerFiles(ctx.target.containerFiles.containerId, { limit });
@@ -287,7 +292,11 @@ export const paginationPropertyChecks = defineChecks([
           return resumeAt(place.at, place.limit, fixedShare);
         },
       });
-      if (refusedControl.length > 0) ctx.observe('files.after.control-char-paths', { refusedWith400: refusedControl });
+      if (refusedControl.size > 0 || acceptedControl.size > 0)
+        ctx.observe('files.after.control-char-paths', {
+          ...(refusedControl.size > 0 ? { refusedWith400: [...refusedControl] } : {}),
+          ...(acceptedControl.size > 0 ? { acceptedWith200: [...acceptedControl] } : {}),
+        });
       if (full.complete && full.files.length === 0)
         notJudgedWithoutFiles(ctx, ONE_PAGE_RULES, walked, `its listing ended after ${full.pages} page(s) without one`);
       if (judged === 0 && notReached !== undefined)
