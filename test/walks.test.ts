@@ -291,6 +291,28 @@ for (const shape of ['scan-bound-1', 'hidden-listing-start']) {
   }
 }
 
+// ---- the end of a listing: a page with files left after it says has_more false only where a walk at a small
+// limit reaches the last files, which no walk from the start does on a long listing (listing-end.ts).
+
+for (const shape of ['large-listing', 'long-hidden-runs']) {
+  const options = CONFORMANT_VARIANTS.find((v) => v.name === shape)!.options;
+  const fault = FAULTS.find((f) => f.name === 'files-has-more-false-near-end')!;
+  test(`${fault.name} on the ${shape} shape is NON-CONFORMANT on seeds 1-3, failing exactly what it breaks`, async () => {
+    test.setTimeout(300_000);
+    for (const seed of [1, 2, 3]) {
+      const report = await runEngineAgainst({ ...options, faults: [fault.name] }, { settings: { seed } });
+      expect({ seed, verdict: report.verdict, failed: failedIds(report).sort() }).toEqual({
+        seed,
+        verdict: 'non-conformant',
+        failed: [...fault.breaks].sort(),
+      });
+      expect(report.requirements.find((r) => r.id === 'files.pagination.next-page')?.reason).toMatch(
+        /the walk after .* at limit [1-3] ends \(has_more false\) after .*, but the listing has .* after it/,
+      );
+    }
+  });
+}
+
 test('fullPagePlaces: for each limit, the cursor of the first page of the full listing that lists more files than the limit', () => {
   const full = {
     fullerPages: [

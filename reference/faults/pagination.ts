@@ -96,4 +96,18 @@ export const PAGINATION_FAULTS: readonly FaultDeclaration[] = [
     breaks: ['files.pagination.progress', 'files.pagination.scan-bound-position'],
     description: 'last_id names a position before the cursor of the request',
   },
+  {
+    name: 'files-null-last-id-one-file-last-page',
+    operation: 'listContainerFiles',
+    breaks: ['files.pagination.null-last-id'],
+    description:
+      'A last page (has_more false) that lists exactly one file has a null last_id (4.1 rule 4): seen only where a walk at a small limit reaches the end of the listing.',
+  },
+  {
+    name: 'files-has-more-false-near-end',
+    operation: 'listContainerFiles',
+    breaks: ['files.pagination.next-page'],
+    description:
+      'A page that lists files and leaves one or two after them says has_more false (2.2: "True when another page can be fetched"): seen only at the last pages of small limits.',
+  },
 ];

@@ -189,6 +189,12 @@ function page(
   // has-more-when-full: no look-ahead; a full page or one that ended at the scan bound says more may follow.
   if (hasReading(opts, 'has-more-when-full'))
     hasMore = i < c.objects.length && (data.length >= limit || scanPosition !== null);
+  // Fault: a page that lists files and leaves one or two after them says the listing ended.
+  if (hasFault(opts, 'files-has-more-false-near-end') && hasMore && lastListed !== null && scanPosition === null) {
+    const second = c.nextVisible[(c.nextVisible[i] ?? c.objects.length) + 1] ?? c.objects.length;
+    const third = second < c.objects.length ? (c.nextVisible[second + 1] ?? c.objects.length) : c.objects.length;
+    if (third >= c.objects.length) hasMore = false;
+  }
   // Fault files-listed-twice: the first file again in the second place (the second file is lost).
   if (hasFault(opts, 'files-listed-twice') && data.length >= 3) data[1] = data[0];
   let lastId: string | null;
@@ -240,6 +246,7 @@ function page(
   if (hasFault(opts, 'files-scan-bound-position-behind') && scanPosition !== null && hasMore && lastListed !== null)
     lastId = idOf(opts, `${[...lastListed.path].slice(0, -1).join('')}\u0000`);
   if (hasFault(opts, 'files-null-last-id-with-data') && !hasMore) lastId = null;
+  if (hasFault(opts, 'files-null-last-id-one-file-last-page') && !hasMore && data.length === 1) lastId = null;
   if (hasFault(opts, 'pagination-cursor-cycle') && hasMore && after !== null)
     lastId = idOf(opts, after.toString('utf8'));
   if (hasFault(opts, 'pagination-cursor-backwards') && hasMore && start > 1)

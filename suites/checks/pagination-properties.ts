@@ -19,6 +19,7 @@ import { notJudgedWithoutFiles } from '../support/no-file-listed.ts';
 import { OPERATION_PROBES } from '../support/operations.ts';
 import { assertPageRules, PAGE_RULE_REQUIREMENTS } from '../support/page-rules.ts';
 import { compareIn, PathOrderTracker } from '../support/path-order.ts';
+import { walkListingEnd } from '../support/listing-end.ts';
 import { checkProperty } from '../support/property.ts';
 import { classifyPageSize } from '../support/query-values.ts';
 import {
@@ -79,6 +80,8 @@ export const paginationPropertyChecks = defineChecks([
       const full = await listing(ctx);
       const n = full.files.length;
       if (n === 0) ctx.skip('the container lists no file: nothing to traverse');
+      // The listing's end at small limits, on every seed, before the random limits (listing-end.ts).
+      await walkListingEnd(ctx, full);
       // An endless cursor and a container too large for the budget look the same from outside: neither
       // is failed; the prefix and strictly-after properties still judge every page they read.
       const notRead = listingNotRead(full);
