@@ -49,6 +49,7 @@ export function authenticate(
   if (!m || (hasReading(opts, 'bearer-case-sensitive') ? m[1] !== 'Bearer' : m[1]?.toLowerCase() !== 'bearer'))
     return null;
   if (hasFault(opts, 'auth-invalid-key-accepted')) return callerOf(m[2] ?? '', opts.keys) ?? MANAGEMENT;
+  if (hasFault(opts, 'auth-key-prefix-accepted') && (m[2] ?? '').startsWith(opts.keys.management)) return MANAGEMENT;
   return callerOf(m[2] ?? '', opts.keys) ?? null;
 }
 

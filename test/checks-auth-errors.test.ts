@@ -32,6 +32,7 @@ const FAILS: ReadonlyArray<[check: string, fault: string, requirement: string]> 
       [`auth.missing.${t}`, 'auth-missing-key-accepted', 'auth.missing-401'],
       [`auth.missing.${t}`, 'auth-missing-key-403', 'auth.missing-401'],
       [`auth.invalid.${t}`, 'auth-invalid-key-accepted', 'auth.invalid-401'],
+      [`auth.invalid.${t}`, 'auth-key-prefix-accepted', 'auth.invalid-401'],
       [`auth.malformed.${t}`, 'auth-basic-scheme-accepted', 'auth.malformed-401'],
       [`auth.restricted.${t}`, 'auth-restricted-401', 'auth.restricted-403'],
     ],

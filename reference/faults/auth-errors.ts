@@ -60,6 +60,13 @@ export const AUTH_ERRORS_FAULTS: readonly FaultDeclaration[] = [
     description: '`Bearer <token>` with a token the service does not know is served as the management key (200).',
   },
   {
+    name: 'auth-key-prefix-accepted',
+    operation: 'general',
+    breaks: ['auth.invalid-401'],
+    description:
+      'A bearer token that begins with the management key is served as that key (200): the key with a character more is another, invalid key (5 rule 2).',
+  },
+  {
     name: 'auth-basic-scheme-accepted',
     operation: 'general',
     breaks: ['auth.malformed-401'],

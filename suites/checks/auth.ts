@@ -95,7 +95,7 @@ function authChecks(op: OperationProbe): CheckDeclaration[] {
     },
     {
       id: `auth.invalid.${op.tag}`,
-      title: `${op.operation} with an unknown or an empty bearer key gets 401 with its error body`,
+      title: `${op.operation} with an unknown, an empty or a lengthened bearer key gets 401 with its error body`,
       operation: op.operation,
       requirements: ['auth.invalid-401', 'auth.error-shape'],
       async probe(ctx) {
@@ -110,6 +110,12 @@ function authChecks(op: OperationProbe): CheckDeclaration[] {
           expectStatus(res, 401, 'auth.invalid-401', `${op.operation} with ${what}`);
           expectAuthErrorBody(res, op, 401);
         }
+        // The valid key with one character added is another key, as invalid as any: a server that
+        // compares only the start of the credential accepts it. It holds the whole key, so the mask hides
+        // it in every output like the key itself.
+        const res = await sendWithKeyHeader(ctx, op, (key) => ({ header: `Bearer ${key}0` }));
+        expectStatus(res, 401, 'auth.invalid-401', `${op.operation} with the valid key and one character more`);
+        expectAuthErrorBody(res, op, 401);
       },
     },
     {
