@@ -285,13 +285,12 @@ export async function startReference(
   const serve = (host: 'main' | 'regional', req: ReferenceRequest): Wire => {
     received.push({ method: req.method ?? '', url: req.url ?? '' });
     if (host === 'main') return answer(req);
-    const interns = (req.url ?? '').split('?')[0] === `${basePath(options)}/interns`;
-    return wire(
-      options,
-      interns && !hasFault(options, 'interns-regional-host-served')
-        ? internsError('not_found', options)
-        : respond(options, req),
-    );
+    const [path, query] = (req.url ?? '').split('?');
+    const interns = path === `${basePath(options)}/interns`;
+    const served =
+      hasFault(options, 'interns-regional-host-served') ||
+      (hasFault(options, 'interns-regional-host-served-with-query') && query !== undefined && query !== '');
+    return wire(options, interns && !served ? internsError('not_found', options) : respond(options, req));
   };
   const server = createServer((req, res) => send(res, serve('main', req)));
   const regional = createServer((req, res) => send(res, serve('regional', req)));

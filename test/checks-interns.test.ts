@@ -237,13 +237,32 @@ test('regional host: skipped without interns.regionalBaseUrl; refusal observed w
   );
   expect(skipped.status).toBe('skip');
   expect(skipped.reason).toContain('regionalBaseUrl');
+  // Asked bare and with a query (the target file names the parameters): both refused.
+  const expected = {
+    requirementId: 'interns.regional-host-refused',
+    value: {
+      requests: [
+        { query: '(none)', status: 404 },
+        { query: 'limit=1', status: 404 },
+      ],
+    },
+  };
   const refused = await run('interns.regional-host-refused');
   expect(refused.status).toBe('pass');
-  expect(refused.observations).toEqual([{ requirementId: 'interns.regional-host-refused', value: { status: 404 } }]);
+  expect(refused.observations).toEqual([expected]);
   // The reference's own regional host (a second listener) refuses with 7.3 not_found.
   const own = await probeCheck('interns.regional-host-refused');
   expect(own.status).toBe('pass');
-  expect(own.observations).toEqual([{ requirementId: 'interns.regional-host-refused', value: { status: 404 } }]);
+  expect(own.observations).toEqual([expected]);
+  // Without the parameters' names, the bare request alone.
+  const bare = await probeCheck(
+    'interns.regional-host-refused',
+    {},
+    { editTarget: (y) => y.replace(/^ {2}params: .*\n/m, '') },
+  );
+  expect(bare.observations).toEqual([
+    { requirementId: 'interns.regional-host-refused', value: { query: '(none)', status: 404 } },
+  ]);
 });
 
 test('checks that send a parameter are skipped without interns.params, the others still run', async () => {

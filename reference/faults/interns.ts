@@ -117,6 +117,13 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
     description: '4.3: the regional host answers list interns like the main host instead of refusing it.',
   },
   {
+    name: 'interns-regional-host-served-with-query',
+    operation: 'listInterns',
+    breaks: ['interns.regional-host-refused'],
+    description:
+      '4.3: the regional host refuses list interns without a query string, and answers it like the main host with one.',
+  },
+  {
     name: 'interns-status-subset-ignored',
     operation: 'listInterns',
     breaks: ['interns.status.filter'],

@@ -1,5 +1,6 @@
 import { defineChecks, type ProbeContext } from '../../core/check/check.ts';
 import { CannotJudge } from '../../core/check/errors.ts';
+import type { Query } from '../../core/http/client.ts';
 import { expectStatus } from '../../core/check/expect.ts';
 import {
   internPage,
@@ -180,33 +181,43 @@ export const internsChecks = defineChecks([
     needs: (t) => (t.interns.regionalBaseUrl ? undefined : { field: 'interns.regionalBaseUrl' }),
     async probe(ctx: ProbeContext) {
       const regional = ctx.target.interns.regionalBaseUrl!;
-      let res;
-      try {
-        res = await ctx.api.listInterns({}, 'key', regional);
-      } catch (e) {
-        // A 429/503 that outlasts the retries is still an answer that is not a 2xx: refused. A transport
-        // error (no answer, unknown host) says nothing about refusal and stays an error.
-        if (e instanceof CannotJudge && e.reason === 'rate-limited') {
-          ctx.observe('interns.regional-host-refused', {
-            status: e.exchanges[0]?.response?.status,
-            note: 'refused with a retryable status',
-          });
-          return;
+      // Bare, and with a query where the target file names the parameters: "Requests" are refused, not
+      // only the request without one (a host rule that matched the bare path would pass the first alone).
+      const queries: Query[] = [{}, ...(ctx.target.interns.params ? [internsQuery(ctx.target, { limit: 1 })] : [])];
+      const seen: Array<{ query: string; status: number | undefined; location?: string; note?: string }> = [];
+      for (const query of queries) {
+        const shownQuery = new URLSearchParams(query as Record<string, string>).toString() || '(none)';
+        let res;
+        try {
+          res = await ctx.api.listInterns(query, 'key', regional);
+        } catch (e) {
+          // A 429/503 that outlasts the retries is still an answer that is not a 2xx: refused. A transport
+          // error (no answer, unknown host) says nothing about refusal and stays an error.
+          if (e instanceof CannotJudge && e.reason === 'rate-limited') {
+            seen.push({
+              query: shownQuery,
+              status: e.exchanges[0]?.response?.status,
+              note: 'refused with a retryable status',
+            });
+            continue;
+          }
+          throw e;
         }
-        throw e;
+        // 4.3: "Requests sent to regional host names are refused": the status is not named, so anything
+        // but a 2xx (an error, or a redirect that is not followed) is a refusal.
+        ctx.conform(
+          res.status < 200 || res.status >= 300,
+          ctx.requirement,
+          `GET /interns${query === queries[0] ? '' : ` with the query ${shownQuery}`} on the regional base URL answered HTTP ${res.status}`,
+          res,
+        );
+        seen.push({
+          query: shownQuery,
+          status: res.status,
+          ...(res.headers['location'] ? { location: res.headers['location'] } : {}),
+        });
       }
-      // 4.3: "Requests sent to regional host names are refused": the status is not named, so anything
-      // but a 2xx (an error, or a redirect that is not followed) is a refusal.
-      ctx.conform(
-        res.status < 200 || res.status >= 300,
-        ctx.requirement,
-        `GET /interns on the regional base URL answered HTTP ${res.status}`,
-        res,
-      );
-      ctx.observe('interns.regional-host-refused', {
-        status: res.status,
-        ...(res.headers['location'] ? { location: res.headers['location'] } : {}),
-      });
+      ctx.observe('interns.regional-host-refused', seen.length === 1 ? seen[0] : { requests: seen });
     },
   },
   {
