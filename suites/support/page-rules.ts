@@ -40,6 +40,12 @@ export const PAGE_RULE_REQUIREMENTS = [
 ] as const;
 
 /**
+ * The rules of one page a walk with a limit judges (assertPageRules: a page breaking one fails that rule,
+ * not the walk's own). Every page such a walk fetches names a limit, so the default's maximum is not among them.
+ */
+export const ONE_PAGE_RULES = PAGE_RULE_REQUIREMENTS.filter((r) => r !== 'files.limit.default-maximum');
+
+/**
  * Every MUST of 4.1 that one page must obey on its own, judged against the request that fetched it
  * (its limit and its cursor): the first rule broken, or undefined. Paths are compared in the order
  * the listing is in (`order`, narrowed here: 2.2 / 4.1 readings); a page shorter than limit is
