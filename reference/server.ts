@@ -122,7 +122,11 @@ function respond(opts: ReferenceOptions, req: ReferenceRequest): JsonResponse {
   if (req.method !== 'GET') return methodNotAllowed(); // section 4: all three operations are GET
   const transient = transientAnswer(opts, route.op, `${url} ${req.headers.authorization ?? ''}`);
   if (transient) return transient;
-  const caller = authenticate(req.headers.authorization, opts);
+  // Fault: no header is served as the management key when the request carries query parameters.
+  const caller =
+    hasFault(opts, 'auth-missing-key-accepted-with-params') && req.headers.authorization === undefined && q >= 0
+      ? authenticate(`Bearer ${opts.keys.management}`, opts)
+      : authenticate(req.headers.authorization, opts);
   if (hasFault(opts, 'auth-missing-key-403') && req.headers.authorization === undefined) return route.forbidden(opts);
   if (!caller) return route.unauthorized(opts);
   if (hasFault(opts, 'auth-bearer-rejected') && caller.kind === 'management') return route.unauthorized(opts);

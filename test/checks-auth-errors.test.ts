@@ -31,6 +31,15 @@ const FAILS: ReadonlyArray<[check: string, fault: string, requirement: string]> 
     (t): Array<[string, string, string]> => [
       [`auth.missing.${t}`, 'auth-missing-key-accepted', 'auth.missing-401'],
       [`auth.missing.${t}`, 'auth-missing-key-403', 'auth.missing-401'],
+      ...(t === 'models'
+        ? []
+        : [
+            [`auth.missing.${t}`, 'auth-missing-key-accepted-with-params', 'auth.missing-401'] as [
+              string,
+              string,
+              string,
+            ],
+          ]),
       [`auth.invalid.${t}`, 'auth-invalid-key-accepted', 'auth.invalid-401'],
       [`auth.invalid.${t}`, 'auth-key-prefix-accepted', 'auth.invalid-401'],
       [`auth.malformed.${t}`, 'auth-basic-scheme-accepted', 'auth.malformed-401'],

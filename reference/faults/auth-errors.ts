@@ -47,6 +47,13 @@ export const AUTH_ERRORS_FAULTS: readonly FaultDeclaration[] = [
     description: 'A request without an Authorization header is served as if it carried the management key (200).',
   },
   {
+    name: 'auth-missing-key-accepted-with-params',
+    operation: 'general',
+    breaks: ['auth.missing-401'],
+    description:
+      'A request without an Authorization header is refused bare and served (200) when it carries query parameters (5 rule 2: "When the header is missing ... the response is 401").',
+  },
+  {
     name: 'auth-missing-key-403',
     operation: 'general',
     breaks: ['auth.missing-401'],

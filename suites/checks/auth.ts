@@ -91,6 +91,12 @@ function authChecks(op: OperationProbe): CheckDeclaration[] {
         const res = await op.send(ctx, 'none');
         expectStatus(res, 401, 'auth.missing-401', `${op.operation} without Authorization`);
         expectAuthErrorBody(res, op, 401);
+        // With the operation's parameters too: a server that checks the credential on the bare request only.
+        const withParams = await op.sendWithParams(ctx, 'none');
+        if (withParams) {
+          expectStatus(withParams, 401, 'auth.missing-401', `${op.operation} with parameters, without Authorization`);
+          expectAuthErrorBody(withParams, op, 401);
+        }
       },
     },
     {

@@ -4,6 +4,7 @@ import type { ProbeContext } from '../../core/check/check.ts';
 import { conform } from '../../core/check/expect.ts';
 import type { Operation } from '../../core/document/operations.ts';
 import type { SchemaName } from '../../spec/schemas.ts';
+import { encodeFileId } from '../../core/document/file-id.ts';
 import { internsQuery } from './interns-query.ts';
 import { shown } from './values.ts';
 
@@ -15,6 +16,12 @@ export interface OperationProbe {
   tag: string;
   /** Sends the operation's plain request (the target's fixture) with the given credential. */
   send(ctx: ProbeContext, auth: Auth): Promise<ApiResponse>;
+  /**
+   * Sends the same request with query parameters of the operation (a page size, a cursor), or returns
+   * undefined when it has none the target file lets the suite name: a rule of the credential holds for
+   * every request, not only the bare one.
+   */
+  sendWithParams(ctx: ProbeContext, auth: Auth): Promise<ApiResponse> | undefined;
   /**
    * Sends, with the valid key, a request the operation refuses for its own input (an error body that
    * is not about authentication), or returns undefined when the target file lacks what it takes.
@@ -29,6 +36,9 @@ export const OPERATION_PROBES: readonly OperationProbe[] = [
     operation: 'listContainerFiles',
     tag: 'files',
     send: ({ api, target }, auth) => api.listContainerFiles(target.containerFiles.containerId, {}, auth),
+    // 4.1 after: "any container file id".
+    sendWithParams: ({ api, target }, auth) =>
+      api.listContainerFiles(target.containerFiles.containerId, { limit: 1, after: encodeFileId('a') }, auth),
     // 4.1 / 8: limit minimum 1 -> 400 of 7.1 ("Invalid request parameters").
     sendInvalid: ({ api, target }) => api.listContainerFiles(target.containerFiles.containerId, { limit: 0 }),
     errorSchema: 'ContainerFilesError',
@@ -37,6 +47,8 @@ export const OPERATION_PROBES: readonly OperationProbe[] = [
     operation: 'listModelEndpoints',
     tag: 'models',
     send: ({ api, target }, auth) => api.listModelEndpoints(target.modelEndpoints.model, auth),
+    // 4.2 shows no query parameter.
+    sendWithParams: () => undefined,
     // 4.2 has no query parameters: the only error of its own input is a model that does not exist
     // (7.2 404), which only the target file can name (data-agnostic).
     sendInvalid: ({ api, target }) =>
@@ -47,6 +59,8 @@ export const OPERATION_PROBES: readonly OperationProbe[] = [
     operation: 'listInterns',
     tag: 'interns',
     send: ({ api }, auth) => api.listInterns({}, auth),
+    sendWithParams: ({ api, target }, auth) =>
+      target.interns.params ? api.listInterns(internsQuery(target, { limit: 1 }), auth) : undefined,
     // 4.3 / 8: page size minimum 1 -> 7.3 invalid_body. The parameter names are not shown (4.3).
     sendInvalid: ({ api, target }) =>
       target.interns.params ? api.listInterns(internsQuery(target, { limit: 0 })) : undefined,
