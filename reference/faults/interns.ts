@@ -161,6 +161,13 @@ export const INTERNS_FAULTS: readonly FaultDeclaration[] = [
     description: "4.3: a workspace filter naming another workspace is ignored: 200 with the key's own interns.",
   },
   {
+    name: 'interns-workspace-fallback-with-limit',
+    operation: 'listInterns',
+    breaks: ['interns.workspace.mismatch-no-fallback'],
+    description:
+      "4.3: a workspace filter naming another workspace is refused alone, and ignored with a page size beside it: 200 with the key's own interns.",
+  },
+  {
     name: 'interns-malformed-workspace-accepted',
     operation: 'listInterns',
     breaks: ['interns.workspace.malformed-refused', 'interns.workspace.malformed-rejected'],

@@ -81,10 +81,14 @@ export function listInterns(ctx: RouteContext): JsonResponse {
       return internsError(hasReading(opts, 'workspace-malformed-forbidden') ? 403 : 'invalid_body', opts);
     if (hasFault(opts, 'interns-workspace-filter-refused')) return internsError(403, opts);
     const mismatch = wsFilter.toLowerCase() !== caller.workspaceId.toLowerCase();
+    // Faults: the filter is ignored, always or only with a page size beside it.
+    const fallback =
+      hasFault(opts, 'interns-workspace-fallback') ||
+      (hasFault(opts, 'interns-workspace-fallback-with-limit') && (!limitRaw.ok || limitRaw.value !== undefined));
     // workspace-mismatch-empty: only interns of that workspace, and the key sees none of them.
-    if (mismatch && hasReading(opts, 'workspace-mismatch-empty') && !hasFault(opts, 'interns-workspace-fallback'))
+    if (mismatch && hasReading(opts, 'workspace-mismatch-empty') && !fallback)
       return { status: 200, body: extra(opts, { data: [], has_more: false }) };
-    if (mismatch && !hasFault(opts, 'interns-workspace-fallback')) return internsError(403, opts);
+    if (mismatch && !fallback) return internsError(403, opts);
   }
 
   // 4.3: how to fetch the next page is not shown. The reference takes the id of the previous page's

@@ -230,33 +230,38 @@ export const internsQueryChecks = defineChecks([
     async probe(ctx: ProbeContext) {
       await confirmInternsParams(ctx);
       const other = ctx.target.interns.otherWorkspaceId!;
-      const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: other }));
-      // 4.3: "Only interns of this workspace; it must match the workspace of the API key" and "there is
-      // no default-workspace fallback": a refusal (4xx with the 7.3 body) or an empty list (reading
-      // workspace-mismatch-empty), never an intern, of the key's workspace or of the other one.
-      if (res.status >= 200 && res.status < 300) {
-        const data = internPage(ctx, res).interns;
-        const ws = [...new Set(data.map((x) => String(x.workspaceId)))].slice(0, 3);
+      // Alone, and with a page size: the rule holds for every query that names the workspace, and a server
+      // whose check applies only to the bare filter falls back with another parameter beside it.
+      for (const limit of [undefined, 1]) {
+        const res = await ctx.api.listInterns(internsQuery(ctx.target, { workspace: other, limit }));
+        const asked = `workspace filter ${other} (not the key's)${limit === undefined ? '' : ` with limit ${limit}`}`;
+        // 4.3: "Only interns of this workspace; it must match the workspace of the API key" and "there is
+        // no default-workspace fallback": a refusal (4xx with the 7.3 body) or an empty list (reading
+        // workspace-mismatch-empty), never an intern, of the key's workspace or of the other one.
+        if (res.status >= 200 && res.status < 300) {
+          const data = internPage(ctx, res).interns;
+          const ws = [...new Set(data.map((x) => String(x.workspaceId)))].slice(0, 3);
+          ctx.conform(
+            data.length === 0,
+            ctx.requirement,
+            `${asked} answered HTTP ${res.status} listing ${data.length} interns${ws.length ? ` of workspace(s) ${ws.join(', ')}` : ''}`,
+            res,
+          );
+          continue;
+        }
         ctx.conform(
-          data.length === 0,
+          res.status >= 400 && res.status < 500,
           ctx.requirement,
-          `workspace filter ${other} (not the key's) answered HTTP ${res.status} listing ${data.length} interns${ws.length ? ` of workspace(s) ${ws.join(', ')}` : ''}`,
+          `${asked}: expected a 4xx error or an empty list, got HTTP ${res.status}`,
           res,
         );
-        return;
+        expectSchema(
+          errorBody(res, 'interns.workspace.mismatch-no-fallback'),
+          'InternsError',
+          'interns.workspace.mismatch-no-fallback',
+          res,
+        );
       }
-      ctx.conform(
-        res.status >= 400 && res.status < 500,
-        ctx.requirement,
-        `workspace filter ${other} (not the key's): expected a 4xx error or an empty list, got HTTP ${res.status}`,
-        res,
-      );
-      expectSchema(
-        errorBody(res, 'interns.workspace.mismatch-no-fallback'),
-        'InternsError',
-        'interns.workspace.mismatch-no-fallback',
-        res,
-      );
     },
   },
   {
