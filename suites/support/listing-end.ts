@@ -9,6 +9,8 @@
  */
 import type { ProbeContext } from '../../core/check/check.ts';
 import { ConformanceFailure } from '../../core/check/errors.ts';
+import { firstThrown, settleInFlight } from '../../core/http/in-flight.ts';
+import { concurrencyOf } from '../../core/run/run-settings.ts';
 import { walkPages, type FetchedPage } from './file-pages.ts';
 import { assertPageRules } from './page-rules.ts';
 import { PathOrderTracker } from './path-order.ts';
@@ -30,13 +32,21 @@ export async function walkListingEnd(ctx: ProbeContext, full: Traversal): Promis
   const from = n > LISTING_END_FILES ? full.files[n - 1 - LISTING_END_FILES] : undefined;
   const tail = full.files.slice(Math.max(0, n - LISTING_END_FILES)).map((f) => f.path);
   const container = ctx.target.containerFiles.containerId;
-  for (let limit = 1; limit <= LISTING_END_FILES; limit++) {
-    const walk = await walkPages(ctx, container, {
+  const limits = Array.from({ length: LISTING_END_FILES }, (_, i) => i + 1);
+  // Walked together (each a chain of pages), judged in the order of their limits: the same failure first however they end.
+  const settled = await settleInFlight(limits, concurrencyOf(ctx.settings), (limit) =>
+    walkPages(ctx, container, {
       limit,
       ...(from ? { after: from.id } : {}),
       maxPages: LISTING_END_FILES + 1,
       followEmpty: true,
-    });
+    }),
+  );
+  firstThrown(settled);
+  for (const [k, s] of settled.entries()) {
+    if (!s?.ok) continue;
+    const walk = s.value;
+    const limit = limits[k]!;
     const order = new PathOrderTracker();
     for (const fp of walk.pages) assertPageRules(fp, order);
     const got = walk.pages.flatMap((fp) => fp.page.data.map((f) => f.path));
