@@ -43,7 +43,7 @@ function ownTemporaryDirectory(): string {
   process.env['PLAYWRIGHT_TRANSFORM_CACHE_DIR'] ??= join(machine, `playwright-transform-cache-${process.geteuid?.()}`);
   process.env['NODE_COMPILE_CACHE'] ??= join(machine, 'node-compile-cache');
   const tmp = mkdtempSync(join(machine, 'conformance-tests-'));
-  // Passable, not listable, as the machine's own is: a test runs the command as an unprivileged user in a
+  // Other users may pass through it but not list it: a test runs the command as an unprivileged user in a
   // directory of its own in here (report-dir-links.test.ts). What each test makes in it is its own (0700).
   chmodSync(tmp, 0o711);
   process.env['TMPDIR'] = tmp;
