@@ -1,5 +1,5 @@
 import { readRegularFile } from '../os/regular-file.ts';
-import { entriesDigest, entryDigests } from '../reports/har.ts';
+import { entriesDigests } from '../reports/har.ts';
 import type { ConformanceReport } from '../reports/model.ts';
 import grounding from '../spec/grounding.json' with { type: 'json' };
 import { judgeRecording, RecordingError, type Recording } from './offline-judge.ts';
@@ -54,8 +54,8 @@ export function belongingProblems(report: ConformanceReport, rec: Recording): st
   const out: string[] = [];
   const ev = report.run.evidence!;
   const entries = rec.log.entries;
-  if (entriesDigest(entries) !== ev.sha256) {
-    const now = entryDigests(entries);
+  const { sha256, entryDigests: now } = entriesDigests(entries);
+  if (sha256 !== ev.sha256) {
     if (now.length !== ev.entryDigests.length)
       out.push(`the recording holds ${now.length} entries, the report names ${ev.entryDigests.length}`);
     let changed = 0;

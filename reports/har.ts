@@ -178,9 +178,6 @@ export function entriesDigests(entries: readonly unknown[]): { sha256: string; e
 /** The SHA-256 of a HAR's entries as serialised (entriesDigests). */
 export const entriesDigest = (entries: readonly unknown[]): string => entriesDigests(entries).sha256;
 
-/** Each entry's SHA-256, its first 16 hex digits (entriesDigests). */
-export const entryDigests = (entries: readonly unknown[]): string[] => entriesDigests(entries).entryDigests;
-
 /**
  * The run's recording as HAR 1.2, masked string by string as written (asWritten; rule "Hostile input":
  * keys masked in every output): one entry per recorded exchange, in the recorder's order, so an
