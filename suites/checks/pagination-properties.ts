@@ -12,20 +12,13 @@ import {
 } from '../../generators/arbitraries/index.ts';
 import { FILE_ID_PREFIX } from '../../core/document/file-id.ts';
 import { FILES_LIMIT } from '../../spec/parameter-bounds.ts';
-import { prefixlessScanCursor } from '../support/container-files.ts';
+import { main, prefixlessScanCursor } from '../support/container-files.ts';
 import { OPERATION_PROBES } from '../support/operations.ts';
 import { ONE_PAGE_RULES } from '../support/page-rules.ts';
 import { walkListingEnd } from '../support/listing-end.ts';
 import { checkProperty } from '../support/property.ts';
 import { classifyPageSize } from '../support/query-values.ts';
-import {
-  FULL_LISTING_LIMIT,
-  fullListing,
-  listingNotRead,
-  pageCapFor,
-  traverse,
-  type Traversal,
-} from '../support/traversal.ts';
+import { FULL_LISTING_LIMIT, fullListing, listingNotRead, pageCapFor, traverse } from '../support/traversal.ts';
 import { shown } from '../support/values.ts';
 import { expectSameFiles } from '../support/traversal-places.ts';
 import { strictlyAfterCheck } from './pagination-strictly-after.ts';
@@ -47,10 +40,6 @@ const PREFIX_SHARE = 0.05;
 /** Fraction of the run's request budget files.property.traversal spends on its traversals. */
 const TRAVERSAL_SHARE = 0.12;
 
-async function listing(ctx: ProbeContext): Promise<Traversal> {
-  return fullListing(ctx, ctx.target.containerFiles.containerId);
-}
-
 export const paginationPropertyChecks = defineChecks([
   {
     id: 'files.property.traversal',
@@ -62,7 +51,7 @@ export const paginationPropertyChecks = defineChecks([
     // down to 1 at 1000; on the reference's listing 4-7 a run once the run's memory answers repeats.
     estimatedRequests: 7,
     async probe(ctx: ProbeContext) {
-      const full = await listing(ctx);
+      const full = await fullListing(ctx, main(ctx));
       const n = full.files.length;
       if (n === 0) ctx.skip('the container lists no file: nothing to traverse');
       // A traversal beyond the budget ends the random limits unjudged, not the listing's end (below).
@@ -118,7 +107,7 @@ export const paginationPropertyChecks = defineChecks([
     // Up to 4 pages a run, but only 20 limits: a limit drawn again is answered from the run's memory.
     estimatedRequests: 2,
     async probe(ctx: ProbeContext) {
-      const full = await listing(ctx);
+      const full = await fullListing(ctx, main(ctx));
       if (full.files.length === 0) ctx.skip('the container lists no file');
       // Asked on every seed, before the random limits (fast-check's example, so a failure there is a
       // counterexample with its replay path like any other): the start of the listing at the limit whose

@@ -13,6 +13,7 @@ import { notJudgedWithoutFiles } from '../support/no-file-listed.ts';
 import { assertPageRules, ONE_PAGE_RULES } from '../support/page-rules.ts';
 import { compareIn, PathOrderTracker } from '../support/path-order.ts';
 import { checkProperty } from '../support/property.ts';
+import { main } from '../support/container-files.ts';
 import { fullListing } from '../support/traversal.ts';
 import { fixedPlaces } from '../support/traversal-places.ts';
 import { shown } from '../support/values.ts';
@@ -22,10 +23,6 @@ const STRICTLY_AFTER_SHARE = 0.04;
 
 /** C0 controls and DEL: a path holding one may be refused as after (reading cursor-control-refused). */
 const CONTROL = /[\u0000-\u001f\u007f]/;
-
-async function listing(ctx: ProbeContext) {
-  return fullListing(ctx, ctx.target.containerFiles.containerId);
-}
 
 export const strictlyAfterCheck: CheckDeclaration = {
   id: 'files.property.strictly-after',
@@ -44,7 +41,7 @@ export const strictlyAfterCheck: CheckDeclaration = {
   // One resumed page a run on the reference's data; pages that end at the scan bound add the walk to the next file.
   estimatedRequests: 1,
   async probe(ctx: ProbeContext) {
-    const full = await listing(ctx);
+    const full = await fullListing(ctx, main(ctx));
     const walked: FetchedPage[] = []; // what the walks judged: an empty listing shows no file (no-file-listed.ts)
     const paths = full.files.map((f) => f.path);
     // The order(s) the listing is in (UTF-8 or UTF-16 code units, 2.2 / 4.1): where the data cannot
